@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf reports: one renderer per format (text table, JSON, CSV, raw
+ * per-sample CSV) over one read-only description of a run. Files are written
+ * atomically (temporary file in the same directory, fsync, rename).
+ */
+#ifndef RPERF_REPORT_H
+#define RPERF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rperf/clock.h>
+#include <rperf/devinfo.h>
+#include <rperf/hist.h>
+#include <rperf/platform.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON layout; bumped on incompatible changes only. */
+#define RPERF_SCHEMA_VERSION 1
+
+/* One run-configuration entry (the CLI builds these from its option table). */
+enum rperf_kv_type {
+	RPERF_KV_STR,
+	RPERF_KV_INT,
+	RPERF_KV_UINT,
+	RPERF_KV_DOUBLE,
+	RPERF_KV_BOOL,
+	RPERF_KV_LIST_UINT, /* u.list.u */
+	RPERF_KV_LIST_DOUBLE, /* u.list.d */
+};
+
+struct rperf_kv {
+	const char *key;
+	enum rperf_kv_type type;
+	union {
+		const char *s; /* NULL renders as JSON null */
+		int64_t i;
+		uint64_t u;
+		double d;
+		bool b;
+		struct {
+			size_t n;
+			const uint64_t *u;
+			const double *d;
+		} list;
+	} v;
+};
+
+/* Results of one (method, size) latency measurement. */
+struct rperf_lat_result {
+	const char *method; /* "rperf", "pingpong", "postpoll" */
+	uint64_t size; /* message bytes */
+	uint64_t samples; /* recorded (warm-up excluded) */
+	uint64_t warmup; /* warm-up samples excluded */
+	uint64_t nonpositive; /* RTT <= 0, recorded, never dropped */
+	uint64_t precompleted; /* completion already there after the post */
+	double seconds; /* measurement wall time */
+	bool half_rtt; /* figures are RTT/2 (perftest-style); else RTT */
+	const struct rperf_hist *rtt; /* ns; required */
+	const struct rperf_hist *wire; /* ns, T_W - T_P; NULL if n/a */
+	const struct rperf_hist *loop; /* ns, T_L - T_P; NULL if n/a */
+};
+
+struct rperf_report {
+	const char *command; /* "lat", "bw", ... */
+	const struct rperf_kv *config; /* the full run configuration */
+	size_t nconfig;
+	const struct rperf_clock *clock;
+	const struct rperf_clock_selftest *selftest; /* optional */
+	const struct rperf_platform *platform;
+	const struct rperf_lat_result *lat;
+	size_t nlat;
+	/* percentiles to show, in [0,100]; NULL = 50, 99, 99.9, 99.99 */
+	const double *percentiles;
+	size_t npercentiles;
+	const char *const *warnings;
+	size_t nwarnings;
+	bool partial; /* the run ended early; results cover what was done */
+	const char *error; /* why it ended early, or NULL */
+};
+
+/* What rperf info shows. */
+struct rperf_info {
+	const struct rperf_clock *clock;
+	const struct rperf_clock_selftest *selftest;
+	const struct rperf_platform *platform;
+	const struct rperf_device_list *devices;
+};
+
+enum rperf_report_format {
+	RPERF_FMT_TEXT = 1 << 0,
+	RPERF_FMT_JSON = 1 << 1,
+	RPERF_FMT_CSV = 1 << 2,
+};
+
+/* A percentile is unreliable when fewer than 10/(1-p) samples support it. */
+bool rperf_percentile_reliable(double p, uint64_t samples);
+
+/* Renderers. Return 0 or an errno (EIO on a write error, ENOMEM). */
+int rperf_report_text(FILE *f, const struct rperf_report *r);
+int rperf_report_json(FILE *f, const struct rperf_report *r);
+int rperf_report_csv(FILE *f, const struct rperf_report *r);
+int rperf_info_text(FILE *f, const struct rperf_info *info);
+int rperf_info_json(FILE *f, const struct rperf_info *info);
+
+/* One raw sample (--raw): per-sample times in ns. */
+struct rperf_raw_sample {
+	int64_t wire_ns; /* T_W - T_P,wire */
+	int64_t loop_ns; /* T_L - T_P,loop */
+	int64_t rtt_ns; /* wire_ns - loop_ns */
+};
+int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n);
+
+/*
+ * Write a file atomically: @fn writes the content to a FILE opened on a
+ * temporary file beside @path; on success it is flushed, fsync'ed and renamed
+ * over @path; on failure the temporary file is removed and @path untouched.
+ * Returns 0, @fn's error, or an errno from the file system.
+ */
+int rperf_atomic_write(const char *path, int (*fn)(FILE *f, void *arg),
+		       void *arg);
+
+/* Render @r in @fmt (one of RPERF_FMT_*) to @path atomically. */
+int rperf_report_write_file(const char *path, enum rperf_report_format fmt,
+			    const struct rperf_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RPERF_REPORT_H */
