@@ -1,11 +1,65 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include <stdio.h>
 #include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli/commands.h"
+#include "cli/help.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "version.h"
+
+int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
+{
+	fprintf(stderr,
+		"rperf %s: not built yet in rperf %s (options were checked; no measurement was made). Available now: rperf info.\n",
+		rperf_cmd_name(cfg->cmd), RPERF_VERSION);
+	return RPERF_EXIT_USAGE;
+}
+
+static int run_command(const struct rperf_cli_config *cfg)
+{
+	switch (cfg->cmd) {
+	case RPERF_CMD_INFO:
+		return rperf_cmd_info(cfg);
+	case RPERF_CMD_LAT:
+	case RPERF_CMD_BW:
+	case RPERF_CMD_RUN:
+	case RPERF_CMD_AGENT:
+		return rperf_cmd_not_built(cfg);
+	default:
+		return RPERF_EXIT_INTERNAL;
+	}
+}
 
 int rperf_cli_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "rperf: under construction\n");
-	return RPERF_EXIT_INTERNAL;
+	struct rperf_cli_config cfg;
+	enum rperf_cli_action act;
+	char err[512];
+	int rc;
+
+	rc = rperf_cli_parse(argc, argv, &cfg, &act, err, sizeof(err));
+	if (rc == ENOMEM) {
+		fprintf(stderr, "rperf: out of memory\n");
+		return RPERF_EXIT_INTERNAL;
+	}
+	if (rc) {
+		fprintf(stderr, "rperf: %s\n", err);
+		return RPERF_EXIT_USAGE;
+	}
+	switch (act) {
+	case RPERF_ACT_HELP:
+		rperf_cli_help(stdout, cfg.cmd);
+		return RPERF_EXIT_OK;
+	case RPERF_ACT_VERSION:
+		printf("rperf %s\n", RPERF_VERSION);
+		return RPERF_EXIT_OK;
+	case RPERF_ACT_MARKDOWN:
+		rperf_cli_markdown(stdout);
+		return RPERF_EXIT_OK;
+	default:
+		return run_command(&cfg);
+	}
 }

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Subcommands: each returns the process exit status (enum rperf_exit). */
+#ifndef RPERF_CLI_COMMANDS_H
+#define RPERF_CLI_COMMANDS_H
+
+#include "cli/config.h"
+
+int rperf_cmd_info(const struct rperf_cli_config *cfg);
+/* lat, bw, run, agent until they are built: says so, never pretends. */
+int rperf_cmd_not_built(const struct rperf_cli_config *cfg);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The run configuration as the command line sets it. Configuration only:
+ * runtime state and results live in the modules that run and report.
+ */
+#ifndef RPERF_CLI_CONFIG_H
+#define RPERF_CLI_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rperf_cmd {
+	RPERF_CMD_NONE = 0,
+	RPERF_CMD_LAT = 1 << 0,
+	RPERF_CMD_BW = 1 << 1,
+	RPERF_CMD_RUN = 1 << 2,
+	RPERF_CMD_AGENT = 1 << 3,
+	RPERF_CMD_INFO = 1 << 4,
+};
+
+#define RPERF_CMD_TRAFFIC (RPERF_CMD_LAT | RPERF_CMD_BW)
+#define RPERF_CMD_ALL                                                     \
+	(RPERF_CMD_LAT | RPERF_CMD_BW | RPERF_CMD_RUN | RPERF_CMD_AGENT | \
+	 RPERF_CMD_INFO)
+
+#define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
+#define RPERF_MAX_SIZES 64
+#define RPERF_MAX_PERCENTILES 32
+
+enum rperf_method {
+	RPERF_METHOD_RPERF = 0,
+	RPERF_METHOD_PINGPONG,
+	RPERF_METHOD_POSTPOLL,
+	RPERF_METHOD_ALL,
+};
+
+enum rperf_pair_order {
+	RPERF_PAIR_ALTERNATE = 0,
+	RPERF_PAIR_WIRE_FIRST,
+	RPERF_PAIR_LOOP_FIRST,
+	RPERF_PAIR_SEQUENTIAL,
+};
+
+struct rperf_cli_config {
+	enum rperf_cmd cmd;
+	const char *host; /* peer; NULL = server side */
+	const char *job; /* rperf run JOB */
+
+	/* device and connection */
+	const char *ib_dev;
+	int64_t ib_port;
+	int64_t gid_index; /* -1: choose automatically */
+	bool ipv6;
+	uint64_t mtu; /* 0: the port's active MTU */
+	uint64_t inline_size;
+	uint64_t rx_depth;
+	int64_t qp_timeout;
+	int64_t retry_count;
+	int64_t sl;
+	int64_t tclass; /* -1: unset */
+	bool rdma_cm;
+	int64_t tcp_port;
+	const char *bind;
+	uint64_t connect_timeout_ns;
+	bool persistent;
+	int64_t cpu; /* -1: no pinning */
+
+	/* measurement */
+	uint64_t sizes[RPERF_MAX_SIZES];
+	size_t nsizes;
+	bool all_sizes;
+	uint64_t iters;
+	uint64_t duration_ns; /* 0: iteration mode */
+	uint64_t warmup;
+	int method; /* enum rperf_method */
+	int pair_order; /* enum rperf_pair_order */
+	uint64_t latency_gap_ns;
+	double rate; /* samples per second, 0: as fast as possible */
+	uint64_t repeat;
+	double percentiles[RPERF_MAX_PERCENTILES];
+	size_t npercentiles;
+
+	/* clock and output */
+	int clock; /* enum rperf_clock_source */
+	bool json; /* JSON on stdout (info) */
+	bool out_json;
+	const char *out_json_file;
+	uint64_t spin_ns; /* info: self-test spin window */
+};
+
+/* Defaults for every field. */
+void rperf_cli_config_defaults(struct rperf_cli_config *cfg);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "cli/help.h"
+
+#include <string.h>
+
+#include "cli/options.h"
+
+static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT, RPERF_CMD_BW,
+					   RPERF_CMD_RUN, RPERF_CMD_AGENT,
+					   RPERF_CMD_INFO };
+#define NCMDS (sizeof(all_cmds) / sizeof(all_cmds[0]))
+
+static const char *const usage_lines[] = {
+	"rperf lat [OPTIONS]           server side (takes parameters from the client)",
+	"rperf lat [OPTIONS] HOST      client: measure RTTs to HOST",
+	"rperf bw [OPTIONS] [HOST]     bandwidth server / client",
+	"rperf run [OPTIONS] JOB       multi-host experiment",
+	"rperf agent [OPTIONS]         per-host agent for rperf run",
+	"rperf info [--json]           clock self-test, versions, RDMA devices",
+	NULL,
+};
+
+static const char exit_codes[] =
+	"Exit status: 0 success (warnings never change it); 1 a --max-* threshold\n"
+	"exceeded; 2 usage, configuration or job-file error; 3 runtime failure\n"
+	"(partial results written); 4 internal error.\n";
+
+static void opt_head(const struct rperf_opt *o, char *buf, size_t len)
+{
+	const char *eq = o->metavar ? "=" : "";
+	const char *mv = o->metavar ? o->metavar : "";
+
+	if (o->letter)
+		snprintf(buf, len, "-%c, --%s%s%s", o->letter, o->name, eq, mv);
+	else
+		snprintf(buf, len, "    --%s%s%s", o->name, eq, mv);
+}
+
+static void print_opt(FILE *f, const struct rperf_opt *o)
+{
+	char head[64];
+
+	opt_head(o, head, sizeof(head));
+	if (strlen(head) > 26)
+		fprintf(f, "  %s\n  %-26s ", head, "");
+	else
+		fprintf(f, "  %-26s ", head);
+	fprintf(f, "%s", o->help);
+	if (o->dflt)
+		fprintf(f, " [default: %s]", o->dflt);
+	fputc('\n', f);
+}
+
+void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
+{
+	const char *name = rperf_cmd_name(cmd);
+
+	if (cmd == RPERF_CMD_NONE) {
+		fprintf(f,
+			"rperf: RDMA switch latency and bandwidth (RPerf method)\n\nUsage:\n");
+		for (size_t i = 0; usage_lines[i]; i++)
+			fprintf(f, "  %s\n", usage_lines[i]);
+		fprintf(f, "\nCommands:\n");
+		for (size_t i = 0; i < NCMDS; i++)
+			fprintf(f, "  %-6s %s\n", rperf_cmd_name(all_cmds[i]),
+				rperf_cmd_summary(all_cmds[i]));
+		fprintf(f,
+			"\n'rperf COMMAND --help' lists the options of a command.\n"
+			"Sizes are binary (4K = 4096), rates decimal (10M = 10^7 bit/s),\n"
+			"times take ns, us, ms, s or m.\n\n%s",
+			exit_codes);
+		return;
+	}
+	fprintf(f, "Usage: rperf %s [OPTIONS]%s\n%s\n\nOptions:\n", name,
+		cmd & RPERF_CMD_TRAFFIC ? " [HOST]" :
+		cmd == RPERF_CMD_RUN	? " JOB" :
+					  "",
+		rperf_cmd_summary(cmd));
+	for (size_t i = 0; i < rperf_noptions; i++)
+		if (rperf_options[i].cmds & cmd)
+			print_opt(f, &rperf_options[i]);
+	if (cmd & RPERF_CMD_TRAFFIC)
+		fprintf(f,
+			"\nWithout HOST, rperf %s is the server: it takes only -d -i -x -p\n"
+			"--bind --cpu --clock --persistent; the client ships everything else.\n",
+			name);
+	fprintf(f, "\n%s", exit_codes);
+}
+
+/* Escape the characters pandoc Markdown would interpret. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("*_`\\<>[]", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+void rperf_cli_markdown(FILE *f)
+{
+	for (size_t i = 0; i < rperf_noptions; i++) {
+		const struct rperf_opt *o = &rperf_options[i];
+		const char *sep = "";
+
+		if (o->letter)
+			fprintf(f, "**-%c**, ", o->letter);
+		fprintf(f, "**\\--");
+		md_text(f, o->name);
+		fprintf(f, "**");
+		if (o->metavar)
+			fprintf(f, "=*%s*", o->metavar);
+		fprintf(f, "\n:   ");
+		md_text(f, o->help);
+		if (o->dflt) {
+			fprintf(f, " Default: ");
+			md_text(f, o->dflt);
+			fprintf(f, ".");
+		}
+		fprintf(f, " Commands: ");
+		for (size_t c = 0; c < NCMDS; c++) {
+			if (!(o->cmds & all_cmds[c]))
+				continue;
+			fprintf(f, "%s%s", sep, rperf_cmd_name(all_cmds[c]));
+			sep = ", ";
+		}
+		fprintf(f, ".%s\n\n",
+			o->server ? " Also on the server side." : "");
+	}
+}

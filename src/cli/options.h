@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The one declarative option table. It generates the getopt_long table, the
+ * --help text, the option list of man/rperf.1.md and the "config" object of
+ * the JSON report.
+ */
+#ifndef RPERF_CLI_OPTIONS_H
+#define RPERF_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/config.h"
+
+enum rperf_opt_type {
+	RPERF_OT_HELP, /* -h/--help */
+	RPERF_OT_VERSION, /* --version */
+	RPERF_OT_FLAG, /* bool = true */
+	RPERF_OT_STR, /* const char * (points into argv) */
+	RPERF_OT_INT, /* int64_t in [min, max] */
+	RPERF_OT_COUNT, /* uint64_t, decimal suffixes */
+	RPERF_OT_SIZE, /* uint64_t bytes, binary suffixes */
+	RPERF_OT_SIZE_LIST, /* sizes[] + nsizes */
+	RPERF_OT_TIME, /* uint64_t ns; bare numbers in units of .unit */
+	RPERF_OT_RATE, /* double, bit/s or 1/s */
+	RPERF_OT_ENUM, /* int index into .choices */
+	RPERF_OT_PCT_LIST, /* percentiles[] + npercentiles */
+};
+
+struct rperf_opt {
+	const char *name; /* long name (also the JSON config key) */
+	int letter; /* short letter (perftest's meaning), 0 if none */
+	enum rperf_opt_type type;
+	unsigned int cmds; /* commands it applies to (RPERF_CMD_*) */
+	size_t off; /* field in struct rperf_cli_config */
+	int64_t min, max; /* INT/COUNT/SIZE/TIME(ns) bounds */
+	uint64_t unit; /* TIME: ns per bare unit */
+	const char *const *choices; /* ENUM: NULL-terminated */
+	const char *metavar;
+	const char *help;
+	const char *dflt; /* default as shown in --help, NULL if none */
+	const char *implies; /* long name of a flag this option also sets */
+	unsigned int server : 1; /* also taken on the server side */
+	unsigned int pow2 : 1; /* SIZE: must be a power of two */
+};
+
+#define RPERF_MAX_OPTIONS 64 /* rperf_noptions never exceeds it (unit test) */
+
+extern const struct rperf_opt rperf_options[];
+extern const size_t rperf_noptions;
+
+/* Command name <-> bit; NULL / RPERF_CMD_NONE when unknown. */
+const char *rperf_cmd_name(enum rperf_cmd cmd);
+enum rperf_cmd rperf_cmd_parse(const char *name);
+const char *rperf_cmd_summary(enum rperf_cmd cmd);
+
+/* Option by long name, or NULL. */
+const struct rperf_opt *rperf_opt_find(const char *name);
+
+#endif

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "cli/parse.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/units.h"
+
+#define LONG_BASE 256
+#define MARKDOWN_VAL 1
+
+struct parse_state {
+	struct rperf_cli_config *cfg;
+	bool given[RPERF_MAX_OPTIONS];
+	char *err;
+	size_t errlen;
+};
+
+static int errf(struct parse_state *st, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int errf(struct parse_state *st, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, st->errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* "-s/--size" or "--sizes" */
+static const char *opt_label(const struct rperf_opt *o, char *buf, size_t len)
+{
+	if (o->letter)
+		snprintf(buf, len, "-%c/--%s", o->letter, o->name);
+	else
+		snprintf(buf, len, "--%s", o->name);
+	return buf;
+}
+
+static void *field(struct parse_state *st, const struct rperf_opt *o)
+{
+	return (char *)st->cfg + o->off;
+}
+
+static int parse_list(struct parse_state *st, const struct rperf_opt *o,
+		      const char *arg, char *msg, size_t msglen)
+{
+	struct rperf_cli_config *cfg = st->cfg;
+	size_t max = o->type == RPERF_OT_SIZE_LIST ? RPERF_MAX_SIZES :
+						     RPERF_MAX_PERCENTILES;
+	char *copy = strdup(arg), *save = NULL, *tok;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!copy)
+		return ENOMEM;
+	if (!*arg || arg[strlen(arg) - 1] == ',' || *arg == ',' ||
+	    strstr(arg, ",,")) {
+		snprintf(
+			msg, msglen,
+			"'%s' has an empty item; accepted: a comma-separated list, e.g. %s",
+			arg,
+			o->type == RPERF_OT_SIZE_LIST ? "64,4K,64K" :
+							"50,99,99.9");
+		rc = EINVAL;
+	}
+	for (tok = strtok_r(copy, ",", &save); !rc && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == max) {
+			snprintf(msg, msglen,
+				 "too many items; accepted: at most %zu", max);
+			rc = EINVAL;
+		} else if (o->type == RPERF_OT_SIZE_LIST) {
+			rc = rperf_parse_size(tok, (uint64_t)o->min,
+					      (uint64_t)o->max,
+					      &cfg->sizes[n++], msg, msglen);
+		} else {
+			rc = rperf_parse_double(tok, 0, 100,
+						&cfg->percentiles[n++], msg,
+						msglen);
+		}
+	}
+	free(copy);
+	if (!rc && o->type == RPERF_OT_SIZE_LIST)
+		cfg->nsizes = n;
+	else if (!rc)
+		cfg->npercentiles = n;
+	return rc;
+}
+
+static int apply_enum(const struct rperf_opt *o, const char *arg, int *out,
+		      char *msg, size_t msglen)
+{
+	size_t used = 0;
+
+	for (int i = 0; o->choices[i]; i++) {
+		if (strcmp(o->choices[i], arg) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	used = (size_t)snprintf(msg, msglen,
+				"'%s' is not a choice; accepted:", arg);
+	for (int i = 0; o->choices[i] && used < msglen; i++)
+		used += (size_t)snprintf(msg + used, msglen - used, "%s %s",
+					 i ? "," : "", o->choices[i]);
+	return EINVAL;
+}
+
+static int apply_value(struct parse_state *st, const struct rperf_opt *o,
+		       const char *arg)
+{
+	char msg[384] = "", label[48];
+	void *f = field(st, o);
+	uint64_t u = 0;
+	int rc = 0;
+
+	switch (o->type) {
+	case RPERF_OT_FLAG:
+		*(bool *)f = true;
+		break;
+	case RPERF_OT_STR:
+		if (!*arg)
+			rc = EINVAL,
+			snprintf(msg, sizeof(msg),
+				 "empty value; accepted: a non-empty %s",
+				 o->metavar);
+		else
+			*(const char **)f = arg;
+		break;
+	case RPERF_OT_INT:
+		rc = rperf_parse_int(arg, o->min, o->max, f, msg, sizeof(msg));
+		break;
+	case RPERF_OT_COUNT:
+		rc = rperf_parse_count(arg, (uint64_t)o->min, (uint64_t)o->max,
+				       f, msg, sizeof(msg));
+		break;
+	case RPERF_OT_SIZE:
+		rc = rperf_parse_size(arg, (uint64_t)o->min, (uint64_t)o->max,
+				      &u, msg, sizeof(msg));
+		if (!rc && o->pow2 && (u & (u - 1)))
+			rc = ERANGE,
+			snprintf(
+				msg, sizeof(msg),
+				"'%s' is not a power of two; accepted: 256, 512, 1024, 2048 or 4096",
+				arg);
+		if (!rc)
+			*(uint64_t *)f = u;
+		break;
+	case RPERF_OT_TIME:
+		rc = rperf_parse_time(arg, o->unit, (uint64_t)o->min,
+				      (uint64_t)o->max, f, msg, sizeof(msg));
+		break;
+	case RPERF_OT_RATE:
+		rc = rperf_parse_rate(arg, (double)o->min, (double)o->max, f,
+				      msg, sizeof(msg));
+		break;
+	case RPERF_OT_ENUM:
+		rc = apply_enum(o, arg, f, msg, sizeof(msg));
+		break;
+	case RPERF_OT_SIZE_LIST:
+	case RPERF_OT_PCT_LIST:
+		rc = parse_list(st, o, arg, msg, sizeof(msg));
+		break;
+	default:
+		break;
+	}
+	if (rc)
+		return errf(st, rc, "%s: %s",
+			    opt_label(o, label, sizeof(label)), msg);
+	if (o->implies)
+		*(bool *)field(st, rperf_opt_find(o->implies)) = true;
+	return 0;
+}
+
+static bool needs_arg(const struct rperf_opt *o)
+{
+	return o->type != RPERF_OT_FLAG && o->type != RPERF_OT_HELP &&
+	       o->type != RPERF_OT_VERSION;
+}
+
+/* getopt tables for the options of @cmd (NONE: help and version). */
+static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
+{
+	size_t nl = 0, ns = 0;
+
+	sopts[ns++] = ':';
+	for (size_t i = 0; i < rperf_noptions; i++) {
+		const struct rperf_opt *o = &rperf_options[i];
+
+		if (cmd == RPERF_CMD_NONE ?
+			    o->type != RPERF_OT_HELP &&
+				    o->type != RPERF_OT_VERSION :
+			    !(o->cmds & cmd))
+			continue;
+		lopts[nl++] = (struct option){
+			o->name, needs_arg(o) ? required_argument : no_argument,
+			NULL, LONG_BASE + (int)i
+		};
+		if (o->letter) {
+			sopts[ns++] = (char)o->letter;
+			if (needs_arg(o))
+				sopts[ns++] = ':';
+		}
+	}
+	if (cmd == RPERF_CMD_NONE)
+		lopts[nl++] = (struct option){ "help-markdown", no_argument,
+					       NULL, MARKDOWN_VAL };
+	lopts[nl] = (struct option){ 0 };
+	sopts[ns] = '\0';
+}
+
+static const struct rperf_opt *by_letter(int c)
+{
+	for (size_t i = 0; i < rperf_noptions; i++)
+		if (rperf_options[i].letter == c)
+			return &rperf_options[i];
+	return NULL;
+}
+
+static int bad_option(struct parse_state *st, int c, char **argv, int ind,
+		      enum rperf_cmd cmd)
+{
+	const char *name = rperf_cmd_name(cmd);
+	char given[64];
+
+	if (optopt > 0 && optopt < LONG_BASE)
+		snprintf(given, sizeof(given), "-%c", optopt);
+	else
+		snprintf(given, sizeof(given), "%s", argv[ind - 1]);
+	if (c == ':')
+		return errf(st, EINVAL,
+			    "%s: missing value; accepted: see 'rperf %s--help'",
+			    given, name ? name : "");
+	if (!name)
+		return errf(
+			st, EINVAL,
+			"%s: unknown option; accepted: a command (lat, bw, run, agent, info), --help or --version",
+			given);
+	return errf(
+		st, EINVAL,
+		"%s: unknown option of 'rperf %s'; accepted: the options listed by 'rperf %s --help'",
+		given, name, name);
+}
+
+static int check_positionals(struct parse_state *st, int argc, char **argv,
+			     int ind)
+{
+	struct rperf_cli_config *cfg = st->cfg;
+	const char *name = rperf_cmd_name(cfg->cmd);
+	int n = argc - ind;
+
+	if (cfg->cmd == RPERF_CMD_NONE && n > 0)
+		return errf(
+			st, EINVAL,
+			"%s: unknown command; accepted: lat, bw, run, agent, info (see 'rperf --help')",
+			argv[ind]);
+	if (cfg->cmd == RPERF_CMD_RUN) {
+		if (n != 1)
+			return errf(
+				st, EINVAL,
+				"rperf run: %s; accepted: exactly one job file, 'rperf run JOB'",
+				n ? "too many arguments" : "missing job file");
+		cfg->job = argv[ind];
+		return 0;
+	}
+	if (cfg->cmd & RPERF_CMD_TRAFFIC) {
+		if (n > 1)
+			return errf(
+				st, EINVAL,
+				"%s: unexpected argument; accepted: at most one server host, 'rperf %s [OPTIONS] [HOST]'",
+				argv[ind + 1], name);
+		cfg->host = n ? argv[ind] : NULL;
+		if (cfg->host && !*cfg->host)
+			return errf(
+				st, EINVAL,
+				"HOST: empty; accepted: a host name or address of the server");
+		return 0;
+	}
+	if (n > 0)
+		return errf(
+			st, EINVAL,
+			"%s: unexpected argument; accepted: 'rperf %s' takes options only",
+			argv[ind], name);
+	return 0;
+}
+
+static bool given(const struct parse_state *st, const char *name)
+{
+	const struct rperf_opt *o = rperf_opt_find(name);
+
+	return o && st->given[o - rperf_options];
+}
+
+/* Combinations and server-side rules, after all options are known. */
+static int check_combinations(struct parse_state *st)
+{
+	struct rperf_cli_config *cfg = st->cfg;
+	char label[48];
+
+	if (given(st, "size") && given(st, "sizes"))
+		return errf(
+			st, EINVAL,
+			"--sizes: given with -s/--size; accepted: one of them");
+	if (cfg->all_sizes && (given(st, "size") || given(st, "sizes")))
+		return errf(
+			st, EINVAL,
+			"-a/--all: given with a size; accepted: -a or -s/--sizes, not both");
+	if (given(st, "iters") && given(st, "duration"))
+		return errf(
+			st, EINVAL,
+			"-D/--duration: given with -n/--iters; accepted: one of them (both modes give full statistics)");
+	if (given(st, "latency_gap") && given(st, "rate"))
+		return errf(
+			st, EINVAL,
+			"--rate: given with --latency_gap; accepted: one way of pacing");
+	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || cfg->host)
+		return 0;
+	for (size_t i = 0; i < rperf_noptions; i++) {
+		const struct rperf_opt *o = &rperf_options[i];
+
+		if (st->given[i] && !o->server && o->type != RPERF_OT_HELP &&
+		    o->type != RPERF_OT_VERSION)
+			return errf(
+				st, EINVAL,
+				"%s: not a server option (the client ships every run parameter); accepted on the server: -d -i -x -p --bind --cpu --clock --persistent",
+				opt_label(o, label, sizeof(label)));
+	}
+	return 0;
+}
+
+static void apply_defaults_after(struct rperf_cli_config *cfg)
+{
+	static const double pct[] = { 50, 99, 99.9, 99.99 };
+
+	if (cfg->all_sizes) {
+		cfg->nsizes = 0;
+		for (uint64_t s = 2; s <= (8ull << 20); s <<= 1)
+			cfg->sizes[cfg->nsizes++] = s;
+	} else if (!cfg->nsizes) {
+		cfg->sizes[0] = 64;
+		cfg->nsizes = 1;
+	}
+	if (!cfg->npercentiles) {
+		memcpy(cfg->percentiles, pct, sizeof(pct));
+		cfg->npercentiles = sizeof(pct) / sizeof(pct[0]);
+	}
+	if (cfg->duration_ns)
+		cfg->iters = 0;
+}
+
+static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
+{
+	const struct rperf_opt *o;
+
+	if (c == MARKDOWN_VAL) {
+		*act = RPERF_ACT_MARKDOWN;
+		return 0;
+	}
+	o = c >= LONG_BASE ? &rperf_options[c - LONG_BASE] : by_letter(c);
+	st->given[o - rperf_options] = true;
+	if (o->type == RPERF_OT_HELP)
+		*act = RPERF_ACT_HELP;
+	else if (o->type == RPERF_OT_VERSION)
+		*act = RPERF_ACT_VERSION;
+	else
+		return apply_value(st, o, optarg);
+	return 0;
+}
+
+int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
+		    enum rperf_cli_action *act, char *err, size_t errlen)
+{
+	struct parse_state st = { .cfg = cfg, .err = err, .errlen = errlen };
+	struct option lopts[96];
+	char sopts[160];
+	int c, first = 1, rc;
+
+	rperf_cli_config_defaults(cfg);
+	*act = RPERF_ACT_RUN;
+	if (argc > 1 && argv[1][0] != '-') {
+		cfg->cmd = rperf_cmd_parse(argv[1]);
+		if (cfg->cmd == RPERF_CMD_NONE)
+			return errf(
+				&st, EINVAL,
+				"%s: unknown command; accepted: lat, bw, run, agent, info (see 'rperf --help')",
+				argv[1]);
+		first = 2;
+	}
+	build_tables(cfg->cmd, lopts, sopts);
+	opterr = 0;
+	optind = 0; /* full re-initialisation (parse may run more than once) */
+	while ((c = getopt_long(argc - (first - 1), argv + (first - 1), sopts,
+				lopts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return bad_option(&st, c, argv + (first - 1), optind,
+					  cfg->cmd);
+		rc = handle_opt(&st, c, act);
+		if (rc)
+			return rc;
+	}
+	if (*act != RPERF_ACT_RUN)
+		return 0;
+	if (cfg->cmd == RPERF_CMD_NONE)
+		return errf(
+			&st, EINVAL,
+			"missing command; accepted: lat, bw, run, agent, info (see 'rperf --help')");
+	rc = check_positionals(&st, argc - (first - 1), argv + (first - 1),
+			       optind);
+	if (!rc)
+		rc = check_combinations(&st);
+	if (!rc)
+		apply_defaults_after(cfg);
+	return rc;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* RDMA device and port facts for rperf info. */
+#include <rperf/devinfo.h>
+
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbs/rate.h"
+
+static int read_sysfs_int(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static const char *port_state_name(enum ibv_port_state s)
+{
+	switch (s) {
+	case IBV_PORT_DOWN:
+		return "DOWN";
+	case IBV_PORT_INIT:
+		return "INIT";
+	case IBV_PORT_ARMED:
+		return "ARMED";
+	case IBV_PORT_ACTIVE:
+		return "ACTIVE";
+	case IBV_PORT_ACTIVE_DEFER:
+		return "ACTIVE_DEFER";
+	default:
+		return "NOP";
+	}
+}
+
+static const char *gid_type_name(unsigned int t)
+{
+	switch (t) {
+	case IBV_GID_TYPE_IB:
+		return "IB";
+	case IBV_GID_TYPE_ROCE_V1:
+		return "RoCE v1";
+	case IBV_GID_TYPE_ROCE_V2:
+		return "RoCE v2";
+	default:
+		return "";
+	}
+}
+
+static void format_gid(const union ibv_gid *g, char *buf, size_t len)
+{
+	const uint8_t *r = g->raw;
+
+	snprintf(
+		buf, len,
+		"%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+		r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
+		r[10], r[11], r[12], r[13], r[14], r[15]);
+}
+
+static int fill_gids(struct ibv_context *ctx, const struct ibv_port_attr *pa,
+		     int port, int nports, struct rperf_port_info *pi)
+{
+	size_t max = (size_t)pa->gid_tbl_len * (size_t)nports;
+	struct ibv_gid_entry *ent;
+	ssize_t n;
+
+	if (pa->gid_tbl_len <= 0)
+		return 0;
+	ent = calloc(max, sizeof(*ent));
+	if (!ent)
+		return ENOMEM;
+	/* All ports at once: the table API has no per-port variant. */
+	n = ibv_query_gid_table(ctx, ent, max, 0);
+	if (n < 0) {
+		free(ent);
+		return 0; /* an old kernel: report no GIDs rather than fail */
+	}
+	pi->gids = calloc((size_t)n ? (size_t)n : 1, sizeof(*pi->gids));
+	if (!pi->gids) {
+		free(ent);
+		return ENOMEM;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		struct rperf_gid_info *g = &pi->gids[pi->ngids];
+		char ifname[IF_NAMESIZE] = "";
+
+		if ((int)ent[i].port_num != port)
+			continue;
+		g->index = (int)ent[i].gid_index;
+		format_gid(&ent[i].gid, g->gid, sizeof(g->gid));
+		snprintf(g->type, sizeof(g->type), "%s",
+			 gid_type_name(ent[i].gid_type));
+		if (ent[i].ndev_ifindex &&
+		    if_indextoname(ent[i].ndev_ifindex, ifname))
+			snprintf(g->netdev, sizeof(g->netdev), "%s", ifname);
+		pi->ngids++;
+	}
+	free(ent);
+	return 0;
+}
+
+static int fill_port(struct ibv_context *ctx, int port, int nports,
+		     struct rperf_port_info *pi)
+{
+	struct ibv_port_attr pa;
+
+	if (ibv_query_port(ctx, (uint8_t)port, &pa))
+		return errno ? errno : EIO;
+	pi->port = port;
+	snprintf(pi->state, sizeof(pi->state), "%s", port_state_name(pa.state));
+	snprintf(pi->link_layer, sizeof(pi->link_layer), "%s",
+		 pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
+							    "InfiniBand");
+	pi->mtu = 128 << pa.active_mtu;
+	pi->max_vl_num = rperf_vl_count(pa.max_vl_num);
+	if (fill_gids(ctx, &pa, port, nports, pi))
+		return ENOMEM;
+	if (pa.link_layer == IBV_LINK_LAYER_ETHERNET)
+		pi->rate_gbps =
+			rperf_netdev_gbps(pi->ngids ? pi->gids[0].netdev : "");
+	else
+		pi->rate_gbps =
+			rperf_ib_rate_gbps(pa.active_speed, pa.active_width);
+	return 0;
+}
+
+static int fill_device(struct ibv_device *d, struct rperf_device_info *di)
+{
+	struct ibv_device_attr da;
+	struct ibv_context *ctx;
+	char path[256];
+	uint64_t guid;
+	int rc = 0;
+
+	snprintf(di->name, sizeof(di->name), "%s", ibv_get_device_name(d));
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/device/numa_node", di->name);
+	di->numa_node = read_sysfs_int(path, -1);
+	guid = be64toh(ibv_get_device_guid(d));
+	snprintf(di->node_guid, sizeof(di->node_guid), "%04x:%04x:%04x:%04x",
+		 (unsigned)(guid >> 48) & 0xffff,
+		 (unsigned)(guid >> 32) & 0xffff,
+		 (unsigned)(guid >> 16) & 0xffff, (unsigned)guid & 0xffff);
+	ctx = ibv_open_device(d);
+	if (!ctx)
+		return 0; /* listed but not openable: name only */
+	if (ibv_query_device(ctx, &da)) {
+		rc = errno ? errno : EIO;
+		goto close_dev;
+	}
+	di->ports = calloc(da.phys_port_cnt ? da.phys_port_cnt : 1,
+			   sizeof(*di->ports));
+	if (!di->ports) {
+		rc = ENOMEM;
+		goto close_dev;
+	}
+	for (int p = 1; p <= da.phys_port_cnt && !rc; p++) {
+		rc = fill_port(ctx, p, da.phys_port_cnt,
+			       &di->ports[di->nports]);
+		if (!rc)
+			di->nports++;
+	}
+close_dev:
+	ibv_close_device(ctx);
+	return rc;
+}
+
+int rperf_devices_list(struct rperf_device_list *out)
+{
+	struct ibv_device **list;
+	int n = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	if (!list) {
+		out->list_errno = errno ? errno : ENODEV;
+		return 0;
+	}
+	if (n > 0) {
+		out->dev = calloc((size_t)n, sizeof(*out->dev));
+		if (!out->dev) {
+			rc = ENOMEM;
+			goto free_list;
+		}
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		rc = fill_device(list[i], &out->dev[out->n]);
+		out->n++;
+	}
+free_list:
+	ibv_free_device_list(list);
+	if (rc)
+		rperf_devices_free(out);
+	return rc;
+}
+
+void rperf_devices_free(struct rperf_device_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		for (size_t p = 0; p < l->dev[i].nports; p++)
+			free(l->dev[i].ports[p].gids);
+		free(l->dev[i].ports);
+	}
+	free(l->dev);
+	l->dev = NULL;
+	l->n = 0;
+}

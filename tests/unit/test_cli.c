@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Option parsing of valid and invalid command lines (src/cli). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/help.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+
+struct result {
+	int rc;
+	enum rperf_cli_action act;
+	struct rperf_cli_config cfg;
+	char err[512];
+	char words[64][128]; /* argv storage: cfg strings point here */
+};
+
+/* Parse a NULL-terminated list of words (copied: getopt permutes argv). */
+static void parse(struct result *r, const char *first, ...)
+{
+	char *argv[64];
+	int argc = 0;
+	const char *w;
+	va_list ap;
+
+	memset(r, 0, sizeof(*r));
+	argv[argc++] = strcpy(r->words[0], "rperf");
+	va_start(ap, first);
+	for (w = first; w; w = va_arg(ap, const char *), argc++)
+		argv[argc] = strcpy(r->words[argc], w);
+	va_end(ap);
+	argv[argc] = NULL;
+	r->rc = rperf_cli_parse(argc, argv, &r->cfg, &r->act, r->err,
+				sizeof(r->err));
+}
+
+static void expect_error(const char *needle, struct result *r)
+{
+	assert_int_not_equal(r->rc, 0);
+	if (!strstr(r->err, needle))
+		fail_msg("error '%s' lacks '%s'", r->err, needle);
+	assert_null(strchr(r->err, '\n'));
+	assert_non_null(strstr(r->err, "accepted"));
+}
+
+static void lat_defaults(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.act, RPERF_ACT_RUN);
+	assert_int_equal(r.cfg.cmd, RPERF_CMD_LAT);
+	assert_string_equal(r.cfg.host, "10.0.0.1");
+	assert_int_equal(r.cfg.nsizes, 1);
+	assert_int_equal(r.cfg.sizes[0], 64);
+	assert_int_equal(r.cfg.iters, 10000);
+	assert_int_equal(r.cfg.warmup, 1000);
+	assert_int_equal(r.cfg.tcp_port, RPERF_DEFAULT_TCP_PORT);
+	assert_int_equal(r.cfg.gid_index, -1);
+	assert_int_equal(r.cfg.npercentiles, 4);
+	assert_true(r.cfg.percentiles[2] == 99.9);
+}
+
+static void lat_options(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "-d", "rxe_h2", "-i", "1", "-x", "3", "-s", "4K", "-S",
+	      "15", "--tclass", "96", "-p", "20000", "--method", "all",
+	      "--pair-order", "sequential", "-D", "1.5s", "--percentiles",
+	      "50,99.9", "--out_json_file", "o.json", "-m", "1024", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.cfg.ib_dev, "rxe_h2");
+	assert_int_equal(r.cfg.gid_index, 3);
+	assert_int_equal(r.cfg.sizes[0], 4096);
+	assert_int_equal(r.cfg.sl, 15);
+	assert_int_equal(r.cfg.tclass, 96);
+	assert_int_equal(r.cfg.tcp_port, 20000);
+	assert_int_equal(r.cfg.method, RPERF_METHOD_ALL);
+	assert_int_equal(r.cfg.pair_order, RPERF_PAIR_SEQUENTIAL);
+	assert_int_equal(r.cfg.duration_ns, 1500000000ull);
+	assert_int_equal(r.cfg.iters, 0);
+	assert_int_equal(r.cfg.npercentiles, 2);
+	assert_true(r.cfg.out_json); /* implied by --out_json_file */
+	assert_string_equal(r.cfg.out_json_file, "o.json");
+	assert_int_equal(r.cfg.mtu, 1024);
+	assert_string_equal(r.cfg.host, "h1");
+}
+
+static void sizes_all_and_list(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "-a", "h", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.nsizes, 23);
+	assert_int_equal(r.cfg.sizes[0], 2);
+	assert_int_equal(r.cfg.sizes[22], 8u << 20);
+	parse(&r, "lat", "--sizes", "64,4K,64KiB", "h", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.nsizes, 3);
+	assert_int_equal(r.cfg.sizes[2], 65536);
+	parse(&r, "lat", "--sizes", "64,,4K", "h", NULL);
+	expect_error("--sizes", &r);
+	parse(&r, "lat", "--sizes", "64,", "h", NULL);
+	expect_error("empty item", &r);
+	parse(&r, "lat", "-a", "-s", "64", "h", NULL);
+	expect_error("-a/--all", &r);
+}
+
+static void invalid_values(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "-s", "abc", "h", NULL);
+	expect_error("-s/--size: 'abc' is not a size", &r);
+	parse(&r, "lat", "-n", "-5", "h", NULL);
+	expect_error("-n/--iters", &r);
+	parse(&r, "lat", "-S", "16", "h", NULL);
+	expect_error("-S/--sl: '16' is out of range", &r);
+	parse(&r, "lat", "--tclass", "256", "h", NULL);
+	expect_error("--tclass", &r);
+	parse(&r, "lat", "-m", "1000", "h", NULL);
+	expect_error("power of two", &r);
+	parse(&r, "lat", "--method", "fast", "h", NULL);
+	expect_error("rperf, pingpong, postpoll, all", &r);
+	parse(&r, "lat", "-D", "5h", "h", NULL);
+	expect_error("-D/--duration", &r);
+	parse(&r, "lat", "--percentiles", "101", "h", NULL);
+	expect_error("--percentiles", &r);
+	parse(&r, "lat", "-n", "10", "-D", "1s", "h", NULL);
+	expect_error("-D/--duration", &r);
+	parse(&r, "lat", "-p", "0", "h", NULL);
+	expect_error("-p/--port", &r);
+	parse(&r, "lat", "--rate", "10x", "h", NULL);
+	expect_error("--rate", &r);
+}
+
+static void unknown_and_missing(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "--bogus", NULL);
+	expect_error("--bogus: unknown option", &r);
+	parse(&r, "lat", "--bogus", NULL);
+	expect_error("--bogus: unknown option of 'rperf lat'", &r);
+	parse(&r, "lat", "-Z", NULL);
+	expect_error("-Z: unknown option", &r);
+	parse(&r, "lat", "-s", NULL);
+	expect_error("-s: missing value", &r);
+	parse(&r, "info", "-s", "64", NULL);
+	expect_error("-s: unknown option of 'rperf info'", &r);
+	parse(&r, "frobnicate", NULL);
+	expect_error("frobnicate: unknown command", &r);
+	parse(&r, NULL);
+	expect_error("missing command", &r);
+	parse(&r, "lat", "a", "b", NULL);
+	expect_error("b: unexpected argument", &r);
+	parse(&r, "info", "x", NULL);
+	expect_error("x: unexpected argument", &r);
+	parse(&r, "run", NULL);
+	expect_error("missing job file", &r);
+}
+
+static void server_side(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "-d", "rxe_h1", "-p", "20000", "--persistent",
+	      "--bind", "10.0.0.1", "--cpu", "1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_null(r.cfg.host);
+	assert_true(r.cfg.persistent);
+	parse(&r, "lat", "-s", "64", NULL);
+	expect_error("-s/--size: not a server option", &r);
+}
+
+static void help_and_version(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "--help", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.act, RPERF_ACT_HELP);
+	assert_int_equal(r.cfg.cmd, RPERF_CMD_NONE);
+	parse(&r, "lat", "--help", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.act, RPERF_ACT_HELP);
+	assert_int_equal(r.cfg.cmd, RPERF_CMD_LAT);
+	parse(&r, "-V", NULL);
+	assert_int_equal(r.act, RPERF_ACT_VERSION);
+	parse(&r, "info", "--json", "--clock", "posix", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_true(r.cfg.json);
+	assert_int_equal(r.cfg.clock, 3);
+}
+
+/* Every option is documented in --help, in the markdown list, and unique. */
+static void table_consistency(void **state)
+{
+	char *buf = NULL, *md = NULL;
+	size_t len = 0, mdlen = 0;
+	FILE *f;
+
+	(void)state;
+	assert_true(rperf_noptions <= RPERF_MAX_OPTIONS);
+	f = open_memstream(&md, &mdlen);
+	rperf_cli_markdown(f);
+	fclose(f);
+	for (size_t i = 0; i < rperf_noptions; i++) {
+		const struct rperf_opt *o = &rperf_options[i];
+		char needle[64];
+
+		assert_non_null(o->help);
+		for (size_t j = i + 1; j < rperf_noptions; j++) {
+			assert_string_not_equal(o->name, rperf_options[j].name);
+			if (o->letter)
+				assert_int_not_equal(o->letter,
+						     rperf_options[j].letter);
+		}
+		snprintf(needle, sizeof(needle), "--%s", o->name);
+		for (unsigned c = 1; c <= RPERF_CMD_INFO; c <<= 1) {
+			if (!(o->cmds & c))
+				continue;
+			f = open_memstream(&buf, &len);
+			rperf_cli_help(f, (enum rperf_cmd)c);
+			fclose(f);
+			if (!strstr(buf, needle))
+				fail_msg("%s missing from help of command %u",
+					 needle, c);
+			free(buf);
+			buf = NULL;
+		}
+	}
+	free(md);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lat_defaults),
+		cmocka_unit_test(lat_options),
+		cmocka_unit_test(sizes_all_and_list),
+		cmocka_unit_test(invalid_values),
+		cmocka_unit_test(unknown_and_missing),
+		cmocka_unit_test(server_side),
+		cmocka_unit_test(help_and_version),
+		cmocka_unit_test(table_consistency),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
