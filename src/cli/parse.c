@@ -118,7 +118,7 @@ static int apply_enum(const struct rperf_opt *o, const char *arg, int *out,
 static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 		       const char *arg)
 {
-	char msg[384] = "", label[48];
+	char msg[384] = "";
 	void *f = field(st, o);
 	uint64_t u = 0;
 	int rc = 0;
@@ -173,9 +173,12 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 	default:
 		break;
 	}
-	if (rc)
+	if (rc) {
+		char label[48];
+
 		return errf(st, rc, "%s: %s",
 			    opt_label(o, label, sizeof(label)), msg);
+	}
 	if (o->implies)
 		*(bool *)field(st, rperf_opt_find(o->implies)) = true;
 	return 0;
@@ -230,25 +233,26 @@ static int bad_option(struct parse_state *st, int c, char **argv, int ind,
 		      enum rperf_cmd cmd)
 {
 	const char *name = rperf_cmd_name(cmd);
-	char given[64];
+	char what[64];
 
 	if (optopt > 0 && optopt < LONG_BASE)
-		snprintf(given, sizeof(given), "-%c", optopt);
+		snprintf(what, sizeof(what), "-%c", optopt);
 	else
-		snprintf(given, sizeof(given), "%s", argv[ind - 1]);
+		snprintf(what, sizeof(what), "%s", argv[ind - 1]);
 	if (c == ':')
-		return errf(st, EINVAL,
-			    "%s: missing value; accepted: see 'rperf %s--help'",
-			    given, name ? name : "");
+		return errf(
+			st, EINVAL,
+			"%s: missing value; accepted: the option with its value (see 'rperf %s --help')",
+			what, name ? name : "");
 	if (!name)
 		return errf(
 			st, EINVAL,
 			"%s: unknown option; accepted: a command (lat, bw, run, agent, info), --help or --version",
-			given);
+			what);
 	return errf(
 		st, EINVAL,
 		"%s: unknown option of 'rperf %s'; accepted: the options listed by 'rperf %s --help'",
-		given, name, name);
+		what, name, name);
 }
 
 static int check_positionals(struct parse_state *st, int argc, char **argv,
@@ -293,7 +297,7 @@ static int check_positionals(struct parse_state *st, int argc, char **argv,
 	return 0;
 }
 
-static bool given(const struct parse_state *st, const char *name)
+static bool was_given(const struct parse_state *st, const char *name)
 {
 	const struct rperf_opt *o = rperf_opt_find(name);
 
@@ -306,19 +310,19 @@ static int check_combinations(struct parse_state *st)
 	struct rperf_cli_config *cfg = st->cfg;
 	char label[48];
 
-	if (given(st, "size") && given(st, "sizes"))
+	if (was_given(st, "size") && was_given(st, "sizes"))
 		return errf(
 			st, EINVAL,
 			"--sizes: given with -s/--size; accepted: one of them");
-	if (cfg->all_sizes && (given(st, "size") || given(st, "sizes")))
+	if (cfg->all_sizes && (was_given(st, "size") || was_given(st, "sizes")))
 		return errf(
 			st, EINVAL,
 			"-a/--all: given with a size; accepted: -a or -s/--sizes, not both");
-	if (given(st, "iters") && given(st, "duration"))
+	if (was_given(st, "iters") && was_given(st, "duration"))
 		return errf(
 			st, EINVAL,
 			"-D/--duration: given with -n/--iters; accepted: one of them (both modes give full statistics)");
-	if (given(st, "latency_gap") && given(st, "rate"))
+	if (was_given(st, "latency_gap") && was_given(st, "rate"))
 		return errf(
 			st, EINVAL,
 			"--rate: given with --latency_gap; accepted: one way of pacing");

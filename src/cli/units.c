@@ -59,9 +59,9 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (err && errlen) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);

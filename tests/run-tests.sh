@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/run-tests.sh - the README's test command: installs what it needs,
+# builds with -Werror and runs every test through CTest (labels unit, lab,
+# bench). CTest's summary is the last thing printed.
+#   RPERF_TEST_BUILD=DIR   build directory (default build-test)
+#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit")
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+bash tests/install-deps.sh
+build=${RPERF_TEST_BUILD:-build-test}
+start=$(date +%s)
+cmake -S . -B "$build" -DRPERF_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build" -j"$(nproc)"
+echo "run-tests: configured and built in $(($(date +%s) - start)) s"
+cd "$build"
+# shellcheck disable=SC2086
+exec ctest --output-on-failure ${RPERF_CTEST_ARGS:-}

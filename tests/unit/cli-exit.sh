@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The rperf binary's contract: exit codes, one-line errors on bad input, and
+# the keys of 'rperf info --json'. Usage: cli-exit.sh PATH/TO/rperf
+set -uo pipefail
+RPERF=$1
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# expect STATUS LINES CMD...: exit status and number of stderr lines
+expect() {
+	local want=$1 lines=$2 got n
+	shift 2
+	"$RPERF" "$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	n=$(wc -l < "$tmp/err")
+	if [ "$got" = "$want" ] && { [ "$lines" = any ] || [ "$n" = "$lines" ]; }; then
+		ok "rperf $* -> exit $got, $n stderr line(s) $(head -c 160 "$tmp/err")"
+	else
+		bad "rperf $*: expected exit $want and $lines stderr line(s), got exit $got and $n:"
+		sed 's/^/     | /' "$tmp/err" | head -5
+	fi
+}
+
+expect 2 1 lat -s abc 10.0.0.1
+grep -q "^rperf: -s/--size: 'abc' is not a size; accepted:" "$tmp/err" || bad "-s abc message: $(cat "$tmp/err")"
+expect 2 1 lat -n -5 10.0.0.1
+expect 2 1 lat -S 16 10.0.0.1
+grep -q "^rperf: -S/--sl: '16' is out of range; accepted: an integer from 0 to 15" "$tmp/err" || bad "-S 16 message: $(cat "$tmp/err")"
+expect 2 1 --bogus
+expect 2 1 lat --bogus
+expect 2 1 frobnicate
+expect 2 1
+expect 2 1 info --spin 1h
+expect 0 0 --help
+grep -q "Exit status" "$tmp/out" || bad "--help lacks the exit codes"
+expect 0 0 lat --help
+grep -q -- "--pair-order" "$tmp/out" || bad "lat --help lacks --pair-order"
+expect 0 0 --version
+# not built yet: says so, never pretends
+expect 2 1 lat 10.0.0.1
+grep -q "not built yet" "$tmp/err" || bad "lat must say it is not built yet"
+expect 0 0 info --spin 20ms
+grep -qi "clock" "$tmp/out" || bad "info text lacks the clock self-test"
+expect 0 0 info --json --spin 20ms
+if command -v jq > /dev/null; then
+	if jq -e '
+		(.schema_version | type == "number") and
+		(.clock | (.source | type == "string") and (.trusted | type == "boolean")
+			and (.hz > 0) and (.method | type == "string")
+			and (.error_ppm | type == "number")
+			and (.overhead_ns.min > 0) and (.overhead_ns.median >= .overhead_ns.min)
+			and (.invariant | type == "boolean") and (.hypervisor | type == "boolean")
+			and (.clocksource | type == "string")) and
+		(.devices | type == "array")' "$tmp/out" > /dev/null; then
+		ok "info --json has the contract keys ($(jq -c '{source: .clock.source, trusted: .clock.trusted, devices: (.devices | length)}' "$tmp/out"))"
+	else
+		bad "info --json lacks contract keys:"; head -c 2000 "$tmp/out"
+	fi
+else
+	echo "note: jq not installed; info --json keys not checked"
+fi
+expect 0 any info --clock posix --spin 10ms
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
