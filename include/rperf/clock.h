@@ -69,6 +69,8 @@ struct rperf_clock {
 	double error_ppm; /* estimated calibration error */
 	double cpuid15_hz; /* CPUID 0x15 nominal TSC Hz, 0 if not populated */
 	double cross_check_ppm; /* calibrated vs nominal (0x15 / CNTFRQ), 0 if none */
+	double calib_window_ms; /* last calibration window, 0 for posix */
+	unsigned int calib_rounds; /* calibration windows measured */
 	struct rperf_clock_platform platform;
 	char reason[192]; /* why this source (copied from the choice) */
 };
@@ -103,9 +105,14 @@ int rperf_clock_decide(const struct rperf_clock_platform *p,
 
 /*
  * Probe, decide and calibrate. @want is RPERF_CLOCK_AUTO unless the user forced
- * a source. Returns 0, ENOTSUP (source unavailable), or an errno from the
- * calibration (e.g. EAGAIN when it never converged: the clock is then filled
- * with the best estimate and marked untrusted).
+ * a source. Returns 0, EINVAL, ENOTSUP (source unavailable) or EIO (the tick
+ * source does not advance). On ENOTSUP/EIO @clk is still a usable posix clock,
+ * marked untrusted, with the reason in clk->reason.
+ *
+ * A calibration that never converges (two successive estimates within
+ * ~10 ppm before the 250 ms cap) is NOT an error: rc is 0, @clk holds the
+ * best estimate (last, longest window), trusted is false and clk->reason
+ * says so. Callers that need a trusted clock check clk->trusted.
  */
 int rperf_clock_init(struct rperf_clock *clk, enum rperf_clock_source want);
 
