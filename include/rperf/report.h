@@ -52,7 +52,11 @@ struct rperf_kv {
 	} v;
 };
 
-/* Results of one (method, size) latency measurement. */
+/*
+ * Results of one (method, size) latency measurement. The histograms hold the
+ * figures as recorded: with half_rtt the generator records RTT/2, and the
+ * renderers only label them ("figure": "half_rtt"); nothing is halved there.
+ */
 struct rperf_lat_result {
 	const char *method; /* "rperf", "pingpong", "postpoll" */
 	uint64_t size; /* message bytes */
@@ -99,7 +103,12 @@ enum rperf_report_format {
 	RPERF_FMT_CSV = 1 << 2,
 };
 
-/* A percentile is unreliable when fewer than 10/(1-p) samples support it. */
+/*
+ * A percentile is unreliable when fewer than 10/(1-p) samples support it
+ * (p in percent: p50 needs 20 samples, p99 1,000, p99.9 10,000, p99.99
+ * 100,000). p <= 0 and p >= 100 are the exact min and max: reliable with any
+ * sample. Nothing is reliable with 0 samples or a NaN p.
+ */
 bool rperf_percentile_reliable(double p, uint64_t samples);
 
 /* Renderers. Return 0 or an errno (EIO on a write error, ENOMEM). */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * JSON run report (jansson; never printf'ed). Layout, schema_version 1:
+ *
+ *   { schema_version, command, rperf_version, config{key: typed value},
+ *     platform{...}, clock{...}, results[{method, size, samples, warmup,
+ *     nonpositive, precompleted, seconds, figure, unit, rtt_ns{...},
+ *     [wire_ns{...}], [loop_ns{...}]}], warnings[], partial, error }
+ *
+ * Each *_ns object: min, p50, p99, p999, p9999, max (integers, ns), mean,
+ * stdev (doubles, ns), percentiles {"50": v, ...} for the requested list and
+ * unreliable [p, ...]: the requested percentiles fewer than 10/(1-p) samples
+ * support (see rperf_percentile_reliable()).
+ *
+ * Values are the histogram's as recorded: with half_rtt the generator records
+ * RTT/2 and "figure" says "half_rtt"; the renderer never halves anything.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "report_int.h"
+#include "version.h"
+
+static json_t *json_list(const struct rperf_kv *kv)
+{
+	json_t *a = json_array();
+	size_t i;
+	int err = 0;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < kv->v.list.n; i++) {
+		if (kv->type == RPERF_KV_LIST_UINT)
+			err |= json_array_append_new(
+				a, rperf_rpt_json_uint(kv->v.list.u[i]));
+		else
+			err |= json_array_append_new(
+				a, rperf_rpt_json_real(kv->v.list.d[i]));
+	}
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* One configuration value; *@bad set when the entry is malformed. */
+static json_t *json_kv_value(const struct rperf_kv *kv, bool *bad)
+{
+	switch (kv->type) {
+	case RPERF_KV_STR:
+		return rperf_rpt_json_str(kv->v.s);
+	case RPERF_KV_INT:
+		return json_integer(kv->v.i);
+	case RPERF_KV_UINT:
+		return rperf_rpt_json_uint(kv->v.u);
+	case RPERF_KV_DOUBLE:
+		return rperf_rpt_json_real(kv->v.d);
+	case RPERF_KV_BOOL:
+		return json_boolean(kv->v.b);
+	case RPERF_KV_LIST_UINT:
+		if (kv->v.list.n && !kv->v.list.u)
+			break;
+		return json_list(kv);
+	case RPERF_KV_LIST_DOUBLE:
+		if (kv->v.list.n && !kv->v.list.d)
+			break;
+		return json_list(kv);
+	}
+	*bad = true;
+	return NULL;
+}
+
+static int json_config(const struct rperf_report *r, json_t **out)
+{
+	json_t *o = json_object();
+	bool bad = false;
+	size_t i;
+
+	if (!o)
+		return ENOMEM;
+	for (i = 0; i < r->nconfig; i++) {
+		const struct rperf_kv *kv = &r->config[i];
+		json_t *v;
+
+		if (!kv->key) {
+			bad = true;
+			break;
+		}
+		v = json_kv_value(kv, &bad);
+		if (bad || json_object_set_new(o, kv->key, v) != 0)
+			break;
+	}
+	if (i < r->nconfig) {
+		json_decref(o);
+		return bad ? EINVAL : ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
+static json_t *json_pct_map(const struct rperf_hist *h, const double *ps,
+			    size_t n, json_t **unreliable)
+{
+	json_t *m = json_object();
+	json_t *u = json_array();
+	uint64_t cnt = rperf_hist_count(h);
+	char key[32];
+	size_t i;
+	int err = (m && u) ? 0 : -1;
+
+	for (i = 0; i < n && !err; i++) {
+		rperf_rpt_pct_key(ps[i], key, sizeof(key));
+		err |= json_object_set_new(
+			m, key, json_integer(rperf_hist_percentile(h, ps[i])));
+		if (!rperf_percentile_reliable(ps[i], cnt))
+			err |= json_array_append_new(
+				u, rperf_rpt_json_real(ps[i]));
+	}
+	if (err) {
+		json_decref(m);
+		json_decref(u);
+		return NULL;
+	}
+	*unreliable = u;
+	return m;
+}
+
+/* The statistics of one histogram (rtt_ns, wire_ns, loop_ns). */
+static json_t *json_stats(const struct rperf_hist *h, const double *ps,
+			  size_t n)
+{
+	json_t *o = json_object();
+	json_t *unrel = NULL, *map;
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "min", json_integer(rperf_hist_min(h)));
+	err |= json_object_set_new(o, "p50",
+				   json_integer(rperf_hist_percentile(h, 50)));
+	err |= json_object_set_new(o, "p99",
+				   json_integer(rperf_hist_percentile(h, 99)));
+	err |= json_object_set_new(
+		o, "p999", json_integer(rperf_hist_percentile(h, 99.9)));
+	err |= json_object_set_new(
+		o, "p9999", json_integer(rperf_hist_percentile(h, 99.99)));
+	err |= json_object_set_new(o, "max", json_integer(rperf_hist_max(h)));
+	err |= json_object_set_new(o, "mean",
+				   rperf_rpt_json_real(rperf_hist_mean(h)));
+	err |= json_object_set_new(o, "stdev",
+				   rperf_rpt_json_real(rperf_hist_stdev(h)));
+	map = json_pct_map(h, ps, n, &unrel);
+	err |= json_object_set_new(o, "percentiles", map);
+	if (map)
+		err |= json_object_set_new(o, "unreliable", unrel);
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
+			   size_t n)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "method", rperf_rpt_json_str(l->method));
+	err |= json_object_set_new(o, "size", rperf_rpt_json_uint(l->size));
+	err |= json_object_set_new(o, "samples",
+				   rperf_rpt_json_uint(l->samples));
+	err |= json_object_set_new(o, "warmup", rperf_rpt_json_uint(l->warmup));
+	err |= json_object_set_new(o, "nonpositive",
+				   rperf_rpt_json_uint(l->nonpositive));
+	err |= json_object_set_new(o, "precompleted",
+				   rperf_rpt_json_uint(l->precompleted));
+	err |= json_object_set_new(o, "seconds",
+				   rperf_rpt_json_real(l->seconds));
+	err |= json_object_set_new(
+		o, "figure", json_string(l->half_rtt ? "half_rtt" : "rtt"));
+	err |= json_object_set_new(o, "unit", json_string("ns"));
+	err |= json_object_set_new(o, "rtt_ns", json_stats(l->rtt, ps, n));
+	if (l->wire)
+		err |= json_object_set_new(o, "wire_ns",
+					   json_stats(l->wire, ps, n));
+	if (l->loop)
+		err |= json_object_set_new(o, "loop_ns",
+					   json_stats(l->loop, ps, n));
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_results(const struct rperf_report *r)
+{
+	json_t *a = json_array();
+	const double *ps;
+	size_t n, i;
+	int err = 0;
+
+	if (!a)
+		return NULL;
+	rperf_rpt_pcts(r, &ps, &n);
+	for (i = 0; i < r->nlat && !err; i++)
+		err |= json_array_append_new(a, json_result(&r->lat[i], ps, n));
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+static json_t *json_warnings(const struct rperf_report *r)
+{
+	json_t *a = json_array();
+	size_t i;
+	int err = 0;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < r->nwarnings && !err; i++)
+		err |= json_array_append_new(
+			a, rperf_rpt_json_str(r->warnings[i]));
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+static int check_report(const struct rperf_report *r)
+{
+	size_t i;
+
+	if ((r->nconfig && !r->config) || (r->nlat && !r->lat) ||
+	    (r->nwarnings && !r->warnings))
+		return EINVAL;
+	for (i = 0; i < r->nlat; i++)
+		if (!r->lat[i].rtt)
+			return EINVAL;
+	return 0;
+}
+
+int rperf_report_json(FILE *f, const struct rperf_report *r)
+{
+	json_t *root, *config = NULL;
+	int err;
+
+	if (!f || !r)
+		return EINVAL;
+	err = check_report(r);
+	if (!err)
+		err = json_config(r, &config);
+	if (err)
+		return err;
+	root = json_object();
+	if (!root) {
+		json_decref(config);
+		return ENOMEM;
+	}
+	err |= json_object_set_new(root, "schema_version",
+				   json_integer(RPERF_SCHEMA_VERSION));
+	err |= json_object_set_new(root, "command",
+				   rperf_rpt_json_str(r->command));
+	err |= json_object_set_new(root, "rperf_version",
+				   json_string(RPERF_VERSION));
+	err |= json_object_set_new(root, "config", config);
+	err |= json_object_set_new(root, "platform",
+				   rperf_rpt_json_platform(r->platform));
+	err |= json_object_set_new(root, "clock",
+				   rperf_rpt_json_clock(r->clock, r->selftest));
+	err |= json_object_set_new(root, "results", json_results(r));
+	err |= json_object_set_new(root, "warnings", json_warnings(r));
+	err |= json_object_set_new(root, "partial", json_boolean(r->partial));
+	err |= json_object_set_new(root, "error", rperf_rpt_json_str(r->error));
+	if (err) {
+		json_decref(root);
+		return ENOMEM;
+	}
+	return rperf_rpt_json_emit(f, root);
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * rperf info as JSON. Contract:
+ *
+ *   { schema_version, clock{...same object as the run report...}, platform{},
+ *     devices: [{name, numa_node, node_guid, ports: [{port, state, link_layer,
+ *       rate_gbps, mtu, max_vl_num, gids: [{index, gid, type, netdev}]}]}],
+ *     [devices_errno, devices_note] }
+ *
+ * devices is an empty array when there are none; devices_errno/devices_note
+ * are present only when ibv_get_device_list failed (list_errno != 0).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "report_int.h"
+
+static json_t *json_gid(const struct rperf_gid_info *g)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "index", json_integer(g->index));
+	err |= json_object_set_new(o, "gid", rperf_rpt_json_str(g->gid));
+	err |= json_object_set_new(o, "type", rperf_rpt_json_str(g->type));
+	err |= json_object_set_new(o, "netdev", rperf_rpt_json_str(g->netdev));
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_port(const struct rperf_port_info *p)
+{
+	json_t *o = json_object();
+	json_t *gids = json_array();
+	size_t i;
+	int err = (o && gids) ? 0 : -1;
+
+	for (i = 0; i < p->ngids && !err; i++)
+		err |= json_array_append_new(gids, json_gid(&p->gids[i]));
+	if (err) {
+		json_decref(gids);
+		json_decref(o);
+		return NULL;
+	}
+	err |= json_object_set_new(o, "port", json_integer(p->port));
+	err |= json_object_set_new(o, "state", rperf_rpt_json_str(p->state));
+	err |= json_object_set_new(o, "link_layer",
+				   rperf_rpt_json_str(p->link_layer));
+	err |= json_object_set_new(o, "rate_gbps",
+				   rperf_rpt_json_real(p->rate_gbps));
+	err |= json_object_set_new(o, "mtu", json_integer(p->mtu));
+	err |= json_object_set_new(o, "max_vl_num",
+				   json_integer(p->max_vl_num));
+	err |= json_object_set_new(o, "gids", gids);
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_device(const struct rperf_device_info *d)
+{
+	json_t *o = json_object();
+	json_t *ports = json_array();
+	size_t i;
+	int err = (o && ports) ? 0 : -1;
+
+	for (i = 0; i < d->nports && !err; i++)
+		err |= json_array_append_new(ports, json_port(&d->ports[i]));
+	if (err) {
+		json_decref(ports);
+		json_decref(o);
+		return NULL;
+	}
+	err |= json_object_set_new(o, "name", rperf_rpt_json_str(d->name));
+	err |= json_object_set_new(o, "numa_node", json_integer(d->numa_node));
+	err |= json_object_set_new(o, "node_guid",
+				   rperf_rpt_json_str(d->node_guid));
+	err |= json_object_set_new(o, "ports", ports);
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_devices(const struct rperf_device_list *l)
+{
+	json_t *a = json_array();
+	size_t i;
+	int err = 0;
+
+	if (!a)
+		return NULL;
+	for (i = 0; l && i < l->n && !err; i++)
+		err |= json_array_append_new(a, json_device(&l->dev[i]));
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* What a failed ibv_get_device_list means for the user. */
+static const char *devices_note(int e)
+{
+	if (e == ENOSYS)
+		return "kernel has no RDMA support";
+	return strerror(e);
+}
+
+static int check_info(const struct rperf_info *info)
+{
+	const struct rperf_device_list *l = info->devices;
+	size_t i, j;
+
+	if (!l)
+		return 0;
+	if (l->n && !l->dev)
+		return EINVAL;
+	for (i = 0; i < l->n; i++) {
+		if (l->dev[i].nports && !l->dev[i].ports)
+			return EINVAL;
+		for (j = 0; j < l->dev[i].nports; j++)
+			if (l->dev[i].ports[j].ngids &&
+			    !l->dev[i].ports[j].gids)
+				return EINVAL;
+	}
+	return 0;
+}
+
+int rperf_info_json(FILE *f, const struct rperf_info *info)
+{
+	json_t *root;
+	int err;
+
+	if (!f || !info)
+		return EINVAL;
+	err = check_info(info);
+	if (err)
+		return err;
+	root = json_object();
+	if (!root)
+		return ENOMEM;
+	err |= json_object_set_new(root, "schema_version",
+				   json_integer(RPERF_SCHEMA_VERSION));
+	err |= json_object_set_new(root, "clock",
+				   rperf_rpt_json_clock(info->clock,
+							info->selftest));
+	err |= json_object_set_new(root, "platform",
+				   rperf_rpt_json_platform(info->platform));
+	err |= json_object_set_new(root, "devices",
+				   json_devices(info->devices));
+	if (info->devices && info->devices->list_errno != 0) {
+		int e = info->devices->list_errno;
+
+		err |= json_object_set_new(root, "devices_errno",
+					   json_integer(e));
+		err |= json_object_set_new(root, "devices_note",
+					   rperf_rpt_json_str(devices_note(e)));
+	}
+	if (err) {
+		json_decref(root);
+		return ENOMEM;
+	}
+	return rperf_rpt_json_emit(f, root);
+}
