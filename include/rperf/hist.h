@@ -3,10 +3,13 @@
  * rperf latency histogram: log-linear buckets with a bounded relative error.
  *
  * Values are signed 64-bit integers (rperf records nanoseconds). Magnitudes
- * below 2^k (k = sub_bucket_bits) are stored exactly; above, every power of two
- * is split into 2^(k-1) .. 2^k linear sub-buckets, so a reported value differs
- * from the true value by at most 2^-(k-1) of it... see hist.c for the exact
- * bound, returned by rperf_hist_rel_error(). Default k gives <= 1 %.
+ * below 2^k (k = sub_bucket_bits) are stored exactly (one bucket per value);
+ * above, every power of two [2^e, 2^(e+1)) is split into 2^(k-1) linear
+ * sub-buckets of width 2^(e-k+1). A bucket is reported by its midpoint
+ * (rounded down), so a reported value differs from every value of its bucket
+ * by less than 2^-k of that value: the exact relative-error bound is 2^-k,
+ * returned by rperf_hist_rel_error() (0.390625 % for the default k = 8;
+ * values with |v| < 2^k are exact). See hist.c for the derivation.
  *
  * Negative values (RPerf's RTT = T_W - T_L can be <= 0) are kept in a mirror
  * set of buckets with the same bound; count, min, max, sum and sum of squares
@@ -15,8 +18,9 @@
  *
  * Percentile rule (nearest rank): for p in [0, 100], the value reported is the
  * representative of the bucket holding the sample of rank ceil(p/100 * N)
- * (rank 1 for p = 0), clamped to [min, max]; p = 100 returns the exact max and
- * p = 0 the exact min.
+ * (rank 1 for p = 0; see rperf_hist_rank()), clamped to [min, max]; p = 100
+ * returns the exact max and p = 0 the exact min. p < 0 or NaN is taken as 0,
+ * p > 100 as 100.
  */
 #ifndef RPERF_HIST_H
 #define RPERF_HIST_H
@@ -29,7 +33,7 @@
 extern "C" {
 #endif
 
-#define RPERF_HIST_DEFAULT_BITS 8 /* relative error <= 2^-7 = 0.78 % */
+#define RPERF_HIST_DEFAULT_BITS 8 /* relative error <= 2^-8 = 0.39 % */
 #define RPERF_HIST_MIN_BITS 2
 #define RPERF_HIST_MAX_BITS 14
 
@@ -56,6 +60,8 @@ int64_t rperf_hist_min(const struct rperf_hist *h); /* 0 when empty */
 int64_t rperf_hist_max(const struct rperf_hist *h); /* 0 when empty */
 double rperf_hist_mean(const struct rperf_hist *h); /* exact sums; 0 if empty */
 double rperf_hist_stdev(const struct rperf_hist *h); /* population; 0 if < 2 */
+/* Exact sum of the recorded values (as long double: 64-bit mantissa). */
+long double rperf_hist_sum(const struct rperf_hist *h);
 /* Worst-case relative error of a reported percentile, e.g. 0.0078. */
 double rperf_hist_rel_error(const struct rperf_hist *h);
 /* Bytes this histogram occupies (constant for a given bits). */
@@ -63,7 +69,13 @@ size_t rperf_hist_memory(const struct rperf_hist *h);
 
 /* Percentile p in [0, 100] by the rule above. 0 when empty. */
 int64_t rperf_hist_percentile(const struct rperf_hist *h, double p);
-/* Fill out[i] = percentile(ps[i]) for n values. */
+/*
+ * Nearest rank of percentile @p among @n samples: ceil(p/100 * n) computed in
+ * double with a 4-ulp tolerance (so 99.9 % of 10^6 is rank 999000, not
+ * 999001 because 99.9 is not exact in binary), clamped to [1, n]; 0 if n = 0.
+ */
+uint64_t rperf_hist_rank(uint64_t n, double p);
+/* Fill out[i] = percentile(ps[i]) for n values (one pass if ps increases). */
 void rperf_hist_percentiles(const struct rperf_hist *h, const double *ps,
 			    size_t n, int64_t *out);
 
