@@ -91,7 +91,8 @@ struct rperf_hist_iter {
 	uint64_t cumulative; /* samples <= hi */
 	double fraction; /* cumulative / total */
 };
-void rperf_hist_iter_init(struct rperf_hist_iter *it, const struct rperf_hist *h);
+void rperf_hist_iter_init(struct rperf_hist_iter *it,
+			  const struct rperf_hist *h);
 bool rperf_hist_next(struct rperf_hist_iter *it);
 
 /*

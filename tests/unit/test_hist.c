@@ -1,78 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Unit tests of the latency histogram: percentiles against an exact sort,
- * exact aggregates, merge, serialization (round trip and hostile input),
- * iteration, edge values.
+ * exact aggregates, merge, iteration, edge values (empty and extreme
+ * histograms also round-trip through serialization). Serialization proper
+ * (round trip, hostile input, fuzz corpus) is in test_hist_serial.c; shared
+ * helpers are in hist_fixture.h.
  */
-#include <errno.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "hist/hist_internal.h"
-#include "rperf/hist.h"
+#include "hist_fixture.h"
 
 #define NSAMPLES 1000000
-
-static const double pcts[] = { 0,    0.001, 1,	  5,	 10,	 25,
-			       33.3, 50,    66.7, 75,	 90,	 95,
-			       99,   99.5,  99.9, 99.99, 99.999, 100 };
-#define NPCTS (sizeof(pcts) / sizeof(pcts[0]))
-
-/* splitmix64: fixed-seed PRNG */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* uniform in (0, 1) */
-static double rng_unit(uint64_t *s)
-{
-	return ((double)(rng_next(s) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double rng_normal(uint64_t *s)
-{
-	double u1 = rng_unit(s), u2 = rng_unit(s);
-
-	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
-
-enum dist { UNIFORM, BIMODAL, PARETO, LOGNORMAL, CONSTANT, NEGATIVE, WIDE };
-
-static int64_t sample(enum dist d, uint64_t *s)
-{
-	switch (d) {
-	case UNIFORM:
-		return 1000 + (int64_t)(rng_next(s) % 999000);
-	case BIMODAL:
-		if (rng_next(s) & 1)
-			return llround(500 + 20 * rng_normal(s));
-		return llround(5000 + 200 * rng_normal(s));
-	case PARETO:
-		return llround(300.0 / pow(rng_unit(s), 1.0 / 1.5));
-	case LOGNORMAL:
-		return llround(exp(7.0 + 1.5 * rng_normal(s)));
-	case CONSTANT:
-		return 4242;
-	case NEGATIVE:
-		return llround(50 + 300 * rng_normal(s));
-	case WIDE:
-	default:
-		return (int64_t)rng_next(s);
-	}
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -242,49 +178,6 @@ static void test_rank(void **state)
 		assert_int_equal(rperf_hist_rank(t[i].n, t[i].p), t[i].rank);
 }
 
-/* Same buckets, counts and aggregates (iteration, percentiles, sums). */
-static void assert_same(const struct rperf_hist *a, const struct rperf_hist *b)
-{
-	struct rperf_hist_iter ia, ib;
-	int64_t pa[NPCTS], pb[NPCTS];
-
-	assert_int_equal(rperf_hist_count(a), rperf_hist_count(b));
-	assert_int_equal(rperf_hist_min(a), rperf_hist_min(b));
-	assert_int_equal(rperf_hist_max(a), rperf_hist_max(b));
-	assert_true(rperf_hist_sum(a) == rperf_hist_sum(b));
-	assert_true(rperf_hist_mean(a) == rperf_hist_mean(b));
-	assert_true(rperf_hist_stdev(a) == rperf_hist_stdev(b));
-	assert_int_equal(rperf_hist_count_negative(a),
-			 rperf_hist_count_negative(b));
-	assert_int_equal(rperf_hist_count_nonpositive(a),
-			 rperf_hist_count_nonpositive(b));
-	rperf_hist_iter_init(&ia, a);
-	rperf_hist_iter_init(&ib, b);
-	while (rperf_hist_next(&ia)) {
-		assert_true(rperf_hist_next(&ib));
-		assert_int_equal(ia.lo, ib.lo);
-		assert_int_equal(ia.hi, ib.hi);
-		assert_int_equal(ia.value, ib.value);
-		assert_int_equal(ia.count, ib.count);
-		assert_int_equal(ia.cumulative, ib.cumulative);
-	}
-	assert_false(rperf_hist_next(&ib));
-	rperf_hist_percentiles(a, pcts, NPCTS, pa);
-	rperf_hist_percentiles(b, pcts, NPCTS, pb);
-	assert_memory_equal(pa, pb, sizeof(pa));
-}
-
-static struct rperf_hist *make(enum dist d, size_t n, uint64_t seed)
-{
-	struct rperf_hist *h;
-	size_t i;
-
-	assert_int_equal(rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &h), 0);
-	for (i = 0; i < n; i++)
-		rperf_hist_record(h, sample(d, &seed));
-	return h;
-}
-
 static void test_merge(void **state)
 {
 	struct rperf_hist *a, *b, *all, *other;
@@ -436,189 +329,6 @@ static void test_record_n(void **state)
 	rperf_hist_destroy(b);
 }
 
-static void test_serial_roundtrip(void **state)
-{
-	struct rperf_hist *h = make(NEGATIVE, 300000, 31), *d;
-	uint8_t *buf, *buf2;
-	size_t len, len2, need = 0;
-
-	(void)state;
-	rperf_hist_record(h, INT64_MIN);
-	rperf_hist_record(h, INT64_MAX);
-	len = rperf_hist_serialized_size(h);
-	buf = malloc(len);
-	buf2 = malloc(len);
-	assert_true(buf && buf2);
-	assert_int_equal(rperf_hist_serialize(h, NULL, 0, &need), ENOSPC);
-	assert_int_equal(need, len);
-	assert_int_equal(rperf_hist_serialize(h, buf, len - 1, &need), ENOSPC);
-	assert_int_equal(need, len);
-	assert_int_equal(rperf_hist_serialize(h, buf, len, &need), 0);
-	assert_int_equal(need, len);
-	assert_int_equal(rperf_hist_deserialize(buf, len, &d), 0);
-	assert_same(h, d);
-	assert_int_equal(rperf_hist_serialize(d, buf2, len, &len2), 0);
-	assert_int_equal(len2, len);
-	assert_memory_equal(buf, buf2, len);
-	rperf_hist_destroy(d);
-	rperf_hist_destroy(h);
-	free(buf);
-	free(buf2);
-}
-
-static void expect_bad(const uint8_t *buf, size_t len)
-{
-	struct rperf_hist *d = NULL;
-
-	assert_int_equal(rperf_hist_deserialize(buf, len, &d), EBADMSG);
-	assert_null(d);
-}
-
-static struct rperf_hist *make_small(void)
-{
-	struct rperf_hist *h = make(UNIFORM, 0, 0);
-	static const int64_t vals[] = { -70000, -3, 0, 0, 5, 300, 301, 1000000 };
-	size_t i;
-
-	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
-		rperf_hist_record(h, vals[i]);
-	return h;
-}
-
-static void test_serial_hostile(void **state)
-{
-	struct rperf_hist *h = make_small();
-	uint8_t buf[256], bad[257];
-	size_t len, i, bit;
-
-	(void)state;
-	assert_int_equal(rperf_hist_serialize(h, buf, sizeof(buf), &len), 0);
-	expect_bad(NULL, 0);
-	for (i = 0; i < len; i++) /* every truncation */
-		expect_bad(buf, i);
-	memcpy(bad, buf, len);
-	bad[len] = 0;
-	expect_bad(bad, len + 1); /* trailing byte */
-	for (i = 0; i < len; i++) { /* every single-bit and byte flip */
-		for (bit = 0; bit <= 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= bit == 8 ? 0xff : (uint8_t)(1u << bit);
-			expect_bad(bad, len);
-		}
-	}
-	rperf_hist_destroy(h);
-}
-
-/* Re-seal a modified body with a valid CRC so the semantic checks run. */
-static void seal(uint8_t *buf, size_t len)
-{
-	uint32_t crc = hist_crc32c(buf, len - 4);
-
-	buf[len - 4] = (uint8_t)crc;
-	buf[len - 3] = (uint8_t)(crc >> 8);
-	buf[len - 2] = (uint8_t)(crc >> 16);
-	buf[len - 1] = (uint8_t)(crc >> 24);
-}
-
-/* Accepted input must re-serialize to the same bytes. */
-static void try_sealed(uint8_t *buf, size_t len)
-{
-	struct rperf_hist *d = NULL;
-	uint8_t out[256];
-	size_t olen;
-
-	seal(buf, len);
-	if (rperf_hist_deserialize(buf, len, &d))
-		return;
-	assert_int_equal(rperf_hist_serialize(d, out, sizeof(out), &olen), 0);
-	assert_int_equal(olen, len);
-	assert_memory_equal(out, buf, len);
-	rperf_hist_destroy(d);
-}
-
-static void test_serial_semantic(void **state)
-{
-	/* offsets per hist_serial.c: count 12, min 13, max 21, nbuckets 61 */
-	static const struct {
-		size_t off;
-		uint8_t flip;
-	} bad_fields[] = {
-		{ 12, 0x01 }, /* counts do not add up */
-		{ 15, 0x10 }, /* min off its bucket */
-		{ 23, 0x10 }, /* max off its bucket */
-		{ 20, 0x80 }, /* min > max */
-		{ 5, 0x07 }, /* bits out of range */
-		{ 4, 0x03 }, /* version */
-		{ 61, 0x01 }, /* bucket count vs body length */
-		{ 62, 0x80 }, /* varint runs into the next field */
-	};
-	struct rperf_hist *h = make_small();
-	uint8_t buf[256], bad[256];
-	size_t len, i, bit;
-
-	(void)state;
-	assert_int_equal(rperf_hist_serialize(h, buf, sizeof(buf), &len), 0);
-	assert_int_equal(buf[12], 8); /* count */
-	for (i = 12; i < len - 4; i++) { /* flips with a valid CRC */
-		for (bit = 0; bit < 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= (uint8_t)(1u << bit);
-			try_sealed(bad, len);
-		}
-	}
-	for (i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++) {
-		memcpy(bad, buf, len);
-		bad[bad_fields[i].off] ^= bad_fields[i].flip;
-		seal(bad, len);
-		expect_bad(bad, len);
-	}
-	rperf_hist_destroy(h);
-}
-
-static void write_seed(const char *dir, const char *name,
-		       const struct rperf_hist *h)
-{
-	uint8_t buf[65536];
-	char path[4096];
-	size_t len;
-	FILE *f;
-
-	assert_int_equal(rperf_hist_serialize(h, buf, sizeof(buf), &len), 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(buf, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
-/* RPERF_HIST_CORPUS=dir: write the fuzzer seeds (tests/fuzz/corpus/hist). */
-static void test_write_corpus(void **state)
-{
-	const char *dir = getenv("RPERF_HIST_CORPUS");
-	struct rperf_hist *h;
-
-	(void)state;
-	if (!dir)
-		skip();
-	h = make(UNIFORM, 0, 0);
-	write_seed(dir, "empty", h);
-	rperf_hist_destroy(h);
-	h = make_small();
-	write_seed(dir, "small", h);
-	rperf_hist_record(h, INT64_MIN);
-	rperf_hist_record(h, INT64_MAX);
-	write_seed(dir, "extremes", h);
-	rperf_hist_destroy(h);
-	h = make(NEGATIVE, 2000, 41);
-	write_seed(dir, "negative", h);
-	rperf_hist_destroy(h);
-	assert_int_equal(rperf_hist_create(RPERF_HIST_MIN_BITS, &h), 0);
-	rperf_hist_record_n(h, 12345, 3);
-	rperf_hist_record(h, -9);
-	write_seed(dir, "bits2", h);
-	rperf_hist_destroy(h);
-}
-
 #define DIST_TEST(d)                                                 \
 	{                                                            \
 		"dist_" #d, test_dist, NULL, NULL, (void *)&dists[d] \
@@ -645,10 +355,6 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_record_n),
-		cmocka_unit_test(test_serial_roundtrip),
-		cmocka_unit_test(test_serial_hostile),
-		cmocka_unit_test(test_serial_semantic),
-		cmocka_unit_test(test_write_corpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
