@@ -8,6 +8,8 @@
 #include "cli/help.h"
 #include "cli/options.h"
 #include "cli/parse.h"
+#include "cli/signals.h"
+#include "lat/lat.h"
 #include "version.h"
 
 int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
@@ -24,6 +26,9 @@ static int run_command(const struct rperf_cli_config *cfg)
 	case RPERF_CMD_INFO:
 		return rperf_cmd_info(cfg);
 	case RPERF_CMD_LAT:
+		if (cfg->host)
+			return rperf_lat_client(cfg, rperf_signals_install());
+		return rperf_lat_server(cfg, rperf_signals_install());
 	case RPERF_CMD_BW:
 	case RPERF_CMD_RUN:
 	case RPERF_CMD_AGENT:

@@ -42,8 +42,13 @@ expect 0 0 lat --help
 grep -q -- "--pair-order" "$tmp/out" || bad "lat --help lacks --pair-order"
 expect 0 0 --version
 # not built yet: says so, never pretends
-expect 2 1 lat 10.0.0.1
-grep -q "not built yet" "$tmp/err" || bad "lat must say it is not built yet"
+expect 2 1 bw 10.0.0.1
+grep -q "not built yet" "$tmp/err" || bad "bw must say it is not built yet"
+# lat without an RDMA device (this machine) or with an unknown one: exit 2
+if [ ! -d /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	expect 2 1 lat --connect-timeout 100ms 127.0.0.1
+	grep -q "RDMA device" "$tmp/err" || bad "lat without a device must say so: $(cat "$tmp/err")"
+fi
 expect 0 0 info --spin 20ms
 grep -qi "clock" "$tmp/out" || bad "info text lacks the clock self-test"
 expect 0 0 info --json --spin 20ms

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "cli/config_kv.h"
+
+#include <stdbool.h>
+
+static const void *field(const struct rperf_cli_config *cfg,
+			 const struct rperf_opt *o)
+{
+	return (const char *)cfg + o->off;
+}
+
+static bool to_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		  struct rperf_kv *kv)
+{
+	const void *f = field(cfg, o);
+
+	kv->key = o->name;
+	switch (o->type) {
+	case RPERF_OT_FLAG:
+		kv->type = RPERF_KV_BOOL;
+		kv->v.b = *(const bool *)f;
+		return true;
+	case RPERF_OT_STR:
+		kv->type = RPERF_KV_STR;
+		kv->v.s = *(const char *const *)f;
+		return true;
+	case RPERF_OT_INT:
+		kv->type = RPERF_KV_INT;
+		kv->v.i = *(const int64_t *)f;
+		return true;
+	case RPERF_OT_COUNT:
+	case RPERF_OT_SIZE:
+	case RPERF_OT_TIME:
+		kv->type = RPERF_KV_UINT;
+		kv->v.u = *(const uint64_t *)f;
+		return true;
+	case RPERF_OT_RATE:
+		kv->type = RPERF_KV_DOUBLE;
+		kv->v.d = *(const double *)f;
+		return true;
+	case RPERF_OT_ENUM:
+		kv->type = RPERF_KV_STR;
+		kv->v.s = o->choices[*(const int *)f];
+		return true;
+	case RPERF_OT_SIZE_LIST:
+		kv->type = RPERF_KV_LIST_UINT;
+		kv->v.list.n = cfg->nsizes;
+		kv->v.list.u = cfg->sizes;
+		return true;
+	case RPERF_OT_PCT_LIST:
+		kv->type = RPERF_KV_LIST_DOUBLE;
+		kv->v.list.n = cfg->npercentiles;
+		kv->v.list.d = cfg->percentiles;
+		return true;
+	default:
+		return false; /* help, version */
+	}
+}
+
+size_t rperf_cli_config_kv(const struct rperf_cli_config *cfg,
+			   struct rperf_kv *kv)
+{
+	size_t n = 0;
+
+	kv[n++] = (struct rperf_kv){ .key = "command",
+				     .type = RPERF_KV_STR,
+				     .v.s = rperf_cmd_name(cfg->cmd) };
+	kv[n++] = (struct rperf_kv){ .key = "host",
+				     .type = RPERF_KV_STR,
+				     .v.s = cfg->host };
+	for (size_t i = 0; i < rperf_noptions; i++) {
+		const struct rperf_opt *o = &rperf_options[i];
+
+		/* "sizes" and "size" share one field: report it once */
+		if (!(o->cmds & cfg->cmd) ||
+		    (o->type == RPERF_OT_SIZE_LIST && o->letter == 0))
+			continue;
+		if (to_kv(cfg, o, &kv[n]))
+			n++;
+	}
+	return n;
+}

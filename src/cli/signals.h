@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef RPERF_CLI_SIGNALS_H
+#define RPERF_CLI_SIGNALS_H
+
+#include <signal.h>
+
+/*
+ * Install SIGINT/SIGTERM handlers that only set the returned flag, and
+ * ignore SIGPIPE. The flag is the one piece of process-wide state: a signal
+ * handler cannot reach anything else.
+ */
+volatile sig_atomic_t *rperf_signals_install(void);
+
+#endif

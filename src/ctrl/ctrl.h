@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf control channel: a TCP connection between `rperf lat HOST` (client)
+ * and `rperf lat` (server) carrying framed JSON messages.
+ *
+ * Frame (all integers in network byte order, 12-byte header):
+ *
+ *   u32 magic   = RPERF_CTRL_MAGIC ("RPFR")
+ *   u16 version = RPERF_CTRL_VERSION
+ *   u16 type    = enum rperf_ctrl_type
+ *   u32 length  = payload bytes (<= RPERF_CTRL_MAX_PAYLOAD)
+ *   payload     = one UTF-8 JSON object (no duplicate keys, nothing after it)
+ *
+ * The header is checked in this order BEFORE the payload is read or parsed:
+ * magic (EBADMSG), version (EPROTONOSUPPORT: the header's version is left in
+ * msg->version so a server can answer "protocol version N, this server speaks
+ * 1"), type (EBADMSG for an unknown one), length (EMSGSIZE above the bound).
+ *
+ * Conversation of `rperf lat` (the session state machine enforces it, see
+ * rperf_ctrl_session_check()):
+ *
+ *   client                      server
+ *   HELLO       ----------->              {"version":1,"command":"lat",
+ *                                          "features":[...]}
+ *               <-----------  WELCOME     {"version":1,"max_size":N,
+ *                                          "features":[...]}  (or REFUSE)
+ *   PARAMS      ----------->              generic object; keys are the
+ *                                          caller's (or client REFUSE)
+ *               <-----------  ENDPOINT    server QP info (or REFUSE/ERROR)
+ *   ENDPOINT    ----------->              client QP info
+ *               <-----------  READY       server QP is RTR/RTS
+ *   START       ----------->              client begins measuring
+ *   DONE        ----------->              {"samples":N, ...}
+ *               <-----------  RESULT      generic object (counters)
+ *   [START ... RESULT again: another round on the same QPs]
+ *   BYE         ----------->
+ *               <-----------  BYE         then both close
+ *
+ * ERROR {"reason":...} may be sent or received by either side in any state
+ * but CLOSED and moves the session to CLOSED; so does a REFUSE where allowed.
+ *
+ * Conventions: every int-returning function returns 0 or a positive errno;
+ * results go through out-parameters. No global state; thread-compatible.
+ */
+#ifndef RPERF_CTRL_H
+#define RPERF_CTRL_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RPERF_CTRL_MAGIC 0x52504652u /* "RPFR" */
+#define RPERF_CTRL_VERSION 1
+#define RPERF_CTRL_HDR_LEN 12
+#define RPERF_CTRL_MAX_PAYLOAD (1u << 20) /* 1 MiB */
+
+/* Bounds of the typed messages' strings (including the final NUL). */
+#define RPERF_CTRL_NAME_LEN 32 /* command and feature names */
+#define RPERF_CTRL_MAX_FEATURES 16
+#define RPERF_CTRL_REASON_LEN 256 /* REFUSE/ERROR reason (longer: cut) */
+
+enum rperf_ctrl_type {
+	RPERF_CTRL_HELLO = 1, /* C->S {"version","command","features"} */
+	RPERF_CTRL_WELCOME = 2, /* S->C {"version","max_size","features"} */
+	RPERF_CTRL_REFUSE = 3, /* both {"reason"} */
+	RPERF_CTRL_PARAMS = 4, /* C->S generic object */
+	RPERF_CTRL_ENDPOINT = 5, /* both struct rperf_ctrl_endpoint */
+	RPERF_CTRL_READY = 6, /* both {} or {"what"} */
+	RPERF_CTRL_START = 7, /* C->S {} */
+	RPERF_CTRL_DONE = 8, /* C->S {"samples":u64, ...} */
+	RPERF_CTRL_RESULT = 9, /* S->C generic object */
+	RPERF_CTRL_BYE = 10, /* both {} */
+	RPERF_CTRL_ERROR = 11, /* both {"reason"} */
+};
+#define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_ERROR
+
+/* "HELLO", ... ; "?" for an unknown value. Never NULL. */
+const char *rperf_ctrl_type_name(int type);
+
+/*
+ * A received message. payload is an owned JSON object (never NULL after a
+ * successful decode/recv); release it with rperf_ctrl_msg_release().
+ * After EPROTONOSUPPORT, version and type hold the peer's header values and
+ * payload is NULL.
+ */
+struct rperf_ctrl_msg {
+	enum rperf_ctrl_type type;
+	uint16_t version;
+	json_t *payload;
+};
+
+/* Drop the payload reference and clear the struct. NULL-safe, idempotent. */
+void rperf_ctrl_msg_release(struct rperf_ctrl_msg *m);
+
+/* ---- Frames (no I/O; used by send/recv and the fuzzer) ---- */
+
+struct rperf_ctrl_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t length;
+};
+
+/* Serialize a header (no checks) into 12 bytes. */
+void rperf_ctrl_hdr_pack(const struct rperf_ctrl_hdr *h,
+			 uint8_t out[RPERF_CTRL_HDR_LEN]);
+/*
+ * Parse and validate 12 header bytes: 0, EBADMSG (magic, unknown type),
+ * EPROTONOSUPPORT (version; *out is still filled), EMSGSIZE (length).
+ */
+int rperf_ctrl_hdr_parse(const uint8_t in[RPERF_CTRL_HDR_LEN],
+			 struct rperf_ctrl_hdr *out);
+
+/*
+ * Build a whole frame: header + compact JSON of @payload (a JSON object;
+ * NULL means {}). *buf is malloc'd (free() it), *len its size.
+ * Returns 0, EINVAL (bad type, payload not an object), EMSGSIZE, ENOMEM.
+ */
+int rperf_ctrl_encode(enum rperf_ctrl_type t, const json_t *payload,
+		      uint8_t **buf, size_t *len);
+/*
+ * Decode exactly one whole frame of @len bytes. Returns 0 (out filled, owns
+ * a payload object), EBADMSG (truncated/extra bytes, bad magic, unknown type,
+ * invalid JSON or not an object), EPROTONOSUPPORT, EMSGSIZE, ENOMEM.
+ * On error out->payload is NULL.
+ */
+int rperf_ctrl_decode(const uint8_t *buf, size_t len,
+		      struct rperf_ctrl_msg *out);
+
+/* ---- Payload getters (strict; for generic objects such as PARAMS) ----
+ * All return 0, ENOENT when @key is absent (so callers can have optional
+ * keys), EBADMSG for a wrong JSON type or a value out of [min, max].
+ * @obj must be a JSON object (EINVAL otherwise).
+ */
+
+/* Integer >= 0; values above INT64_MAX (which a JSON integer cannot hold
+ * here) travel as a decimal string (see rperf_ctrl_set_u64()), accepted only
+ * for such values. */
+int rperf_ctrl_get_u64(const json_t *obj, const char *key, uint64_t min,
+		       uint64_t max, uint64_t *out);
+int rperf_ctrl_get_i64(const json_t *obj, const char *key, int64_t min,
+		       int64_t max, int64_t *out);
+/* Real or integer, finite. */
+int rperf_ctrl_get_double(const json_t *obj, const char *key, double min,
+			  double max, double *out);
+int rperf_ctrl_get_bool(const json_t *obj, const char *key, bool *out);
+/* Copies the string (NUL-terminated) into buf; EBADMSG when it does not fit
+ * in buflen (with its NUL) or is not a string. */
+int rperf_ctrl_get_str(const json_t *obj, const char *key, char *buf,
+		       size_t buflen);
+/* Array of u64 in [min, max]; EBADMSG if any element is bad or the array has
+ * more than @cap elements. *n = element count. */
+int rperf_ctrl_get_u64_array(const json_t *obj, const char *key, uint64_t min,
+			     uint64_t max, uint64_t *out, size_t cap,
+			     size_t *n);
+
+/* Setters (obj must be an object): 0 or ENOMEM/EINVAL. set_u64 writes an
+ * integer when v <= INT64_MAX, else a decimal string. */
+int rperf_ctrl_set_u64(json_t *obj, const char *key, uint64_t v);
+int rperf_ctrl_set_i64(json_t *obj, const char *key, int64_t v);
+int rperf_ctrl_set_double(json_t *obj, const char *key, double v);
+int rperf_ctrl_set_bool(json_t *obj, const char *key, bool v);
+int rperf_ctrl_set_str(json_t *obj, const char *key, const char *v);
+int rperf_ctrl_set_u64_array(json_t *obj, const char *key, const uint64_t *v,
+			     size_t n);
+
+/* ---- Typed messages ----
+ * encode: build a new payload object in *out (caller json_decref()s it).
+ * decode: take a received message, check m->type (EPROTO if it is another
+ * type) and the payload strictly (EBADMSG). Unknown extra keys are ignored
+ * (forward compatibility); known keys must have the documented type/range.
+ */
+
+struct rperf_ctrl_hello {
+	uint16_t version; /* RPERF_CTRL_VERSION */
+	char command[RPERF_CTRL_NAME_LEN]; /* "lat", non-empty */
+	unsigned int nfeatures;
+	char features[RPERF_CTRL_MAX_FEATURES][RPERF_CTRL_NAME_LEN];
+};
+int rperf_ctrl_hello_encode(const struct rperf_ctrl_hello *h, json_t **out);
+int rperf_ctrl_hello_decode(const struct rperf_ctrl_msg *m,
+			    struct rperf_ctrl_hello *out);
+
+struct rperf_ctrl_welcome {
+	uint16_t version;
+	uint64_t max_size; /* largest message size the server accepts */
+	unsigned int nfeatures;
+	char features[RPERF_CTRL_MAX_FEATURES][RPERF_CTRL_NAME_LEN];
+};
+int rperf_ctrl_welcome_encode(const struct rperf_ctrl_welcome *w, json_t **out);
+int rperf_ctrl_welcome_decode(const struct rperf_ctrl_msg *m,
+			      struct rperf_ctrl_welcome *out);
+
+/* REFUSE and ERROR: {"reason": string}. decode accepts both types and cuts
+ * the reason to fit @buflen (>= 1). */
+int rperf_ctrl_reason_encode(const char *reason, json_t **out);
+int rperf_ctrl_reason_decode(const struct rperf_ctrl_msg *m, char *buf,
+			     size_t buflen);
+
+/* True when @name is one of the features (exact match). */
+bool rperf_ctrl_has_feature(const char (*features)[RPERF_CTRL_NAME_LEN],
+			    unsigned int n, const char *name);
+
+/*
+ * Queue pair connection info. Wire: {"qpn","psn","lid","gid","mtu","rkey",
+ * "addr","size"}; gid is 16 raw bytes as 32 lowercase hex chars (upper case
+ * accepted on decode); mtu in bytes (256, 512, 1024, 2048 or 4096).
+ */
+struct rperf_ctrl_endpoint {
+	uint32_t qpn; /* <= 0xffffff */
+	uint32_t psn; /* <= 0xffffff */
+	uint16_t lid;
+	uint8_t gid[16];
+	uint32_t mtu;
+	uint32_t rkey;
+	uint64_t addr;
+	uint64_t size;
+};
+int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
+			       json_t **out); /* EINVAL on out-of-range */
+int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
+			       struct rperf_ctrl_endpoint *out);
+
+/* READY: optional "what" string (empty when absent). */
+int rperf_ctrl_ready_decode(const struct rperf_ctrl_msg *m, char *what,
+			    size_t whatlen);
+/* START, BYE: {} (extra keys ignored); just checks type and object. */
+int rperf_ctrl_empty_decode(const struct rperf_ctrl_msg *m,
+			    enum rperf_ctrl_type t);
+/* PARAMS, RESULT: generic object; *obj is borrowed from m (valid until
+ * rperf_ctrl_msg_release()). Read keys with the getters. */
+int rperf_ctrl_params_decode(const struct rperf_ctrl_msg *m,
+			     const json_t **obj);
+int rperf_ctrl_result_decode(const struct rperf_ctrl_msg *m,
+			     const json_t **obj);
+/* DONE: generic object that must hold "samples" (u64). */
+int rperf_ctrl_done_decode(const struct rperf_ctrl_msg *m, uint64_t *samples,
+			   const json_t **obj);
+
+/* ---- Session state machine ---- */
+
+enum rperf_ctrl_role { RPERF_CTRL_CLIENT, RPERF_CTRL_SERVER };
+enum rperf_ctrl_dir { RPERF_CTRL_SEND, RPERF_CTRL_RECV };
+
+enum rperf_ctrl_state {
+	/* server */
+	RPERF_CTRL_S_AWAIT_HELLO, /* recv HELLO */
+	RPERF_CTRL_S_HELLO_RCVD, /* send WELCOME | REFUSE */
+	RPERF_CTRL_S_AWAIT_PARAMS, /* recv PARAMS | REFUSE */
+	RPERF_CTRL_S_PARAMS_RCVD, /* send ENDPOINT | REFUSE */
+	RPERF_CTRL_S_AWAIT_ENDPOINT, /* recv ENDPOINT */
+	RPERF_CTRL_S_ENDPOINT_RCVD, /* send READY */
+	RPERF_CTRL_S_AWAIT_START, /* recv START */
+	RPERF_CTRL_S_RUNNING, /* recv DONE */
+	RPERF_CTRL_S_DONE_RCVD, /* send RESULT */
+	RPERF_CTRL_S_AWAIT_BYE, /* recv BYE | START (another round) */
+	RPERF_CTRL_S_BYE_RCVD, /* send BYE */
+	/* client */
+	RPERF_CTRL_C_INIT, /* send HELLO */
+	RPERF_CTRL_C_AWAIT_WELCOME, /* recv WELCOME | REFUSE */
+	RPERF_CTRL_C_WELCOMED, /* send PARAMS | REFUSE */
+	RPERF_CTRL_C_AWAIT_ENDPOINT, /* recv ENDPOINT | REFUSE */
+	RPERF_CTRL_C_ENDPOINT_RCVD, /* send ENDPOINT */
+	RPERF_CTRL_C_AWAIT_READY, /* recv READY */
+	RPERF_CTRL_C_READY, /* send START */
+	RPERF_CTRL_C_RUNNING, /* send DONE */
+	RPERF_CTRL_C_AWAIT_RESULT, /* recv RESULT */
+	RPERF_CTRL_C_RESULT_RCVD, /* send BYE | START (another round) */
+	RPERF_CTRL_C_AWAIT_BYE, /* recv BYE */
+	/* both */
+	RPERF_CTRL_CLOSED, /* nothing allowed */
+	RPERF_CTRL_STATE_COUNT
+};
+
+struct rperf_ctrl_session {
+	enum rperf_ctrl_role role;
+	enum rperf_ctrl_state state;
+};
+
+/* Start a session: server in S_AWAIT_HELLO, client in C_INIT. */
+void rperf_ctrl_session_init(struct rperf_ctrl_session *s,
+			     enum rperf_ctrl_role role);
+/*
+ * Is sending (@dir = RPERF_CTRL_SEND) or receiving a message of type @t
+ * allowed now? Returns 0 and advances the state, or EPROTO (state unchanged;
+ * the caller should send ERROR, always allowed before CLOSED, and close).
+ * EINVAL for an unknown type/role/state.
+ */
+int rperf_ctrl_session_check(struct rperf_ctrl_session *s,
+			     enum rperf_ctrl_dir dir, enum rperf_ctrl_type t);
+const char *rperf_ctrl_state_name(enum rperf_ctrl_state st);
+
+/* ---- I/O ----
+ * timeout_ms bounds the whole frame (send or receive), -1 = forever, 0 =
+ * poll once. @stop (optional, may be NULL) is a flag set by a signal handler:
+ * when it is non-zero on entry or after any wait slice (<= 100 ms) the call
+ * returns EINTR promptly. EINTR without the flag set is retried.
+ * Sockets are used with MSG_NOSIGNAL (no SIGPIPE) and MSG_DONTWAIT.
+ */
+struct rperf_ctrl_io {
+	int fd;
+	int timeout_ms;
+	const volatile sig_atomic_t *stop;
+};
+
+/*
+ * Send one frame. Returns 0, EINVAL/EMSGSIZE/ENOMEM (see encode),
+ * ETIMEDOUT, EINTR (stop flag), EPIPE/ECONNRESET (peer gone), other errno.
+ */
+int rperf_ctrl_send(int fd, enum rperf_ctrl_type t, const json_t *payload,
+		    int timeout_ms);
+int rperf_ctrl_send_io(const struct rperf_ctrl_io *io, enum rperf_ctrl_type t,
+		       const json_t *payload);
+/*
+ * Receive one frame; the header is validated before the payload is read.
+ * Returns 0 (out owns the payload), ETIMEDOUT, EINTR (stop flag),
+ * EPIPE (peer closed cleanly before the first header byte: normal hang-up),
+ * ECONNRESET (EOF inside a frame, or reset), EBADMSG, EPROTONOSUPPORT
+ * (out->version/type set), EMSGSIZE, ENOMEM, other errno.
+ */
+int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out);
+int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
+		       struct rperf_ctrl_msg *out);
+
+/* send/recv through the session state machine: EPROTO when out of order
+ * (nothing sent; for recv the payload is dropped but out->type tells which
+ * message came). The state only advances when the send succeeded. */
+int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    enum rperf_ctrl_type t, const json_t *payload);
+int rperf_ctrl_session_recv(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    struct rperf_ctrl_msg *out);
+
+/* ---- Connections (TCP, IPv4/IPv6, close-on-exec, TCP_NODELAY) ---- */
+
+/*
+ * Listening socket on @bind_addr (NULL = any: IPv6 dual-stack if possible,
+ * else IPv4) and @port (0 = ephemeral, see rperf_ctrl_local_port()), with
+ * SO_REUSEADDR. Returns 0, ENOENT (bind_addr does not resolve), or the
+ * socket/bind/listen errno (EADDRINUSE, EACCES, ...).
+ */
+int rperf_ctrl_listen(const char *bind_addr, uint16_t port, int *fd_out);
+/*
+ * Wait up to timeout_ms (-1 forever) for one connection. @peer (may be NULL)
+ * gets "addr:port" or "[v6addr]:port". Returns 0, ETIMEDOUT, EINTR (stop).
+ */
+int rperf_ctrl_accept(int lfd, int timeout_ms, int *fd_out, char *peer,
+		      size_t peerlen);
+int rperf_ctrl_accept_ex(int lfd, int timeout_ms,
+			 const volatile sig_atomic_t *stop, int *fd_out,
+			 char *peer, size_t peerlen);
+/*
+ * Connect to host:port, optionally from @bind_addr (NULL = any). Each
+ * attempt is non-blocking and bounded by what is left of timeout_ns; refused
+ * or unreachable attempts are retried every ~150 ms until timeout_ns has
+ * elapsed (the server may not listen yet); timeout_ns 0 = one round of
+ * attempts. Returns 0, or the last attempt's error once the time is up:
+ * ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH; ENOENT (host or
+ * bind_addr does not resolve), EINTR (stop), EAFNOSUPPORT (bind_addr of
+ * another family), other errno. The returned fd is blocking.
+ */
+int rperf_ctrl_connect(const char *host, uint16_t port, const char *bind_addr,
+		       uint64_t timeout_ns, int *fd_out);
+int rperf_ctrl_connect_ex(const char *host, uint16_t port,
+			  const char *bind_addr, uint64_t timeout_ns,
+			  const volatile sig_atomic_t *stop, int *fd_out);
+/* The local port of a bound socket. */
+int rperf_ctrl_local_port(int fd, uint16_t *port);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RPERF_CTRL_H */

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Control frames over a stream socket: bounded waits, stop flag, no SIGPIPE. */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "ctrl/ctrl.h"
+#include "ctrl/ctrl_priv.h"
+
+#define WAIT_SLICE_MS 100
+
+uint64_t rperf_ctrl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t rperf_ctrl_deadline(int timeout_ms)
+{
+	if (timeout_ms < 0)
+		return UINT64_MAX;
+	return rperf_ctrl_now_ns() + (uint64_t)timeout_ms * 1000000u;
+}
+
+int rperf_ctrl_wait(int fd, short events, uint64_t deadline_ns,
+		    const volatile sig_atomic_t *stop)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	for (;;) {
+		uint64_t now = rperf_ctrl_now_ns(), left_ms;
+		int slice, r;
+
+		if (stop && *stop)
+			return EINTR;
+		left_ms = deadline_ns > now ?
+				  (deadline_ns - now + 999999u) / 1000000u :
+				  0;
+		slice = left_ms < WAIT_SLICE_MS ? (int)left_ms : WAIT_SLICE_MS;
+		r = poll(&pfd, 1, slice);
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return errno;
+		if (r == 0 && left_ms == 0)
+			return ETIMEDOUT;
+	}
+}
+
+/*
+ * Read exactly @n bytes. EPIPE when the peer closed before the first byte,
+ * ECONNRESET when it closed after some.
+ */
+static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
+		     uint64_t deadline)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		ssize_t r;
+		int ret = rperf_ctrl_wait(io->fd, POLLIN, deadline, io->stop);
+
+		if (ret)
+			return ret;
+		r = recv(io->fd, buf + off, n - off, MSG_DONTWAIT);
+		if (r > 0) {
+			off += (size_t)r;
+		} else if (r == 0) {
+			return off ? ECONNRESET : EPIPE;
+		} else if (errno != EINTR && errno != EAGAIN &&
+			   errno != EWOULDBLOCK) {
+			return errno;
+		}
+	}
+	return 0;
+}
+
+static int write_full(const struct rperf_ctrl_io *io, const uint8_t *buf,
+		      size_t n, uint64_t deadline)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		ssize_t r;
+		int ret = rperf_ctrl_wait(io->fd, POLLOUT, deadline, io->stop);
+
+		if (ret)
+			return ret;
+		r = send(io->fd, buf + off, n - off,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (r >= 0)
+			off += (size_t)r;
+		else if (errno != EINTR && errno != EAGAIN &&
+			 errno != EWOULDBLOCK)
+			return errno;
+	}
+	return 0;
+}
+
+int rperf_ctrl_send_io(const struct rperf_ctrl_io *io, enum rperf_ctrl_type t,
+		       const json_t *payload)
+{
+	uint64_t deadline = rperf_ctrl_deadline(io->timeout_ms);
+	uint8_t *frame = NULL;
+	size_t len;
+	int ret;
+
+	ret = rperf_ctrl_encode(t, payload, &frame, &len);
+	if (ret)
+		return ret;
+	ret = write_full(io, frame, len, deadline);
+	free(frame);
+	return ret;
+}
+
+int rperf_ctrl_send(int fd, enum rperf_ctrl_type t, const json_t *payload,
+		    int timeout_ms)
+{
+	struct rperf_ctrl_io io = { .fd = fd, .timeout_ms = timeout_ms };
+
+	return rperf_ctrl_send_io(&io, t, payload);
+}
+
+int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
+		       struct rperf_ctrl_msg *out)
+{
+	uint64_t deadline = rperf_ctrl_deadline(io->timeout_ms);
+	uint8_t hdr[RPERF_CTRL_HDR_LEN];
+	struct rperf_ctrl_hdr h;
+	uint8_t *body;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = read_full(io, hdr, sizeof(hdr), deadline);
+	if (ret)
+		return ret;
+	ret = rperf_ctrl_hdr_parse(hdr, &h);
+	if (ret == EPROTONOSUPPORT) {
+		out->version = h.version;
+		out->type = (enum rperf_ctrl_type)h.type;
+	}
+	if (ret)
+		return ret;
+	body = malloc(h.length ? h.length : 1);
+	if (!body)
+		return ENOMEM;
+	ret = read_full(io, body, h.length, deadline);
+	if (ret == EPIPE)
+		ret = ECONNRESET; /* the header was there */
+	if (ret)
+		goto out_body;
+	ret = rperf_ctrl_parse_payload(body, h.length, &out->payload);
+	if (ret)
+		goto out_body;
+	out->version = h.version;
+	out->type = (enum rperf_ctrl_type)h.type;
+out_body:
+	free(body);
+	return ret;
+}
+
+int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
+{
+	struct rperf_ctrl_io io = { .fd = fd, .timeout_ms = timeout_ms };
+
+	return rperf_ctrl_recv_io(&io, out);
+}
+
+int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    enum rperf_ctrl_type t, const json_t *payload)
+{
+	struct rperf_ctrl_session next = *s;
+	int ret = rperf_ctrl_session_check(&next, RPERF_CTRL_SEND, t);
+
+	if (ret)
+		return ret;
+	ret = rperf_ctrl_send_io(io, t, payload);
+	if (!ret)
+		*s = next;
+	return ret;
+}
+
+int rperf_ctrl_session_recv(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    struct rperf_ctrl_msg *out)
+{
+	int ret = rperf_ctrl_recv_io(io, out);
+
+	if (ret)
+		return ret;
+	ret = rperf_ctrl_session_check(s, RPERF_CTRL_RECV, out->type);
+	if (ret) { /* keep out->type for the error message */
+		json_decref(out->payload);
+		out->payload = NULL;
+	}
+	return ret;
+}

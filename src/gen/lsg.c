@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "gen/lsg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/config.h"
+
+enum { WIRE = 0, LOOP = 1 };
+
+/* One sample's timestamps (raw ticks) and state. */
+struct sample {
+	uint64_t tp[2], tc[2];
+	bool done[2], pre[2];
+};
+
+struct lsg_run {
+	const struct rperf_lsg_cfg *cfg;
+	const struct rperf_lsg_qps *qps;
+	struct rperf_lsg_res *res;
+	struct ibv_cq *cq[2];
+	struct ibv_qp *qp[2];
+	struct ibv_sge sge;
+	bool inl[2];
+	uint64_t stall_ticks;
+	unsigned int loop_rx_posted;
+};
+
+static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->res->error, sizeof(r->res->error), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int post_send(struct lsg_run *r, int k)
+{
+	struct ibv_send_wr wr = { .wr_id = (uint64_t)k,
+				  .sg_list = &r->sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad;
+
+	if (r->inl[k])
+		wr.send_flags |= IBV_SEND_INLINE;
+	return ibv_post_send(r->qp[k], &wr, &bad);
+}
+
+/* Poll @k's CQ once; stamps and checks a completion. 1 done, 0 not, <0 err */
+static int poll_once(struct lsg_run *r, struct sample *s, int k)
+{
+	struct ibv_wc wc;
+	int n = ibv_poll_cq(r->cq[k], 1, &wc);
+
+	if (n <= 0)
+		return n < 0 ? -EIO : 0;
+	s->tc[k] = rperf_clock_end(r->cfg->clk);
+	s->done[k] = true;
+	if (wc.status != IBV_WC_SUCCESS) {
+		snprintf(
+			r->res->error, sizeof(r->res->error),
+			"%s SEND completed with status '%s' (peer gone or path broken)",
+			k == WIRE ? "wire" : "loopback",
+			ibv_wc_status_str(wc.status));
+		return -EIO;
+	}
+	return 1;
+}
+
+static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
+{
+	int rc;
+
+	s->tp[k] = rperf_clock_start(r->cfg->clk);
+	rc = post_send(r, k);
+	if (rc)
+		return fail(r, rc, "ibv_post_send on the %s QP failed",
+			    k == WIRE ? "wire" : "loopback");
+	rc = poll_once(r, s, k);
+	if (rc < 0)
+		return -rc;
+	s->pre[k] = rc == 1;
+	return 0;
+}
+
+static int wait_done(struct lsg_run *r, struct sample *s, int k)
+{
+	uint64_t spins = 0;
+	int rc;
+
+	while (!s->done[k]) {
+		rc = poll_once(r, s, k);
+		if (rc < 0)
+			return -rc;
+		if (++spins % 4096 == 0) {
+			if (*r->cfg->stop)
+				return fail(r, EINTR, "%s", "interrupted");
+			if (rperf_clock_end(r->cfg->clk) - s->tp[k] >
+			    r->stall_ticks)
+				return fail(
+					r, ETIMEDOUT,
+					"a %s SEND did not complete within the stall limit",
+					k == WIRE ? "wire" : "loopback");
+		}
+	}
+	return 0;
+}
+
+static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
+{
+	int order = r->cfg->pair_order, first, rc;
+
+	memset(s, 0, sizeof(*s));
+	if (order == RPERF_PAIR_SEQUENTIAL) {
+		rc = post_and_peek(r, s, WIRE);
+		if (!rc)
+			rc = wait_done(r, s, WIRE);
+		if (!rc)
+			rc = post_and_peek(r, s, LOOP);
+		return rc ? rc : wait_done(r, s, LOOP);
+	}
+	first = order == RPERF_PAIR_LOOP_FIRST ? LOOP :
+		order == RPERF_PAIR_WIRE_FIRST ? WIRE :
+						 (int)(i & 1);
+	rc = post_and_peek(r, s, first);
+	if (!rc)
+		rc = post_and_peek(r, s, !first);
+	if (!rc)
+		rc = wait_done(r, s, first);
+	return rc ? rc : wait_done(r, s, !first);
+}
+
+/* Keep the loopback receiver's queue full, off the timed path. */
+static int refill_loop_rx(struct lsg_run *r)
+{
+	struct ibv_wc wc[16];
+	int n, rc;
+
+	while ((n = ibv_poll_cq(r->qps->loop_rx->recv_cq, 16, wc)) > 0) {
+		for (int j = 0; j < n; j++)
+			if (wc[j].status != IBV_WC_SUCCESS)
+				return fail(r, EIO,
+					    "loopback receive failed: %s",
+					    ibv_wc_status_str(wc[j].status));
+		rc = rperf_post_recvs(r->qps->loop_rx, r->qps->loop_rx_buf,
+				      r->cfg->size, (unsigned int)n);
+		if (rc)
+			return fail(r, rc, "%s",
+				    "reposting loopback receives failed");
+	}
+	return n < 0 ? fail(r, EIO, "%s", "polling the loopback receiver") : 0;
+}
+
+static void record(struct lsg_run *r, const struct sample *s)
+{
+	const struct rperf_clock *clk = r->cfg->clk;
+	int64_t w = llround(rperf_clock_ticks_to_ns(
+		clk, (int64_t)(s->tc[WIRE] - s->tp[WIRE])));
+	int64_t l = llround(rperf_clock_ticks_to_ns(
+		clk, (int64_t)(s->tc[LOOP] - s->tp[LOOP])));
+
+	rperf_hist_record(r->res->wire, w);
+	rperf_hist_record(r->res->loop, l);
+	rperf_hist_record(r->res->rtt, w - l);
+	r->res->samples++;
+	r->res->nonpositive += w - l <= 0;
+	r->res->precompleted += s->pre[WIRE];
+	r->res->loop_precompleted += s->pre[LOOP];
+}
+
+static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
+{
+	return (uint64_t)((double)ns / clk->ns_per_tick);
+}
+
+static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
+{
+	const struct rperf_lsg_cfg *c = r->cfg;
+
+	if (c->duration_ns)
+		return now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
+	return r->res->samples >= c->iters;
+}
+
+static void setup(struct lsg_run *r)
+{
+	const struct rperf_lsg_qps *q = r->qps;
+
+	r->cq[WIRE] = q->wire->send_cq;
+	r->cq[LOOP] = q->loop_tx->send_cq;
+	r->qp[WIRE] = q->wire->qp;
+	r->qp[LOOP] = q->loop_tx->qp;
+	r->inl[WIRE] = r->cfg->size <= q->wire->max_inline;
+	r->inl[LOOP] = r->cfg->size <= q->loop_tx->max_inline;
+	r->sge = (struct ibv_sge){ .addr = (uintptr_t)q->send_buf->addr,
+				   .length = (uint32_t)r->cfg->size,
+				   .lkey = q->send_buf->mr->lkey };
+	r->stall_ticks = ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
+}
+
+int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
+		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res)
+{
+	struct lsg_run r = { .cfg = cfg, .qps = qps, .res = res };
+	uint64_t t0, next, gap, now, warm = 0;
+	struct sample s;
+	int rc = 0;
+
+	setup(&r);
+	gap = ns_to_ticks(cfg->clk, cfg->gap_ns);
+	t0 = next = rperf_clock_start(cfg->clk);
+	while (!rc) {
+		if (*cfg->stop) {
+			rc = fail(&r, EINTR, "%s", "interrupted");
+			break;
+		}
+		rc = one_sample(&r, &s, warm + res->samples);
+		if (rc)
+			break;
+		if (warm < cfg->warmup) {
+			warm++;
+			t0 = rperf_clock_start(cfg->clk);
+		} else {
+			record(&r, &s);
+		}
+		rc = refill_loop_rx(&r);
+		now = rperf_clock_end(cfg->clk);
+		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
+			break;
+		for (next += gap; gap && now < next;
+		     now = rperf_clock_end(cfg->clk))
+			;
+	}
+	res->warmup = warm;
+	res->seconds =
+		rperf_clock_ticks_to_ns(
+			cfg->clk, (int64_t)(rperf_clock_end(cfg->clk) - t0)) /
+		1e9;
+	return rc;
+}
+
+int rperf_lsg_res_init(struct rperf_lsg_res *res)
+{
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->rtt);
+	if (!rc)
+		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->wire);
+	if (!rc)
+		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->loop);
+	if (rc)
+		rperf_lsg_res_fini(res);
+	return rc;
+}
+
+void rperf_lsg_res_fini(struct rperf_lsg_res *res)
+{
+	rperf_hist_destroy(res->rtt);
+	rperf_hist_destroy(res->wire);
+	rperf_hist_destroy(res->loop);
+	res->rtt = res->wire = res->loop = NULL;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Latency-sensitive generator, RPerf method: per sample one SEND over the
+ * wire QP and one SEND on the loopback QP pair, each post and completion
+ * timestamped; RTT = (T_W - T_P,wire) - (T_L - T_P,loop) (Equation 1).
+ */
+#ifndef RPERF_GEN_LSG_H
+#define RPERF_GEN_LSG_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rperf/clock.h>
+#include <rperf/hist.h>
+
+#include "verbs/verbs.h"
+
+struct rperf_lsg_cfg {
+	const struct rperf_clock *clk;
+	uint64_t size; /* bytes per SEND */
+	uint64_t iters; /* samples after warm-up; 0 with duration_ns */
+	uint64_t duration_ns; /* 0: iteration mode */
+	uint64_t warmup; /* samples excluded first */
+	int pair_order; /* enum rperf_pair_order */
+	uint64_t gap_ns; /* idle time between sample starts, 0: none */
+	uint64_t stall_ns; /* a sample taking longer fails the run */
+	volatile sig_atomic_t *stop; /* set by a signal handler */
+};
+
+/* The client's QPs and buffers (set up and connected by the caller). */
+struct rperf_lsg_qps {
+	struct rperf_qp *wire; /* to the remote host */
+	struct rperf_qp *loop_tx; /* loopback pair: sender ... */
+	struct rperf_qp *loop_rx; /* ... and receiver, same port */
+	const struct rperf_buf *send_buf; /* >= size */
+	const struct rperf_buf *loop_rx_buf; /* >= size */
+	unsigned int rx_depth; /* receives kept posted on loop_rx */
+};
+
+/* Results: configuration in, figures out; histograms are owned here. */
+struct rperf_lsg_res {
+	struct rperf_hist *rtt, *wire, *loop; /* ns */
+	uint64_t samples;
+	uint64_t warmup;
+	uint64_t nonpositive;
+	uint64_t precompleted; /* wire SEND complete when its post returned */
+	uint64_t loop_precompleted;
+	double seconds;
+	char error[256]; /* why the run stopped early, "" if it did not */
+};
+
+int rperf_lsg_res_init(struct rperf_lsg_res *res);
+void rperf_lsg_res_fini(struct rperf_lsg_res *res);
+
+/*
+ * Run one size. Returns 0, EINTR (stopped by the flag), ETIMEDOUT (a sample
+ * stalled), EIO (a work completion failed) or the errno of a failed post;
+ * on error @res holds everything measured so far and res->error says why.
+ */
+int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
+		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rperf lat: client and server of a two-host latency measurement. */
+#ifndef RPERF_LAT_H
+#define RPERF_LAT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <rperf/clock.h>
+#include <rperf/platform.h>
+
+#include "cli/config.h"
+#include "gen/lsg.h"
+
+#define RPERF_SERVER_MAX_SIZE (16u << 20) /* largest SEND a server accepts */
+#define RPERF_MAX_WARNINGS 16
+
+/* Runtime state and results of a client run (config stays in cfg). */
+struct rperf_lat_run {
+	const struct rperf_cli_config *cfg;
+	volatile sig_atomic_t *stop;
+	struct rperf_clock clk;
+	struct rperf_clock_selftest selftest;
+	struct rperf_platform platform;
+	struct rperf_lsg_res res[RPERF_MAX_SIZES];
+	size_t nres; /* sizes measured (the last may be partial) */
+	char warnings[RPERF_MAX_WARNINGS][256];
+	size_t nwarnings;
+	bool partial;
+	char error[320];
+};
+
+/* Both return the process exit status (enum rperf_exit). */
+int rperf_lat_client(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop);
+int rperf_lat_server(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop);
+
+/* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
+int rperf_lat_pin(int64_t cpu);
+/* Pin, calibrate, self-test, collect platform; returns an exit status. */
+int rperf_lat_prepare(struct rperf_lat_run *run);
+
+/* Add a warning (printf format); silently keeps the first ones if full. */
+void rperf_lat_warn(struct rperf_lat_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Derive the warnings the results call for (precompleted, loop > wire...). */
+void rperf_lat_check_results(struct rperf_lat_run *run);
+
+/* Print the text report and write the JSON file if asked. 0 or errno. */
+int rperf_lat_report(const struct rperf_lat_run *run);
+
+#endif

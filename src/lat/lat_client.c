@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rperf lat HOST: set up QPs, ship the parameters, measure, report. */
+#include "lat/lat.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "lat/lat_conn.h"
+#include "lat/lat_ctrl.h"
+
+#define STALL_NS (30ull * 1000000000ull) /* a sample this slow ends the run */
+
+struct client {
+	struct rperf_lat_run *run;
+	struct rperf_lat_conn conn;
+	struct rperf_ctrl_session s;
+	struct rperf_ctrl_io io;
+	uint64_t max_size;
+	uint64_t sent; /* wire SENDs, warm-up included */
+};
+
+static int say(struct client *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int say(struct client *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->run->error, sizeof(c->run->error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rperf: %s\n", c->run->error);
+	return code;
+}
+
+static int hello(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION,
+				      .command = "lat",
+				      .nfeatures = 1,
+				      .features = { "rperf" } };
+	struct rperf_ctrl_welcome w;
+	struct rperf_ctrl_msg m;
+	char why[RPERF_CTRL_REASON_LEN];
+	json_t *obj = NULL;
+	int rc;
+
+	rc = rperf_ctrl_hello_encode(&h, &obj);
+	if (!rc)
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_HELLO,
+					     obj);
+	json_decref(obj);
+	if (!rc)
+		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_WELCOME, &m,
+				      why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "sending HELLO: %s", strerror(rc));
+	if (rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED)
+		return say(c, RPERF_EXIT_USAGE, "%s refused the run: %s",
+			   cfg->host, why);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
+	rc = rperf_ctrl_welcome_decode(&m, &w);
+	rperf_ctrl_msg_release(&m);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: malformed WELCOME",
+			   cfg->host);
+	return 0;
+}
+
+/* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
+static int exchange(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	char why[RPERF_CTRL_REASON_LEN], err[256];
+	struct rperf_endpoint peer;
+	struct rperf_ctrl_msg m;
+	json_t *p = rperf_lat_params_encode(cfg);
+	int rc;
+
+	if (!p)
+		return say(c, RPERF_EXIT_INTERNAL, "out of memory");
+	rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_PARAMS, p);
+	json_decref(p);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: sending PARAMS: %s",
+			   cfg->host, strerror(rc));
+	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_ENDPOINT, &m, why,
+			      sizeof(why));
+	if (rc)
+		return say(c,
+			   rc == EPROTO ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME,
+			   "%s refused the run: %s", cfg->host, why);
+	rc = rperf_lat_endpoint_from(&m, &peer);
+	rperf_ctrl_msg_release(&m);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: malformed ENDPOINT",
+			   cfg->host);
+	rc = rperf_lat_send_endpoint(&c->s, &c->io, c->conn.dev, c->conn.wire,
+				     c->conn.vcfg.mtu);
+	if (!rc)
+		rc = rperf_qp_connect(c->conn.wire, c->conn.dev, &c->conn.vcfg,
+				      &peer, err, sizeof(err));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "connecting the wire QP: %s",
+			   rc == EPROTO ? "protocol error" : strerror(rc));
+	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
+			      sizeof(why));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
+	rperf_ctrl_msg_release(&m);
+	rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START, NULL);
+	return rc ? say(c, RPERF_EXIT_RUNTIME, "%s: sending START: %s",
+			cfg->host, strerror(rc)) :
+		    0;
+}
+
+static int measure(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_lat_run *run = c->run;
+	struct rperf_lsg_qps q = { .wire = c->conn.wire,
+				   .loop_tx = c->conn.loop_tx,
+				   .loop_rx = c->conn.loop_rx,
+				   .send_buf = &c->conn.send_buf,
+				   .loop_rx_buf = &c->conn.recv_buf,
+				   .rx_depth = c->conn.rx_depth };
+	struct rperf_lsg_cfg l = { .clk = &run->clk,
+				   .iters = cfg->iters,
+				   .duration_ns = cfg->duration_ns,
+				   .warmup = cfg->warmup,
+				   .pair_order = cfg->pair_order,
+				   .gap_ns = cfg->latency_gap_ns,
+				   .stall_ns = STALL_NS,
+				   .stop = run->stop };
+	int rc = 0;
+
+	if (cfg->rate > 0)
+		l.gap_ns = (uint64_t)(1e9 / cfg->rate);
+	for (size_t i = 0; i < cfg->nsizes && !rc; i++) {
+		l.size = cfg->sizes[i];
+		rc = rperf_lsg_res_init(&run->res[i]);
+		if (rc)
+			return say(c, RPERF_EXIT_INTERNAL, "out of memory");
+		run->nres++;
+		rc = rperf_lsg_run(&l, &q, &run->res[i]);
+		c->sent += run->res[i].samples + run->res[i].warmup;
+		if (rc) {
+			run->partial = true;
+			say(c, RPERF_EXIT_RUNTIME,
+			    "run stopped at %llu B after %llu samples: %s",
+			    (unsigned long long)l.size,
+			    (unsigned long long)run->res[i].samples,
+			    run->res[i].error);
+		}
+	}
+	return rc ? RPERF_EXIT_RUNTIME : 0;
+}
+
+/* DONE out, RESULT in (the server's receive count), BYE both ways. */
+static int finish(struct client *c)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	const json_t *res;
+	struct rperf_ctrl_msg m;
+	json_t *done = json_object();
+	uint64_t got = 0;
+	int rc;
+
+	rc = done ? rperf_ctrl_set_u64(done, "samples", c->sent) : ENOMEM;
+	if (!rc)
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_DONE,
+					     done);
+	json_decref(done);
+	if (!rc)
+		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m, why,
+				      sizeof(why));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the run: %s",
+			   c->run->cfg->host,
+			   rc == EPROTO ? why : strerror(rc));
+	if (!rperf_ctrl_result_decode(&m, &res) &&
+	    !rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX, &got) &&
+	    got != c->sent)
+		rperf_lat_warn(
+			c->run,
+			"the server received %llu SENDs, the client posted %llu",
+			(unsigned long long)got, (unsigned long long)c->sent);
+	rperf_ctrl_msg_release(&m);
+	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
+	    !rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
+			      sizeof(why)))
+		rperf_ctrl_msg_release(&m);
+	return 0;
+}
+
+static int setup(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	char err[256];
+	int rc;
+
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		c->max_size = cfg->sizes[i] > c->max_size ? cfg->sizes[i] :
+							    c->max_size;
+	rc = rperf_lat_conn_client(&c->conn, cfg, c->max_size, err,
+				   sizeof(err));
+	if (rc)
+		return say(c,
+			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
+							  RPERF_EXIT_RUNTIME,
+			   "%s", err);
+	rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
+				   cfg->bind, cfg->connect_timeout_ns,
+				   c->run->stop, &c->io.fd);
+	if (rc)
+		return say(
+			c, RPERF_EXIT_RUNTIME,
+			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf lat' there first",
+			cfg->host, (long long)cfg->tcp_port,
+			(double)cfg->connect_timeout_ns / 1e9, strerror(rc));
+	return 0;
+}
+
+static int client_run(struct client *c)
+{
+	int rc = setup(c);
+
+	if (!rc)
+		rc = hello(c);
+	if (!rc)
+		rc = exchange(c);
+	if (rc)
+		return rc;
+	rc = measure(c);
+	if (!rc)
+		rc = finish(c);
+	else
+		rperf_lat_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
+				      c->run->error);
+	rperf_lat_check_results(c->run);
+	if (rperf_lat_report(c->run))
+		return RPERF_EXIT_RUNTIME;
+	return rc;
+}
+
+int rperf_lat_client(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop)
+{
+	struct rperf_lat_run *run = calloc(1, sizeof(*run));
+	struct client c = { .run = run };
+	int rc;
+
+	if (!run)
+		return RPERF_EXIT_INTERNAL;
+	run->cfg = cfg;
+	run->stop = stop;
+	c.io = (struct rperf_ctrl_io){ .fd = -1,
+				       .timeout_ms = RPERF_LAT_CTRL_TIMEOUT_MS,
+				       .stop = stop };
+	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
+	rc = rperf_lat_prepare(run);
+	if (!rc)
+		rc = client_run(&c);
+	if (c.io.fd >= 0)
+		close(c.io.fd);
+	rperf_lat_conn_close(&c.conn);
+	for (size_t i = 0; i < run->nres; i++)
+		rperf_lsg_res_fini(&run->res[i]);
+	free(run);
+	return rc;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "lat/lat_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SEND_DEPTH 16
+
+static void verbs_cfg(struct rperf_verbs_cfg *v,
+		      const struct rperf_cli_config *cfg)
+{
+	memset(v, 0, sizeof(*v));
+	v->dev_name = cfg->ib_dev;
+	v->ib_port = (int)cfg->ib_port;
+	v->gid_index = (int)cfg->gid_index;
+	v->ipv6 = cfg->ipv6;
+	v->mtu = (int)cfg->mtu;
+	v->inline_size = (uint32_t)cfg->inline_size;
+	v->qp_timeout = (uint8_t)cfg->qp_timeout;
+	v->retry_count = (uint8_t)cfg->retry_count;
+	v->sl = (uint8_t)cfg->sl;
+	v->tclass = (uint8_t)(cfg->tclass < 0 ? 0 : cfg->tclass);
+}
+
+static int check_depth(const struct rperf_lat_conn *c, char *err, size_t errlen)
+{
+	if ((int)c->rx_depth > c->dev->attr.max_qp_wr) {
+		snprintf(
+			err, errlen,
+			"-r/--rx-depth: %u is above what %s allows; accepted: at most %d (max_qp_wr)",
+			c->rx_depth, c->dev->name, c->dev->attr.max_qp_wr);
+		return ERANGE;
+	}
+	return 0;
+}
+
+static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
+		   bool events, struct rperf_qp **qp, const char *what,
+		   char *err, size_t errlen)
+{
+	struct rperf_qp_cfg q = { .send_depth = send,
+				  .recv_depth = recv,
+				  .inline_size = c->vcfg.inline_size,
+				  .recv_events = events };
+	int rc = rperf_qp_create(c->dev, &q, qp);
+
+	if (rc)
+		snprintf(err, errlen, "%s: creating the %s QP: %s",
+			 c->dev->name, what, strerror(rc));
+	return rc;
+}
+
+static int make_bufs(struct rperf_lat_conn *c, bool send, char *err,
+		     size_t errlen)
+{
+	int rc = 0;
+
+	if (send)
+		rc = rperf_buf_alloc(c->dev, c->max_size, 0, &c->send_buf);
+	if (!rc)
+		rc = rperf_buf_alloc(c->dev, c->max_size,
+				     IBV_ACCESS_LOCAL_WRITE, &c->recv_buf);
+	if (rc)
+		snprintf(err, errlen, "%s: registering %llu B buffers: %s",
+			 c->dev->name, (unsigned long long)c->max_size,
+			 strerror(rc));
+	return rc;
+}
+
+static int connect_loop(struct rperf_lat_conn *c, char *err, size_t errlen)
+{
+	struct rperf_endpoint tx, rx;
+	int rc;
+
+	rperf_qp_endpoint(c->dev, c->loop_tx, c->vcfg.mtu, &tx);
+	rperf_qp_endpoint(c->dev, c->loop_rx, c->vcfg.mtu, &rx);
+	rc = rperf_qp_connect(c->loop_tx, c->dev, &c->vcfg, &rx, err, errlen);
+	if (!rc)
+		rc = rperf_qp_connect(c->loop_rx, c->dev, &c->vcfg, &tx, err,
+				      errlen);
+	return rc;
+}
+
+int rperf_lat_conn_client(struct rperf_lat_conn *c,
+			  const struct rperf_cli_config *cfg, uint64_t max_size,
+			  char *err, size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	verbs_cfg(&c->vcfg, cfg);
+	c->max_size = max_size;
+	c->rx_depth = (unsigned int)cfg->rx_depth;
+	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = check_depth(c, err, errlen);
+	if (!rc)
+		rc = make_qp(c, SEND_DEPTH, 1, false, &c->wire, "wire", err,
+			     errlen);
+	if (!rc)
+		rc = make_qp(c, SEND_DEPTH, 1, false, &c->loop_tx,
+			     "loopback sender", err, errlen);
+	if (!rc)
+		rc = make_qp(c, 1, c->rx_depth, false, &c->loop_rx,
+			     "loopback receiver", err, errlen);
+	if (!rc)
+		rc = make_bufs(c, true, err, errlen);
+	if (!rc)
+		rc = rperf_post_recvs(c->loop_rx, &c->recv_buf, c->max_size,
+				      c->rx_depth);
+	if (!rc)
+		rc = connect_loop(c, err, errlen);
+	if (rc)
+		rperf_lat_conn_close(c);
+	return rc;
+}
+
+int rperf_lat_conn_server(struct rperf_lat_conn *c,
+			  const struct rperf_cli_config *cfg,
+			  const struct rperf_lat_params *p, char *err,
+			  size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	verbs_cfg(&c->vcfg, cfg);
+	/* the client's choices for the path; the server's for the device */
+	c->vcfg.mtu = (int)p->mtu;
+	c->vcfg.sl = (uint8_t)p->sl;
+	c->vcfg.tclass = (uint8_t)p->tclass;
+	c->vcfg.qp_timeout = (uint8_t)p->qp_timeout;
+	c->vcfg.retry_count = (uint8_t)p->retry_count;
+	c->vcfg.inline_size = 0;
+	c->max_size = p->max_size;
+	c->rx_depth = (unsigned int)p->rx_depth;
+	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = check_depth(c, err, errlen);
+	if (!rc)
+		rc = make_qp(c, 1, c->rx_depth, true, &c->wire, "wire", err,
+			     errlen);
+	if (!rc)
+		rc = make_bufs(c, false, err, errlen);
+	if (!rc)
+		rc = rperf_post_recvs(c->wire, &c->recv_buf, c->max_size,
+				      c->rx_depth);
+	if (rc)
+		rperf_lat_conn_close(c);
+	return rc;
+}
+
+void rperf_lat_conn_close(struct rperf_lat_conn *c)
+{
+	rperf_qp_destroy(c->wire);
+	rperf_qp_destroy(c->loop_tx);
+	rperf_qp_destroy(c->loop_rx);
+	rperf_buf_free(&c->send_buf);
+	rperf_buf_free(&c->recv_buf);
+	rperf_dev_close(c->dev);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "lat/lat_params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
+{
+	static const char *const methods[] = { "rperf", "pingpong", "postpoll",
+					       "all" };
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "method",
+			 methods[cfg->method], "max_size", (json_int_t)max,
+			 "rx_depth", (json_int_t)cfg->rx_depth, "mtu",
+			 (json_int_t)cfg->mtu, "sl", (json_int_t)cfg->sl,
+			 "tclass",
+			 (json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass),
+			 "qp_timeout", (json_int_t)cfg->qp_timeout,
+			 "retry_count", (json_int_t)cfg->retry_count);
+}
+
+static int get_int(const json_t *obj, const char *key, int64_t min, int64_t max,
+		   int64_t *out, char *why, size_t whylen)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max) {
+		snprintf(
+			why, whylen,
+			"parameter '%s' missing or not an integer in [%lld, %lld]",
+			key, (long long)min, (long long)max);
+		return EBADMSG;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
+			    struct rperf_lat_params *out, char *why,
+			    size_t whylen)
+{
+	const json_t *m = json_object_get(obj, "method");
+	int64_t v[3];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(obj) || !json_is_string(m) ||
+	    strcmp(json_string_value(m), "rperf")) {
+		snprintf(
+			why, whylen,
+			"method %s is a feature this server lacks (it serves: rperf)",
+			json_is_string(m) ? json_string_value(m) : "(none)");
+		return EBADMSG;
+	}
+	snprintf(out->method, sizeof(out->method), "%s", json_string_value(m));
+	rc = get_int(obj, "max_size", 1, INT64_MAX, &v[0], why, whylen);
+	if (!rc && (uint64_t)v[0] > server_max) {
+		snprintf(
+			why, whylen,
+			"message size %lld B is above what this server allows (%llu B)",
+			(long long)v[0], (unsigned long long)server_max);
+		return EMSGSIZE;
+	}
+	out->max_size = (uint64_t)v[0];
+	if (!rc)
+		rc = get_int(obj, "rx_depth", 1, 65536, &v[1], why, whylen);
+	if (!rc)
+		rc = get_int(obj, "mtu", 0, 4096, &v[2], why, whylen);
+	if (!rc && v[2] && (v[2] < 256 || (v[2] & (v[2] - 1)))) {
+		snprintf(why, whylen, "parameter 'mtu' %lld is not 256..4096",
+			 (long long)v[2]);
+		rc = EBADMSG;
+	}
+	out->rx_depth = (uint64_t)v[1];
+	out->mtu = (uint64_t)v[2];
+	if (!rc)
+		rc = get_int(obj, "sl", 0, 15, &out->sl, why, whylen);
+	if (!rc)
+		rc = get_int(obj, "tclass", 0, 255, &out->tclass, why, whylen);
+	if (!rc)
+		rc = get_int(obj, "qp_timeout", 0, 31, &out->qp_timeout, why,
+			     whylen);
+	if (!rc)
+		rc = get_int(obj, "retry_count", 0, 7, &out->retry_count, why,
+			     whylen);
+	return rc;
+}

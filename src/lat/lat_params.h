@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The PARAMS message of rperf lat: what the client ships to the server. */
+#ifndef RPERF_LAT_PARAMS_H
+#define RPERF_LAT_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cli/config.h"
+
+struct rperf_lat_params {
+	char method[16];
+	uint64_t max_size;
+	uint64_t rx_depth;
+	uint64_t mtu; /* 0: the port's */
+	int64_t sl;
+	int64_t tclass;
+	int64_t qp_timeout;
+	int64_t retry_count;
+};
+
+/* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
+json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg);
+
+/*
+ * Server side: strict decode. Returns 0, EBADMSG (missing key, wrong type,
+ * out of range: @why names it) or EMSGSIZE (max_size above @server_max:
+ * @why says so, to be sent back as the refusal reason).
+ */
+int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
+			    struct rperf_lat_params *out, char *why,
+			    size_t whylen);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Thin verbs layer: open a device/port and choose a GID, register page-aligned
+ * buffers, create RC QPs and connect them (to a peer or to each other for the
+ * loopback pair). Errors come back as errno values with a one-line message.
+ */
+#ifndef RPERF_VERBS_H
+#define RPERF_VERBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+struct rperf_verbs_cfg {
+	const char *dev_name; /* NULL: first device with an active port */
+	int ib_port;
+	int gid_index; /* -1: automatic */
+	bool ipv6; /* automatic choice prefers IPv6 GIDs */
+	int mtu; /* bytes; 0: the port's active MTU */
+	uint32_t inline_size;
+	uint8_t qp_timeout;
+	uint8_t retry_count;
+	uint8_t sl;
+	uint8_t tclass;
+};
+
+struct rperf_dev {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port_attr;
+	int port;
+	int gid_index; /* -1: none (IB without GRH) */
+	union ibv_gid gid;
+	bool roce;
+	char name[64];
+};
+
+/* Connection facts one QP needs about the other. */
+struct rperf_endpoint {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+	int mtu; /* bytes */
+};
+
+struct rperf_buf {
+	void *addr;
+	size_t len;
+	struct ibv_mr *mr;
+};
+
+struct rperf_qp {
+	struct ibv_qp *qp;
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;
+	struct ibv_comp_channel *channel; /* recv CQ events, or NULL */
+	uint32_t psn;
+	uint32_t max_inline;
+};
+
+struct rperf_qp_cfg {
+	uint32_t send_depth;
+	uint32_t recv_depth;
+	uint32_t inline_size;
+	bool recv_events; /* a completion channel for the recv CQ */
+};
+
+int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,
+		   char *err, size_t errlen);
+void rperf_dev_close(struct rperf_dev *d);
+
+int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
+		    struct rperf_buf *out);
+void rperf_buf_free(struct rperf_buf *b);
+
+int rperf_qp_create(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
+		    struct rperf_qp **out);
+void rperf_qp_destroy(struct rperf_qp *qp);
+void rperf_qp_endpoint(const struct rperf_dev *d, const struct rperf_qp *qp,
+		       int mtu, struct rperf_endpoint *ep);
+/* INIT -> RTR -> RTS towards @remote. */
+int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
+		     const struct rperf_verbs_cfg *cfg,
+		     const struct rperf_endpoint *remote, char *err,
+		     size_t errlen);
+
+/* Post @n receives of @len bytes from @buf (all into the same buffer). */
+int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
+		     size_t len, unsigned int n);
+
+/* Port's active MTU in bytes; an IBV_MTU_* for a byte count (0 if invalid). */
+int rperf_port_mtu(const struct rperf_dev *d);
+enum ibv_mtu rperf_mtu_enum(int bytes);
+
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Buffers, RC QPs and their connection. */
+#include "verbs/verbs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
+		    struct rperf_buf *out)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t alloc = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = posix_memalign(&out->addr, (size_t)page,
+			    alloc ? alloc : (size_t)page);
+	if (rc)
+		return rc;
+	memset(out->addr, 0, alloc ? alloc : (size_t)page);
+	out->len = len;
+	out->mr = ibv_reg_mr(d->pd, out->addr, alloc ? alloc : (size_t)page,
+			     access);
+	if (!out->mr) {
+		rc = errno ? errno : ENOMEM;
+		free(out->addr);
+		out->addr = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+void rperf_buf_free(struct rperf_buf *b)
+{
+	if (b->mr)
+		ibv_dereg_mr(b->mr);
+	free(b->addr);
+	memset(b, 0, sizeof(*b));
+}
+
+static int create_cqs(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
+		      struct rperf_qp *q)
+{
+	if (cfg->recv_events) {
+		q->channel = ibv_create_comp_channel(d->ctx);
+		if (!q->channel)
+			return errno ? errno : ENOMEM;
+	}
+	q->send_cq = ibv_create_cq(d->ctx, (int)cfg->send_depth, NULL, NULL, 0);
+	if (!q->send_cq)
+		return errno ? errno : ENOMEM;
+	q->recv_cq = ibv_create_cq(d->ctx, (int)cfg->recv_depth, NULL,
+				   q->channel, 0);
+	if (!q->recv_cq)
+		return errno ? errno : ENOMEM;
+	if (q->channel && ibv_req_notify_cq(q->recv_cq, 0))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+int rperf_qp_create(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
+		    struct rperf_qp **out)
+{
+	struct ibv_qp_init_attr ia = { 0 };
+	struct ibv_qp_attr a = { 0 };
+	struct rperf_qp *q = calloc(1, sizeof(*q));
+	int rc;
+
+	if (!q)
+		return ENOMEM;
+	rc = create_cqs(d, cfg, q);
+	if (rc)
+		goto destroy;
+	ia.send_cq = q->send_cq;
+	ia.recv_cq = q->recv_cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = cfg->send_depth;
+	ia.cap.max_recv_wr = cfg->recv_depth;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	ia.cap.max_inline_data = cfg->inline_size;
+	q->qp = ibv_create_qp(d->pd, &ia);
+	if (!q->qp) {
+		rc = errno ? errno : ENOMEM;
+		goto destroy;
+	}
+	q->max_inline = ia.cap.max_inline_data;
+	q->psn = (uint32_t)lrand48() & 0xffffff;
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = (uint8_t)d->port;
+	a.qp_access_flags = 0; /* SENDs only: no remote access */
+	if (ibv_modify_qp(q->qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS)) {
+		rc = errno ? errno : EIO;
+		goto destroy;
+	}
+	*out = q;
+	return 0;
+destroy:
+	rperf_qp_destroy(q);
+	return rc;
+}
+
+void rperf_qp_destroy(struct rperf_qp *q)
+{
+	if (!q)
+		return;
+	if (q->qp)
+		ibv_destroy_qp(q->qp);
+	if (q->send_cq)
+		ibv_destroy_cq(q->send_cq);
+	if (q->recv_cq)
+		ibv_destroy_cq(q->recv_cq);
+	if (q->channel)
+		ibv_destroy_comp_channel(q->channel);
+	free(q);
+}
+
+void rperf_qp_endpoint(const struct rperf_dev *d, const struct rperf_qp *qp,
+		       int mtu, struct rperf_endpoint *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	ep->qpn = qp->qp->qp_num;
+	ep->psn = qp->psn;
+	ep->lid = d->port_attr.lid;
+	if (d->gid_index >= 0)
+		memcpy(ep->gid, d->gid.raw, sizeof(ep->gid));
+	ep->mtu = mtu ? mtu : rperf_port_mtu(d);
+}
+
+static void fill_ah(struct ibv_ah_attr *ah, const struct rperf_dev *d,
+		    const struct rperf_verbs_cfg *cfg,
+		    const struct rperf_endpoint *r)
+{
+	static const uint8_t zero[16];
+
+	ah->dlid = r->lid;
+	ah->sl = cfg->sl;
+	ah->port_num = (uint8_t)d->port;
+	if (d->gid_index >= 0 && memcmp(r->gid, zero, sizeof(zero))) {
+		ah->is_global = 1;
+		memcpy(ah->grh.dgid.raw, r->gid, sizeof(r->gid));
+		ah->grh.sgid_index = (uint8_t)d->gid_index;
+		ah->grh.hop_limit = 64;
+		ah->grh.traffic_class = cfg->tclass;
+	}
+}
+
+int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
+		     const struct rperf_verbs_cfg *cfg,
+		     const struct rperf_endpoint *remote, char *err,
+		     size_t errlen)
+{
+	int local_mtu = cfg->mtu ? cfg->mtu : rperf_port_mtu(d);
+	int mtu = remote->mtu < local_mtu ? remote->mtu : local_mtu;
+	struct ibv_qp_attr a = { 0 };
+
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = rperf_mtu_enum(mtu);
+	a.dest_qp_num = remote->qpn;
+	a.rq_psn = remote->psn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	fill_ah(&a.ah_attr, d, cfg, remote);
+	if (!a.path_mtu ||
+	    ibv_modify_qp(qp->qp, &a,
+			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				  IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER)) {
+		snprintf(err, errlen, "%s: QP to RTR failed (%s; path MTU %d)",
+			 d->name, strerror(errno ? errno : EINVAL), mtu);
+		return errno ? errno : EINVAL;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = cfg->qp_timeout;
+	a.retry_cnt = cfg->retry_count;
+	a.rnr_retry = 7; /* receives are kept posted; never give up on RNR */
+	a.sq_psn = qp->psn;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp->qp, &a,
+			  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				  IBV_QP_MAX_QP_RD_ATOMIC)) {
+		snprintf(err, errlen, "%s: QP to RTS failed (%s)", d->name,
+			 strerror(errno ? errno : EINVAL));
+		return errno ? errno : EINVAL;
+	}
+	return 0;
+}
+
+int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
+		     size_t len, unsigned int n)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)buf->addr,
+			       .length = (uint32_t)len,
+			       .lkey = buf->mr->lkey };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	for (unsigned int i = 0; i < n; i++) {
+		wr.wr_id = i;
+		if (ibv_post_recv(qp->qp, &wr, &bad))
+			return errno ? errno : EIO;
+	}
+	return 0;
+}

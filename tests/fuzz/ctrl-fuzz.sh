@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Build the control-channel libFuzzer target (fuzz_ctrl.c + the socket-free
+# src/ctrl files + jansson) and run it for N seconds from the seed corpus.
+# Usage: ctrl-fuzz.sh [SRCDIR] [WORKDIR] [SECONDS]  (defaults: this tree,
+# a temporary directory, 30). Exit 0 without crash, 77 (CTest skip) without
+# clang/libFuzzer/jansson, non-zero on any crash; crash inputs stay in WORKDIR.
+set -euo pipefail
+src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+work=${2:-}
+secs=${3:-30}
+cc=${CLANG:-clang}
+
+if [ -z "$work" ]; then
+	work=$(mktemp -d "${TMPDIR:-/tmp}/ctrl-fuzz.XXXXXX")
+	trap 'rm -rf "$work"' EXIT INT TERM
+fi
+mkdir -p "$work"
+if ! command -v "$cc" >/dev/null 2>&1; then
+	echo "SKIP: $cc not found"
+	exit 77
+fi
+if ! printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' |
+	"$cc" -fsanitize=fuzzer -x c - -o "$work/probe" >/dev/null 2>&1; then
+	echo "SKIP: $cc cannot link libFuzzer (-fsanitize=fuzzer)"
+	exit 77
+fi
+if ! jansson=$(pkg-config --cflags --libs jansson 2>/dev/null); then
+	echo "SKIP: jansson not found through pkg-config"
+	exit 77
+fi
+# Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c).
+srcs=()
+for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c; do
+	srcs+=("$src/src/ctrl/$f")
+done
+# shellcheck disable=SC2086 # word splitting of the pkg-config flags
+"$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-I "$src/include" -I "$src/src" "${srcs[@]}" \
+	"$src/tests/fuzz/fuzz_ctrl.c" $jansson -lm -o "$work/fuzz_ctrl"
+rm -rf "$work/corpus"
+mkdir "$work/corpus"
+cp "$src"/tests/fuzz/corpus/ctrl/* "$work/corpus/"
+cd "$work"
+./fuzz_ctrl -max_total_time="$secs" -max_len=65536 -timeout=10 \
+	-rss_limit_mb=4096 -print_final_stats=1 corpus
