@@ -75,6 +75,7 @@ struct rperf_cli_config {
 	uint64_t warmup;
 	int method; /* enum rperf_method */
 	int pair_order; /* enum rperf_pair_order */
+	int poll_mode; /* 0 busy, 1 yield */
 	uint64_t latency_gap_ns;
 	double rate; /* samples per second, 0: as fast as possible */
 	uint64_t repeat;

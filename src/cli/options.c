@@ -16,6 +16,7 @@
 
 static const char *const methods[] = { "rperf", "pingpong", "postpoll", "all",
 				       NULL };
+static const char *const poll_modes[] = { "busy", "yield", NULL };
 static const char *const pair_orders[] = { "alternate", "wire-first",
 					   "loop-first", "sequential", NULL };
 /* Indexes match enum rperf_clock_source. */
@@ -260,6 +261,14 @@ const struct rperf_opt rperf_options[] = {
 	  .metavar = "ORDER",
 	  .dflt = "alternate",
 	  .help = "alternate, wire-first, loop-first or sequential." },
+	{ .name = "poll",
+	  .type = RPERF_OT_ENUM,
+	  .cmds = L,
+	  .off = OFF(poll_mode),
+	  .choices = poll_modes,
+	  .metavar = "MODE",
+	  .dflt = "busy",
+	  .help = "busy: spin on the CQ; yield: sched_yield() between polls, so that a kernel-side path sharing the CPU (Soft-RoCE, an emulated switch) is not starved." },
 	{ .name = "latency_gap",
 	  .type = RPERF_OT_TIME,
 	  .cmds = L,

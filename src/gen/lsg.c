@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +95,15 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 	return 0;
 }
 
+/* The peer says nothing during a run: a readable control socket means it
+ * sent an error or went away. */
+static bool peer_gone(const struct lsg_run *r)
+{
+	struct pollfd pf = { .fd = r->cfg->peer_fd, .events = POLLIN };
+
+	return r->cfg->peer_fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
 static int wait_done(struct lsg_run *r, struct sample *s, int k)
 {
 	uint64_t spins = 0;
@@ -102,9 +113,15 @@ static int wait_done(struct lsg_run *r, struct sample *s, int k)
 		rc = poll_once(r, s, k);
 		if (rc < 0)
 			return -rc;
+		if (r->cfg->yield && !rc)
+			sched_yield();
 		if (++spins % 4096 == 0) {
 			if (*r->cfg->stop)
 				return fail(r, EINTR, "%s", "interrupted");
+			if (peer_gone(r))
+				return fail(
+					r, ECONNRESET, "%s",
+					"the peer closed the control connection mid-run");
 			if (rperf_clock_end(r->cfg->clk) - s->tp[k] >
 			    r->stall_ticks)
 				return fail(

@@ -23,9 +23,11 @@ struct rperf_lsg_cfg {
 	uint64_t duration_ns; /* 0: iteration mode */
 	uint64_t warmup; /* samples excluded first */
 	int pair_order; /* enum rperf_pair_order */
+	bool yield; /* sched_yield() between polls */
 	uint64_t gap_ns; /* idle time between sample starts, 0: none */
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
+	int peer_fd; /* control connection: EOF or data mid-run = peer gone; -1 */
 };
 
 /* The client's QPs and buffers (set up and connected by the caller). */

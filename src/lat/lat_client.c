@@ -13,7 +13,17 @@
 #include "lat/lat_conn.h"
 #include "lat/lat_ctrl.h"
 
-#define STALL_NS (30ull * 1000000000ull) /* a sample this slow ends the run */
+/*
+ * A sample slower than this ends the run: four times what RC takes to give up
+ * (retry_count + 1 timeouts of 4.096 us * 2^qp_timeout), at least 5 s.
+ */
+static uint64_t stall_ns(const struct rperf_cli_config *cfg)
+{
+	double t = 4096.0 * (double)(1ull << cfg->qp_timeout) *
+		   (double)(cfg->retry_count + 1) * 4;
+
+	return t > 5e9 ? (uint64_t)t : 5000000000ull;
+}
 
 struct client {
 	struct rperf_lat_run *run;
@@ -136,9 +146,11 @@ static int measure(struct client *c)
 				   .duration_ns = cfg->duration_ns,
 				   .warmup = cfg->warmup,
 				   .pair_order = cfg->pair_order,
+				   .yield = cfg->poll_mode == 1,
 				   .gap_ns = cfg->latency_gap_ns,
-				   .stall_ns = STALL_NS,
-				   .stop = run->stop };
+				   .stall_ns = stall_ns(cfg),
+				   .stop = run->stop,
+				   .peer_fd = c->io.fd };
 	int rc = 0;
 
 	if (cfg->rate > 0)

@@ -1,0 +1,178 @@
+#!/bin/bash
+# lat.sh - rperf lat (the RPerf method) between lab hosts, one boot:
+#   rxe-lab run --hosts 2 tests/lab/suites/lat.sh
+# Server on h1 (rxe_h1, 10.77.0.1), client on h2; every run must cross the
+# switch (bridge port counters). Ends with "N passed, M failed".
+. /usr/lib/rperf-lab/lab-lib.sh
+T=120 # per-run timeout, seconds
+OUT=${LAB_OUT:-/tmp}
+
+# rperf_pair JSON [CLIENT ARGS...]: server on h1, client on h2 -> JSON file
+rperf_pair() {
+	local json=$1 r rs spid
+	shift
+	timeout "$T" rperf lat -d rxe_h1 > /tmp/rsrv.log 2>&1 &
+	spid=$!
+	timeout "$T" rperf lat -d rxe_h2 --out_json_file "$json" "$@" 10.77.0.1 > /tmp/rcli.log 2>&1
+	r=$?
+	wait "$spid"
+	rs=$?
+	sed 's/^/  [cli] /' /tmp/rcli.log
+	sed 's/^/  [srv] /' /tmp/rsrv.log
+	echo "  -> rperf lat h2->h1 $*: client status $r, server status $rs"
+	[ "$r" = 0 ] && return "$rs"
+	return "$r"
+}
+
+# jget JSON FILTER: one value from a result file
+jget() { jq -r "$2" "$1"; }
+
+# lat_checks JSON SIZE: samples, nonpositive < 5 %, wire p50 > loop p50
+lat_checks() {
+	local j=$1 size n np w l
+	size=$(jget "$j" '.results[0].size')
+	n=$(jget "$j" '.results[0].samples')
+	np=$(jget "$j" '.results[0].nonpositive')
+	w=$(jget "$j" '.results[0].wire_ns.p50')
+	l=$(jget "$j" '.results[0].loop_ns.p50')
+	lab_result "rperf_lat size=$size samples=$n rtt_p50_ns=$(jget "$j" '.results[0].rtt_ns.p50') rtt_p999_ns=$(jget "$j" '.results[0].rtt_ns.p999') wire_p50_ns=$w loop_p50_ns=$l nonpositive=$np precompleted=$(jget "$j" '.results[0].precompleted') clock=$(jget "$j" '.clock.source')"
+	[ "$size" = "$2" ] || { echo "GOT size $size, expected $2"; return 1; }
+	lab_expect_ge "samples" "$n" 1 || return 1
+	lab_expect_range "nonpositive share" "$(awk -v a="$np" -v b="$n" 'BEGIN { printf "%.4f", a / b }')" 0 0.0499 || return 1
+	lab_expect_ge "wire p50 - loop p50 (ns)" "$((w - l))" 1
+}
+
+iter_64() {
+	lab_assert_crossed 2000 rperf_pair "$OUT/lat64.json" -s 64 -n 2000 --warmup 200 --pair-order sequential || return 1
+	[ "$(jget "$OUT/lat64.json" '.results[0].samples')" = 2000 ] || { echo "GOT samples != 2000"; return 1; }
+	lat_checks "$OUT/lat64.json" 64
+}
+
+duration_4096() {
+	lab_assert_crossed 500 rperf_pair "$OUT/lat4k.json" -s 4096 -D 3s --warmup 100 --pair-order sequential || return 1
+	lab_expect_range "measured seconds" "$(jget "$OUT/lat4k.json" '.results[0].seconds')" 2.9 6 || return 1
+	lat_checks "$OUT/lat4k.json" 4096
+}
+
+# Under TCG the emulated switch (netem, bridge, veth) and Soft-RoCE run in
+# softirqs on the CPU that sent the packet; a busy-polling LSG on that CPU
+# starves them (ksoftirqd waits for a tick) and the RTT grows by scheduling
+# delay, not by the switch. Steer all lab packet processing to CPU 0 (RPS)
+# and pin the LSG to CPU 1: the switch gets its own "silicon".
+switch_on_cpu0() {
+	local d
+	for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > "$d"; done
+	ip netns exec sw sh -c 'for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > $d; done'
+}
+
+# ping_times N: N per-reply times (ms) h2 -> h1 through the switch
+ping_times() {
+	ping -c "$1" -i 0.05 -I 10.77.0.2 10.77.0.1 2>&1 | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else exit 1 }'; }
+rperf_p50_ms() {
+	rperf_pair "$1" -s 64 -n 300 --warmup 50 --pair-order sequential --cpu 1 > "$1.log" 2>&1 || { cat "$1.log" >&2; return 1; }
+	awk -v v="$(jget "$1" '.results[0].rtt_ns.p50')" 'BEGIN { printf "%.3f\n", v / 1e6 }'
+}
+# round TAG: 3 interleaved (rperf run, 20 pings); appends to /tmp/ka-TAG.*
+ka_round() {
+	local i
+	for i in 1 2 3; do
+		rperf_p50_ms "$OUT/ka-$1-$i.json" >> "/tmp/ka-$1.rperf" || return 1
+		ping_times 20 >> "/tmp/ka-$1.ping"
+	done
+}
+
+# Known answer: 5 ms of netem on the destination's switch port (requests to
+# h1 wait 5 ms). rperf's median RTT must rise as much as ping's median, within
+# max(15 %, 0.3 ms); ping and rperf runs are interleaved.
+known_answer() {
+	local pb rb pd rd rise_p rise_r tol
+	rm -f /tmp/ka-*
+	switch_on_cpu0
+	ka_round base || return 1
+	lab_delay h1 5ms || return 1
+	ka_round delay
+	lab_delay_clear h1
+	rb=$(median < /tmp/ka-base.rperf) && pb=$(median < /tmp/ka-base.ping) &&
+		rd=$(median < /tmp/ka-delay.rperf) && pd=$(median < /tmp/ka-delay.ping) ||
+		{ echo "GOT a run failed or ping got no replies"; return 1; }
+	rise_p=$(awk -v a="$pb" -v b="$pd" 'BEGIN { printf "%.3f", b - a }')
+	rise_r=$(awk -v a="$rb" -v b="$rd" 'BEGIN { printf "%.3f", b - a }')
+	tol=$(awk -v r="$rise_p" 'BEGIN { t = 0.15 * r; if (t < 0.3) t = 0.3; printf "%.3f", t }')
+	lab_result "known_answer_5ms ping_median_ms base=$pb delayed=$pd rise=$rise_p (n=$(wc -l < /tmp/ka-base.ping)+$(wc -l < /tmp/ka-delay.ping)) rperf_rtt_p50_ms base=$rb delayed=$rd rise=$rise_r (runs: $(tr '\n' ' ' < /tmp/ka-base.rperf)/ $(tr '\n' ' ' < /tmp/ka-delay.rperf)) tolerance_ms=$tol"
+	lab_expect_range "rperf RTT rise (ms) vs ping rise $rise_p ms" "$rise_r" \
+		"$(awk -v r="$rise_p" -v t="$tol" 'BEGIN { print r - t }')" \
+		"$(awk -v r="$rise_p" -v t="$tol" 'BEGIN { print r + t }')"
+}
+
+# expect_exit STATUS PATTERN CMD...: exit status and a one-line error
+expect_exit() {
+	local want=$1 pat=$2 rc n
+	shift 2
+	"$@" > /tmp/ee.out 2> /tmp/ee.err
+	rc=$?
+	n=$(wc -l < /tmp/ee.err)
+	echo "EXPECT exit $want, one stderr line matching '$pat'"
+	echo "GOT exit $rc, $n line(s): $(head -c 300 /tmp/ee.err)"
+	[ "$rc" = "$want" ] && [ "$n" = 1 ] && grep -q -- "$pat" /tmp/ee.err
+}
+
+bad_device() { expect_exit 2 "rxe_h1, rxe_h2" rperf lat -d nosuch 10.77.0.1; }
+bad_gid() { expect_exit 2 "gid-index" rperf lat -d rxe_h2 -x 5000 10.77.0.1; }
+bad_sl() { expect_exit 2 "-S/--sl: '16'" rperf lat -d rxe_h2 -S 16 10.77.0.1; }
+no_server() {
+	local t=$EPOCHREALTIME
+	expect_exit 3 "no rperf server answered" rperf lat -d rxe_h2 -p 18999 --connect-timeout 1s 10.77.0.1 || return 1
+	lab_expect_range "seconds until giving up" "$(lab_since "$t")" 0.9 10
+}
+refused() {
+	timeout 60 rperf lat -d rxe_h1 > /tmp/rsrv.log 2>&1 &
+	local spid=$! rs
+	expect_exit 2 "above what this server allows" rperf lat -d rxe_h2 -s 32M 10.77.0.1
+	local r=$?
+	wait "$spid"
+	rs=$?
+	echo "INFO server: status $rs: $(cat /tmp/rsrv.log)"
+	[ "$r" = 0 ] && [ "$rs" = 2 ]
+}
+# The server dies mid-run: the client prints and saves partial statistics,
+# exits 3, and does not hang.
+peer_killed() {
+	local spid cpid rc t j=$OUT/killed.json
+	rm -f "$j"
+	rperf lat -d rxe_h1 > /tmp/rsrv.log 2>&1 &
+	spid=$!
+	timeout 90 rperf lat -d rxe_h2 -D 60s --pair-order sequential --out_json_file "$j" 10.77.0.1 > /tmp/rcli.log 2> /tmp/rcli.err &
+	cpid=$!
+	sleep 4
+	kill -9 "$spid"
+	t=$EPOCHREALTIME
+	wait "$cpid"
+	rc=$?
+	echo "INFO client stderr: $(cat /tmp/rcli.err)"
+	grep -E 'samples|partial|rperf ' /tmp/rcli.log | head -5
+	lab_result "peer_killed client_status=$rc seconds_to_exit=$(lab_since "$t") partial=$(jget "$j" .partial) samples=$(jget "$j" '.results[0].samples')"
+	echo "EXPECT client exit 3 (not 124 = hung), partial JSON with samples > 0"
+	[ "$rc" = 3 ] && [ "$(jget "$j" .partial)" = true ] && [ "$(jget "$j" '.results[0].samples')" -gt 0 ]
+}
+
+info_devices() {
+	rperf info --json --spin 20ms > "$OUT/info.json" || return 1
+	jq -c '.devices[] | {name, ports: [.ports[] | {port, state, link_layer, rate_gbps, mtu, max_vl_num, gids: (.gids | length)}]}' "$OUT/info.json"
+	lab_expect_ge "devices in rperf info --json" "$(jq '[.devices[] | select(.name | test("^rxe_h"))] | length' "$OUT/info.json")" 2 || return 1
+	jq -e '.devices[0].ports[0] | has("port") and has("state") and has("link_layer") and has("rate_gbps") and has("mtu") and has("max_vl_num") and has("gids")' "$OUT/info.json" > /dev/null &&
+		jq -e '.devices[0] | has("name") and has("numa_node")' "$OUT/info.json" > /dev/null
+}
+
+check "rperf info --json lists rxe_h1 and rxe_h2 (contract keys)" info_devices
+check "rperf lat 64 B, -n 2000, crosses the switch"            iter_64
+check "rperf lat 4096 B, -D 3s, crosses the switch"            duration_4096
+check "5 ms on h1-sw: rperf RTT rise = ping rise"              known_answer
+check "unknown device: one line, exit 2"                       bad_device
+check "GID index out of range: exit 2"                         bad_gid
+check "SL 16: exit 2"                                          bad_sl
+check "server not listening: exit 3 after the retry window"    no_server
+check "size above the server's limit: refused, exit 2"         refused
+check "server killed mid-run: partial results, exit 3"         peer_killed
+lab_summary
