@@ -60,6 +60,7 @@ struct rperf_kv {
 struct rperf_lat_result {
 	const char *method; /* "rperf", "pingpong", "postpoll" */
 	uint64_t size; /* message bytes */
+	uint64_t repeat; /* run index (1-based) with --repeat; 0: one run */
 	uint64_t samples; /* recorded (warm-up excluded) */
 	uint64_t warmup; /* warm-up samples excluded */
 	uint64_t nonpositive; /* RTT <= 0, recorded, never dropped */

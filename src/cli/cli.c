@@ -20,12 +20,38 @@ int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
 	return RPERF_EXIT_USAGE;
 }
 
+/* Options in the table whose feature is not built yet: refuse, never ignore. */
+static int check_built(const struct rperf_cli_config *cfg)
+{
+	static const char *const methods[] = { "rperf", "pingpong", "postpoll",
+					       "all" };
+
+	if (cfg->method != RPERF_METHOD_RPERF) {
+		fprintf(stderr,
+			"rperf: --method: %s is not built yet in rperf %s; accepted: rperf\n",
+			methods[cfg->method], RPERF_VERSION);
+		return RPERF_EXIT_USAGE;
+	}
+	if (cfg->rdma_cm) {
+		fprintf(stderr,
+			"rperf: -R/--rdma_cm: not built yet in rperf %s; accepted: the default connection over rperf's TCP control channel\n",
+			RPERF_VERSION);
+		return RPERF_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int run_command(const struct rperf_cli_config *cfg)
 {
+	int rc;
+
 	switch (cfg->cmd) {
 	case RPERF_CMD_INFO:
 		return rperf_cmd_info(cfg);
 	case RPERF_CMD_LAT:
+		rc = check_built(cfg);
+		if (rc)
+			return rc;
 		if (cfg->host)
 			return rperf_lat_client(cfg, rperf_signals_install());
 		return rperf_lat_server(cfg, rperf_signals_install());

@@ -23,8 +23,8 @@ struct rperf_lat_run {
 	struct rperf_clock clk;
 	struct rperf_clock_selftest selftest;
 	struct rperf_platform platform;
-	struct rperf_lsg_res res[RPERF_MAX_SIZES];
-	size_t nres; /* sizes measured (the last may be partial) */
+	struct rperf_lsg_res *res; /* [repeat][size], run-major */
+	size_t nres; /* measured so far (the last may be partial) */
 	char warnings[RPERF_MAX_WARNINGS][256];
 	size_t nwarnings;
 	bool partial;
@@ -48,6 +48,10 @@ void rperf_lat_warn(struct rperf_lat_run *run, const char *fmt, ...)
 
 /* Derive the warnings the results call for (precompleted, loop > wire...). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
+
+/* Size and (1-based) repeat of result @i. */
+uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i);
+uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i);
 
 /* Print the text report and write the JSON file if asked. 0 or errno. */
 int rperf_lat_report(const struct rperf_lat_run *run);

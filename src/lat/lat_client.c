@@ -155,8 +155,8 @@ static int measure(struct client *c)
 
 	if (cfg->rate > 0)
 		l.gap_ns = (uint64_t)(1e9 / cfg->rate);
-	for (size_t i = 0; i < cfg->nsizes && !rc; i++) {
-		l.size = cfg->sizes[i];
+	for (size_t i = 0; i < cfg->nsizes * cfg->repeat && !rc; i++) {
+		l.size = cfg->sizes[i % cfg->nsizes];
 		rc = rperf_lsg_res_init(&run->res[i]);
 		if (rc)
 			return say(c, RPERF_EXIT_INTERNAL, "out of memory");
@@ -269,8 +269,12 @@ int rperf_lat_client(const struct rperf_cli_config *cfg,
 	struct client c = { .run = run };
 	int rc;
 
-	if (!run)
+	if (run)
+		run->res = calloc(cfg->nsizes * cfg->repeat, sizeof(*run->res));
+	if (!run || !run->res) {
+		free(run);
 		return RPERF_EXIT_INTERNAL;
+	}
 	run->cfg = cfg;
 	run->stop = stop;
 	c.io = (struct rperf_ctrl_io){ .fd = -1,
@@ -285,6 +289,7 @@ int rperf_lat_client(const struct rperf_cli_config *cfg,
 	rperf_lat_conn_close(&c.conn);
 	for (size_t i = 0; i < run->nres; i++)
 		rperf_lsg_res_fini(&run->res[i]);
+	free(run->res);
 	free(run);
 	return rc;
 }

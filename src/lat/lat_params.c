@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 {
 	static const char *const methods[] = { "rperf", "pingpong", "postpoll",

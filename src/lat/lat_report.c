@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rperf/report.h>
@@ -58,7 +59,55 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 	if (!run->clk.trusted)
 		rperf_lat_warn(run, "clock not trusted: %s", run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
-		check_one(run, &run->res[i], run->cfg->sizes[i]);
+		check_one(run, &run->res[i], rperf_lat_res_size(run, i));
+}
+
+uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i)
+{
+	return run->cfg->sizes[i % run->cfg->nsizes];
+}
+
+uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i)
+{
+	return run->cfg->repeat > 1 ? i / run->cfg->nsizes + 1 : 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --repeat: min / median / max over the runs of p50 and p99.9, per size. */
+static void print_spread(const struct rperf_lat_run *run)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	int64_t p50[1000], p999[1000];
+
+	if (cfg->repeat < 2)
+		return;
+	printf("\nspread over %llu runs (RTT, usec): min / median / max\n",
+	       (unsigned long long)cfg->repeat);
+	for (size_t s = 0; s < cfg->nsizes; s++) {
+		size_t n = 0;
+
+		for (size_t i = s; i < run->nres; i += cfg->nsizes) {
+			if (!run->res[i].samples)
+				continue;
+			p50[n] = rperf_hist_percentile(run->res[i].rtt, 50);
+			p999[n++] =
+				rperf_hist_percentile(run->res[i].rtt, 99.9);
+		}
+		if (!n)
+			continue;
+		qsort(p50, n, sizeof(p50[0]), cmp_i64);
+		qsort(p999, n, sizeof(p999[0]), cmp_i64);
+		printf("  %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
+		       (unsigned long long)cfg->sizes[s], p50[0] / 1e3,
+		       p50[n / 2] / 1e3, p50[n - 1] / 1e3, p999[0] / 1e3,
+		       p999[n / 2] / 1e3, p999[n - 1] / 1e3, n);
+	}
 }
 
 static int write_json(const char *path, const struct rperf_report *rep)
@@ -73,18 +122,21 @@ static int write_json(const char *path, const struct rperf_report *rep)
 
 int rperf_lat_report(const struct rperf_lat_run *run)
 {
-	struct rperf_lat_result lat[RPERF_MAX_SIZES];
+	struct rperf_lat_result *lat = calloc(run->nres + 1, sizeof(*lat));
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	int rc;
 
+	if (!lat)
+		return ENOMEM;
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
 
 		lat[i] = (struct rperf_lat_result){
 			.method = "rperf",
-			.size = run->cfg->sizes[i],
+			.size = rperf_lat_res_size(run, i),
+			.repeat = rperf_lat_res_repeat(run, i),
 			.samples = r->samples,
 			.warmup = r->warmup,
 			.nonpositive = r->nonpositive,
@@ -112,6 +164,7 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.partial = run->partial;
 	rep.error = run->error[0] ? run->error : NULL;
 	rc = rperf_report_text(stdout, &rep);
+	print_spread(run);
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {
@@ -122,5 +175,6 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 
 		rc = rc ? rc : jrc;
 	}
+	free(lat);
 	return rc;
 }

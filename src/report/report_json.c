@@ -171,6 +171,9 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 		return NULL;
 	err |= json_object_set_new(o, "method", rperf_rpt_json_str(l->method));
 	err |= json_object_set_new(o, "size", rperf_rpt_json_uint(l->size));
+	if (l->repeat)
+		err |= json_object_set_new(o, "repeat",
+					   rperf_rpt_json_uint(l->repeat));
 	err |= json_object_set_new(o, "samples",
 				   rperf_rpt_json_uint(l->samples));
 	err |= json_object_set_new(o, "warmup", rperf_rpt_json_uint(l->warmup));

@@ -44,6 +44,10 @@ expect 0 0 --version
 # not built yet: says so, never pretends
 expect 2 1 bw 10.0.0.1
 grep -q "not built yet" "$tmp/err" || bad "bw must say it is not built yet"
+# options of later features: refused, never ignored
+expect 2 1 lat --method pingpong 10.0.0.1
+grep -q "not built yet" "$tmp/err" || bad "--method pingpong must say it is not built yet"
+expect 2 1 lat -R 10.0.0.1
 # lat without an RDMA device (this machine) or with an unknown one: exit 2
 if [ ! -d /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	expect 2 1 lat --connect-timeout 100ms 127.0.0.1
