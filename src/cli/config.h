@@ -42,6 +42,19 @@ enum rperf_pair_order {
 	RPERF_PAIR_SEQUENTIAL,
 };
 
+enum rperf_verb {
+	RPERF_VERB_SEND = 0,
+	RPERF_VERB_WRITE,
+	RPERF_VERB_WRITE_IMM,
+};
+
+/* perftest's --rate_units: MB/s, Gb/s, packets/s */
+enum rperf_rate_units {
+	RPERF_RATE_MBPS = 0, /* M */
+	RPERF_RATE_GBPS, /* g */
+	RPERF_RATE_PPS, /* p */
+};
+
 struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
@@ -81,6 +94,30 @@ struct rperf_cli_config {
 	uint64_t repeat;
 	double percentiles[RPERF_MAX_PERCENTILES];
 	size_t npercentiles;
+
+	/* latency extras (rperf lat) */
+	int64_t tos; /* -T: IP TOS for rdma_cm, -1 unset */
+	bool breakdown;
+	const char *raw_file;
+	const char *hist_file;
+	const char *csv_file;
+	uint64_t max_p50_ns; /* 0: no threshold */
+	uint64_t max_p999_ns;
+
+	/* bandwidth (rperf bw) */
+	int verb; /* enum rperf_verb */
+	uint64_t tx_depth;
+	uint64_t cq_mod;
+	uint64_t post_list;
+	uint64_t qps;
+	bool bidir;
+	bool run_infinitely;
+	bool events;
+	double rate_limit; /* in rate_units; 0: unlimited */
+	int rate_units; /* enum rperf_rate_units */
+	bool report_gbits;
+	uint64_t interval_ns; /* 0: no interval reports */
+	bool jsonl; /* interval reports as JSON lines on stdout */
 
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */
