@@ -70,6 +70,8 @@ struct rperf_lat_result {
 	const struct rperf_hist *rtt; /* ns; required */
 	const struct rperf_hist *wire; /* ns, T_W - T_P; NULL if n/a */
 	const struct rperf_hist *loop; /* ns, T_L - T_P; NULL if n/a */
+	const struct rperf_hist *post_wire; /* ns, ibv_post_send cost; opt. */
+	const struct rperf_hist *post_loop; /* ns, loopback post cost; opt. */
 };
 
 struct rperf_report {
@@ -124,8 +126,16 @@ struct rperf_raw_sample {
 	int64_t wire_ns; /* T_W - T_P,wire */
 	int64_t loop_ns; /* T_L - T_P,loop */
 	int64_t rtt_ns; /* wire_ns - loop_ns */
+	uint64_t size; /* message bytes */
 };
 int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n);
+
+/*
+ * CDF of @h as CSV rows "size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,
+ * fraction" (non-empty buckets, increasing); the header when @header.
+ */
+int rperf_report_cdf_csv(FILE *f, const struct rperf_hist *h, uint64_t size,
+			 uint64_t repeat, bool header);
 
 /*
  * Write a file atomically: @fn writes the content to a FILE opened on a

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/config.h"
@@ -16,6 +17,7 @@ enum { WIRE = 0, LOOP = 1 };
 /* One sample's timestamps (raw ticks) and state. */
 struct sample {
 	uint64_t tp[2], tc[2];
+	uint64_t tpe[2]; /* when ibv_post_send returned (breakdown) */
 	bool done[2], pre[2];
 };
 
@@ -85,6 +87,8 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 
 	s->tp[k] = rperf_clock_start(r->cfg->clk);
 	rc = post_send(r, k);
+	if (r->cfg->breakdown)
+		s->tpe[k] = rperf_clock_end(r->cfg->clk);
 	if (rc)
 		return fail(r, rc, "ibv_post_send on the %s QP failed",
 			    k == WIRE ? "wire" : "loopback");
@@ -178,21 +182,54 @@ static int refill_loop_rx(struct lsg_run *r)
 	return n < 0 ? fail(r, EIO, "%s", "polling the loopback receiver") : 0;
 }
 
-static void record(struct lsg_run *r, const struct sample *s)
+static int64_t delta_ns(const struct rperf_clock *clk, uint64_t a, uint64_t b)
+{
+	return llround(rperf_clock_ticks_to_ns(clk, (int64_t)(b - a)));
+}
+
+/* Keep one raw sample; grows the array outside the timed part. */
+static int keep_raw(struct lsg_run *r, int64_t w, int64_t l)
+{
+	struct rperf_lsg_res *res = r->res;
+
+	if (res->nraw == res->raw_cap) {
+		size_t cap = res->raw_cap ? res->raw_cap * 2 : 65536;
+		void *p = realloc(res->raw, cap * sizeof(*res->raw));
+
+		if (!p)
+			return fail(r, ENOMEM, "%s",
+				    "out of memory keeping samples for --raw");
+		res->raw = p;
+		res->raw_cap = cap;
+	}
+	res->raw[res->nraw++] =
+		(struct rperf_raw_sample){ .wire_ns = w,
+					   .loop_ns = l,
+					   .rtt_ns = w - l,
+					   .size = r->cfg->size };
+	return 0;
+}
+
+static int record(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
-	int64_t w = llround(rperf_clock_ticks_to_ns(
-		clk, (int64_t)(s->tc[WIRE] - s->tp[WIRE])));
-	int64_t l = llround(rperf_clock_ticks_to_ns(
-		clk, (int64_t)(s->tc[LOOP] - s->tp[LOOP])));
+	int64_t w = delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
+	int64_t l = delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
 
 	rperf_hist_record(r->res->wire, w);
 	rperf_hist_record(r->res->loop, l);
 	rperf_hist_record(r->res->rtt, w - l);
+	if (r->cfg->breakdown) {
+		rperf_hist_record(r->res->post_wire,
+				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+		rperf_hist_record(r->res->post_loop,
+				  delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
+	}
 	r->res->samples++;
 	r->res->nonpositive += w - l <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	r->res->loop_precompleted += s->pre[LOOP];
+	return r->cfg->keep_raw ? keep_raw(r, w, l) : 0;
 }
 
 static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
@@ -248,9 +285,10 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 			warm++;
 			t0 = rperf_clock_start(cfg->clk);
 		} else {
-			record(&r, &s);
+			rc = record(&r, &s);
 		}
-		rc = refill_loop_rx(&r);
+		if (!rc)
+			rc = refill_loop_rx(&r);
 		now = rperf_clock_end(cfg->clk);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
 			break;
@@ -266,7 +304,7 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 	return rc;
 }
 
-int rperf_lsg_res_init(struct rperf_lsg_res *res)
+int rperf_lsg_res_init(struct rperf_lsg_res *res, bool breakdown)
 {
 	int rc;
 
@@ -276,6 +314,12 @@ int rperf_lsg_res_init(struct rperf_lsg_res *res)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->wire);
 	if (!rc)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->loop);
+	if (!rc && breakdown)
+		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS,
+				       &res->post_wire);
+	if (!rc && breakdown)
+		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS,
+				       &res->post_loop);
 	if (rc)
 		rperf_lsg_res_fini(res);
 	return rc;
@@ -286,5 +330,8 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res)
 	rperf_hist_destroy(res->rtt);
 	rperf_hist_destroy(res->wire);
 	rperf_hist_destroy(res->loop);
-	res->rtt = res->wire = res->loop = NULL;
+	rperf_hist_destroy(res->post_wire);
+	rperf_hist_destroy(res->post_loop);
+	free(res->raw);
+	memset(res, 0, sizeof(*res));
 }

@@ -13,6 +13,7 @@
 
 #include <rperf/clock.h>
 #include <rperf/hist.h>
+#include <rperf/report.h>
 
 #include "verbs/verbs.h"
 
@@ -24,6 +25,8 @@ struct rperf_lsg_cfg {
 	uint64_t warmup; /* samples excluded first */
 	int pair_order; /* enum rperf_pair_order */
 	bool yield; /* sched_yield() between polls */
+	bool breakdown; /* also time each ibv_post_send call */
+	bool keep_raw; /* keep every sample (--raw) */
 	uint64_t gap_ns; /* idle time between sample starts, 0: none */
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
@@ -43,6 +46,9 @@ struct rperf_lsg_qps {
 /* Results: configuration in, figures out; histograms are owned here. */
 struct rperf_lsg_res {
 	struct rperf_hist *rtt, *wire, *loop; /* ns */
+	struct rperf_hist *post_wire, *post_loop; /* ns, with breakdown */
+	struct rperf_raw_sample *raw; /* with keep_raw */
+	size_t nraw, raw_cap;
 	uint64_t samples;
 	uint64_t warmup;
 	uint64_t nonpositive;
@@ -52,7 +58,8 @@ struct rperf_lsg_res {
 	char error[256]; /* why the run stopped early, "" if it did not */
 };
 
-int rperf_lsg_res_init(struct rperf_lsg_res *res);
+/* Histograms for a run; post-cost ones only with @breakdown. */
+int rperf_lsg_res_init(struct rperf_lsg_res *res, bool breakdown);
 void rperf_lsg_res_fini(struct rperf_lsg_res *res);
 
 /*

@@ -53,6 +53,15 @@ void rperf_lat_check_results(struct rperf_lat_run *run);
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i);
 uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i);
 
+/* --raw, --hist, --csv files (atomic). 0 or the first errno. */
+struct rperf_report;
+int rperf_lat_write_files(const struct rperf_lat_run *run,
+			  const struct rperf_report *rep);
+/* --max-p50 / --max-p999: RPERF_EXIT_THRESHOLD (with a line each) or 0. */
+int rperf_lat_thresholds(const struct rperf_lat_run *run);
+/* --breakdown table on stdout. */
+void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
+
 /* Print the text report and write the JSON file if asked. 0 or errno. */
 int rperf_lat_report(const struct rperf_lat_run *run);
 

@@ -147,6 +147,8 @@ static int measure(struct client *c)
 				   .warmup = cfg->warmup,
 				   .pair_order = cfg->pair_order,
 				   .yield = cfg->poll_mode == 1,
+				   .breakdown = cfg->breakdown,
+				   .keep_raw = cfg->raw_file != NULL,
 				   .gap_ns = cfg->latency_gap_ns,
 				   .stall_ns = stall_ns(cfg),
 				   .stop = run->stop,
@@ -157,7 +159,7 @@ static int measure(struct client *c)
 		l.gap_ns = (uint64_t)(1e9 / cfg->rate);
 	for (size_t i = 0; i < cfg->nsizes * cfg->repeat && !rc; i++) {
 		l.size = cfg->sizes[i % cfg->nsizes];
-		rc = rperf_lsg_res_init(&run->res[i]);
+		rc = rperf_lsg_res_init(&run->res[i], cfg->breakdown);
 		if (rc)
 			return say(c, RPERF_EXIT_INTERNAL, "out of memory");
 		run->nres++;
@@ -259,7 +261,7 @@ static int client_run(struct client *c)
 	rperf_lat_check_results(c->run);
 	if (rperf_lat_report(c->run))
 		return RPERF_EXIT_RUNTIME;
-	return rc;
+	return rc ? rc : rperf_lat_thresholds(c->run);
 }
 
 int rperf_lat_client(const struct rperf_cli_config *cfg,

@@ -126,7 +126,7 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
-	int rc;
+	int rc, jrc;
 
 	if (!lat)
 		return ENOMEM;
@@ -145,6 +145,8 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 			.rtt = r->rtt,
 			.wire = r->wire,
 			.loop = r->loop,
+			.post_wire = r->post_wire,
+			.post_loop = r->post_loop,
 		};
 	}
 	for (size_t i = 0; i < run->nwarnings; i++)
@@ -164,17 +166,20 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.partial = run->partial;
 	rep.error = run->error[0] ? run->error : NULL;
 	rc = rperf_report_text(stdout, &rep);
+	rperf_lat_print_breakdown(run);
 	print_spread(run);
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {
-		int jrc = write_json(run->cfg->out_json_file ?
-					     run->cfg->out_json_file :
-					     "rperf.json",
-				     &rep);
+		jrc = write_json(run->cfg->out_json_file ?
+					 run->cfg->out_json_file :
+					 "rperf.json",
+				 &rep);
 
 		rc = rc ? rc : jrc;
 	}
+	jrc = rperf_lat_write_files(run, &rep);
+	rc = rc ? rc : jrc;
 	free(lat);
 	return rc;
 }

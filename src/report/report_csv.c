@@ -155,10 +155,34 @@ int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n)
 
 	if (!f || (n && !s))
 		return EINVAL;
-	fputs("wire_ns,loop_ns,rtt_ns\n", f);
+	fputs("size,wire_ns,loop_ns,rtt_ns\n", f);
 	for (i = 0; i < n; i++) {
-		if (fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
-			    s[i].wire_ns, s[i].loop_ns, s[i].rtt_ns) < 0)
+		if (fprintf(f,
+			    "%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+			    s[i].size, s[i].wire_ns, s[i].loop_ns,
+			    s[i].rtt_ns) < 0)
+			break;
+	}
+	return rperf_rpt_io_status(f);
+}
+
+int rperf_report_cdf_csv(FILE *f, const struct rperf_hist *h, uint64_t size,
+			 uint64_t repeat, bool header)
+{
+	struct rperf_hist_iter it;
+
+	if (!f || !h)
+		return EINVAL;
+	if (header)
+		fputs("size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction\n",
+		      f);
+	rperf_hist_iter_init(&it, h);
+	while (rperf_hist_next(&it)) {
+		if (fprintf(f,
+			    "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
+			    ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.9f\n",
+			    size, repeat, it.lo, it.hi, it.value, it.count,
+			    it.cumulative, it.fraction) < 0)
 			break;
 	}
 	return rperf_rpt_io_status(f);

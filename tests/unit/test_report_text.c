@@ -151,9 +151,9 @@ static void test_csv(void **state)
 static int raw_fn(FILE *f, const struct rperf_report *r)
 {
 	static const struct rperf_raw_sample s[] = {
-		{ 1500, 1100, 400 },
-		{ 1000, 1010, -10 },
-		{ 2000, 1500, 500 },
+		{ 1500, 1100, 400, 64 },
+		{ 1000, 1010, -10, 64 },
+		{ 2000, 1500, 500, 4096 },
 	};
 
 	(void)r;
@@ -165,10 +165,10 @@ static void test_raw_csv(void **state)
 	char *out = render(raw_fn, NULL);
 
 	(void)state;
-	assert_string_equal(out, "wire_ns,loop_ns,rtt_ns\n"
-				 "1500,1100,400\n"
-				 "1000,1010,-10\n"
-				 "2000,1500,500\n");
+	assert_string_equal(out, "size,wire_ns,loop_ns,rtt_ns\n"
+				 "64,1500,1100,400\n"
+				 "64,1000,1010,-10\n"
+				 "4096,2000,1500,500\n");
 	free(out);
 }
 

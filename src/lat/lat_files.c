@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* --raw, --hist and --csv files, and the --max-* thresholds. */
+#include "lat/lat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rperf/report.h>
+
+#include "cli/cli.h"
+
+static int write_raw(FILE *f, void *arg)
+{
+	const struct rperf_lat_run *run = arg;
+	struct rperf_raw_sample *all;
+	size_t n = 0, at = 0;
+	int rc;
+
+	for (size_t i = 0; i < run->nres; i++)
+		n += run->res[i].nraw;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return ENOMEM;
+	for (size_t i = 0; i < run->nres; i++) {
+		memcpy(all + at, run->res[i].raw,
+		       run->res[i].nraw * sizeof(*all));
+		at += run->res[i].nraw;
+	}
+	rc = rperf_report_raw_csv(f, all, n);
+	free(all);
+	return rc;
+}
+
+static int write_cdf(FILE *f, void *arg)
+{
+	const struct rperf_lat_run *run = arg;
+	int rc = 0;
+
+	for (size_t i = 0; i < run->nres && !rc; i++)
+		rc = rperf_report_cdf_csv(f, run->res[i].rtt,
+					  rperf_lat_res_size(run, i),
+					  rperf_lat_res_repeat(run, i), i == 0);
+	return rc;
+}
+
+static int one_file(const char *opt, const char *path,
+		    int (*fn)(FILE *, void *), void *arg)
+{
+	int rc = rperf_atomic_write(path, fn, arg);
+
+	if (rc)
+		fprintf(stderr, "rperf: %s: cannot write %s: %s\n", opt, path,
+			strerror(rc));
+	return rc;
+}
+
+int rperf_lat_write_files(const struct rperf_lat_run *run,
+			  const struct rperf_report *rep)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	int rc = 0, r;
+
+	if (cfg->raw_file) {
+		r = one_file("--raw", cfg->raw_file, write_raw, (void *)run);
+		rc = rc ? rc : r;
+	}
+	if (cfg->hist_file) {
+		r = one_file("--hist", cfg->hist_file, write_cdf, (void *)run);
+		rc = rc ? rc : r;
+	}
+	if (cfg->csv_file) {
+		r = rperf_report_write_file(cfg->csv_file, RPERF_FMT_CSV, rep);
+		if (r)
+			fprintf(stderr, "rperf: --csv: cannot write %s: %s\n",
+				cfg->csv_file, strerror(r));
+		rc = rc ? rc : r;
+	}
+	return rc;
+}
+
+static bool over(const char *opt, double p, uint64_t limit_ns,
+		 const struct rperf_lat_run *run, size_t i)
+{
+	int64_t v = rperf_hist_percentile(run->res[i].rtt, p);
+
+	if (!limit_ns || !run->res[i].samples || v <= (int64_t)limit_ns)
+		return false;
+	fprintf(stderr,
+		"rperf: %s: RTT p%g at %llu B is %.3f us, above the limit of %.3f us\n",
+		opt, p, (unsigned long long)rperf_lat_res_size(run, i),
+		(double)v / 1e3, (double)limit_ns / 1e3);
+	return true;
+}
+
+int rperf_lat_thresholds(const struct rperf_lat_run *run)
+{
+	bool exceeded = false;
+
+	for (size_t i = 0; i < run->nres; i++) {
+		exceeded |= over("--max-p50", 50, run->cfg->max_p50_ns, run, i);
+		exceeded |=
+			over("--max-p999", 99.9, run->cfg->max_p999_ns, run, i);
+	}
+	return exceeded ? RPERF_EXIT_THRESHOLD : RPERF_EXIT_OK;
+}
+
+static void row(const char *what, const struct rperf_hist *h)
+{
+	printf("    %-26s p50 %10.3f   p99.9 %10.3f\n", what,
+	       (double)rperf_hist_percentile(h, 50) / 1e3,
+	       (double)rperf_hist_percentile(h, 99.9) / 1e3);
+}
+
+void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
+{
+	if (!run->cfg->breakdown)
+		return;
+	printf("\nbreakdown (usec; seed 002's component view):\n");
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct rperf_lsg_res *r = &run->res[i];
+
+		if (!r->samples)
+			continue;
+		printf("  %llu B%s\n",
+		       (unsigned long long)rperf_lat_res_size(run, i),
+		       r->precompleted * 2 > r->samples ?
+			       " (SENDs complete inside the post: post cost includes the round trip)" :
+			       "");
+		row("post cost, wire SEND", r->post_wire);
+		row("post cost, loopback SEND", r->post_loop);
+		row("T_L - T_P (loopback)", r->loop);
+		row("T_W - T_P (wire)", r->wire);
+		row("RTT = wire - loopback", r->rtt);
+	}
+}
