@@ -1,12 +1,12 @@
 #!/bin/bash
 # basic.sh - the lab's main suite, one boot with 2 hosts behind the switch:
 #   rxe-lab run --hosts 2 tests/lab/suites/basic.sh [rperf-devices=N]
-# rperf-devices=N: also require `rperf info --json` to list >= N devices.
+# rperf-devices=N: require `rperf info --json` to list >= N devices (default 2).
 # Ends with "N passed, M failed"; status 0 only if nothing failed.
 # (lab-lib.sh is loaded by rxe-lab; sourcing it again is harmless)
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh
-RPERF_DEVICES=0
+RPERF_DEVICES=2 # rperf info lists rxe_h1 and rxe_h2 (rperf-devices=0 turns it off)
 for a in "$@"; do case $a in rperf-devices=*) RPERF_DEVICES=${a#*=} ;; esac; done
 T=90   # per-tool timeout, seconds
 

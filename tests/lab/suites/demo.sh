@@ -1,9 +1,9 @@
 #!/bin/bash
 # demo.sh MODE - the showcase measurement, run by `rxe-lab demo` twice:
 # MODE=switch (h2 -> h1 through the bridge) and MODE=direct (--direct).
-# Writes /out/demo-result.txt: "tool=... bytes=... t_min_us=... t_typical_us=..."
-# (one-way latency, µs), which rxe-lab subtracts: switch - direct.
-# To show rperf instead of perftest, replace measure() (keep the output line).
+# Writes /out/demo-result.txt, one line per tool: "tool=... bytes=...
+# t_min_us=... t_typical_us=... figure=RTT|half-RTT" (µs), which rxe-lab
+# subtracts: switch - direct.
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh
 MODE=${1:-switch}
@@ -13,12 +13,21 @@ if [ -x /usr/bin/rperf ]; then
 	rperf info || echo "(rperf info exited with status $?)"
 fi
 
-measure() {  # -> one line of key=value pairs
+# rperf lat (RPerf RTT, Equation 1) and perftest's ib_send_lat (half RTT,
+# software ping-pong) on the same path, one line each
+measure() {
+	local j=/tmp/demo-lat.json
+	timeout 120 rperf lat -d rxe_h1 > /tmp/demo-srv.log 2>&1 &
+	timeout 120 rperf lat -d rxe_h2 -s 64 -n 3000 --warmup 300 --pair-order sequential \
+		--out_json_file "$j" 10.77.0.1 > /tmp/demo-rperf.log 2>&1 || { cat /tmp/demo-rperf.log; return 1; }
+	wait
+	cat /tmp/demo-rperf.log >&2
+	jq -r '.results[0] | "tool=rperf_lat bytes=\(.size) t_min_us=\(.rtt_ns.min / 1000) t_typical_us=\(.rtt_ns.p50 / 1000) t_p999_us=\(.rtt_ns.p999 / 1000) figure=RTT"' "$j"
 	lab_pair 1 2 120 ib_send_lat -F -n 1000 > /tmp/demo.log 2>&1 || { cat /tmp/demo.log; return 1; }
-	echo "tool=ib_send_lat $(lab_lat_result)"
+	echo "tool=ib_send_lat $(lab_lat_result) figure=half-RTT"
 }
 
-lab_say "measuring one-way latency h2 -> h1 ($MODE)"
+lab_say "measuring h2 -> h1 ($MODE): rperf lat and ib_send_lat"
 # shellcheck disable=SC2016 # expanded by eval
 check "h2 -> h1 latency ($MODE) crosses the $([ "$MODE" = direct ] && echo veth pair || echo switch)" \
 	lab_assert_crossed 1500 eval 'R=$(measure)'
