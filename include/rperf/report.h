@@ -72,6 +72,36 @@ struct rperf_lat_result {
 	const struct rperf_hist *loop; /* ns, T_L - T_P; NULL if n/a */
 	const struct rperf_hist *post_wire; /* ns, ibv_post_send cost; opt. */
 	const struct rperf_hist *post_loop; /* ns, loopback post cost; opt. */
+	const struct rperf_hist *half; /* ns, RTT/2 (pingpong); optional */
+};
+
+/*
+ * Results of one rperf bw size (the sender's counts; the receiver's view for
+ * send and write_imm, which the receiver can count; plain WRITEs are
+ * invisible to it: receiver_valid false and receiver_note says why).
+ */
+struct rperf_bw_result {
+	const char *verb; /* "send", "write", "write_imm" */
+	uint64_t size; /* message bytes */
+	uint64_t qps;
+	uint64_t messages; /* completed at the sender */
+	uint64_t bytes;
+	double seconds; /* first post to last completion */
+	double gbps; /* payload Gb/s (10^9 bit/s) */
+	double mpps; /* million messages per second */
+	int mtu; /* path MTU, bytes */
+	double line_gbps; /* the port's data rate; 0 unknown */
+	double wire_efficiency; /* payload / wire bytes for size and MTU */
+	double cpu_pct; /* sender CPU, percent of one CPU */
+	uint64_t post_calls; /* ibv_post_send calls */
+	double offered_gbps; /* the rate limit as Gb/s; 0 unlimited */
+	double offered_mpps;
+	bool receiver_valid;
+	uint64_t rx_messages, rx_bytes;
+	double rx_seconds; /* first to last receive completion */
+	double rx_gbps;
+	double rx_cpu_pct; /* receiver CPU, percent of one CPU; < 0 unknown */
+	const char *receiver_note; /* why there is no receiver view, or NULL */
 };
 
 struct rperf_report {
@@ -83,6 +113,9 @@ struct rperf_report {
 	const struct rperf_platform *platform;
 	const struct rperf_lat_result *lat;
 	size_t nlat;
+	const struct rperf_bw_result *bw; /* rperf bw (rendered by *_bw_*) */
+	size_t nbw;
+	bool report_gbits; /* bw text: Gb/s instead of MiB/s */
 	/* percentiles to show, in [0,100]; NULL = 50, 99, 99.9, 99.99 */
 	const double *percentiles;
 	size_t npercentiles;
@@ -120,6 +153,18 @@ int rperf_report_json(FILE *f, const struct rperf_report *r);
 int rperf_report_csv(FILE *f, const struct rperf_report *r);
 int rperf_info_text(FILE *f, const struct rperf_info *info);
 int rperf_info_json(FILE *f, const struct rperf_info *info);
+
+/*
+ * rperf bw renderers: the text table (totals, line-rate share, receiver's
+ * view, CPU) and the JSON report (the lat layout with bw results: see
+ * src/report/report_bw.c). 0 or an errno.
+ */
+int rperf_report_bw_text(FILE *f, const struct rperf_report *r);
+int rperf_report_bw_json(FILE *f, const struct rperf_report *r);
+/* One bw result as one JSON line {"type": "total", ...result keys}. */
+int rperf_report_bw_jsonl(FILE *f, const struct rperf_bw_result *b);
+/* Write the bw JSON report to @path atomically. */
+int rperf_report_bw_write_json(const char *path, const struct rperf_report *r);
 
 /* One raw sample (--raw): per-sample times in ns. */
 struct rperf_raw_sample {

@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "cli/signals.h"
+#include "bw/bw.h"
 #include "lat/lat.h"
 #include "version.h"
 
@@ -20,16 +21,13 @@ int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
 	return RPERF_EXIT_USAGE;
 }
 
-/* Options in the table whose feature is not built yet: refuse, never ignore. */
-static int check_built(const struct rperf_cli_config *cfg)
+/* rperf bw: the options of the table not built yet. */
+static int check_built_bw(const struct rperf_cli_config *cfg)
 {
-	static const char *const methods[] = { "rperf", "pingpong", "postpoll",
-					       "all" };
-
-	if (cfg->method != RPERF_METHOD_RPERF) {
+	if (cfg->bidir) {
 		fprintf(stderr,
-			"rperf: --method: %s is not built yet in rperf %s; accepted: rperf\n",
-			methods[cfg->method], RPERF_VERSION);
+			"rperf: -b/--bidirectional: not built yet in rperf %s; accepted: one direction (run a second client from the other host)\n",
+			RPERF_VERSION);
 		return RPERF_EXIT_USAGE;
 	}
 	if (cfg->rdma_cm) {
@@ -49,13 +47,16 @@ static int run_command(const struct rperf_cli_config *cfg)
 	case RPERF_CMD_INFO:
 		return rperf_cmd_info(cfg);
 	case RPERF_CMD_LAT:
-		rc = check_built(cfg);
-		if (rc)
-			return rc;
 		if (cfg->host)
 			return rperf_lat_client(cfg, rperf_signals_install());
 		return rperf_lat_server(cfg, rperf_signals_install());
 	case RPERF_CMD_BW:
+		rc = check_built_bw(cfg);
+		if (rc)
+			return rc;
+		if (cfg->host)
+			return rperf_bw_client(cfg, rperf_signals_install());
+		return rperf_bw_server(cfg, rperf_signals_install());
 	case RPERF_CMD_RUN:
 	case RPERF_CMD_AGENT:
 		return rperf_cmd_not_built(cfg);

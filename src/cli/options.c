@@ -371,7 +371,7 @@ const struct rperf_opt rperf_options[] = {
 	  .cmds = B,
 	  .off = OFF(tx_depth),
 	  .min = 1,
-	  .max = 65536,
+	  .max = 16777216,
 	  .metavar = "N",
 	  .dflt = "128",
 	  .help = "Work requests kept outstanding per QP." },
@@ -553,11 +553,16 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->qp_timeout = 14;
 	cfg->retry_count = 7;
 	cfg->tclass = -1;
+	cfg->tos = -1;
 	cfg->tcp_port = RPERF_DEFAULT_TCP_PORT;
 	cfg->connect_timeout_ns = 10 * NS_S;
 	cfg->cpu = -1;
 	cfg->iters = 10000;
 	cfg->warmup = 1000;
 	cfg->repeat = 1;
+	cfg->tx_depth = 128;
+	cfg->cq_mod = 100;
+	cfg->post_list = 1;
+	cfg->qps = 1;
 	cfg->spin_ns = 200000000ull;
 }

@@ -304,6 +304,36 @@ static bool was_given(const struct parse_state *st, const char *name)
 	return o && st->given[o - rperf_options];
 }
 
+/* rperf bw: combinations of its options. 0 or EINVAL with the message. */
+static int check_bw(struct parse_state *st)
+{
+	const struct rperf_cli_config *cfg = st->cfg;
+
+	if (cfg->post_list > cfg->tx_depth)
+		return errf(
+			st, EINVAL,
+			"-l/--post_list: %llu is above the tx depth %llu; accepted: a post list of at most -t/--tx-depth work requests",
+			(unsigned long long)cfg->post_list,
+			(unsigned long long)cfg->tx_depth);
+	if (cfg->run_infinitely &&
+	    (was_given(st, "iters") || was_given(st, "duration")))
+		return errf(
+			st, EINVAL,
+			"--run_infinitely: given with %s; accepted: one of -n, -D and --run_infinitely",
+			was_given(st, "iters") ? "-n/--iters" :
+						 "-D/--duration");
+	if (cfg->run_infinitely && (cfg->nsizes > 1 || cfg->all_sizes))
+		return errf(
+			st, EINVAL,
+			"--run_infinitely: given with %zu sizes; accepted: one size",
+			cfg->nsizes);
+	if (was_given(st, "rate_units") && !was_given(st, "rate_limit"))
+		return errf(
+			st, EINVAL,
+			"--rate_units: given without --rate_limit; accepted: --rate_limit N --rate_units M|g|p");
+	return 0;
+}
+
 /* Combinations and server-side rules, after all options are known. */
 static int check_combinations(struct parse_state *st)
 {
@@ -326,6 +356,8 @@ static int check_combinations(struct parse_state *st)
 		return errf(
 			st, EINVAL,
 			"--rate: given with --latency_gap; accepted: one way of pacing");
+	if (cfg->cmd == RPERF_CMD_BW && check_bw(st))
+		return EINVAL;
 	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || cfg->host)
 		return 0;
 	for (size_t i = 0; i < rperf_noptions; i++) {

@@ -12,25 +12,28 @@
 
 #include "cli/config.h"
 
-enum { WIRE = 0, LOOP = 1 };
+/* Completion queues a sample waits on: wire send, loopback send, wire recv */
+enum { WIRE = 0, LOOP = 1, REPLY = 2 };
 
 /* One sample's timestamps (raw ticks) and state. */
 struct sample {
-	uint64_t tp[2], tc[2];
-	uint64_t tpe[2]; /* when ibv_post_send returned (breakdown) */
-	bool done[2], pre[2];
+	uint64_t tp[3], tc[3];
+	uint64_t tpe[3]; /* when ibv_post_send returned (breakdown) */
+	bool done[3], pre[3];
 };
+
+static const char *const cq_names[] = { "wire SEND", "loopback SEND", "reply" };
 
 struct lsg_run {
 	const struct rperf_lsg_cfg *cfg;
 	const struct rperf_lsg_qps *qps;
 	struct rperf_lsg_res *res;
-	struct ibv_cq *cq[2];
+	struct ibv_cq *cq[3];
 	struct ibv_qp *qp[2];
 	struct ibv_sge sge;
 	bool inl[2];
 	uint64_t stall_ticks;
-	unsigned int loop_rx_posted;
+	uint64_t wire_posts;
 };
 
 static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
@@ -55,6 +58,15 @@ static int post_send(struct lsg_run *r, int k)
 				  .send_flags = IBV_SEND_SIGNALED },
 			   *bad;
 
+	/* the server sleeps on solicited events: wake it to refill */
+	if (k == WIRE && r->cfg->solicit_every &&
+	    ++r->wire_posts % r->cfg->solicit_every == 0)
+		wr.send_flags |= IBV_SEND_SOLICITED;
+	if (k == WIRE && r->cfg->method == RPERF_METHOD_POSTPOLL) {
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.wr.rdma.remote_addr = r->cfg->remote_addr;
+		wr.wr.rdma.rkey = r->cfg->rkey;
+	}
 	if (r->inl[k])
 		wr.send_flags |= IBV_SEND_INLINE;
 	return ibv_post_send(r->qp[k], &wr, &bad);
@@ -73,9 +85,8 @@ static int poll_once(struct lsg_run *r, struct sample *s, int k)
 	if (wc.status != IBV_WC_SUCCESS) {
 		snprintf(
 			r->res->error, sizeof(r->res->error),
-			"%s SEND completed with status '%s' (peer gone or path broken)",
-			k == WIRE ? "wire" : "loopback",
-			ibv_wc_status_str(wc.status));
+			"%s completed with status '%s' (peer gone or path broken)",
+			cq_names[k], ibv_wc_status_str(wc.status));
 		return -EIO;
 	}
 	return 1;
@@ -120,21 +131,38 @@ static int wait_done(struct lsg_run *r, struct sample *s, int k)
 		if (r->cfg->yield && !rc)
 			sched_yield();
 		if (++spins % 4096 == 0) {
+			uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
+
 			if (*r->cfg->stop)
 				return fail(r, EINTR, "%s", "interrupted");
 			if (peer_gone(r))
 				return fail(
 					r, ECONNRESET, "%s",
 					"the peer closed the control connection mid-run");
-			if (rperf_clock_end(r->cfg->clk) - s->tp[k] >
-			    r->stall_ticks)
+			if (rperf_clock_end(r->cfg->clk) - t0 > r->stall_ticks)
 				return fail(
 					r, ETIMEDOUT,
-					"a %s SEND did not complete within the stall limit",
-					k == WIRE ? "wire" : "loopback");
+					"a %s did not complete within the stall limit",
+					cq_names[k]);
 		}
 	}
 	return 0;
+}
+
+/* pingpong: SEND, wait for the peer's reply; postpoll: WRITE, poll it. */
+static int compare_sample(struct lsg_run *r, struct sample *s)
+{
+	int rc = post_and_peek(r, s, WIRE);
+
+	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG)
+		rc = wait_done(r, s, REPLY);
+	if (!rc)
+		rc = wait_done(r, s, WIRE);
+	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG &&
+	    rperf_post_recvs(r->qps->wire, r->qps->wire_rx_buf, r->cfg->size,
+			     1))
+		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
+	return rc;
 }
 
 static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
@@ -142,6 +170,8 @@ static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
 	int order = r->cfg->pair_order, first, rc;
 
 	memset(s, 0, sizeof(*s));
+	if (r->cfg->method != RPERF_METHOD_RPERF)
+		return compare_sample(r, s);
 	if (order == RPERF_PAIR_SEQUENTIAL) {
 		rc = post_and_peek(r, s, WIRE);
 		if (!rc)
@@ -210,12 +240,33 @@ static int keep_raw(struct lsg_run *r, int64_t w, int64_t l)
 	return 0;
 }
 
+/* pingpong and postpoll: one figure per sample (no loopback) */
+static int record_compare(struct lsg_run *r, const struct sample *s)
+{
+	const struct rperf_clock *clk = r->cfg->clk;
+	int end = r->cfg->method == RPERF_METHOD_PINGPONG ? REPLY : WIRE;
+	int64_t t = delta_ns(clk, s->tp[WIRE], s->tc[end]);
+
+	rperf_hist_record(r->res->rtt, t);
+	if (r->res->half)
+		rperf_hist_record(r->res->half, t / 2);
+	if (r->cfg->breakdown)
+		rperf_hist_record(r->res->post_wire,
+				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+	r->res->samples++;
+	r->res->nonpositive += t <= 0;
+	r->res->precompleted += s->pre[WIRE];
+	return r->cfg->keep_raw ? keep_raw(r, t, 0) : 0;
+}
+
 static int record(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
 	int64_t w = delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
 	int64_t l = delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
 
+	if (r->cfg->method != RPERF_METHOD_RPERF)
+		return record_compare(r, s);
 	rperf_hist_record(r->res->wire, w);
 	rperf_hist_record(r->res->loop, l);
 	rperf_hist_record(r->res->rtt, w - l);
@@ -252,6 +303,7 @@ static void setup(struct lsg_run *r)
 
 	r->cq[WIRE] = q->wire->send_cq;
 	r->cq[LOOP] = q->loop_tx->send_cq;
+	r->cq[REPLY] = q->wire->recv_cq;
 	r->qp[WIRE] = q->wire->qp;
 	r->qp[LOOP] = q->loop_tx->qp;
 	r->inl[WIRE] = r->cfg->size <= q->wire->max_inline;
@@ -287,7 +339,7 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		} else {
 			rc = record(&r, &s);
 		}
-		if (!rc)
+		if (!rc && cfg->method == RPERF_METHOD_RPERF)
 			rc = refill_loop_rx(&r);
 		now = rperf_clock_end(cfg->clk);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
@@ -304,20 +356,23 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 	return rc;
 }
 
-int rperf_lsg_res_init(struct rperf_lsg_res *res, bool breakdown)
+int rperf_lsg_res_init(struct rperf_lsg_res *res, int method, bool breakdown)
 {
+	bool rp = method == RPERF_METHOD_RPERF;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->rtt);
-	if (!rc)
+	if (!rc && rp)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->wire);
-	if (!rc)
+	if (!rc && rp)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->loop);
+	if (!rc && method == RPERF_METHOD_PINGPONG)
+		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &res->half);
 	if (!rc && breakdown)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS,
 				       &res->post_wire);
-	if (!rc && breakdown)
+	if (!rc && breakdown && rp)
 		rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS,
 				       &res->post_loop);
 	if (rc)
@@ -330,6 +385,7 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res)
 	rperf_hist_destroy(res->rtt);
 	rperf_hist_destroy(res->wire);
 	rperf_hist_destroy(res->loop);
+	rperf_hist_destroy(res->half);
 	rperf_hist_destroy(res->post_wire);
 	rperf_hist_destroy(res->post_loop);
 	free(res->raw);

@@ -3,6 +3,9 @@
  * Latency-sensitive generator, RPerf method: per sample one SEND over the
  * wire QP and one SEND on the loopback QP pair, each post and completion
  * timestamped; RTT = (T_W - T_P,wire) - (T_L - T_P,loop) (Equation 1).
+ * The comparison methods run on the same QPs: pingpong (perftest-style: a
+ * SEND, the peer's software SENDs it back; RTT = T_reply - T_P) and postpoll
+ * (qperf-style: an RDMA WRITE polled to completion; RTT = T_C - T_P).
  */
 #ifndef RPERF_GEN_LSG_H
 #define RPERF_GEN_LSG_H
@@ -19,6 +22,9 @@
 
 struct rperf_lsg_cfg {
 	const struct rperf_clock *clk;
+	int method; /* RPERF_METHOD_RPERF, _PINGPONG or _POSTPOLL */
+	uint64_t remote_addr; /* postpoll: the peer's buffer ... */
+	uint32_t rkey; /* ... and its key */
 	uint64_t size; /* bytes per SEND */
 	uint64_t iters; /* samples after warm-up; 0 with duration_ns */
 	uint64_t duration_ns; /* 0: iteration mode */
@@ -27,6 +33,7 @@ struct rperf_lsg_cfg {
 	bool yield; /* sched_yield() between polls */
 	bool breakdown; /* also time each ibv_post_send call */
 	bool keep_raw; /* keep every sample (--raw) */
+	uint32_t solicit_every; /* wire SENDs: solicit an event every N-th */
 	uint64_t gap_ns; /* idle time between sample starts, 0: none */
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
@@ -40,12 +47,15 @@ struct rperf_lsg_qps {
 	struct rperf_qp *loop_rx; /* ... and receiver, same port */
 	const struct rperf_buf *send_buf; /* >= size */
 	const struct rperf_buf *loop_rx_buf; /* >= size */
+	const struct rperf_buf *wire_rx_buf; /* pingpong replies, >= size */
 	unsigned int rx_depth; /* receives kept posted on loop_rx */
 };
 
 /* Results: configuration in, figures out; histograms are owned here. */
 struct rperf_lsg_res {
-	struct rperf_hist *rtt, *wire, *loop; /* ns */
+	struct rperf_hist *rtt; /* ns: the method's figure (RTT) */
+	struct rperf_hist *wire, *loop; /* ns, rperf method only */
+	struct rperf_hist *half; /* ns, RTT/2, pingpong only */
 	struct rperf_hist *post_wire, *post_loop; /* ns, with breakdown */
 	struct rperf_raw_sample *raw; /* with keep_raw */
 	size_t nraw, raw_cap;
@@ -58,8 +68,8 @@ struct rperf_lsg_res {
 	char error[256]; /* why the run stopped early, "" if it did not */
 };
 
-/* Histograms for a run; post-cost ones only with @breakdown. */
-int rperf_lsg_res_init(struct rperf_lsg_res *res, bool breakdown);
+/* Histograms for a run of @method; post-cost ones only with @breakdown. */
+int rperf_lsg_res_init(struct rperf_lsg_res *res, int method, bool breakdown);
 void rperf_lsg_res_fini(struct rperf_lsg_res *res);
 
 /*

@@ -23,7 +23,7 @@ struct rperf_lat_run {
 	struct rperf_clock clk;
 	struct rperf_clock_selftest selftest;
 	struct rperf_platform platform;
-	struct rperf_lsg_res *res; /* [repeat][size], run-major */
+	struct rperf_lsg_res *res; /* [method][repeat][size] */
 	size_t nres; /* measured so far (the last may be partial) */
 	char warnings[RPERF_MAX_WARNINGS][256];
 	size_t nwarnings;
@@ -49,7 +49,12 @@ void rperf_lat_warn(struct rperf_lat_run *run, const char *fmt, ...)
 /* Derive the warnings the results call for (precompleted, loop > wire...). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
 
-/* Size and (1-based) repeat of result @i. */
+/* Methods a run measures (3 with --method all), and the i-th one. */
+size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg);
+int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m);
+const char *rperf_lat_method_name(int method);
+/* Method, size and (1-based) repeat of result @i. */
+int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i);
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i);
 uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i);
 
@@ -59,8 +64,9 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep);
 /* --max-p50 / --max-p999: RPERF_EXIT_THRESHOLD (with a line each) or 0. */
 int rperf_lat_thresholds(const struct rperf_lat_run *run);
-/* --breakdown table on stdout. */
+/* --breakdown table on stdout; the pingpong RTT/2 lines. */
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
+void rperf_lat_print_half(const struct rperf_lat_run *run);
 
 /* Print the text report and write the JSON file if asked. 0 or errno. */
 int rperf_lat_report(const struct rperf_lat_run *run);

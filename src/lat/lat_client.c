@@ -2,6 +2,7 @@
 /* rperf lat HOST: set up QPs, ship the parameters, measure, report. */
 #include "lat/lat.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +32,8 @@ struct client {
 	struct rperf_ctrl_session s;
 	struct rperf_ctrl_io io;
 	uint64_t max_size;
-	uint64_t sent; /* wire SENDs, warm-up included */
+	uint64_t sent; /* wire SENDs of the round, warm-up included */
+	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
 };
 
 static int say(struct client *c, int code, const char *fmt, ...)
@@ -84,6 +86,28 @@ static int hello(struct client *c)
 	return 0;
 }
 
+/* The wire QP to the server's: directly, or through rdma_cm (-R). */
+static int connect_wire(struct client *c, const struct rperf_endpoint *peer,
+			char *err, size_t errlen)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	char src[INET_ADDRSTRLEN];
+
+	if (!cfg->rdma_cm)
+		return rperf_qp_connect(c->conn.wire, c->conn.dev,
+					&c->conn.vcfg, peer, err, errlen);
+	if (rperf_cm_gid_ipv4(c->conn.dev, src, sizeof(src))) {
+		snprintf(
+			err, errlen,
+			"-R: %s has no IPv4 GID to bind rdma_cm to; accepted: a RoCE port with an IPv4 address (-x)",
+			c->conn.dev->name);
+		return EAFNOSUPPORT;
+	}
+	return rperf_cm_connect(&c->conn.cm, c->conn.wire, &c->conn.vcfg, src,
+				cfg->host, (uint16_t)cfg->tcp_port,
+				RPERF_LAT_CTRL_TIMEOUT_MS / 2, err, errlen);
+}
+
 /* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
 static int exchange(struct client *c)
 {
@@ -107,16 +131,15 @@ static int exchange(struct client *c)
 		return say(c,
 			   rc == EPROTO ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME,
 			   "%s refused the run: %s", cfg->host, why);
-	rc = rperf_lat_endpoint_from(&m, &peer);
+	rc = rperf_lat_endpoint_from(&m, &peer, &c->peer_buf);
 	rperf_ctrl_msg_release(&m);
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: malformed ENDPOINT",
 			   cfg->host);
 	rc = rperf_lat_send_endpoint(&c->s, &c->io, c->conn.dev, c->conn.wire,
-				     c->conn.vcfg.mtu);
+				     c->conn.vcfg.mtu, NULL);
 	if (!rc)
-		rc = rperf_qp_connect(c->conn.wire, c->conn.dev, &c->conn.vcfg,
-				      &peer, err, sizeof(err));
+		rc = connect_wire(c, &peer, err, sizeof(err));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "connecting the wire QP: %s",
 			   rc == EPROTO ? "protocol error" : strerror(rc));
@@ -125,13 +148,38 @@ static int exchange(struct client *c)
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
 	rperf_ctrl_msg_release(&m);
-	rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START, NULL);
-	return rc ? say(c, RPERF_EXIT_RUNTIME, "%s: sending START: %s",
-			cfg->host, strerror(rc)) :
-		    0;
+	return 0;
 }
 
-static int measure(struct client *c)
+static void lsg_cfg(const struct client *c, int method, struct rperf_lsg_cfg *l)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+
+	*l = (struct rperf_lsg_cfg){
+		.clk = &c->run->clk,
+		.method = method,
+		.remote_addr = c->peer_buf.addr,
+		.rkey = c->peer_buf.rkey,
+		.iters = cfg->iters,
+		.duration_ns = cfg->duration_ns,
+		.warmup = cfg->warmup,
+		.pair_order = cfg->pair_order,
+		.yield = cfg->poll_mode == 1,
+		.breakdown = cfg->breakdown,
+		.keep_raw = cfg->raw_file != NULL,
+		.solicit_every =
+			(uint32_t)(cfg->rx_depth / 4 ? cfg->rx_depth / 4 : 1),
+		.gap_ns = cfg->latency_gap_ns,
+		.stall_ns = stall_ns(cfg),
+		.stop = c->run->stop,
+		.peer_fd = c->io.fd
+	};
+	if (cfg->rate > 0)
+		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
+}
+
+/* START {"method"}, then every (repeat, size) of method @m. */
+static int measure_method(struct client *c, size_t m)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
 	struct rperf_lat_run *run = c->run;
@@ -140,45 +188,44 @@ static int measure(struct client *c)
 				   .loop_rx = c->conn.loop_rx,
 				   .send_buf = &c->conn.send_buf,
 				   .loop_rx_buf = &c->conn.recv_buf,
+				   .wire_rx_buf = &c->conn.recv_buf,
 				   .rx_depth = c->conn.rx_depth };
-	struct rperf_lsg_cfg l = { .clk = &run->clk,
-				   .iters = cfg->iters,
-				   .duration_ns = cfg->duration_ns,
-				   .warmup = cfg->warmup,
-				   .pair_order = cfg->pair_order,
-				   .yield = cfg->poll_mode == 1,
-				   .breakdown = cfg->breakdown,
-				   .keep_raw = cfg->raw_file != NULL,
-				   .gap_ns = cfg->latency_gap_ns,
-				   .stall_ns = stall_ns(cfg),
-				   .stop = run->stop,
-				   .peer_fd = c->io.fd };
-	int rc = 0;
+	int method = rperf_lat_method_at(cfg, m);
+	size_t per = cfg->nsizes * cfg->repeat, i;
+	struct rperf_lsg_cfg l;
+	json_t *start;
+	int rc;
 
-	if (cfg->rate > 0)
-		l.gap_ns = (uint64_t)(1e9 / cfg->rate);
-	for (size_t i = 0; i < cfg->nsizes * cfg->repeat && !rc; i++) {
+	lsg_cfg(c, method, &l);
+	start = json_pack("{s:s}", "method", rperf_lat_method_name(method));
+	rc = start ? rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START,
+					     start) :
+		     ENOMEM;
+	json_decref(start);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: sending START: %s",
+			   cfg->host, strerror(rc));
+	c->sent = 0;
+	for (i = m * per; i < (m + 1) * per && !rc; i++) {
 		l.size = cfg->sizes[i % cfg->nsizes];
-		rc = rperf_lsg_res_init(&run->res[i], cfg->breakdown);
-		if (rc)
+		if (rperf_lsg_res_init(&run->res[i], method, cfg->breakdown))
 			return say(c, RPERF_EXIT_INTERNAL, "out of memory");
 		run->nres++;
 		rc = rperf_lsg_run(&l, &q, &run->res[i]);
 		c->sent += run->res[i].samples + run->res[i].warmup;
-		if (rc) {
-			run->partial = true;
-			say(c, RPERF_EXIT_RUNTIME,
-			    "run stopped at %llu B after %llu samples: %s",
-			    (unsigned long long)l.size,
-			    (unsigned long long)run->res[i].samples,
-			    run->res[i].error);
-		}
 	}
-	return rc ? RPERF_EXIT_RUNTIME : 0;
+	if (!rc)
+		return 0;
+	run->partial = true;
+	return say(c, RPERF_EXIT_RUNTIME,
+		   "%s run stopped at %llu B after %llu samples: %s",
+		   rperf_lat_method_name(method), (unsigned long long)l.size,
+		   (unsigned long long)run->res[i - 1].samples,
+		   run->res[i - 1].error);
 }
 
-/* DONE out, RESULT in (the server's receive count), BYE both ways. */
-static int finish(struct client *c)
+/* DONE out, RESULT in: the server's receive count must match our SENDs. */
+static int end_round(struct client *c, int method)
 {
 	char why[RPERF_CTRL_REASON_LEN];
 	const json_t *res;
@@ -199,14 +246,33 @@ static int finish(struct client *c)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the run: %s",
 			   c->run->cfg->host,
 			   rc == EPROTO ? why : strerror(rc));
-	if (!rperf_ctrl_result_decode(&m, &res) &&
+	if (method != RPERF_METHOD_POSTPOLL &&
+	    !rperf_ctrl_result_decode(&m, &res) &&
 	    !rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX, &got) &&
 	    got != c->sent)
 		rperf_lat_warn(
 			c->run,
-			"the server received %llu SENDs, the client posted %llu",
-			(unsigned long long)got, (unsigned long long)c->sent);
+			"%s: the server received %llu SENDs, the client posted %llu",
+			rperf_lat_method_name(method), (unsigned long long)got,
+			(unsigned long long)c->sent);
 	rperf_ctrl_msg_release(&m);
+	return 0;
+}
+
+static int measure(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	char why[RPERF_CTRL_REASON_LEN];
+	struct rperf_ctrl_msg m;
+	int rc = 0;
+
+	for (size_t k = 0; k < rperf_lat_nmethods(cfg) && !rc; k++) {
+		rc = measure_method(c, k);
+		if (!rc)
+			rc = end_round(c, rperf_lat_method_at(cfg, k));
+	}
+	if (rc)
+		return rc;
 	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
 	    !rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
 			      sizeof(why)))
@@ -253,9 +319,7 @@ static int client_run(struct client *c)
 	if (rc)
 		return rc;
 	rc = measure(c);
-	if (!rc)
-		rc = finish(c);
-	else
+	if (rc)
 		rperf_lat_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
 				      c->run->error);
 	rperf_lat_check_results(c->run);
@@ -272,7 +336,9 @@ int rperf_lat_client(const struct rperf_cli_config *cfg,
 	int rc;
 
 	if (run)
-		run->res = calloc(cfg->nsizes * cfg->repeat, sizeof(*run->res));
+		run->res = calloc(cfg->nsizes * cfg->repeat *
+					  rperf_lat_nmethods(cfg),
+				  sizeof(*run->res));
 	if (!run || !run->res) {
 		free(run);
 		return RPERF_EXIT_INTERNAL;

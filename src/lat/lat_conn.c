@@ -20,7 +20,10 @@ static void verbs_cfg(struct rperf_verbs_cfg *v,
 	v->qp_timeout = (uint8_t)cfg->qp_timeout;
 	v->retry_count = (uint8_t)cfg->retry_count;
 	v->sl = (uint8_t)cfg->sl;
-	v->tclass = (uint8_t)(cfg->tclass < 0 ? 0 : cfg->tclass);
+	/* --tclass, else -T/--tos (rdma_cm's name for it), else 0 */
+	v->tclass = (uint8_t)(cfg->tclass >= 0 ? cfg->tclass :
+			      cfg->tos >= 0    ? cfg->tos :
+						 0);
 }
 
 static int check_depth(const struct rperf_lat_conn *c, char *err, size_t errlen)
@@ -42,7 +45,10 @@ static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
 	struct rperf_qp_cfg q = { .send_depth = send,
 				  .recv_depth = recv,
 				  .inline_size = c->vcfg.inline_size,
-				  .recv_events = events };
+				  .recv_events = events,
+				  /* postpoll WRITEs into the server's buffer */
+				  .access = events ? IBV_ACCESS_REMOTE_WRITE :
+						     0 };
 	int rc = rperf_qp_create(c->dev, &q, qp);
 
 	if (rc)
@@ -60,7 +66,10 @@ static int make_bufs(struct rperf_lat_conn *c, bool send, char *err,
 		rc = rperf_buf_alloc(c->dev, c->max_size, 0, &c->send_buf);
 	if (!rc)
 		rc = rperf_buf_alloc(c->dev, c->max_size,
-				     IBV_ACCESS_LOCAL_WRITE, &c->recv_buf);
+				     IBV_ACCESS_LOCAL_WRITE |
+					     (send ? 0 :
+						     IBV_ACCESS_REMOTE_WRITE),
+				     &c->recv_buf);
 	if (rc)
 		snprintf(err, errlen, "%s: registering %llu B buffers: %s",
 			 c->dev->name, (unsigned long long)c->max_size,
@@ -95,9 +104,9 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
 	if (!rc)
 		rc = check_depth(c, err, errlen);
-	if (!rc)
-		rc = make_qp(c, SEND_DEPTH, 1, false, &c->wire, "wire", err,
-			     errlen);
+	if (!rc) /* receives for pingpong replies */
+		rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire,
+			     "wire", err, errlen);
 	if (!rc)
 		rc = make_qp(c, SEND_DEPTH, 1, false, &c->loop_tx,
 			     "loopback sender", err, errlen);
@@ -108,6 +117,9 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 		rc = make_bufs(c, true, err, errlen);
 	if (!rc)
 		rc = rperf_post_recvs(c->loop_rx, &c->recv_buf, c->max_size,
+				      c->rx_depth);
+	if (!rc)
+		rc = rperf_post_recvs(c->wire, &c->recv_buf, c->max_size,
 				      c->rx_depth);
 	if (!rc)
 		rc = connect_loop(c, err, errlen);
@@ -137,9 +149,9 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
 	if (!rc)
 		rc = check_depth(c, err, errlen);
-	if (!rc)
-		rc = make_qp(c, 1, c->rx_depth, true, &c->wire, "wire", err,
-			     errlen);
+	if (!rc) /* sends: pingpong replies */
+		rc = make_qp(c, SEND_DEPTH, c->rx_depth, true, &c->wire, "wire",
+			     err, errlen);
 	if (!rc)
 		rc = make_bufs(c, false, err, errlen);
 	if (!rc)
@@ -152,6 +164,7 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 
 void rperf_lat_conn_close(struct rperf_lat_conn *c)
 {
+	rperf_cm_close(&c->cm);
 	rperf_qp_destroy(c->wire);
 	rperf_qp_destroy(c->loop_tx);
 	rperf_qp_destroy(c->loop_rx);

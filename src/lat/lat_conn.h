@@ -9,6 +9,7 @@
 #include "cli/config.h"
 #include "lat/lat_params.h"
 #include "verbs/verbs.h"
+#include "verbs/verbs_cm.h"
 
 struct rperf_lat_conn {
 	struct rperf_verbs_cfg vcfg;
@@ -19,6 +20,7 @@ struct rperf_lat_conn {
 	struct rperf_buf recv_buf; /* receives land here (one buffer) */
 	uint64_t max_size;
 	unsigned int rx_depth;
+	struct rperf_cm cm; /* -R: the wire QP's connection */
 };
 
 /*

@@ -8,7 +8,8 @@
 int rperf_lat_send_endpoint(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
 			    const struct rperf_dev *d,
-			    const struct rperf_qp *qp, int mtu)
+			    const struct rperf_qp *qp, int mtu,
+			    const struct rperf_buf *buf)
 {
 	struct rperf_ctrl_endpoint cep = { 0 };
 	struct rperf_endpoint ep;
@@ -21,6 +22,11 @@ int rperf_lat_send_endpoint(struct rperf_ctrl_session *s,
 	cep.lid = ep.lid;
 	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
 	cep.mtu = (uint32_t)ep.mtu;
+	if (buf) {
+		cep.addr = (uintptr_t)buf->addr;
+		cep.rkey = buf->mr->rkey;
+		cep.size = buf->len;
+	}
 	rc = rperf_ctrl_endpoint_encode(&cep, &obj);
 	if (!rc)
 		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_ENDPOINT, obj);
@@ -29,13 +35,16 @@ int rperf_lat_send_endpoint(struct rperf_ctrl_session *s,
 }
 
 int rperf_lat_endpoint_from(const struct rperf_ctrl_msg *m,
-			    struct rperf_endpoint *ep)
+			    struct rperf_endpoint *ep,
+			    struct rperf_ctrl_endpoint *raw)
 {
 	struct rperf_ctrl_endpoint cep;
 	int rc = rperf_ctrl_endpoint_decode(m, &cep);
 
 	if (rc)
 		return rc;
+	if (raw)
+		*raw = cep;
 	memset(ep, 0, sizeof(*ep));
 	ep->qpn = cep.qpn;
 	ep->psn = cep.psn;

@@ -60,24 +60,22 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
-	int rc = 0, r;
+	int rc[3] = { 0, 0, 0 }; /* every file is attempted */
 
-	if (cfg->raw_file) {
-		r = one_file("--raw", cfg->raw_file, write_raw, (void *)run);
-		rc = rc ? rc : r;
-	}
-	if (cfg->hist_file) {
-		r = one_file("--hist", cfg->hist_file, write_cdf, (void *)run);
-		rc = rc ? rc : r;
-	}
+	if (cfg->raw_file)
+		rc[0] = one_file("--raw", cfg->raw_file, write_raw,
+				 (void *)run);
+	if (cfg->hist_file)
+		rc[1] = one_file("--hist", cfg->hist_file, write_cdf,
+				 (void *)run);
 	if (cfg->csv_file) {
-		r = rperf_report_write_file(cfg->csv_file, RPERF_FMT_CSV, rep);
-		if (r)
+		rc[2] = rperf_report_write_file(cfg->csv_file, RPERF_FMT_CSV,
+						rep);
+		if (rc[2])
 			fprintf(stderr, "rperf: --csv: cannot write %s: %s\n",
-				cfg->csv_file, strerror(r));
-		rc = rc ? rc : r;
+				cfg->csv_file, strerror(rc[2]));
 	}
-	return rc;
+	return rc[0] ? rc[0] : rc[1] ? rc[1] : rc[2];
 }
 
 static bool over(const char *opt, double p, uint64_t limit_ns,
@@ -108,6 +106,8 @@ int rperf_lat_thresholds(const struct rperf_lat_run *run)
 
 static void row(const char *what, const struct rperf_hist *h)
 {
+	if (!h)
+		return;
 	printf("    %-26s p50 %10.3f   p99.9 %10.3f\n", what,
 	       (double)rperf_hist_percentile(h, 50) / 1e3,
 	       (double)rperf_hist_percentile(h, 99.9) / 1e3);
@@ -115,6 +115,8 @@ static void row(const char *what, const struct rperf_hist *h)
 
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 {
+	bool rp;
+
 	if (!run->cfg->breakdown)
 		return;
 	printf("\nbreakdown (usec; seed 002's component view):\n");
@@ -123,15 +125,33 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 
 		if (!r->samples)
 			continue;
-		printf("  %llu B%s\n",
+		rp = rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF;
+		printf("  %s %llu B%s\n",
+		       rperf_lat_method_name(rperf_lat_res_method(run, i)),
 		       (unsigned long long)rperf_lat_res_size(run, i),
 		       r->precompleted * 2 > r->samples ?
-			       " (SENDs complete inside the post: post cost includes the round trip)" :
+			       " (complete inside the post: the post cost includes the round trip)" :
 			       "");
-		row("post cost, wire SEND", r->post_wire);
+		row("post cost, wire", r->post_wire);
 		row("post cost, loopback SEND", r->post_loop);
 		row("T_L - T_P (loopback)", r->loop);
 		row("T_W - T_P (wire)", r->wire);
-		row("RTT = wire - loopback", r->rtt);
+		row(rp ? "RTT = wire - loopback" : "RTT = T_C - T_P", r->rtt);
+		row("RTT/2 (perftest's figure)", r->half);
+	}
+}
+
+/* pingpong: perftest reports half the round trip; show both. */
+void rperf_lat_print_half(const struct rperf_lat_run *run)
+{
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct rperf_lsg_res *r = &run->res[i];
+
+		if (!r->half || !r->samples)
+			continue;
+		printf("pingpong %llu B: the table shows the RTT; RTT/2 (what perftest reports) p50 %.3f usec, p99.9 %.3f usec\n",
+		       (unsigned long long)rperf_lat_res_size(run, i),
+		       (double)rperf_hist_percentile(r->half, 50) / 1e3,
+		       (double)rperf_hist_percentile(r->half, 99.9) / 1e3);
 	}
 }

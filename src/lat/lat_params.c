@@ -2,6 +2,7 @@
 #include "lat/lat_params.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,14 +14,17 @@ json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "method",
-			 methods[cfg->method], "max_size", (json_int_t)max,
-			 "rx_depth", (json_int_t)cfg->rx_depth, "mtu",
-			 (json_int_t)cfg->mtu, "sl", (json_int_t)cfg->sl,
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
+			 "method", methods[cfg->method], "max_size",
+			 (json_int_t)max, "rx_depth", (json_int_t)cfg->rx_depth,
+			 "mtu", (json_int_t)cfg->mtu, "sl", (json_int_t)cfg->sl,
 			 "tclass",
-			 (json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass),
+			 (json_int_t)(cfg->tclass >= 0 ? cfg->tclass :
+				      cfg->tos >= 0    ? cfg->tos :
+							 0),
 			 "qp_timeout", (json_int_t)cfg->qp_timeout,
-			 "retry_count", (json_int_t)cfg->retry_count);
+			 "retry_count", (json_int_t)cfg->retry_count, "rdma_cm",
+			 cfg->rdma_cm);
 }
 
 static int get_int(const json_t *obj, const char *key, int64_t min, int64_t max,
@@ -40,6 +44,12 @@ static int get_int(const json_t *obj, const char *key, int64_t min, int64_t max,
 	return 0;
 }
 
+static bool known_method(const char *m)
+{
+	return !strcmp(m, "rperf") || !strcmp(m, "pingpong") ||
+	       !strcmp(m, "postpoll") || !strcmp(m, "all");
+}
+
 int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 			    struct rperf_lat_params *out, char *why,
 			    size_t whylen)
@@ -50,10 +60,10 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(obj) || !json_is_string(m) ||
-	    strcmp(json_string_value(m), "rperf")) {
+	    !known_method(json_string_value(m))) {
 		snprintf(
 			why, whylen,
-			"method %s is a feature this server lacks (it serves: rperf)",
+			"method %.32s is a feature this server lacks (it serves: rperf, pingpong, postpoll, all)",
 			json_is_string(m) ? json_string_value(m) : "(none)");
 		return EBADMSG;
 	}
@@ -88,5 +98,12 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc)
 		rc = get_int(obj, "retry_count", 0, 7, &out->retry_count, why,
 			     whylen);
+	/* optional: older clients do not send it */
+	if (!rc && json_object_get(obj, "rdma_cm") &&
+	    !json_is_boolean(json_object_get(obj, "rdma_cm"))) {
+		snprintf(why, whylen, "parameter 'rdma_cm' is not a boolean");
+		rc = EBADMSG;
+	}
+	out->rdma_cm = json_is_true(json_object_get(obj, "rdma_cm"));
 	return rc;
 }

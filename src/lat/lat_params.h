@@ -3,6 +3,7 @@
 #ifndef RPERF_LAT_PARAMS_H
 #define RPERF_LAT_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ struct rperf_lat_params {
 	int64_t tclass;
 	int64_t qp_timeout;
 	int64_t retry_count;
+	bool rdma_cm; /* connect the wire QP with rdma_cm */
 };
 
 /* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */

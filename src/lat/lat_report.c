@@ -59,7 +59,33 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 	if (!run->clk.trusted)
 		rperf_lat_warn(run, "clock not trusted: %s", run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
-		check_one(run, &run->res[i], rperf_lat_res_size(run, i));
+		if (rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF)
+			check_one(run, &run->res[i],
+				  rperf_lat_res_size(run, i));
+}
+
+size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)
+{
+	return cfg->method == RPERF_METHOD_ALL ? 3 : 1;
+}
+
+int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m)
+{
+	return cfg->method == RPERF_METHOD_ALL ? (int)m : cfg->method;
+}
+
+const char *rperf_lat_method_name(int method)
+{
+	static const char *const names[] = { "rperf", "pingpong", "postpoll",
+					     "all" };
+
+	return method >= 0 && method <= RPERF_METHOD_ALL ? names[method] : "?";
+}
+
+int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i)
+{
+	return rperf_lat_method_at(run->cfg,
+				   i / (run->cfg->nsizes * run->cfg->repeat));
 }
 
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i)
@@ -69,7 +95,11 @@ uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i)
 
 uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i)
 {
-	return run->cfg->repeat > 1 ? i / run->cfg->nsizes + 1 : 0;
+	const struct rperf_cli_config *cfg = run->cfg;
+
+	return cfg->repeat > 1 ?
+		       i % (cfg->nsizes * cfg->repeat) / cfg->nsizes + 1 :
+		       0;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -89,10 +119,13 @@ static void print_spread(const struct rperf_lat_run *run)
 		return;
 	printf("\nspread over %llu runs (RTT, usec): min / median / max\n",
 	       (unsigned long long)cfg->repeat);
-	for (size_t s = 0; s < cfg->nsizes; s++) {
+	for (size_t s = 0; s < cfg->nsizes * rperf_lat_nmethods(cfg); s++) {
+		size_t base = s / cfg->nsizes * cfg->nsizes * cfg->repeat;
 		size_t n = 0;
 
-		for (size_t i = s; i < run->nres; i += cfg->nsizes) {
+		for (size_t i = base + s % cfg->nsizes;
+		     i < run->nres && i < base + cfg->nsizes * cfg->repeat;
+		     i += cfg->nsizes) {
 			if (!run->res[i].samples)
 				continue;
 			p50[n] = rperf_hist_percentile(run->res[i].rtt, 50);
@@ -103,10 +136,12 @@ static void print_spread(const struct rperf_lat_run *run)
 			continue;
 		qsort(p50, n, sizeof(p50[0]), cmp_i64);
 		qsort(p999, n, sizeof(p999[0]), cmp_i64);
-		printf("  %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
-		       (unsigned long long)cfg->sizes[s], p50[0] / 1e3,
-		       p50[n / 2] / 1e3, p50[n - 1] / 1e3, p999[0] / 1e3,
-		       p999[n / 2] / 1e3, p999[n - 1] / 1e3, n);
+		printf("  %-8s %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
+		       rperf_lat_method_name(
+			       rperf_lat_method_at(cfg, s / cfg->nsizes)),
+		       (unsigned long long)cfg->sizes[s % cfg->nsizes],
+		       p50[0] / 1e3, p50[n / 2] / 1e3, p50[n - 1] / 1e3,
+		       p999[0] / 1e3, p999[n / 2] / 1e3, p999[n - 1] / 1e3, n);
 	}
 }
 
@@ -134,7 +169,8 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 		const struct rperf_lsg_res *r = &run->res[i];
 
 		lat[i] = (struct rperf_lat_result){
-			.method = "rperf",
+			.method = rperf_lat_method_name(
+				rperf_lat_res_method(run, i)),
 			.size = rperf_lat_res_size(run, i),
 			.repeat = rperf_lat_res_repeat(run, i),
 			.samples = r->samples,
@@ -147,6 +183,7 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 			.loop = r->loop,
 			.post_wire = r->post_wire,
 			.post_loop = r->post_loop,
+			.half = r->half,
 		};
 	}
 	for (size_t i = 0; i < run->nwarnings; i++)
@@ -166,6 +203,7 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.partial = run->partial;
 	rep.error = run->error[0] ? run->error : NULL;
 	rc = rperf_report_text(stdout, &rep);
+	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);
 	if (fflush(stdout) && !rc)

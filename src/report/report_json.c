@@ -193,6 +193,9 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 	if (l->loop)
 		err |= json_object_set_new(o, "loop_ns",
 					   json_stats(l->loop, ps, n));
+	if (l->half)
+		err |= json_object_set_new(o, "half_rtt_ns",
+					   json_stats(l->half, ps, n));
 	if (l->post_wire)
 		err |= json_object_set_new(o, "post_wire_ns",
 					   json_stats(l->post_wire, ps, n));

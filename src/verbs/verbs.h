@@ -57,7 +57,9 @@ struct rperf_qp {
 	struct ibv_qp *qp;
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;
-	struct ibv_comp_channel *channel; /* recv CQ events, or NULL */
+	/* completion events: the recv CQ with recv_events, the send CQ with
+	 * send_events (one channel for both); NULL without either */
+	struct ibv_comp_channel *channel;
 	uint32_t psn;
 	uint32_t max_inline;
 };
@@ -67,6 +69,8 @@ struct rperf_qp_cfg {
 	uint32_t recv_depth;
 	uint32_t inline_size;
 	bool recv_events; /* a completion channel for the recv CQ */
+	bool send_events; /* ... and/or for the send CQ */
+	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
 
 int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,

@@ -44,19 +44,22 @@ void rperf_buf_free(struct rperf_buf *b)
 static int create_cqs(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
 		      struct rperf_qp *q)
 {
-	if (cfg->recv_events) {
+	if (cfg->recv_events || cfg->send_events) {
 		q->channel = ibv_create_comp_channel(d->ctx);
 		if (!q->channel)
 			return errno ? errno : ENOMEM;
 	}
-	q->send_cq = ibv_create_cq(d->ctx, (int)cfg->send_depth, NULL, NULL, 0);
+	q->send_cq = ibv_create_cq(d->ctx, (int)cfg->send_depth, NULL,
+				   cfg->send_events ? q->channel : NULL, 0);
 	if (!q->send_cq)
 		return errno ? errno : ENOMEM;
+	if (cfg->send_events && ibv_req_notify_cq(q->send_cq, 0))
+		return errno ? errno : EIO;
 	q->recv_cq = ibv_create_cq(d->ctx, (int)cfg->recv_depth, NULL,
-				   q->channel, 0);
+				   cfg->recv_events ? q->channel : NULL, 0);
 	if (!q->recv_cq)
 		return errno ? errno : ENOMEM;
-	if (q->channel && ibv_req_notify_cq(q->recv_cq, 0))
+	if (cfg->recv_events && ibv_req_notify_cq(q->recv_cq, 0))
 		return errno ? errno : EIO;
 	return 0;
 }
@@ -92,7 +95,7 @@ int rperf_qp_create(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
 	a.qp_state = IBV_QPS_INIT;
 	a.pkey_index = 0;
 	a.port_num = (uint8_t)d->port;
-	a.qp_access_flags = 0; /* SENDs only: no remote access */
+	a.qp_access_flags = (unsigned int)cfg->access; /* 0: SENDs only */
 	if (ibv_modify_qp(q->qp, &a,
 			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				  IBV_QP_ACCESS_FLAGS)) {

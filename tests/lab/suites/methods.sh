@@ -9,11 +9,12 @@ jget() { jq -r "$2" "$1"; }
 
 # client ARGS...: server on h1, client on h2 (output in /tmp/cli.log)
 client() {
-	local r
+	local r spid
 	timeout "$T" rperf lat -d rxe_h1 > /tmp/srv.log 2>&1 &
+	spid=$!
 	timeout "$T" rperf lat -d rxe_h2 "$@" 10.77.0.1 > /tmp/cli.log 2> /tmp/cli.err
 	r=$?
-	wait
+	wait "$spid"
 	return "$r"
 }
 
@@ -64,6 +65,24 @@ thresholds() {
 	[ "$r1" = 1 ] && [ "$r2" = 0 ]
 }
 
+# -R: the wire QP connected by rdma_cm from the client's own address; the
+# SL and traffic class are set on the QP after rdma_init_qp_attr
+rdma_cm() {
+	local tos
+	lab_capture_start h1 || return 1
+	lab_assert_crossed 2000 client -R -S 3 --tclass 96 -n 1000 --warmup 100 \
+		--pair-order sequential --out_json_file "$OUT/cm.json" || { lab_capture_stop; cat /tmp/cli.err; return 1; }
+	tos=$(lab_capture_stop)
+	echo "INFO TOS on h1's wire: $(echo "$tos" | tr '\n' ' ')"
+	lab_result "rdma_cm samples=$(jget "$OUT/cm.json" '.results[0].samples') rtt_p50_ns=$(jget "$OUT/cm.json" '.results[0].rtt_ns.p50')"
+	# the data path carries the traffic class; at most the handful of CM
+	# handshake packets (REQ/REP/RTU/DREQ/DREP) may differ
+	echo "EXPECT >= 2000 RoCE packets with TOS 0x60 (tclass 96), <= 10 others"
+	echo "GOT $(echo "$tos" | tr '\n' ' ')"
+	echo "$tos" | awk '$3 == "0x60" { t += $1; next } { o += $1 } END { exit !(t >= 2000 && o <= 10) }'
+}
+
+check "-R (rdma_cm, bound source): crosses the switch, tclass on wire" rdma_cm
 check "--method all: three methods, one connection; rperf lowest" all_methods
 check "--raw, --hist, --csv files"                               files
 check "--max-p999 below/above the measurement: exit 1/0"         thresholds

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rperf bw HOST: set up QPs, ship the parameters, generate, report. */
+#include "bw/bw.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bw/bw_conn.h"
+#include "bw/bw_math.h"
+#include "cli/cli.h"
+#include "lat/lat.h"
+#include "lat/lat_ctrl.h"
+#include "verbs/rate.h"
+
+struct client {
+	struct rperf_bw_run *run;
+	struct rperf_bw_conn conn;
+	struct rperf_bw_peer peer;
+	struct rperf_ctrl_session s;
+	struct rperf_ctrl_io io;
+};
+
+static int say(struct client *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int say(struct client *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->run->error, sizeof(c->run->error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rperf: %s\n", c->run->error);
+	return code;
+}
+
+static int hello(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION,
+				      .command = "bw" };
+	struct rperf_ctrl_msg m;
+	char why[RPERF_CTRL_REASON_LEN];
+	json_t *obj = NULL;
+	int rc;
+
+	rc = rperf_ctrl_hello_encode(&h, &obj);
+	if (!rc)
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_HELLO,
+					     obj);
+	json_decref(obj);
+	if (!rc)
+		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_WELCOME, &m,
+				      why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "sending HELLO: %s", strerror(rc));
+	if (rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED)
+		return say(c, RPERF_EXIT_USAGE, "%s refused the run: %s",
+			   cfg->host, why);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
+	rperf_ctrl_msg_release(&m);
+	return 0;
+}
+
+/* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
+static int exchange(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
+	struct rperf_ctrl_msg m;
+	json_t *p = rperf_bw_params_encode(cfg);
+	int rc;
+
+	if (!p)
+		return say(c, RPERF_EXIT_INTERNAL, "out of memory");
+	rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_PARAMS, p);
+	json_decref(p);
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: sending PARAMS: %s",
+			   cfg->host, strerror(rc));
+	rc = rperf_bw_recv_endpoints(&c->s, &c->io, &c->conn, &c->peer, why,
+				     sizeof(why));
+	if (rc)
+		return say(c,
+			   rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED ?
+				   RPERF_EXIT_USAGE :
+				   RPERF_EXIT_RUNTIME,
+			   "%s refused the run: %s", cfg->host, why);
+	rc = rperf_bw_send_endpoints(&c->s, &c->io, &c->conn);
+	if (!rc)
+		rc = rperf_bw_connect_all(&c->conn, &c->peer, err, sizeof(err));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "connecting the QPs: %s",
+			   err[0] ? err : strerror(rc));
+	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
+			      sizeof(why));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
+	rperf_ctrl_msg_release(&m);
+	return 0;
+}
+
+/* Path facts for the report; a rate limit above line rate is a warning. */
+static void path_facts(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_bw_run *run = c->run;
+	const struct rperf_dev *d = c->conn.dev;
+
+	run->mtu = rperf_bw_path_mtu(&c->conn, &c->peer);
+	run->roce = d->roce;
+	run->grh = d->gid_index >= 0;
+	run->line_gbps = rperf_ib_rate_gbps(d->port_attr.active_speed,
+					    d->port_attr.active_width);
+	for (size_t i = 0; i < cfg->nsizes && run->line_gbps > 0; i++) {
+		double g = rperf_bw_limit_gbps(cfg->rate_limit, cfg->rate_units,
+					       cfg->sizes[i]);
+
+		if (g > run->line_gbps) {
+			rperf_bw_warn(
+				run,
+				"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
+				g, (unsigned long long)cfg->sizes[i], d->name,
+				run->line_gbps);
+			fprintf(stderr, "rperf: warning: %s\n",
+				run->warnings[run->nwarnings - 1]);
+			break;
+		}
+	}
+}
+
+static int round_result(struct client *c, const struct rperf_bsg_res *g,
+			struct rperf_bw_rx *rx, bool *have)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	const json_t *res;
+	struct rperf_ctrl_msg m;
+	json_t *done = json_object();
+	int rc;
+
+	*have = false;
+	rc = done ? rperf_ctrl_set_u64(done, "samples", g->messages) : ENOMEM;
+	if (!rc)
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_DONE,
+					     done);
+	json_decref(done);
+	if (!rc)
+		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m, why,
+				      sizeof(why));
+	if (rc)
+		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the round: %s",
+			   c->run->cfg->host,
+			   rc == EPROTO ? why : strerror(rc));
+	if (!rperf_ctrl_result_decode(&m, &res) &&
+	    !rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX,
+				&rx->messages) &&
+	    !rperf_ctrl_get_u64(res, "bytes", 0, UINT64_MAX, &rx->bytes) &&
+	    !rperf_ctrl_get_double(res, "seconds", 0, 1e9, &rx->seconds) &&
+	    !rperf_ctrl_get_double(res, "cpu_seconds", 0, 1e9,
+				   &rx->cpu_seconds))
+		*have = true;
+	rperf_ctrl_msg_release(&m);
+	return 0;
+}
+
+static void check_counts(struct client *c, size_t i)
+{
+	const struct rperf_bw_result *b = &c->run->res[i];
+
+	if (b->receiver_valid &&
+	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
+		rperf_bw_warn(
+			c->run,
+			"%llu B: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
+			(unsigned long long)b->size,
+			(unsigned long long)b->rx_messages,
+			(unsigned long long)b->rx_bytes,
+			(unsigned long long)b->messages,
+			(unsigned long long)b->bytes);
+}
+
+static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	double t = 4096.0 * (double)(1ull << cfg->qp_timeout) *
+		   (double)(cfg->retry_count + 1) * 4;
+
+	*b = (struct rperf_bsg_cfg){
+		.verb = cfg->verb,
+		.size = size,
+		.iters = cfg->iters,
+		.duration_ns = cfg->duration_ns,
+		.infinite = cfg->run_infinitely,
+		.tx_depth = (uint32_t)cfg->tx_depth,
+		.cq_mod = (uint32_t)cfg->cq_mod,
+		.post_list = (uint32_t)cfg->post_list,
+		.events = cfg->events,
+		.limit_per_s = rperf_bw_limit_msgs(cfg->rate_limit,
+						   cfg->rate_units, size),
+		.interval_ns = cfg->interval_ns,
+		.on_interval = rperf_bw_on_interval,
+		.arg = c->run,
+		.stop = c->run->stop,
+		.peer_fd = c->io.fd,
+		.stall_ns = t > 5e9 ? (uint64_t)t : 5000000000ull,
+	};
+}
+
+static int measure(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_bw_run *run = c->run;
+	struct rperf_bsg_qp *q = calloc(c->conn.nqp, sizeof(*q));
+	struct rperf_bsg_res g;
+	struct rperf_bsg_cfg b;
+	struct rperf_bw_rx rx;
+	int rc, code = 0;
+	bool have;
+
+	if (!q)
+		return say(c, RPERF_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < c->conn.nqp; i++)
+		q[i] = (struct rperf_bsg_qp){ .qp = c->conn.qp[i],
+					      .buf = &c->conn.buf,
+					      .raddr = c->peer.addr,
+					      .rkey = c->peer.rkey };
+	for (size_t i = 0; i < cfg->nsizes && !code && !*run->stop; i++) {
+		bsg_cfg(c, &b, cfg->sizes[i]);
+		run->cur_size = cfg->sizes[i];
+		run->tick_msgs = run->tick_bytes = 0;
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START,
+					     NULL);
+		if (rc) {
+			code = say(c, RPERF_EXIT_RUNTIME,
+				   "%s: sending START: %s", cfg->host,
+				   strerror(rc));
+			break;
+		}
+		rc = rperf_bsg_run(&b, q, c->conn.nqp, &g);
+		if (rc) {
+			run->partial = true;
+			code = say(
+				c, RPERF_EXIT_RUNTIME,
+				"run stopped at %llu B after %llu messages: %s",
+				(unsigned long long)b.size,
+				(unsigned long long)g.messages, g.error);
+		}
+		if (!rc && g.stopped && !cfg->run_infinitely) {
+			run->partial = true;
+			code = say(c, RPERF_EXIT_RUNTIME,
+				   "interrupted at %llu B after %llu messages",
+				   (unsigned long long)b.size,
+				   (unsigned long long)g.messages);
+		}
+		have = false;
+		if (!rc)
+			rc = round_result(c, &g, &rx, &have);
+		code = code ? code : rc;
+		rperf_bw_fill(run, i, &g, have ? &rx : NULL);
+		run->nres++;
+		check_counts(c, i);
+		rperf_bw_size_done(run, i);
+	}
+	free(q);
+	return code;
+}
+
+static void bye(struct client *c)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	struct rperf_ctrl_msg m;
+
+	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
+	    !rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
+			      sizeof(why)))
+		rperf_ctrl_msg_release(&m);
+}
+
+static int setup(struct client *c)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	uint64_t max = 0;
+	char err[256];
+	int rc;
+
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
+	rc = rperf_bw_conn_client(&c->conn, cfg, max, err, sizeof(err));
+	if (rc)
+		return say(c,
+			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
+							  RPERF_EXIT_RUNTIME,
+			   "%s", err);
+	rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
+				   cfg->bind, cfg->connect_timeout_ns,
+				   c->run->stop, &c->io.fd);
+	if (rc)
+		return say(
+			c, RPERF_EXIT_RUNTIME,
+			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf bw' there first",
+			cfg->host, (long long)cfg->tcp_port,
+			(double)cfg->connect_timeout_ns / 1e9, strerror(rc));
+	return 0;
+}
+
+static int client_run(struct client *c)
+{
+	int rc = setup(c);
+
+	if (!rc)
+		rc = hello(c);
+	if (!rc)
+		rc = exchange(c);
+	if (rc)
+		return rc;
+	path_facts(c);
+	c->io.stop = NULL; /* after SIGINT the run still closes cleanly */
+	rc = measure(c);
+	if (!rc)
+		bye(c);
+	else
+		rperf_lat_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
+				      c->run->error);
+	if (rperf_bw_report(c->run))
+		return RPERF_EXIT_RUNTIME;
+	return rc;
+}
+
+int rperf_bw_client(const struct rperf_cli_config *cfg,
+		    volatile sig_atomic_t *stop)
+{
+	struct rperf_bw_run *run = calloc(1, sizeof(*run));
+	struct client c = { .run = run };
+	int rc;
+
+	if (run)
+		run->res = calloc(cfg->nsizes, sizeof(*run->res));
+	if (!run || !run->res) {
+		free(run);
+		return RPERF_EXIT_INTERNAL;
+	}
+	run->cfg = cfg;
+	run->stop = stop;
+	c.io = (struct rperf_ctrl_io){ .fd = -1,
+				       .timeout_ms = RPERF_BW_CTRL_TIMEOUT_MS,
+				       .stop = stop };
+	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
+	rc = rperf_lat_pin(cfg->cpu);
+	if (rc) {
+		fprintf(stderr,
+			"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
+			(long long)cfg->cpu, strerror(rc));
+		rc = RPERF_EXIT_USAGE;
+	} else {
+		rperf_platform_collect(&run->platform);
+		rc = client_run(&c);
+	}
+	if (c.io.fd >= 0)
+		close(c.io.fd);
+	rperf_bw_peer_free(&c.peer);
+	rperf_bw_conn_close(&c.conn);
+	free(run->res);
+	free(run);
+	return rc;
+}

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "bw/bw_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat/lat_ctrl.h"
+
+static void verbs_cfg(struct rperf_verbs_cfg *v,
+		      const struct rperf_cli_config *cfg)
+{
+	memset(v, 0, sizeof(*v));
+	v->dev_name = cfg->ib_dev;
+	v->ib_port = (int)cfg->ib_port;
+	v->gid_index = (int)cfg->gid_index;
+	v->ipv6 = cfg->ipv6;
+	v->mtu = (int)cfg->mtu;
+	v->inline_size = (uint32_t)cfg->inline_size;
+	v->qp_timeout = (uint8_t)cfg->qp_timeout;
+	v->retry_count = (uint8_t)cfg->retry_count;
+	v->sl = (uint8_t)cfg->sl;
+	v->tclass = (uint8_t)(cfg->tclass < 0 ? 0 : cfg->tclass);
+}
+
+static int check_depth(const struct rperf_bw_conn *c, const char *opt,
+		       uint64_t depth, char *err, size_t errlen)
+{
+	/* the completion queue must hold as many entries as the QP */
+	int wr = c->dev->attr.max_qp_wr, cqe = c->dev->attr.max_cqe;
+	int max = cqe > 0 && cqe < wr ? cqe : wr;
+
+	if (depth > (uint64_t)max) {
+		snprintf(
+			err, errlen,
+			"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
+			opt, (unsigned long long)depth, c->dev->name, max, wr,
+			cqe);
+		return ERANGE;
+	}
+	return 0;
+}
+
+static int make_qps(struct rperf_bw_conn *c, const struct rperf_qp_cfg *q,
+		    size_t n, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	c->qp = calloc(n, sizeof(*c->qp));
+	if (!c->qp)
+		rc = ENOMEM;
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = rperf_qp_create(c->dev, q, &c->qp[i]);
+		if (!rc)
+			c->nqp++;
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
+			 c->dev->name, c->nqp + 1, n, strerror(rc));
+	return rc;
+}
+
+static int make_buf(struct rperf_bw_conn *c, int access, char *err,
+		    size_t errlen)
+{
+	int rc = rperf_buf_alloc(c->dev, c->max_size, access, &c->buf);
+
+	if (rc)
+		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
+			 c->dev->name, (unsigned long long)c->max_size,
+			 strerror(rc));
+	return rc;
+}
+
+int rperf_bw_conn_client(struct rperf_bw_conn *c,
+			 const struct rperf_cli_config *cfg, uint64_t max_size,
+			 char *err, size_t errlen)
+{
+	struct rperf_qp_cfg q = { .send_depth = (uint32_t)cfg->tx_depth,
+				  .recv_depth = 1,
+				  .inline_size = (uint32_t)cfg->inline_size,
+				  .send_events = cfg->events };
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	verbs_cfg(&c->vcfg, cfg);
+	c->max_size = max_size;
+	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = check_depth(c, "-t/--tx-depth", cfg->tx_depth, err,
+				 errlen);
+	if (!rc)
+		rc = make_qps(c, &q, (size_t)cfg->qps, err, errlen);
+	if (!rc)
+		rc = make_buf(c, 0, err, errlen);
+	if (rc)
+		rperf_bw_conn_close(c);
+	return rc;
+}
+
+int rperf_bw_conn_server(struct rperf_bw_conn *c,
+			 const struct rperf_cli_config *cfg,
+			 const struct rperf_bw_params *p, char *err,
+			 size_t errlen)
+{
+	struct rperf_qp_cfg q = { .send_depth = 1,
+				  .recv_events = p->events,
+				  .access = IBV_ACCESS_REMOTE_WRITE };
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	verbs_cfg(&c->vcfg, cfg);
+	/* the client's choices for the path; the server's for the device */
+	c->vcfg.mtu = (int)p->mtu;
+	c->vcfg.sl = (uint8_t)p->sl;
+	c->vcfg.tclass = (uint8_t)p->tclass;
+	c->vcfg.qp_timeout = (uint8_t)p->qp_timeout;
+	c->vcfg.retry_count = (uint8_t)p->retry_count;
+	c->vcfg.inline_size = 0;
+	c->max_size = p->max_size;
+	c->recvs = p->verb != RPERF_VERB_WRITE;
+	c->rx_depth = c->recvs ? (unsigned int)p->rx_depth : 1;
+	q.recv_depth = c->rx_depth;
+	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = check_depth(c, "-r/--rx-depth", c->rx_depth, err, errlen);
+	if (!rc)
+		rc = make_qps(c, &q, (size_t)p->qps, err, errlen);
+	if (!rc)
+		rc = make_buf(c,
+			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+			      err, errlen);
+	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
+		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
+				      c->rx_depth);
+	if (rc)
+		rperf_bw_conn_close(c);
+	return rc;
+}
+
+void rperf_bw_conn_close(struct rperf_bw_conn *c)
+{
+	for (size_t i = 0; i < c->nqp; i++)
+		rperf_qp_destroy(c->qp[i]);
+	free(c->qp);
+	rperf_buf_free(&c->buf);
+	rperf_dev_close(c->dev);
+	memset(c, 0, sizeof(*c));
+}
+
+static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
+{
+	struct rperf_ctrl_endpoint cep = { 0 };
+	struct rperf_endpoint ep;
+	uint64_t *v = calloc(2 * c->nqp, sizeof(*v));
+	int rc;
+
+	if (!v)
+		return ENOMEM;
+	rperf_qp_endpoint(c->dev, c->qp[0], c->vcfg.mtu, &ep);
+	cep.qpn = ep.qpn;
+	cep.psn = ep.psn;
+	cep.lid = ep.lid;
+	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
+	cep.mtu = (uint32_t)ep.mtu;
+	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
+	cep.addr = (uintptr_t)c->buf.addr;
+	cep.size = c->max_size;
+	for (size_t i = 0; i < c->nqp; i++) {
+		v[i] = c->qp[i]->qp->qp_num;
+		v[c->nqp + i] = c->qp[i]->psn;
+	}
+	rc = rperf_ctrl_endpoint_encode(&cep, out);
+	if (!rc)
+		rc = rperf_ctrl_set_u64_array(*out, "qpns", v, c->nqp);
+	if (!rc)
+		rc = rperf_ctrl_set_u64_array(*out, "psns", v + c->nqp, c->nqp);
+	free(v);
+	return rc;
+}
+
+int rperf_bw_send_endpoints(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    const struct rperf_bw_conn *c)
+{
+	json_t *obj = NULL;
+	int rc = endpoint_json(c, &obj);
+
+	if (!rc)
+		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_ENDPOINT, obj);
+	json_decref(obj);
+	return rc;
+}
+
+static int peer_from(const struct rperf_ctrl_msg *m,
+		     const struct rperf_bw_conn *c, struct rperf_bw_peer *peer,
+		     uint64_t *v)
+{
+	struct rperf_ctrl_endpoint cep;
+	size_t nq = 0, np = 0;
+
+	if (rperf_ctrl_endpoint_decode(m, &cep) ||
+	    rperf_ctrl_get_u64_array(m->payload, "qpns", 0, 0xffffff, v, c->nqp,
+				     &nq) ||
+	    rperf_ctrl_get_u64_array(m->payload, "psns", 0, 0xffffff,
+				     v + c->nqp, c->nqp, &np) ||
+	    nq != c->nqp || np != c->nqp)
+		return EBADMSG;
+	for (size_t i = 0; i < c->nqp; i++) {
+		struct rperf_endpoint *ep = &peer->ep[i];
+
+		ep->qpn = (uint32_t)v[i];
+		ep->psn = (uint32_t)v[c->nqp + i];
+		ep->lid = cep.lid;
+		memcpy(ep->gid, cep.gid, sizeof(ep->gid));
+		ep->mtu = (int)cep.mtu;
+	}
+	peer->nqp = c->nqp;
+	peer->addr = cep.addr;
+	peer->rkey = cep.rkey;
+	peer->size = cep.size;
+	return 0;
+}
+
+int rperf_bw_recv_endpoints(struct rperf_ctrl_session *s,
+			    const struct rperf_ctrl_io *io,
+			    const struct rperf_bw_conn *c,
+			    struct rperf_bw_peer *peer, char *why,
+			    size_t whylen)
+{
+	struct rperf_ctrl_msg m;
+	uint64_t *v;
+	int rc;
+
+	memset(peer, 0, sizeof(*peer));
+	rc = rperf_lat_expect(s, io, RPERF_CTRL_ENDPOINT, &m, why, whylen);
+	if (rc)
+		return rc;
+	peer->ep = calloc(c->nqp, sizeof(*peer->ep));
+	v = calloc(2 * c->nqp, sizeof(*v));
+	rc = peer->ep && v ? peer_from(&m, c, peer, v) : ENOMEM;
+	if (rc == EBADMSG)
+		snprintf(why, whylen,
+			 "malformed ENDPOINT (expected %zu QPs in qpns/psns)",
+			 c->nqp);
+	else if (rc)
+		snprintf(why, whylen, "out of memory");
+	free(v);
+	rperf_ctrl_msg_release(&m);
+	if (rc)
+		rperf_bw_peer_free(peer);
+	return rc;
+}
+
+void rperf_bw_peer_free(struct rperf_bw_peer *peer)
+{
+	free(peer->ep);
+	memset(peer, 0, sizeof(*peer));
+}
+
+int rperf_bw_connect_all(struct rperf_bw_conn *c,
+			 const struct rperf_bw_peer *peer, char *err,
+			 size_t errlen)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < c->nqp; i++)
+		rc = rperf_qp_connect(c->qp[i], c->dev, &c->vcfg, &peer->ep[i],
+				      err, errlen);
+	return rc;
+}
+
+int rperf_bw_path_mtu(const struct rperf_bw_conn *c,
+		      const struct rperf_bw_peer *peer)
+{
+	int local = c->vcfg.mtu ? c->vcfg.mtu : rperf_port_mtu(c->dev);
+	int remote = peer->nqp ? peer->ep[0].mtu : local;
+
+	return remote < local ? remote : local;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "bw/bw_params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctrl/ctrl.h"
+
+static const char *const verb_names[] = { "send", "write", "write_imm" };
+
+const char *rperf_bw_verb_name(int verb)
+{
+	if (verb < 0 || verb > RPERF_VERB_WRITE_IMM)
+		return "?";
+	return verb_names[verb];
+}
+
+json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
+	return json_pack(
+		"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
+		"verb", rperf_bw_verb_name(cfg->verb), "max_size",
+		(json_int_t)max, "qps", (json_int_t)cfg->qps, "rx_depth",
+		(json_int_t)cfg->rx_depth, "post_list",
+		(json_int_t)cfg->post_list, "mtu", (json_int_t)cfg->mtu, "sl",
+		(json_int_t)cfg->sl, "tclass",
+		(json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass), "qp_timeout",
+		(json_int_t)cfg->qp_timeout, "retry_count",
+		(json_int_t)cfg->retry_count, "events", (int)cfg->events);
+}
+
+static int get_u(const json_t *obj, const char *key, uint64_t min, uint64_t max,
+		 uint64_t *out, char *why, size_t whylen)
+{
+	if (rperf_ctrl_get_u64(obj, key, min, max, out)) {
+		snprintf(
+			why, whylen,
+			"parameter '%s' missing or not an integer in [%llu, %llu]",
+			key, (unsigned long long)min, (unsigned long long)max);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+static int get_i(const json_t *obj, const char *key, int64_t max, int64_t *out,
+		 char *why, size_t whylen)
+{
+	uint64_t v = 0;
+	int rc = get_u(obj, key, 0, (uint64_t)max, &v, why, whylen);
+
+	*out = (int64_t)v;
+	return rc;
+}
+
+static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
+{
+	char name[16];
+
+	if (rperf_ctrl_get_str(obj, "verb", name, sizeof(name)) == 0) {
+		for (int i = 0; i <= RPERF_VERB_WRITE_IMM; i++) {
+			if (!strcmp(name, verb_names[i])) {
+				*verb = i;
+				return 0;
+			}
+		}
+	}
+	snprintf(
+		why, whylen,
+		"parameter 'verb' missing or not one of send, write, write_imm");
+	return EBADMSG;
+}
+
+static int check_mtu(uint64_t mtu, char *why, size_t whylen)
+{
+	if (mtu && (mtu < 256 || (mtu & (mtu - 1)))) {
+		snprintf(why, whylen, "parameter 'mtu' %llu is not 256..4096",
+			 (unsigned long long)mtu);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
+			   struct rperf_bw_params *out, char *why,
+			   size_t whylen)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(obj)) {
+		snprintf(why, whylen, "PARAMS is not an object");
+		return EBADMSG;
+	}
+	rc = get_verb(obj, &out->verb, why, whylen);
+	if (!rc)
+		rc = get_u(obj, "max_size", 1, INT64_MAX, &out->max_size, why,
+			   whylen);
+	if (!rc && out->max_size > server_max) {
+		snprintf(
+			why, whylen,
+			"message size %llu B is above what this server allows (%llu B)",
+			(unsigned long long)out->max_size,
+			(unsigned long long)server_max);
+		return EMSGSIZE;
+	}
+	if (!rc)
+		rc = get_u(obj, "qps", 1, RPERF_BW_MAX_QPS, &out->qps, why,
+			   whylen);
+	if (!rc)
+		rc = get_u(obj, "rx_depth", 1, 65536, &out->rx_depth, why,
+			   whylen);
+	if (!rc)
+		rc = get_u(obj, "post_list", 1, 4096, &out->post_list, why,
+			   whylen);
+	if (!rc)
+		rc = get_u(obj, "mtu", 0, 4096, &out->mtu, why, whylen);
+	if (!rc)
+		rc = check_mtu(out->mtu, why, whylen);
+	if (!rc)
+		rc = get_i(obj, "sl", 15, &out->sl, why, whylen);
+	if (!rc)
+		rc = get_i(obj, "tclass", 255, &out->tclass, why, whylen);
+	if (!rc)
+		rc = get_i(obj, "qp_timeout", 31, &out->qp_timeout, why,
+			   whylen);
+	if (!rc)
+		rc = get_i(obj, "retry_count", 7, &out->retry_count, why,
+			   whylen);
+	if (!rc && rperf_ctrl_get_bool(obj, "events", &out->events)) {
+		snprintf(why, whylen,
+			 "parameter 'events' missing or not a boolean");
+		rc = EBADMSG;
+	}
+	return rc;
+}

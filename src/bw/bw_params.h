@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The PARAMS message of rperf bw: what the client ships to the server. */
+#ifndef RPERF_BW_PARAMS_H
+#define RPERF_BW_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cli/config.h"
+
+#define RPERF_BW_MAX_QPS 1024
+
+struct rperf_bw_params {
+	int verb; /* enum rperf_verb */
+	uint64_t max_size;
+	uint64_t qps;
+	uint64_t rx_depth;
+	uint64_t post_list;
+	uint64_t mtu; /* 0: the port's */
+	int64_t sl;
+	int64_t tclass;
+	int64_t qp_timeout;
+	int64_t retry_count;
+	bool events; /* the server waits on completion events */
+};
+
+/* "send", "write", "write_imm" ("?" when out of range). */
+const char *rperf_bw_verb_name(int verb);
+
+/* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
+json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg);
+
+/*
+ * Server side: strict decode (every key present, right type, in range).
+ * Returns 0, EBADMSG (@why names the key) or EMSGSIZE (max_size above
+ * @server_max: @why says so, to be sent back as the refusal reason).
+ */
+int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
+			   struct rperf_bw_params *out, char *why,
+			   size_t whylen);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Turning a bw client run into reports: results, intervals, JSON lines. */
+#include "bw/bw.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bw/bw_math.h"
+#include "bw/bw_params.h"
+#include "cli/config_kv.h"
+
+void rperf_bw_warn(struct rperf_bw_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->nwarnings >= RPERF_BW_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(run->warnings[run->nwarnings++], sizeof(run->warnings[0]),
+		  fmt, ap);
+	va_end(ap);
+}
+
+static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
+{
+	if (b->receiver_note)
+		return;
+	if (!rx) {
+		b->receiver_note =
+			"the server sent no count (the run ended early)";
+		return;
+	}
+	b->receiver_valid = true;
+	b->rx_messages = rx->messages;
+	b->rx_bytes = rx->bytes;
+	b->rx_seconds = rx->seconds;
+	b->rx_gbps = rperf_bw_gbps(rx->bytes, rx->seconds);
+	b->rx_cpu_pct =
+		rx->seconds > 0 ? 100.0 * rx->cpu_seconds / rx->seconds : -1;
+}
+
+void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
+		   const struct rperf_bsg_res *g, const struct rperf_bw_rx *rx)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	struct rperf_bw_result *b = &run->res[i];
+	uint64_t size = cfg->sizes[i];
+
+	memset(b, 0, sizeof(*b));
+	b->verb = rperf_bw_verb_name(cfg->verb);
+	b->size = size;
+	b->qps = cfg->qps;
+	b->messages = g->messages;
+	b->bytes = g->bytes;
+	b->seconds = g->seconds;
+	b->gbps = rperf_bw_gbps(g->bytes, g->seconds);
+	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
+	b->mtu = run->mtu;
+	b->line_gbps = run->line_gbps;
+	b->wire_efficiency = rperf_bw_wire_efficiency(
+		size, run->mtu, run->roce, run->grh, cfg->verb, cfg->post_list);
+	b->cpu_pct = g->seconds > 0 ? 100.0 * g->cpu_seconds / g->seconds : 0;
+	b->post_calls = g->post_calls;
+	b->offered_gbps =
+		rperf_bw_limit_gbps(cfg->rate_limit, cfg->rate_units, size);
+	b->offered_mpps =
+		rperf_bw_limit_msgs(cfg->rate_limit, cfg->rate_units, size) /
+		1e6;
+	b->rx_cpu_pct = -1;
+	if (cfg->verb == RPERF_VERB_WRITE)
+		b->receiver_note =
+			"plain RDMA WRITEs are invisible to the receiver's CPU: no receiver count (use --verb write_imm or send)";
+	fill_rx(b, rx);
+}
+
+void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
+{
+	struct rperf_bw_run *run = arg;
+	uint64_t m = t->messages - run->tick_msgs;
+	uint64_t by = t->bytes - run->tick_bytes;
+	double s = t->t_end - t->t_start;
+	double g = rperf_bw_gbps(by, s), p = rperf_bw_mpps(m, s);
+	json_t *o;
+
+	run->tick_msgs = t->messages;
+	run->tick_bytes = t->bytes;
+	if (!run->cfg->jsonl) {
+		printf("  [%8.2f-%8.2f s] %9llu B %12llu msgs %11.4f %s %9.4f Mpps\n",
+		       t->t_start, t->t_end, (unsigned long long)run->cur_size,
+		       (unsigned long long)m,
+		       run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
+		       run->cfg->report_gbits ? "Gb/s" : "MiB/s", p);
+		fflush(stdout);
+		return;
+	}
+	o = json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:f, s:f, s:I}",
+		      "type", "interval", "verb",
+		      rperf_bw_verb_name(run->cfg->verb), "size",
+		      (json_int_t)run->cur_size, "t_start", t->t_start, "t_end",
+		      t->t_end, "messages", (json_int_t)m, "bytes",
+		      (json_int_t)by, "gbps", g, "mpps", p, "total_messages",
+		      (json_int_t)t->messages);
+	if (o && !json_dumpf(o, stdout, JSON_COMPACT))
+		fputc('\n', stdout);
+	json_decref(o);
+	fflush(stdout);
+}
+
+void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
+{
+	if (run->cfg->jsonl)
+		(void)rperf_report_bw_jsonl(stdout, &run->res[i]);
+}
+
+int rperf_bw_report(const struct rperf_bw_run *run)
+{
+	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
+	const char *warn[RPERF_BW_MAX_WARNINGS];
+	struct rperf_report rep = { 0 };
+	const char *path;
+	int rc = 0, jrc;
+
+	for (size_t i = 0; i < run->nwarnings; i++)
+		warn[i] = run->warnings[i];
+	rep.command = "bw";
+	rep.config = kv;
+	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
+	rep.platform = &run->platform;
+	rep.bw = run->res;
+	rep.nbw = run->nres;
+	rep.report_gbits = run->cfg->report_gbits;
+	rep.warnings = warn;
+	rep.nwarnings = run->nwarnings;
+	rep.partial = run->partial;
+	rep.error = run->error[0] ? run->error : NULL;
+	if (!run->cfg->jsonl)
+		rc = rperf_report_bw_text(stdout, &rep);
+	else
+		for (size_t i = 0; i < run->nwarnings; i++)
+			fprintf(stderr, "rperf: warning: %s\n", warn[i]);
+	if (fflush(stdout) && !rc)
+		rc = EIO;
+	if (!run->cfg->out_json)
+		return rc;
+	path = run->cfg->out_json_file ? run->cfg->out_json_file : "rperf.json";
+	jrc = rperf_report_bw_write_json(path, &rep);
+	if (jrc)
+		fprintf(stderr, "rperf: --out_json_file: cannot write %s: %s\n",
+			path, strerror(jrc));
+	return rc ? rc : jrc;
+}

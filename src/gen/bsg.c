@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "gen/bsg.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <rperf/clock.h>
+
+#include "cli/config.h"
+
+#define POLL_BATCH 32
+#define IDLE_CLOCK 64 /* empty passes between clock reads */
+#define PEER_CHECK_NS 100000000ull
+#define SLEEP_MAX_NS 1000000ull
+#define EVENT_QPS 64 /* channels waited on at once */
+
+void rperf_tbucket_init(struct rperf_tbucket *tb, double per_s, double burst,
+			uint64_t now_ns)
+{
+	tb->per_ns = per_s / 1e9;
+	tb->burst = burst < 1 ? 1 : burst;
+	tb->tokens = tb->burst;
+	tb->last_ns = now_ns;
+}
+
+uint64_t rperf_tbucket_take(struct rperf_tbucket *tb, double n, uint64_t now_ns)
+{
+	double need;
+
+	if (n > tb->burst)
+		n = tb->burst;
+	if (now_ns > tb->last_ns) {
+		tb->tokens += (double)(now_ns - tb->last_ns) * tb->per_ns;
+		if (tb->tokens > tb->burst)
+			tb->tokens = tb->burst;
+		tb->last_ns = now_ns;
+	}
+	if (tb->tokens >= n) {
+		tb->tokens -= n;
+		return 0;
+	}
+	need = (n - tb->tokens) / tb->per_ns;
+	return need < 1 ? 1 : (uint64_t)need + 1;
+}
+
+struct qstate {
+	const struct rperf_bsg_qp *q;
+	struct ibv_send_wr *wr;
+	struct ibv_sge *sge;
+	uint64_t posted, completed, limit;
+	uint32_t outstanding, unsignaled;
+	bool final; /* limit will not change any more */
+};
+
+struct run {
+	const struct rperf_bsg_cfg *cfg;
+	struct qstate *qs;
+	size_t nqs;
+	struct rperf_bsg_res *res;
+	struct rperf_tbucket tb;
+	uint64_t t0; /* precise start (seconds) */
+	uint64_t t0c, now, last_done, next_tick, last_tick,
+		next_peer; /* pass */
+	uint64_t last_progress; /* a post or a completion */
+	uint64_t tick_msgs;
+	bool armed;
+};
+
+static uint64_t now_ns(void)
+{
+	return rperf_clock_posix_now();
+}
+
+/*
+ * The per-pass clock (deadlines, intervals, stalls): CLOCK_MONOTONIC_COARSE
+ * costs no hardware read (a VM whose clocksource is an emulated HPET pays
+ * microseconds per precise read). The rate limiter needs the precise one.
+ */
+static uint64_t pass_ns(const struct run *r)
+{
+	struct timespec ts;
+
+	if (r->cfg->limit_per_s > 0 ||
+	    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
+		return now_ns();
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double cpu_now(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static int fail(struct run *r, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct run *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->res->error[0]) {
+		va_start(ap, fmt);
+		vsnprintf(r->res->error, sizeof(r->res->error), fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
+{
+	static const enum ibv_wr_opcode ops[] = { IBV_WR_SEND,
+						  IBV_WR_RDMA_WRITE,
+						  IBV_WR_RDMA_WRITE };
+	const struct rperf_bsg_qp *q = s->q;
+	unsigned int inl = cfg->size <= q->qp->max_inline ? IBV_SEND_INLINE : 0;
+
+	for (uint32_t i = 0; i < cfg->post_list; i++) {
+		s->sge[i] = (struct ibv_sge){ .addr = (uintptr_t)q->buf->addr,
+					      .length = (uint32_t)cfg->size,
+					      .lkey = q->buf->mr->lkey };
+		s->wr[i] = (struct ibv_send_wr){
+			.sg_list = &s->sge[i],
+			.num_sge = 1,
+			.opcode = ops[cfg->verb],
+			.send_flags = inl,
+			.next = i + 1 < cfg->post_list ? &s->wr[i + 1] : NULL,
+		};
+		s->wr[i].wr.rdma.remote_addr = q->raddr;
+		s->wr[i].wr.rdma.rkey = q->rkey;
+	}
+}
+
+/* Post one list of up to post_list WRs on @s if the queue has room. */
+static int post_batch(struct run *r, struct qstate *s, bool *posted)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+	uint64_t left = s->limit - s->posted;
+	uint32_t k = left < cfg->post_list ? (uint32_t)left : cfg->post_list;
+	struct ibv_send_wr *bad = NULL, *last;
+	int rc;
+
+	*posted = false;
+	if (!k || s->outstanding + k > cfg->tx_depth)
+		return 0;
+	if (cfg->limit_per_s > 0 && rperf_tbucket_take(&r->tb, k, r->now))
+		return 0;
+	for (uint32_t j = 0; j < k; j++) {
+		struct ibv_send_wr *w = &s->wr[j];
+		bool end = s->posted + j + 1 == s->limit && s->final;
+		bool stall = j + 1 == k && s->outstanding + k + cfg->post_list >
+						   cfg->tx_depth;
+
+		s->unsignaled++;
+		w->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
+		if (s->unsignaled >= cfg->cq_mod || end || stall) {
+			w->send_flags |= IBV_SEND_SIGNALED;
+			w->wr_id = s->unsignaled;
+			s->unsignaled = 0;
+			r->res->signaled++;
+		}
+	}
+	last = &s->wr[k - 1];
+	last->next = NULL;
+	if (cfg->verb == RPERF_VERB_WRITE_IMM) {
+		last->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		last->imm_data = htonl(k);
+	}
+	rc = ibv_post_send(s->q->qp->qp, s->wr, &bad);
+	last->next = k < cfg->post_list ? &s->wr[k] : NULL;
+	last->opcode = cfg->verb == RPERF_VERB_SEND ? IBV_WR_SEND :
+						      IBV_WR_RDMA_WRITE;
+	if (rc)
+		return fail(r, rc, "ibv_post_send failed: %s", strerror(rc));
+	s->posted += k;
+	s->outstanding += k;
+	r->res->posted += k;
+	r->res->post_calls++;
+	*posted = true;
+	return 0;
+}
+
+static int poll_one(struct run *r, struct qstate *s, int *got)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n = ibv_poll_cq(s->q->qp->send_cq, POLL_BATCH, wc);
+
+	*got = n > 0 ? n : 0;
+	if (n < 0)
+		return fail(r, EIO, "%s", "ibv_poll_cq failed");
+	for (int i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return fail(
+				r, EIO,
+				"a work completion failed with status '%s' (peer gone or path broken)",
+				ibv_wc_status_str(wc[i].status));
+		s->outstanding -= (uint32_t)wc[i].wr_id;
+		s->completed += wc[i].wr_id;
+		r->res->messages += wc[i].wr_id;
+		r->res->bytes += wc[i].wr_id * r->cfg->size;
+	}
+	return 0;
+}
+
+/* Stop posting: every QP ends with a signaled WR (one more if needed). */
+static void finalize(struct run *r)
+{
+	for (size_t i = 0; i < r->nqs; i++) {
+		struct qstate *s = &r->qs[i];
+
+		if (s->final)
+			continue;
+		s->limit = s->posted + (s->unsignaled ? 1 : 0);
+		s->final = true;
+	}
+}
+
+static bool all_done(const struct run *r)
+{
+	for (size_t i = 0; i < r->nqs; i++)
+		if (!r->qs[i].final || r->qs[i].completed < r->qs[i].limit)
+			return false;
+	return true;
+}
+
+static void tick(struct run *r)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+	struct rperf_bsg_tick t;
+
+	if (!cfg->interval_ns || !cfg->on_interval || r->now < r->next_tick)
+		return;
+	t.messages = r->res->messages;
+	t.bytes = r->res->bytes;
+	t.t_start = (double)(r->last_tick - r->t0c) / 1e9;
+	t.t_end = (double)(r->now - r->t0c) / 1e9;
+	cfg->on_interval(cfg->arg, &t);
+	r->last_tick = r->now;
+	while (r->next_tick <= r->now)
+		r->next_tick += cfg->interval_ns;
+}
+
+static bool peer_gone(struct run *r)
+{
+	struct pollfd pf = { .fd = r->cfg->peer_fd, .events = POLLIN };
+
+	if (r->cfg->peer_fd < 0 || r->now < r->next_peer)
+		return false;
+	r->next_peer = r->now + PEER_CHECK_NS;
+	return poll(&pf, 1, 0) > 0;
+}
+
+static bool outstanding(const struct run *r)
+{
+	for (size_t i = 0; i < r->nqs; i++)
+		if (r->qs[i].outstanding)
+			return true;
+	return false;
+}
+
+/* Deadlines, the stop flag, the peer, stalls: 0 or an error. */
+static int checks(struct run *r)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+
+	if (cfg->stop && *cfg->stop && !r->res->stopped) {
+		r->res->stopped = true;
+		finalize(r);
+	}
+	if (cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns)
+		finalize(r);
+	tick(r);
+	if (peer_gone(r))
+		return fail(r, ECONNRESET, "%s",
+			    "the peer closed the control connection mid-run");
+	if (r->now > r->last_progress &&
+	    r->now - r->last_progress > cfg->stall_ns && outstanding(r))
+		return fail(
+			r, ETIMEDOUT,
+			"no completion for %.1f s: the peer or the path stalled",
+			(double)cfg->stall_ns / 1e9);
+	return 0;
+}
+
+/* Events mode: arm every send CQ once, then wait on the channels. */
+static int wait_events(struct run *r)
+{
+	struct pollfd pf[EVENT_QPS];
+	nfds_t n = 0;
+
+	if (!r->armed) {
+		for (size_t i = 0; i < r->nqs; i++)
+			if (ibv_req_notify_cq(r->qs[i].q->qp->send_cq, 0))
+				return fail(r, EIO, "%s",
+					    "ibv_req_notify_cq failed");
+		r->armed = true;
+		return 0; /* poll once more: a completion may predate it */
+	}
+	for (; n < r->nqs && n < EVENT_QPS; n++)
+		pf[n] = (struct pollfd){ .fd = r->qs[n].q->qp->channel->fd,
+					 .events = POLLIN };
+	if (poll(pf, n, 100) < 0 && errno != EINTR)
+		return fail(r, errno, "poll: %s", strerror(errno));
+	for (nfds_t i = 0; i < n; i++) {
+		struct ibv_cq *cq;
+		void *ctx;
+
+		if (!(pf[i].revents & POLLIN))
+			continue;
+		if (ibv_get_cq_event(r->qs[i].q->qp->channel, &cq, &ctx))
+			return fail(r, EIO, "%s", "ibv_get_cq_event failed");
+		ibv_ack_cq_events(cq, 1);
+		r->armed = false;
+	}
+	if (r->nqs > EVENT_QPS)
+		r->armed = false; /* the others are polled on the next pass */
+	return 0;
+}
+
+/* Nothing happened this pass: wait a little (rate limit, events). */
+static int idle(struct run *r, bool can_post_later)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+
+	if (cfg->limit_per_s > 0 && can_post_later) {
+		/* a quarter of the time one list's tokens take, <= 1 ms */
+		double batch_ns = (double)cfg->post_list / r->tb.per_ns / 4;
+		uint64_t w = batch_ns > (double)SLEEP_MAX_NS ?
+				     SLEEP_MAX_NS :
+				     (uint64_t)batch_ns + 1;
+		struct timespec ts;
+
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)w;
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	return cfg->events ? wait_events(r) : 0;
+}
+
+static int pass(struct run *r, unsigned int *idle_passes)
+{
+	bool progress = false, room = false;
+	int rc = 0, got;
+
+	for (size_t i = 0; i < r->nqs && !rc; i++) {
+		bool posted;
+
+		rc = post_batch(r, &r->qs[i], &posted);
+		progress |= posted;
+		room |= !posted && r->qs[i].posted < r->qs[i].limit &&
+			r->qs[i].outstanding + 1 <= r->cfg->tx_depth;
+	}
+	for (size_t i = 0; i < r->nqs && !rc; i++) {
+		rc = poll_one(r, &r->qs[i], &got);
+		progress |= got > 0;
+		if (got)
+			r->last_done = pass_ns(r);
+	}
+	if (rc)
+		return rc;
+	if (progress || ++*idle_passes >= IDLE_CLOCK || r->cfg->events ||
+	    r->cfg->limit_per_s > 0) {
+		r->now = pass_ns(r);
+		*idle_passes = 0;
+		if (progress)
+			r->last_progress = r->now;
+		rc = checks(r);
+	}
+	if (!rc && !progress)
+		rc = idle(r, room);
+	return rc;
+}
+
+static int setup(struct run *r, const struct rperf_bsg_qp *qps)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+
+	r->qs = calloc(r->nqs, sizeof(*r->qs));
+	if (!r->qs)
+		return ENOMEM;
+	for (size_t i = 0; i < r->nqs; i++) {
+		struct qstate *s = &r->qs[i];
+
+		s->q = &qps[i];
+		s->wr = calloc(cfg->post_list, sizeof(*s->wr));
+		s->sge = calloc(cfg->post_list, sizeof(*s->sge));
+		if (!s->wr || !s->sge)
+			return ENOMEM;
+		prepare_wrs(cfg, s);
+		s->final = cfg->iters && !cfg->duration_ns && !cfg->infinite;
+		s->limit = s->final ? cfg->iters : UINT64_MAX;
+	}
+	return 0;
+}
+
+static void teardown(struct run *r)
+{
+	for (size_t i = 0; r->qs && i < r->nqs; i++) {
+		free(r->qs[i].wr);
+		free(r->qs[i].sge);
+	}
+	free(r->qs);
+}
+
+int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
+		  const struct rperf_bsg_qp *qps, size_t nqps,
+		  struct rperf_bsg_res *res)
+{
+	struct run r = { .cfg = cfg, .nqs = nqps, .res = res };
+	unsigned int idle_passes = 0;
+	double cpu0 = cpu_now();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!nqps || !cfg->tx_depth || !cfg->cq_mod || !cfg->post_list ||
+	    cfg->post_list > cfg->tx_depth || cfg->verb < RPERF_VERB_SEND ||
+	    cfg->verb > RPERF_VERB_WRITE_IMM)
+		return fail(&r, EINVAL, "%s",
+			    "invalid generator configuration");
+	rc = setup(&r, qps);
+	if (rc) {
+		teardown(&r);
+		return fail(&r, rc, "%s", "out of memory");
+	}
+	r.t0 = now_ns();
+	r.t0c = r.now = r.last_done = r.last_tick = pass_ns(&r);
+	r.last_progress = r.t0c;
+	r.next_tick = r.t0c + cfg->interval_ns;
+	r.next_peer = r.t0c + PEER_CHECK_NS;
+	if (cfg->limit_per_s > 0)
+		rperf_tbucket_init(&r.tb, cfg->limit_per_s, cfg->post_list,
+				   r.t0);
+	while (!rc && !all_done(&r))
+		rc = pass(&r, &idle_passes);
+	/* the last completion was polled in the last pass: time the end here
+	 * (after a failure, the coarse time of the last completion) */
+	r.now = now_ns();
+	res->seconds = rc ? (double)(r.last_done - r.t0c) / 1e9 :
+			    (double)(r.now - r.t0) / 1e9;
+	res->cpu_seconds = cpu_now() - cpu0;
+	teardown(&r);
+	return rc;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Bandwidth-sensitive generator (open loop): per QP keep up to tx_depth work
+ * requests outstanding, post them in lists of post_list chained WRs (one
+ * ibv_post_send each), signal every cq_mod-th WR (and the last one, and the
+ * last of a list after which the queue could not take another list), and
+ * account the unsignaled WRs when a signaled one completes (RC completes in
+ * order). No per-message timestamps: the clock is read once per loop pass
+ * (a batch), never per message.
+ */
+#ifndef RPERF_GEN_BSG_H
+#define RPERF_GEN_BSG_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verbs/verbs.h"
+
+/* Token bucket (pure; unit tested): tokens are messages. */
+struct rperf_tbucket {
+	double per_ns; /* tokens added per ns */
+	double burst; /* capacity */
+	double tokens;
+	uint64_t last_ns;
+};
+
+/* Start full (@burst tokens) at @now_ns; @per_s > 0. */
+void rperf_tbucket_init(struct rperf_tbucket *tb, double per_s, double burst,
+			uint64_t now_ns);
+/* Take @n tokens: 0 when taken, else the ns until @n will be there (nothing
+ * taken). @n above the capacity is treated as the capacity. */
+uint64_t rperf_tbucket_take(struct rperf_tbucket *tb, double n,
+			    uint64_t now_ns);
+
+/* Cumulative progress handed to the interval callback. */
+struct rperf_bsg_tick {
+	uint64_t messages; /* completed so far */
+	uint64_t bytes;
+	double t_start, t_end; /* seconds since the first post */
+};
+
+struct rperf_bsg_cfg {
+	int verb; /* enum rperf_verb */
+	uint64_t size; /* bytes per message */
+	uint64_t iters; /* messages per QP; 0 with duration_ns or infinite */
+	uint64_t duration_ns; /* 0: iteration mode */
+	bool infinite; /* until *stop */
+	uint32_t tx_depth, cq_mod, post_list;
+	bool events; /* wait on completion events instead of spinning */
+	double limit_per_s; /* messages per second over all QPs; 0: none */
+	uint64_t interval_ns; /* 0: no callbacks */
+	void (*on_interval)(void *arg, const struct rperf_bsg_tick *t);
+	void *arg;
+	volatile sig_atomic_t *stop; /* set by a signal handler */
+	int peer_fd; /* control connection: EOF or data mid-run = gone; -1 */
+	uint64_t stall_ns; /* no completion for this long while waiting: fail */
+};
+
+/* One QP of the generator (connected by the caller). */
+struct rperf_bsg_qp {
+	struct rperf_qp *qp;
+	const struct rperf_buf *buf; /* source, >= size */
+	uint64_t raddr; /* WRITE target */
+	uint32_t rkey;
+};
+
+struct rperf_bsg_res {
+	uint64_t messages; /* completed (== posted after a clean run) */
+	uint64_t bytes;
+	uint64_t posted;
+	uint64_t post_calls; /* ibv_post_send calls */
+	uint64_t signaled;
+	double seconds; /* first post to last completion */
+	double cpu_seconds; /* user + system of this process meanwhile */
+	bool stopped; /* ended by the stop flag */
+	char error[256]; /* why the run failed, "" if it did not */
+};
+
+/*
+ * Run one size. Returns 0 (also when stopped by the flag: res->stopped),
+ * ETIMEDOUT (completions stalled), EIO (a work completion failed),
+ * ECONNRESET (the peer went away), ENOMEM, or the errno of a failed post;
+ * on error @res holds what was done so far and res->error says why.
+ */
+int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
+		  const struct rperf_bsg_qp *qps, size_t nqps,
+		  struct rperf_bsg_res *res);
+
+#endif

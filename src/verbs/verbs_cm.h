@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_cm for an RC QP that rperf created itself: the connection manager
+ * resolves the route (from the source address of the chosen device: unbound,
+ * Soft-RoCE and some NICs short-circuit to a local device) and exchanges the
+ * QP numbers; rperf moves its QP through INIT/RTR/RTS with the attributes
+ * rdma_init_qp_attr() computes, then sets the service level and traffic
+ * class itself (perftest cannot: its issue #56).
+ */
+#ifndef RPERF_VERBS_CM_H
+#define RPERF_VERBS_CM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdma/rdma_cma.h>
+
+#include "verbs/verbs.h"
+
+struct rperf_cm {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id; /* server */
+	struct rdma_cm_id *id; /* the connection */
+};
+
+/* The IPv4 address of the device's chosen GID (IPv4-mapped), as text. */
+int rperf_cm_gid_ipv4(const struct rperf_dev *d, char *buf, size_t len);
+
+/* Server: listen on @addr:@port. */
+int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
+		    char *err, size_t errlen);
+/* Server: wait for a request, connect @qp to it, accept, wait ESTABLISHED. */
+int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
+		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
+		    char *err, size_t errlen);
+/* Client: from @src to @dst:@port, connect @qp; returns when established. */
+int rperf_cm_connect(struct rperf_cm *cm, struct rperf_qp *qp,
+		     const struct rperf_verbs_cfg *cfg, const char *src,
+		     const char *dst, uint16_t port, int timeout_ms, char *err,
+		     size_t errlen);
+void rperf_cm_close(struct rperf_cm *cm);
+
+#endif
