@@ -60,7 +60,10 @@ bench() {
 	: > "/tmp/$name.perftest"
 	for ((i = 1; i <= RUNS; i++)); do
 		a=$(rperf_run "$name-$i" --verb send "$@") || { failed=1; continue; }
-		b=$(perftest_run "$@") || { failed=1; continue; }
+		# perftest aborts when its own CPU-frequency fit is noisy ("r^2 <
+		# 0.9"): retry once, then skip the pair; only rperf failures fail
+		b=$(perftest_run "$@") || b=$(perftest_run "$@") ||
+			{ echo "NOTE $name run $i: ib_send_bw failed twice (its own report, above); pair skipped"; continue; }
 		lab_result "bw_bench case=$name run=$i rperf_mpps=${a% *} rperf_gbps=${a#* } perftest_mpps=${b% *} perftest_gbps=${b#* }"
 		echo "$a" | awk -v f="$field" '{ print $f }' >> "/tmp/$name.rperf"
 		echo "$b" | awk -v f="$field" '{ print $f }' >> "/tmp/$name.perftest"
