@@ -157,6 +157,32 @@ peer_killed() {
 	[ "$rc" = 3 ] && [ "$(jget "$j" .partial)" = true ] && [ "$(jget "$j" '.results[0].samples')" -gt 0 ]
 }
 
+# --persistent: the server serves clients one after another and survives a
+# client killed mid-run
+persistent() {
+	local spid r1 r2 r3
+	rperf lat -d rxe_h1 --persistent > /tmp/psrv.log 2>&1 &
+	spid=$!
+	timeout 60 rperf lat -d rxe_h2 -n 300 --warmup 10 --pair-order sequential 10.77.0.1 > /dev/null 2>&1
+	r1=$?
+	timeout 60 rperf lat -d rxe_h2 -D 30s --pair-order sequential 10.77.0.1 > /dev/null 2>&1 &
+	local cpid=$!
+	sleep 3
+	kill -9 "$cpid"
+	wait "$cpid" 2> /dev/null
+	r2=$?
+	timeout 60 rperf lat -d rxe_h2 -n 300 --warmup 10 --pair-order sequential 10.77.0.1 > /dev/null 2>&1
+	r3=$?
+	kill -0 "$spid" 2> /dev/null
+	local alive=$?
+	kill "$spid" 2> /dev/null
+	wait "$spid"
+	echo "INFO server log: $(tr '\n' '|' < /tmp/psrv.log)"
+	echo "EXPECT first client 0, second killed (137), third 0, server still running"
+	echo "GOT $r1, $r2, $r3, server alive=$([ "$alive" = 0 ] && echo yes || echo no)"
+	[ "$r1" = 0 ] && [ "$r2" = 137 ] && [ "$r3" = 0 ] && [ "$alive" = 0 ]
+}
+
 info_devices() {
 	rperf info --json --spin 20ms > "$OUT/info.json" || return 1
 	jq -c '.devices[] | {name, ports: [.ports[] | {port, state, link_layer, rate_gbps, mtu, max_vl_num, gids: (.gids | length)}]}' "$OUT/info.json"
@@ -175,4 +201,5 @@ check "SL 16: exit 2"                                          bad_sl
 check "server not listening: exit 3 after the retry window"    no_server
 check "size above the server's limit: refused, exit 2"         refused
 check "server killed mid-run: partial results, exit 3"         peer_killed
+check "--persistent server survives a client killed mid-run"    persistent
 lab_summary
