@@ -1,30 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "lat/lat_conn.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SEND_DEPTH 16
-
-static void verbs_cfg(struct rperf_verbs_cfg *v,
-		      const struct rperf_cli_config *cfg)
-{
-	memset(v, 0, sizeof(*v));
-	v->dev_name = cfg->ib_dev;
-	v->ib_port = (int)cfg->ib_port;
-	v->gid_index = (int)cfg->gid_index;
-	v->ipv6 = cfg->ipv6;
-	v->mtu = (int)cfg->mtu;
-	v->inline_size = (uint32_t)cfg->inline_size;
-	v->qp_timeout = (uint8_t)cfg->qp_timeout;
-	v->retry_count = (uint8_t)cfg->retry_count;
-	v->sl = (uint8_t)cfg->sl;
-	/* --tclass, else -T/--tos (rdma_cm's name for it), else 0 */
-	v->tclass = (uint8_t)(cfg->tclass >= 0 ? cfg->tclass :
-			      cfg->tos >= 0    ? cfg->tos :
-						 0);
-}
 
 static int check_depth(const struct rperf_lat_conn *c, char *err, size_t errlen)
 {
@@ -98,7 +80,7 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	verbs_cfg(&c->vcfg, cfg);
+	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	c->max_size = max_size;
 	c->rx_depth = (unsigned int)cfg->rx_depth;
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
@@ -136,7 +118,7 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	verbs_cfg(&c->vcfg, cfg);
+	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	/* the client's choices for the path; the server's for the device */
 	c->vcfg.mtu = (int)p->mtu;
 	c->vcfg.sl = (uint8_t)p->sl;

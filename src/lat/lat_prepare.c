@@ -1,40 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Before a client run: pin, calibrate the clock, collect platform facts. */
-#define _GNU_SOURCE
 #include "lat/lat.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-
-int rperf_lat_pin(int64_t cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	if (cpu >= CPU_SETSIZE)
-		return EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
-}
+#include "session/session.h"
 
 int rperf_lat_prepare(struct rperf_lat_run *run)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
 	int rc;
 
-	rc = rperf_lat_pin(cfg->cpu);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
-			(long long)cfg->cpu, strerror(rc));
-		return RPERF_EXIT_USAGE;
-	}
+	rc = rperf_session_pin_or_say(cfg->cpu);
+	if (rc)
+		return rc;
 	rc = rperf_clock_init(&run->clk, (enum rperf_clock_source)cfg->clock);
 	if (rc == ENOTSUP) {
 		fprintf(stderr,
@@ -56,4 +38,9 @@ int rperf_lat_prepare(struct rperf_lat_run *run)
 	}
 	rperf_platform_collect(&run->platform);
 	return 0;
+}
+
+int rperf_lat_pin(int64_t cpu)
+{
+	return rperf_session_pin(cpu);
 }

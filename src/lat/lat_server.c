@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "lat/lat_conn.h"
 #include "lat/lat_ctrl.h"
+#include "session/session.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -396,39 +397,18 @@ static int serve_one(struct server *sv, int fd)
 	return rc;
 }
 
+static int serve_client(void *arg, int fd, const char *peer)
+{
+	struct server *sv = arg;
+
+	snprintf(sv->peer, sizeof(sv->peer), "%s", peer);
+	return serve_one(sv, fd);
+}
+
 int rperf_lat_server(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop)
 {
 	struct server sv = { .cfg = cfg, .stop = stop };
-	int lfd, fd, rc;
 
-	rc = rperf_lat_pin(cfg->cpu);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
-			(long long)cfg->cpu, strerror(rc));
-		return RPERF_EXIT_USAGE;
-	}
-	rc = rperf_ctrl_listen(cfg->bind, (uint16_t)cfg->tcp_port, &lfd);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: -p/--port: cannot listen on %s port %lld: %s; accepted: a free port and a local address\n",
-			cfg->bind ? cfg->bind : "any address",
-			(long long)cfg->tcp_port, strerror(rc));
-		return RPERF_EXIT_RUNTIME;
-	}
-	printf("rperf lat server: listening on port %lld\n",
-	       (long long)cfg->tcp_port);
-	fflush(stdout);
-	do {
-		rc = rperf_ctrl_accept_ex(lfd, -1, stop, &fd, sv.peer,
-					  sizeof(sv.peer));
-		if (rc) {
-			rc = *stop ? RPERF_EXIT_OK : RPERF_EXIT_RUNTIME;
-			break;
-		}
-		rc = serve_one(&sv, fd);
-	} while (cfg->persistent && !*stop);
-	close(lfd);
-	return rc;
+	return rperf_session_serve(cfg, stop, "lat", serve_client, &sv);
 }
