@@ -102,6 +102,9 @@ struct rperf_bw_result {
 	double rx_gbps;
 	double rx_cpu_pct; /* receiver CPU, percent of one CPU; < 0 unknown */
 	const char *receiver_note; /* why there is no receiver view, or NULL */
+	/* -b: the server -> client direction (the server's sender counts and
+	 * this side's receiver view); NULL without -b */
+	const struct rperf_bw_result *reverse;
 };
 
 struct rperf_report {

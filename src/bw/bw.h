@@ -24,6 +24,7 @@ struct rperf_bw_run {
 	volatile sig_atomic_t *stop;
 	struct rperf_platform platform;
 	struct rperf_bw_result *res; /* [nsizes] */
+	struct rperf_bw_result *rev; /* [nsizes]: -b, server -> client */
 	size_t nres; /* measured so far */
 	int mtu; /* path MTU */
 	double line_gbps; /* the port's data rate, 0 unknown */
@@ -51,9 +52,19 @@ void rperf_bw_warn(struct rperf_bw_run *run, const char *fmt, ...)
 struct rperf_bw_rx {
 	uint64_t messages, bytes;
 	double seconds, cpu_seconds;
+	/* -b: what the server sent (RESULT tx_*), valid with has_tx */
+	bool has_tx;
+	uint64_t tx_messages, tx_bytes, tx_post_calls;
+	double tx_seconds, tx_cpu_seconds;
 };
 void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 		   const struct rperf_bsg_res *g, const struct rperf_bw_rx *rx);
+
+/* -b: run->res[i].reverse from the server's sending (@srv, NULL: none)
+ * and this side's receive counts (@own; its cpu_seconds over seconds). */
+void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
+			   const struct rperf_bw_rx *srv,
+			   const struct rperf_bw_rx *own);
 
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);

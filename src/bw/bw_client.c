@@ -11,9 +11,11 @@
 
 #include "bw/bw_conn.h"
 #include "bw/bw_math.h"
+#include "bw/bw_rx.h"
 #include "cli/cli.h"
 #include "lat/lat.h"
 #include "lat/lat_ctrl.h"
+#include "session/session.h"
 #include "verbs/rate.h"
 
 struct client {
@@ -22,6 +24,8 @@ struct client {
 	struct rperf_bw_peer peer;
 	struct rperf_ctrl_session s;
 	struct rperf_ctrl_io io;
+	struct rperf_bw_rxc rx; /* -b: what the server sent us this round */
+	char rx_err[128];
 };
 
 static int say(struct client *c, int code, const char *fmt, ...)
@@ -134,11 +138,50 @@ static void path_facts(struct client *c)
 	}
 }
 
+/* The server's RESULT: its receiver counts, with -b its sender counts. */
+static void decode_result(const struct rperf_ctrl_msg *m,
+			  struct rperf_bw_rx *rx, bool *have)
+{
+	const json_t *res;
+
+	memset(rx, 0, sizeof(*rx));
+	if (rperf_ctrl_result_decode(m, &res) ||
+	    rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX, &rx->messages) ||
+	    rperf_ctrl_get_u64(res, "bytes", 0, UINT64_MAX, &rx->bytes) ||
+	    rperf_ctrl_get_double(res, "seconds", 0, 1e9, &rx->seconds) ||
+	    rperf_ctrl_get_double(res, "cpu_seconds", 0, 1e9, &rx->cpu_seconds))
+		return;
+	*have = true;
+	rx->has_tx = !rperf_ctrl_get_u64(res, "tx_messages", 0, UINT64_MAX,
+					 &rx->tx_messages) &&
+		     !rperf_ctrl_get_u64(res, "tx_bytes", 0, UINT64_MAX,
+					 &rx->tx_bytes) &&
+		     !rperf_ctrl_get_double(res, "tx_seconds", 0, 1e9,
+					    &rx->tx_seconds) &&
+		     !rperf_ctrl_get_double(res, "tx_cpu_seconds", 0, 1e9,
+					    &rx->tx_cpu_seconds);
+	if (rperf_ctrl_get_u64(res, "tx_post_calls", 0, UINT64_MAX,
+			       &rx->tx_post_calls))
+		rx->tx_post_calls = 0;
+}
+
+/* -b: keep receiving until the server answers, then catch up with what it
+ * says it sent. */
+static int bidir_wait(struct client *c)
+{
+	int rc = rperf_bw_rx_until(&c->conn, &c->rx, c->io.fd, NULL,
+				   RPERF_BW_CTRL_TIMEOUT_MS, c->rx_err,
+				   sizeof(c->rx_err));
+
+	if (rc && rc != EIO)
+		snprintf(c->rx_err, sizeof(c->rx_err), "%s", strerror(rc));
+	return rc;
+}
+
 static int round_result(struct client *c, const struct rperf_bsg_res *g,
 			struct rperf_bw_rx *rx, bool *have)
 {
 	char why[RPERF_CTRL_REASON_LEN];
-	const json_t *res;
 	struct rperf_ctrl_msg m;
 	json_t *done = json_object();
 	int rc;
@@ -149,6 +192,10 @@ static int round_result(struct client *c, const struct rperf_bsg_res *g,
 		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_DONE,
 					     done);
 	json_decref(done);
+	if (!rc && c->run->cfg->bidir && bidir_wait(c))
+		return say(c, RPERF_EXIT_RUNTIME,
+			   "%s: receiving while the round closes: %s",
+			   c->run->cfg->host, c->rx_err);
 	if (!rc)
 		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m, why,
 				      sizeof(why));
@@ -156,32 +203,54 @@ static int round_result(struct client *c, const struct rperf_bsg_res *g,
 		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the round: %s",
 			   c->run->cfg->host,
 			   rc == EPROTO ? why : strerror(rc));
-	if (!rperf_ctrl_result_decode(&m, &res) &&
-	    !rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX,
-				&rx->messages) &&
-	    !rperf_ctrl_get_u64(res, "bytes", 0, UINT64_MAX, &rx->bytes) &&
-	    !rperf_ctrl_get_double(res, "seconds", 0, 1e9, &rx->seconds) &&
-	    !rperf_ctrl_get_double(res, "cpu_seconds", 0, 1e9,
-				   &rx->cpu_seconds))
-		*have = true;
+	decode_result(&m, rx, have);
 	rperf_ctrl_msg_release(&m);
+	if (*have && rx->has_tx &&
+	    rperf_bw_rx_catch_up(&c->conn, &c->rx, rx->tx_messages, c->rx_err,
+				 sizeof(c->rx_err)))
+		return say(c, RPERF_EXIT_RUNTIME, "%s", c->rx_err);
 	return 0;
+}
+
+static void check_one(struct client *c, const struct rperf_bw_result *b,
+		      const char *dir)
+{
+	if (b->receiver_valid &&
+	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
+		rperf_bw_warn(
+			c->run,
+			"%llu B%s: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
+			(unsigned long long)b->size, dir,
+			(unsigned long long)b->rx_messages,
+			(unsigned long long)b->rx_bytes,
+			(unsigned long long)b->messages,
+			(unsigned long long)b->bytes);
 }
 
 static void check_counts(struct client *c, size_t i)
 {
 	const struct rperf_bw_result *b = &c->run->res[i];
 
-	if (b->receiver_valid &&
-	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
-		rperf_bw_warn(
-			c->run,
-			"%llu B: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
-			(unsigned long long)b->size,
-			(unsigned long long)b->rx_messages,
-			(unsigned long long)b->rx_bytes,
-			(unsigned long long)b->messages,
-			(unsigned long long)b->bytes);
+	check_one(c, b, "");
+	if (b->reverse)
+		check_one(c, b->reverse, " (server -> client)");
+	else if (c->run->cfg->bidir)
+		rperf_bw_warn(c->run,
+			      "%llu B: the server sent no count of its sending",
+			      (unsigned long long)b->size);
+}
+
+/* -b, once per generator pass: take what the server sends. */
+static int client_pass(void *arg, bool *progress)
+{
+	struct client *c = arg;
+	int got = 0, rc = 0;
+
+	if (c->conn.recvs)
+		rc = rperf_bw_rx_drain(&c->conn, &c->rx, &got, c->rx_err,
+				       sizeof(c->rx_err));
+	*progress = got > 0;
+	return rc;
 }
 
 static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
@@ -199,7 +268,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.tx_depth = (uint32_t)cfg->tx_depth,
 		.cq_mod = (uint32_t)cfg->cq_mod,
 		.post_list = (uint32_t)cfg->post_list,
-		.events = cfg->events,
+		.events = cfg->events && !cfg->bidir, /* -b busy-polls */
 		.limit_per_s = rperf_bw_limit_msgs(cfg->rate_limit,
 						   cfg->rate_units, size),
 		.interval_ns = cfg->interval_ns,
@@ -208,7 +277,47 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.stop = c->run->stop,
 		.peer_fd = c->io.fd,
 		.stall_ns = t > 5e9 ? (uint64_t)t : 5000000000ull,
+		.on_pass = cfg->bidir ? client_pass : NULL,
+		.pass_arg = c,
 	};
+}
+
+/* START; with -b it tells the server this round's size and rate. */
+static int send_start(struct client *c, const struct rperf_bsg_cfg *b)
+{
+	json_t *o = NULL;
+	int rc = 0;
+
+	memset(&c->rx, 0, sizeof(c->rx));
+	if (c->run->cfg->bidir) {
+		o = json_object();
+		rc = o ? rperf_ctrl_set_u64(o, "size", b->size) : ENOMEM;
+		if (!rc)
+			rc = rperf_ctrl_set_double(o, "limit_per_s",
+						   b->limit_per_s);
+	}
+	if (!rc)
+		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START,
+					     o);
+	json_decref(o);
+	return rc;
+}
+
+/* -b: the reverse direction of size @i from this side's receive counts. */
+static void fill_reverse(struct client *c, size_t i,
+			 const struct rperf_bsg_res *g,
+			 const struct rperf_bw_rx *srv)
+{
+	struct rperf_bw_rx own = { .messages = c->rx.messages,
+				   .bytes = c->rx.bytes,
+				   .seconds = rperf_bw_rx_seconds(&c->rx) };
+
+	if (!c->run->cfg->bidir)
+		return;
+	/* one process sends and receives: its CPU share, as the sender's */
+	own.cpu_seconds =
+		g->seconds > 0 ? g->cpu_seconds * own.seconds / g->seconds : 0;
+	rperf_bw_fill_reverse(c->run, i, srv, &own);
 }
 
 static int measure(struct client *c)
@@ -233,8 +342,7 @@ static int measure(struct client *c)
 		bsg_cfg(c, &b, cfg->sizes[i]);
 		run->cur_size = cfg->sizes[i];
 		run->tick_msgs = run->tick_bytes = 0;
-		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START,
-					     NULL);
+		rc = send_start(c, &b);
 		if (rc) {
 			code = say(c, RPERF_EXIT_RUNTIME,
 				   "%s: sending START: %s", cfg->host,
@@ -262,6 +370,7 @@ static int measure(struct client *c)
 			rc = round_result(c, &g, &rx, &have);
 		code = code ? code : rc;
 		rperf_bw_fill(run, i, &g, have ? &rx : NULL);
+		fill_reverse(c, i, &g, have ? &rx : NULL);
 		run->nres++;
 		check_counts(c, i);
 		rperf_bw_size_done(run, i);
@@ -338,9 +447,15 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 	struct client c = { .run = run };
 	int rc;
 
-	if (run)
+	if (run) {
 		run->res = calloc(cfg->nsizes, sizeof(*run->res));
-	if (!run || !run->res) {
+		run->rev = calloc(cfg->nsizes, sizeof(*run->rev));
+	}
+	if (!run || !run->res || !run->rev) {
+		if (run) {
+			free(run->res);
+			free(run->rev);
+		}
 		free(run);
 		return RPERF_EXIT_INTERNAL;
 	}
@@ -350,13 +465,8 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 				       .timeout_ms = RPERF_BW_CTRL_TIMEOUT_MS,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
-	rc = rperf_lat_pin(cfg->cpu);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
-			(long long)cfg->cpu, strerror(rc));
-		rc = RPERF_EXIT_USAGE;
-	} else {
+	rc = rperf_session_pin_or_say(cfg->cpu);
+	if (!rc) {
 		rperf_platform_collect(&run->platform);
 		rc = client_run(&c);
 	}
@@ -365,6 +475,7 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 	rperf_bw_peer_free(&c.peer);
 	rperf_bw_conn_close(&c.conn);
 	free(run->res);
+	free(run->rev);
 	free(run);
 	return rc;
 }

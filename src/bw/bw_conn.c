@@ -7,22 +7,7 @@
 #include <string.h>
 
 #include "lat/lat_ctrl.h"
-
-static void verbs_cfg(struct rperf_verbs_cfg *v,
-		      const struct rperf_cli_config *cfg)
-{
-	memset(v, 0, sizeof(*v));
-	v->dev_name = cfg->ib_dev;
-	v->ib_port = (int)cfg->ib_port;
-	v->gid_index = (int)cfg->gid_index;
-	v->ipv6 = cfg->ipv6;
-	v->mtu = (int)cfg->mtu;
-	v->inline_size = (uint32_t)cfg->inline_size;
-	v->qp_timeout = (uint8_t)cfg->qp_timeout;
-	v->retry_count = (uint8_t)cfg->retry_count;
-	v->sl = (uint8_t)cfg->sl;
-	v->tclass = (uint8_t)(cfg->tclass < 0 ? 0 : cfg->tclass);
-}
+#include "session/session.h"
 
 static int check_depth(const struct rperf_bw_conn *c, const char *opt,
 		       uint64_t depth, char *err, size_t errlen)
@@ -73,6 +58,17 @@ static int make_buf(struct rperf_bw_conn *c, int access, char *err,
 	return rc;
 }
 
+/* -b: the client also receives (same receive side as the server's). */
+static int client_recvs(struct rperf_bw_conn *c)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
+		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
+				      c->rx_depth);
+	return rc;
+}
+
 int rperf_bw_conn_client(struct rperf_bw_conn *c,
 			 const struct rperf_cli_config *cfg, uint64_t max_size,
 			 char *err, size_t errlen)
@@ -80,20 +76,33 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 	struct rperf_qp_cfg q = { .send_depth = (uint32_t)cfg->tx_depth,
 				  .recv_depth = 1,
 				  .inline_size = (uint32_t)cfg->inline_size,
-				  .send_events = cfg->events };
-	int rc;
+				  .send_events = cfg->events && !cfg->bidir };
+	int rc, access = 0;
 
 	memset(c, 0, sizeof(*c));
-	verbs_cfg(&c->vcfg, cfg);
+	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	c->max_size = max_size;
+	c->rx_depth = 1;
+	if (cfg->bidir) {
+		c->recvs = cfg->verb != RPERF_VERB_WRITE;
+		c->rx_depth = c->recvs ? (unsigned int)cfg->rx_depth : 1;
+		q.recv_depth = c->rx_depth;
+		q.access = IBV_ACCESS_REMOTE_WRITE;
+		access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	}
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
 	if (!rc)
 		rc = check_depth(c, "-t/--tx-depth", cfg->tx_depth, err,
 				 errlen);
 	if (!rc)
+		rc = check_depth(c, "-r/--rx-depth", c->rx_depth, err, errlen);
+	if (!rc)
 		rc = make_qps(c, &q, (size_t)cfg->qps, err, errlen);
 	if (!rc)
-		rc = make_buf(c, 0, err, errlen);
+		rc = make_buf(c, access, err, errlen);
+	if (!rc && (rc = client_recvs(c)))
+		snprintf(err, errlen, "%s: posting receives: %s", c->dev->name,
+			 strerror(rc));
 	if (rc)
 		rperf_bw_conn_close(c);
 	return rc;
@@ -104,13 +113,15 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen)
 {
-	struct rperf_qp_cfg q = { .send_depth = 1,
-				  .recv_events = p->events,
+	/* -b: the server generates too (and then busy-polls) */
+	struct rperf_qp_cfg q = { .send_depth =
+					  p->bidir ? (uint32_t)p->tx_depth : 1,
+				  .recv_events = p->events && !p->bidir,
 				  .access = IBV_ACCESS_REMOTE_WRITE };
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	verbs_cfg(&c->vcfg, cfg);
+	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	/* the client's choices for the path; the server's for the device */
 	c->vcfg.mtu = (int)p->mtu;
 	c->vcfg.sl = (uint8_t)p->sl;
@@ -125,6 +136,8 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
 	if (!rc)
 		rc = check_depth(c, "-r/--rx-depth", c->rx_depth, err, errlen);
+	if (!rc && p->bidir)
+		rc = check_depth(c, "-t/--tx-depth", p->tx_depth, err, errlen);
 	if (!rc)
 		rc = make_qps(c, &q, (size_t)p->qps, err, errlen);
 	if (!rc)

@@ -18,8 +18,9 @@ struct rperf_bw_conn {
 	size_t nqp;
 	struct rperf_buf buf; /* client: source; server: receive/WRITE target */
 	uint64_t max_size;
-	unsigned int rx_depth; /* server: receives kept posted per QP */
-	bool recvs; /* server: the verb consumes receives */
+	unsigned int
+		rx_depth; /* receives kept posted per QP (server, -b client) */
+	bool recvs; /* the verb consumes receives (server, -b client) */
 };
 
 /* What the peer's ENDPOINT said: one endpoint per QP, its buffer. */

@@ -16,22 +16,41 @@ const char *rperf_bw_verb_name(int verb)
 	return verb_names[verb];
 }
 
+static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
+{
+	if (!o || !cfg->bidir)
+		return o;
+	if (rperf_ctrl_set_bool(o, "bidir", true) ||
+	    rperf_ctrl_set_u64(o, "tx_depth", cfg->tx_depth) ||
+	    rperf_ctrl_set_u64(o, "cq_mod", cfg->cq_mod) ||
+	    rperf_ctrl_set_u64(o, "iters", cfg->iters) ||
+	    rperf_ctrl_set_u64(o, "duration_ns", cfg->duration_ns) ||
+	    rperf_ctrl_set_bool(o, "infinite", cfg->run_infinitely)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg)
 {
 	uint64_t max = 0;
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	return json_pack(
-		"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
-		"verb", rperf_bw_verb_name(cfg->verb), "max_size",
-		(json_int_t)max, "qps", (json_int_t)cfg->qps, "rx_depth",
-		(json_int_t)cfg->rx_depth, "post_list",
-		(json_int_t)cfg->post_list, "mtu", (json_int_t)cfg->mtu, "sl",
-		(json_int_t)cfg->sl, "tclass",
-		(json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass), "qp_timeout",
-		(json_int_t)cfg->qp_timeout, "retry_count",
-		(json_int_t)cfg->retry_count, "events", (int)cfg->events);
+	return add_bidir(
+		json_pack(
+			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
+			"verb", rperf_bw_verb_name(cfg->verb), "max_size",
+			(json_int_t)max, "qps", (json_int_t)cfg->qps,
+			"rx_depth", (json_int_t)cfg->rx_depth, "post_list",
+			(json_int_t)cfg->post_list, "mtu", (json_int_t)cfg->mtu,
+			"sl", (json_int_t)cfg->sl, "tclass",
+			(json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass),
+			"qp_timeout", (json_int_t)cfg->qp_timeout,
+			"retry_count", (json_int_t)cfg->retry_count, "events",
+			(int)cfg->events),
+		cfg);
 }
 
 static int get_u(const json_t *obj, const char *key, uint64_t min, uint64_t max,
@@ -85,6 +104,49 @@ static int check_mtu(uint64_t mtu, char *why, size_t whylen)
 	return 0;
 }
 
+static int get_b(const json_t *obj, const char *key, bool *out, char *why,
+		 size_t whylen)
+{
+	if (rperf_ctrl_get_bool(obj, key, out)) {
+		snprintf(why, whylen, "parameter '%s' missing or not a boolean",
+			 key);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+/* "bidir" is optional (older clients); when true, the generator's keys. */
+static int get_bidir(const json_t *obj, struct rperf_bw_params *out, char *why,
+		     size_t whylen)
+{
+	int rc;
+
+	if (!json_object_get(obj, "bidir"))
+		return 0;
+	rc = get_b(obj, "bidir", &out->bidir, why, whylen);
+	if (rc || !out->bidir)
+		return rc;
+	rc = get_u(obj, "tx_depth", 1, 16777216, &out->tx_depth, why, whylen);
+	if (!rc)
+		rc = get_u(obj, "cq_mod", 1, 65536, &out->cq_mod, why, whylen);
+	if (!rc)
+		rc = get_u(obj, "iters", 0, UINT64_MAX, &out->iters, why,
+			   whylen);
+	if (!rc)
+		rc = get_u(obj, "duration_ns", 0, UINT64_MAX, &out->duration_ns,
+			   why, whylen);
+	if (!rc)
+		rc = get_b(obj, "infinite", &out->infinite, why, whylen);
+	if (!rc && out->post_list > out->tx_depth) {
+		snprintf(why, whylen,
+			 "parameter 'post_list' %llu is above 'tx_depth' %llu",
+			 (unsigned long long)out->post_list,
+			 (unsigned long long)out->tx_depth);
+		rc = EBADMSG;
+	}
+	return rc;
+}
+
 int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 			   struct rperf_bw_params *out, char *why,
 			   size_t whylen)
@@ -131,10 +193,9 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc)
 		rc = get_i(obj, "retry_count", 7, &out->retry_count, why,
 			   whylen);
-	if (!rc && rperf_ctrl_get_bool(obj, "events", &out->events)) {
-		snprintf(why, whylen,
-			 "parameter 'events' missing or not a boolean");
-		rc = EBADMSG;
-	}
+	if (!rc)
+		rc = get_b(obj, "events", &out->events, why, whylen);
+	if (!rc)
+		rc = get_bidir(obj, out, why, whylen);
 	return rc;
 }

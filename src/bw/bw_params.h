@@ -25,6 +25,13 @@ struct rperf_bw_params {
 	int64_t qp_timeout;
 	int64_t retry_count;
 	bool events; /* the server waits on completion events */
+	/* -b: the server also generates towards the client ("bidir", optional:
+	 * absent means false; when true the keys below are required) */
+	bool bidir;
+	uint64_t tx_depth, cq_mod;
+	uint64_t iters; /* per QP; 0 with duration_ns or infinite */
+	uint64_t duration_ns;
+	bool infinite;
 };
 
 /* "send", "write", "write_imm" ("?" when out of range). */
@@ -34,7 +41,8 @@ const char *rperf_bw_verb_name(int verb);
 json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg);
 
 /*
- * Server side: strict decode (every key present, right type, in range).
+ * Server side: strict decode (every key present, right type, in range;
+ * "bidir" may be absent, and then the generator keys are not read).
  * Returns 0, EBADMSG (@why names the key) or EMSGSIZE (max_size above
  * @server_max: @why says so, to be sent back as the refusal reason).
  */

@@ -77,6 +77,35 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	fill_rx(b, rx);
 }
 
+void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
+			   const struct rperf_bw_rx *srv,
+			   const struct rperf_bw_rx *own)
+{
+	const struct rperf_bw_result *f = &run->res[i];
+	struct rperf_bw_result *b = &run->rev[i];
+
+	memset(b, 0, sizeof(*b));
+	if (!srv || !srv->has_tx)
+		return; /* reverse stays NULL */
+	*b = *f;
+	b->messages = srv->tx_messages;
+	b->bytes = srv->tx_bytes;
+	b->seconds = srv->tx_seconds;
+	b->gbps = rperf_bw_gbps(b->bytes, b->seconds);
+	b->mpps = rperf_bw_mpps(b->messages, b->seconds);
+	b->cpu_pct = b->seconds > 0 ? 100.0 * srv->tx_cpu_seconds / b->seconds :
+				      0;
+	b->post_calls = srv->tx_post_calls;
+	b->receiver_valid = false;
+	b->receiver_note = NULL;
+	b->rx_cpu_pct = -1;
+	b->reverse = NULL;
+	if (run->cfg->verb == RPERF_VERB_WRITE)
+		b->receiver_note = f->receiver_note;
+	fill_rx(b, own);
+	run->res[i].reverse = b;
+}
+
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 {
 	struct rperf_bw_run *run = arg;

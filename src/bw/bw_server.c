@@ -5,6 +5,9 @@
  * sink: it counts what arrives (SENDs; WRITE_WITH_IMM, whose immediate
  * carries how many WRITEs its list held) and keeps its receive queues full,
  * busy polling or (-e) from completion events. Plain WRITEs it cannot see.
+ * With -b (PARAMS "bidir") it also runs the generator towards the client
+ * each round (START carries the size and rate), draining its receive
+ * queues between passes, and adds its sender counts (tx_*) to RESULT.
  */
 #include "bw/bw.h"
 
@@ -21,9 +24,11 @@
 #include <rperf/clock.h>
 
 #include "bw/bw_conn.h"
+#include "bw/bw_rx.h"
 #include "cli/cli.h"
 #include "lat/lat.h"
 #include "lat/lat_ctrl.h"
+#include "session/session.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 
@@ -35,8 +40,15 @@ struct server {
 	struct rperf_ctrl_session s;
 	struct rperf_ctrl_io io;
 	char peer[96];
-	uint64_t received, bytes, first_ns, last_ns;
+	struct rperf_bw_peer ep; /* the client's QPs and buffer */
+	struct rperf_bw_rxc rx;
 	struct pollfd *pf; /* [nqp + 1]: channels, then the control socket */
+	/* -b: this round's generator (START carries size and rate) */
+	uint64_t size;
+	double limit_per_s;
+	volatile sig_atomic_t gen_stop;
+	unsigned int idle;
+	struct rperf_bsg_res g;
 };
 
 static int note(struct server *sv, int code, const char *fmt, ...)
@@ -104,7 +116,6 @@ static int greet(struct server *sv)
 static int take_params(struct server *sv)
 {
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
-	struct rperf_bw_peer peer = { 0 };
 	struct rperf_ctrl_msg m;
 	const json_t *obj;
 	int rc;
@@ -125,13 +136,12 @@ static int take_params(struct server *sv)
 		return refuse(sv, err);
 	rc = rperf_bw_send_endpoints(&sv->s, &sv->io, &sv->conn);
 	if (!rc)
-		rc = rperf_bw_recv_endpoints(&sv->s, &sv->io, &sv->conn, &peer,
-					     why, sizeof(why));
+		rc = rperf_bw_recv_endpoints(&sv->s, &sv->io, &sv->conn,
+					     &sv->ep, why, sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "endpoint exchange: %s",
 			    rc == EPROTO || rc == EBADMSG ? why : strerror(rc));
-	rc = rperf_bw_connect_all(&sv->conn, &peer, err, sizeof(err));
-	rperf_bw_peer_free(&peer);
+	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));
 	if (!rc)
 		rc = rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_READY,
 					     NULL);
@@ -140,54 +150,13 @@ static int take_params(struct server *sv)
 		    0;
 }
 
-static void count(struct server *sv, const struct ibv_wc *wc)
-{
-	if (wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
-		uint64_t k = ntohl(wc->imm_data);
-
-		sv->received += k;
-		sv->bytes += k * wc->byte_len;
-	} else {
-		sv->received++;
-		sv->bytes += wc->byte_len;
-	}
-}
-
 /* Take receive completions of every QP, post as many receives again. */
 static int drain(struct server *sv, int *got)
 {
-	struct ibv_wc wc[32];
-	int n;
+	char err[128];
 
-	*got = 0;
-	for (size_t q = 0; q < sv->conn.nqp; q++) {
-		struct rperf_qp *qp = sv->conn.qp[q];
-
-		while ((n = ibv_poll_cq(qp->recv_cq, 32, wc)) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (wc[i].status != IBV_WC_SUCCESS)
-					return note(sv, RPERF_EXIT_RUNTIME,
-						    "receive completion: %s",
-						    ibv_wc_status_str(
-							    wc[i].status));
-				count(sv, &wc[i]);
-			}
-			*got += n;
-			if (rperf_post_recvs(qp, &sv->conn.buf,
-					     sv->conn.max_size,
-					     (unsigned int)n))
-				return note(sv, RPERF_EXIT_RUNTIME,
-					    "reposting receives failed");
-		}
-		if (n < 0)
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "ibv_poll_cq failed");
-	}
-	if (*got) {
-		sv->last_ns = rperf_clock_posix_now();
-		if (!sv->first_ns)
-			sv->first_ns = sv->last_ns;
-	}
+	if (rperf_bw_rx_drain(&sv->conn, &sv->rx, got, err, sizeof(err)))
+		return note(sv, RPERF_EXIT_RUNTIME, "%s", err);
 	return 0;
 }
 
@@ -245,9 +214,7 @@ static int sink(struct server *sv)
 
 static int send_result(struct server *sv, double cpu0)
 {
-	double secs = sv->last_ns > sv->first_ns ?
-			      (double)(sv->last_ns - sv->first_ns) / 1e9 :
-			      0;
+	double secs = rperf_bw_rx_seconds(&sv->rx);
 	struct rusage ru;
 	double cpu = 0;
 	json_t *res;
@@ -257,9 +224,19 @@ static int send_result(struct server *sv, double cpu0)
 		cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	res = json_pack("{s:I, s:I, s:f, s:f}", "received",
-			(json_int_t)sv->received, "bytes",
-			(json_int_t)sv->bytes, "seconds", secs, "cpu_seconds",
-			cpu - cpu0 > 0 ? cpu - cpu0 : 0.0);
+			(json_int_t)sv->rx.messages, "bytes",
+			(json_int_t)sv->rx.bytes, "seconds", secs,
+			"cpu_seconds", cpu - cpu0 > 0 ? cpu - cpu0 : 0.0);
+	/* -b: what this side sent (the server -> client direction) */
+	if (res && sv->p.bidir &&
+	    (rperf_ctrl_set_u64(res, "tx_messages", sv->g.messages) ||
+	     rperf_ctrl_set_u64(res, "tx_bytes", sv->g.bytes) ||
+	     rperf_ctrl_set_u64(res, "tx_post_calls", sv->g.post_calls) ||
+	     rperf_ctrl_set_double(res, "tx_seconds", sv->g.seconds) ||
+	     rperf_ctrl_set_double(res, "tx_cpu_seconds", sv->g.cpu_seconds))) {
+		json_decref(res);
+		res = NULL;
+	}
 	rc = res ? rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_RESULT,
 					   res) :
 		   ENOMEM;
@@ -277,40 +254,140 @@ static double cpu_now(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* One round: sink until DONE, catch up with the sender, RESULT out. */
+/* -b, once per generator pass: the receive side; the control socket
+ * every SPIN_CHECK idle passes (DONE or EOF: stop, unless iterations). */
+static int bidir_pass(void *arg, bool *progress)
+{
+	struct server *sv = arg;
+	struct pollfd pf = { .fd = sv->io.fd, .events = POLLIN };
+	char err[128];
+	int got = 0;
+
+	if (sv->conn.recvs &&
+	    rperf_bw_rx_drain(&sv->conn, &sv->rx, &got, err, sizeof(err))) {
+		note(sv, 0, "%s", err);
+		return EIO;
+	}
+	*progress = got > 0;
+	if (got || ++sv->idle < SPIN_CHECK)
+		return 0;
+	sv->idle = 0;
+	if (*sv->stop)
+		sv->gen_stop = 1;
+	if ((sv->p.infinite || sv->p.duration_ns) && poll(&pf, 1, 0) > 0)
+		sv->gen_stop = 1;
+	return 0;
+}
+
+static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
+{
+	const struct rperf_bw_params *p = &sv->p;
+	double t = 4096.0 * (double)(1ull << p->qp_timeout) *
+		   (double)(p->retry_count + 1) * 4;
+
+	*b = (struct rperf_bsg_cfg){
+		.verb = p->verb,
+		.size = sv->size,
+		.iters = p->iters,
+		.duration_ns = p->duration_ns,
+		.infinite = p->infinite,
+		.tx_depth = (uint32_t)p->tx_depth,
+		.cq_mod = (uint32_t)p->cq_mod,
+		.post_list = (uint32_t)p->post_list,
+		.limit_per_s = sv->limit_per_s,
+		.stop = &sv->gen_stop,
+		.peer_fd = -1, /* DONE may arrive mid-run: bidir_pass */
+		.stall_ns = t > 5e9 ? (uint64_t)t : 5000000000ull,
+		.on_pass = bidir_pass,
+		.pass_arg = sv,
+	};
+}
+
+/* -b: generate towards the client while receiving, then receive until
+ * the control socket speaks (DONE). */
+static int bidir(struct server *sv)
+{
+	struct rperf_bsg_qp *q = calloc(sv->conn.nqp, sizeof(*q));
+	struct rperf_bsg_cfg b;
+	char err[128] = "";
+	int rc;
+
+	if (!q)
+		return note(sv, RPERF_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < sv->conn.nqp; i++)
+		q[i] = (struct rperf_bsg_qp){ .qp = sv->conn.qp[i],
+					      .buf = &sv->conn.buf,
+					      .raddr = sv->ep.addr,
+					      .rkey = sv->ep.rkey };
+	sv->gen_stop = 0;
+	sv->idle = 0;
+	bidir_cfg(sv, &b);
+	rc = rperf_bsg_run(&b, q, sv->conn.nqp, &sv->g);
+	free(q);
+	if (rc)
+		return note(
+			sv, RPERF_EXIT_RUNTIME,
+			"sending to the client stopped after %llu messages: %s",
+			(unsigned long long)sv->g.messages, sv->g.error);
+	rc = rperf_bw_rx_until(&sv->conn, &sv->rx, sv->io.fd, sv->stop,
+			       RPERF_BW_CTRL_TIMEOUT_MS, err, sizeof(err));
+	return rc ? note(sv, RPERF_EXIT_RUNTIME, "waiting for DONE: %s",
+			 err[0] ? err : strerror(rc)) :
+		    0;
+}
+
+/* One round: sink (-b: generate too) until DONE, catch up with the
+ * sender, RESULT out. */
 static int round_once(struct server *sv)
 {
-	char why[RPERF_CTRL_REASON_LEN];
+	char why[RPERF_CTRL_REASON_LEN], err[128] = "";
 	struct rperf_ctrl_msg m;
 	uint64_t samples = 0;
 	double cpu0 = cpu_now();
-	int rc, got;
+	int rc;
 
-	sv->received = sv->bytes = sv->first_ns = sv->last_ns = 0;
-	if ((rc = sink(sv)))
+	memset(&sv->rx, 0, sizeof(sv->rx));
+	memset(&sv->g, 0, sizeof(sv->g));
+	if ((rc = sv->p.bidir ? bidir(sv) : sink(sv)))
 		return rc;
 	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
 			      sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME,
 			    "went away mid-run after %llu messages (%s)",
-			    (unsigned long long)sv->received, why);
+			    (unsigned long long)sv->rx.messages, why);
 	rperf_ctrl_done_decode(&m, &samples, NULL);
 	rperf_ctrl_msg_release(&m);
-	for (int i = 0; i < 200 && sv->conn.recvs && sv->received < samples;
-	     i++) {
-		if ((rc = drain(sv, &got)))
-			return rc;
-		if (!got)
-			usleep(5000); /* the last completions may trail */
-	}
+	if (rperf_bw_rx_catch_up(&sv->conn, &sv->rx, samples, err, sizeof(err)))
+		return note(sv, RPERF_EXIT_RUNTIME, "%s", err);
 	rc = send_result(sv, cpu0);
-	fprintf(stderr, "rperf: client %s: %llu messages received (%llu B)\n",
-		sv->peer, (unsigned long long)sv->received,
-		(unsigned long long)sv->bytes);
+	fprintf(stderr, "rperf: client %s: %llu messages received (%llu B)",
+		sv->peer, (unsigned long long)sv->rx.messages,
+		(unsigned long long)sv->rx.bytes);
+	if (sv->p.bidir)
+		fprintf(stderr, ", %llu sent (%llu B)",
+			(unsigned long long)sv->g.messages,
+			(unsigned long long)sv->g.bytes);
+	fputc('\n', stderr);
 	return rc ? note(sv, RPERF_EXIT_RUNTIME, "sending RESULT: %s",
 			 strerror(rc)) :
 		    0;
+}
+
+/* -b: START carries the round's size and rate limit. */
+static int start_args(struct server *sv, const struct rperf_ctrl_msg *m)
+{
+	if (!sv->p.bidir)
+		return 0;
+	if (!m->payload ||
+	    rperf_ctrl_get_u64(m->payload, "size", 1, sv->p.max_size,
+			       &sv->size) ||
+	    rperf_ctrl_get_double(m->payload, "limit_per_s", 0, 1e12,
+				  &sv->limit_per_s))
+		return note(
+			sv, RPERF_EXIT_RUNTIME,
+			"malformed START (-b needs 'size' and 'limit_per_s')");
+	return 0;
 }
 
 /* START in; rounds until BYE; BYE out. */
@@ -325,8 +402,9 @@ static int serve_run(struct server *sv)
 			      sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
+	rc = start_args(sv, &m);
 	rperf_ctrl_msg_release(&m);
-	for (;;) {
+	for (; !rc;) {
 		if ((rc = round_once(sv)))
 			return rc;
 		rc = rperf_ctrl_session_recv(&sv->s, &sv->io, &m);
@@ -336,6 +414,7 @@ static int serve_run(struct server *sv)
 				    rc == EPROTO ? "out of order" :
 						   strerror(rc));
 		t = m.type;
+		rc = t == RPERF_CTRL_START ? start_args(sv, &m) : 0;
 		rperf_ctrl_msg_release(&m);
 		if (t == RPERF_CTRL_BYE)
 			break;
@@ -344,6 +423,8 @@ static int serve_run(struct server *sv)
 				    "the client ended the run: %s",
 				    rperf_ctrl_type_name((int)t));
 	}
+	if (rc)
+		return rc;
 	rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_BYE, NULL);
 	return RPERF_EXIT_OK;
 }
@@ -375,44 +456,24 @@ static int serve_one(struct server *sv, int fd)
 	}
 	free(sv->pf);
 	sv->pf = NULL;
+	rperf_bw_peer_free(&sv->ep);
 	rperf_bw_conn_close(&sv->conn);
 	close(fd);
 	return rc;
+}
+
+static int serve_client(void *arg, int fd, const char *peer)
+{
+	struct server *sv = arg;
+
+	snprintf(sv->peer, sizeof(sv->peer), "%s", peer);
+	return serve_one(sv, fd);
 }
 
 int rperf_bw_server(const struct rperf_cli_config *cfg,
 		    volatile sig_atomic_t *stop)
 {
 	struct server sv = { .cfg = cfg, .stop = stop };
-	int lfd, fd, rc;
 
-	rc = rperf_lat_pin(cfg->cpu);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
-			(long long)cfg->cpu, strerror(rc));
-		return RPERF_EXIT_USAGE;
-	}
-	rc = rperf_ctrl_listen(cfg->bind, (uint16_t)cfg->tcp_port, &lfd);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: -p/--port: cannot listen on %s port %lld: %s; accepted: a free port and a local address\n",
-			cfg->bind ? cfg->bind : "any address",
-			(long long)cfg->tcp_port, strerror(rc));
-		return RPERF_EXIT_RUNTIME;
-	}
-	printf("rperf bw server: listening on port %lld\n",
-	       (long long)cfg->tcp_port);
-	fflush(stdout);
-	do {
-		rc = rperf_ctrl_accept_ex(lfd, -1, stop, &fd, sv.peer,
-					  sizeof(sv.peer));
-		if (rc) {
-			rc = *stop ? RPERF_EXIT_OK : RPERF_EXIT_RUNTIME;
-			break;
-		}
-		rc = serve_one(&sv, fd);
-	} while (cfg->persistent && !*stop);
-	close(lfd);
-	return rc;
+	return rperf_session_serve(cfg, stop, "bw", serve_client, &sv);
 }

@@ -24,12 +24,6 @@ int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
 /* rperf bw: the options of the table not built yet. */
 static int check_built_bw(const struct rperf_cli_config *cfg)
 {
-	if (cfg->bidir) {
-		fprintf(stderr,
-			"rperf: -b/--bidirectional: not built yet in rperf %s; accepted: one direction (run a second client from the other host)\n",
-			RPERF_VERSION);
-		return RPERF_EXIT_USAGE;
-	}
 	if (cfg->rdma_cm) {
 		fprintf(stderr,
 			"rperf: -R/--rdma_cm: not built yet in rperf %s; accepted: the default connection over rperf's TCP control channel\n",

@@ -368,6 +368,15 @@ static int pass(struct run *r, unsigned int *idle_passes)
 		if (got)
 			r->last_done = pass_ns(r);
 	}
+	if (!rc && r->cfg->on_pass) {
+		bool did = false;
+
+		rc = r->cfg->on_pass(r->cfg->pass_arg, &did);
+		if (rc)
+			return fail(r, rc, "the receive side failed: %s",
+				    strerror(rc));
+		progress |= did;
+	}
 	if (rc)
 		return rc;
 	if (progress || ++*idle_passes >= IDLE_CLOCK || r->cfg->events ||

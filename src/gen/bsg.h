@@ -56,6 +56,10 @@ struct rperf_bsg_cfg {
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	int peer_fd; /* control connection: EOF or data mid-run = gone; -1 */
 	uint64_t stall_ns; /* no completion for this long while waiting: fail */
+	/* called once per loop pass (bidirectional runs: the receive side);
+	 * returns 0 or an errno (the run fails), *progress when it did work */
+	int (*on_pass)(void *arg, bool *progress);
+	void *pass_arg;
 };
 
 /* One QP of the generator (connected by the caller). */

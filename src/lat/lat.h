@@ -37,8 +37,6 @@ int rperf_lat_client(const struct rperf_cli_config *cfg,
 int rperf_lat_server(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop);
 
-/* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
-int rperf_lat_pin(int64_t cpu);
 /* Pin, calibrate, self-test, collect platform; returns an exit status. */
 int rperf_lat_prepare(struct rperf_lat_run *run);
 

@@ -39,8 +39,3 @@ int rperf_lat_prepare(struct rperf_lat_run *run)
 	rperf_platform_collect(&run->platform);
 	return 0;
 }
-
-int rperf_lat_pin(int64_t cpu)
-{
-	return rperf_session_pin(cpu);
-}

@@ -8,7 +8,9 @@
  *     line_rate_gbps, line_rate_pct, wire_efficiency, max_goodput_gbps,
  *     cpu_pct, post_calls, rate_limit: null | {offered_gbps, offered_mpps,
  *     achieved_gbps, achieved_mpps}, receiver: null | {messages, bytes,
- *     seconds, gbps, cpu_pct}, receiver_note: null | string }
+ *     seconds, gbps, cpu_pct}, receiver_note: null | string,
+ *     reverse (only with -b): the same keys for the server -> client
+ *     direction (the server's sender counts, the client's receiver view) }
  *
  * Unknown figures (no line rate, no time) are null, never 0.
  */
@@ -76,6 +78,8 @@ static json_t *result_json(const struct rperf_bw_result *b)
 	SET("rate_limit", json_limit(b));
 	SET("receiver", json_receiver(b));
 	SET("receiver_note", rperf_rpt_json_str(b->receiver_note));
+	if (b->reverse && b->reverse != b)
+		SET("reverse", result_json(b->reverse));
 #undef SET
 	if (err) {
 		json_decref(o);
@@ -193,6 +197,21 @@ static void text_row(FILE *f, const struct rperf_report *r,
 	fputc('\n', f);
 }
 
+/* -b: the server -> client direction, same columns. */
+static void text_reverse(FILE *f, const struct rperf_report *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nbw; i++)
+		any |= r->bw[i].reverse != NULL;
+	if (!any)
+		return;
+	fprintf(f, "\n  reverse (server -> client; rx = this side's count):\n");
+	for (size_t i = 0; i < r->nbw; i++)
+		if (r->bw[i].reverse)
+			text_row(f, r, r->bw[i].reverse);
+}
+
 static void text_limits(FILE *f, const struct rperf_report *r)
 {
 	for (size_t i = 0; i < r->nbw; i++) {
@@ -246,6 +265,7 @@ int rperf_report_bw_text(FILE *f, const struct rperf_report *r)
 		"wire", "CPU%", "rx messages", u);
 	for (size_t i = 0; i < r->nbw; i++)
 		text_row(f, r, &r->bw[i]);
+	text_reverse(f, r);
 	fprintf(f,
 		"\n  %s = payload (%s); line%% = payload rate / the port's data rate; wire = payload share of the bytes on the wire for the size and path MTU; rx = the receiver's count (the destination's view)\n",
 		u, r->report_gbits ? "10^9 bit/s" : "2^20 B/s");

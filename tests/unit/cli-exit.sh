@@ -50,8 +50,8 @@ expect 2 1 bw -t 8 -l 16 10.0.0.1
 grep -q "^rperf: -l/--post_list: 16 is above the tx depth 8; accepted:" "$tmp/err" || bad "bw -l above -t: $(cat "$tmp/err")"
 expect 2 1 bw --run_infinitely -n 100 10.0.0.1
 expect 2 1 bw --verb read 10.0.0.1
-expect 2 1 bw -b 10.0.0.1
-grep -q "not built yet" "$tmp/err" || bad "bw -b must say it is not built yet"
+expect 2 1 bw -R 10.0.0.1
+grep -q "not built yet" "$tmp/err" || bad "bw -R must say it is not built yet"
 expect 2 1 bw -t 64
 grep -q "not a server option" "$tmp/err" || bad "bw server with -t: $(cat "$tmp/err")"
 expect 0 0 bw --help

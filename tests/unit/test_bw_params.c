@@ -113,12 +113,74 @@ static void hostile(void **state)
 			 EBADMSG);
 }
 
+/* -b: "bidir" is optional (older clients); when true the generator's keys
+ * are required and checked. */
+static void bidir(void **state)
+{
+	static const struct {
+		const char *key;
+		const char *json;
+	} bad[] = {
+		{ "bidir", "1" },	    { "tx_depth", "0" },
+		{ "cq_mod", "65537" },	    { "iters", "-1" },
+		{ "duration_ns", "\"1\"" }, { "infinite", "0" },
+	};
+	struct rperf_cli_config cfg;
+	struct rperf_bw_params p;
+	char why[256];
+	json_t *obj = encoded();
+
+	(void)state;
+	assert_int_equal(
+		rperf_bw_params_decode(obj, 1 << 20, &p, why, sizeof(why)), 0);
+	assert_false(p.bidir);
+	assert_null(json_object_get(obj, "bidir"));
+	json_decref(obj);
+	rperf_cli_config_defaults(&cfg);
+	cfg.cmd = RPERF_CMD_BW;
+	cfg.nsizes = 1;
+	cfg.sizes[0] = 4096;
+	cfg.bidir = true;
+	cfg.iters = 777;
+	cfg.tx_depth = 64;
+	cfg.cq_mod = 8;
+	obj = rperf_bw_params_encode(&cfg);
+	assert_non_null(obj);
+	assert_int_equal(
+		rperf_bw_params_decode(obj, 1 << 20, &p, why, sizeof(why)), 0);
+	assert_true(p.bidir);
+	assert_int_equal(p.iters, 777);
+	assert_int_equal(p.tx_depth, 64);
+	assert_int_equal(p.cq_mod, 8);
+	assert_int_equal(p.duration_ns, 0);
+	assert_false(p.infinite);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *o = json_deep_copy(obj);
+
+		json_object_set_new(o, bad[i].key,
+				    json_loads(bad[i].json, JSON_DECODE_ANY,
+					       NULL));
+		assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why,
+							sizeof(why)),
+				 EBADMSG);
+		assert_non_null(strstr(why, bad[i].key));
+		json_decref(o);
+	}
+	json_object_set_new(obj, "post_list", json_integer(65));
+	assert_int_equal(rperf_bw_params_decode(obj, 1 << 20, &p, why,
+						sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "tx_depth"));
+	json_decref(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(too_big),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(bidir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

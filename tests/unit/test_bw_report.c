@@ -176,11 +176,58 @@ static void jsonl_and_text(void **state)
 	assert_int_equal(rperf_report_bw_text(stdout, &r), EINVAL);
 }
 
+/* -b: "reverse" holds the server -> client direction with the same keys;
+ * without -b there is no "reverse" key. */
+static void reverse(void **state)
+{
+	struct rperf_bw_result fwd[2] = { results[0], results[1] };
+	struct rperf_bw_result rev = results[0];
+	struct rperf_report r = { .command = "bw", .bw = fwd, .nbw = 2 };
+	json_t *root, *o, *rv;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	rev.messages = 900;
+	rev.bytes = 57600;
+	rev.rx_messages = 900;
+	rev.rx_bytes = 57600;
+	fwd[0].reverse = &rev;
+	root = render(&r);
+	o = json_array_get(json_object_get(root, "results"), 0);
+	rv = json_object_get(o, "reverse");
+	assert_true(json_is_object(rv));
+	assert_string_equal(json_string_value(json_object_get(rv, "verb")),
+			    "send");
+	NEAR(num(rv, "size"), 64);
+	NEAR(num(rv, "messages"), 900);
+	NEAR(num(rv, "bytes"), 57600);
+	NEAR(num(rv, "seconds"), 0.5);
+	NEAR(num(rv, "gbps"), 0.001024);
+	NEAR(num(rv, "mpps"), 0.002);
+	NEAR(num(json_object_get(rv, "receiver"), "messages"), 900);
+	NEAR(num(json_object_get(rv, "receiver"), "bytes"), 57600);
+	assert_null(json_object_get(rv, "reverse"));
+	NEAR(num(o, "messages"), 1000);
+	o = json_array_get(json_object_get(root, "results"), 1);
+	assert_null(json_object_get(o, "reverse"));
+	json_decref(root);
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(rperf_report_bw_text(m, &r), 0);
+	fclose(m);
+	assert_non_null(strstr(buf, "reverse (server -> client"));
+	assert_non_null(strstr(buf, "900"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_fields),
 		cmocka_unit_test(jsonl_and_text),
+		cmocka_unit_test(reverse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

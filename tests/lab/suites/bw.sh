@@ -67,6 +67,24 @@ mixed() {
 	jq -e '(.results | length) == 2 and all(.results[]; .messages == 1500 and .receiver.messages == .messages and .receiver.bytes == .bytes)' "$j" > /dev/null
 }
 
+# -b: both directions at once on the same QPs (the server generates too);
+# each side counts what it receives, and both directions' counts agree
+bidir() {
+	local verb=$1 size=4096 n=1000 j=$OUT/bw-bidir-$1.json
+	lab_assert_crossed $((2 * n)) bw_pair "$j" -b --verb "$verb" -s "$size" -n "$n" || return 1
+	lab_result "rperf_bw_bidir verb=$verb size=$size $(jq -r '.results[0] | "messages=\(.messages) rx_messages=\(.receiver.messages) gbps=\(.gbps) rx_gbps=\(.receiver.gbps) reverse_messages=\(.reverse.messages) reverse_rx_messages=\(.reverse.receiver.messages) reverse_gbps=\(.reverse.gbps) reverse_rx_gbps=\(.reverse.receiver.gbps)"' "$j")"
+	echo "EXPECT client->server: $n messages, receiver = sender; server->client (reverse, same keys): $n messages, receiver = sender, bytes $((n * size))"
+	echo "GOT $(jq -c '.results[0] | {messages, bytes, rx: .receiver.messages, rxb: .receiver.bytes, reverse: (.reverse | {messages, bytes, rx: .receiver.messages, rxb: .receiver.bytes})}' "$j")"
+	jq -e --argjson n "$n" --argjson b "$((n * size))" '.results[0] |
+		(.reverse | has("verb") and has("size") and has("messages") and has("bytes") and has("seconds") and has("gbps") and has("mpps") and has("receiver")) and
+		.messages == $n and .bytes == $b and .receiver.messages == .messages and .receiver.bytes == .bytes and
+		.reverse.verb == .verb and .reverse.size == .size and
+		.reverse.messages == $n and .reverse.bytes == $b and
+		.reverse.receiver.messages == .reverse.messages and .reverse.receiver.bytes == .reverse.bytes' "$j" > /dev/null
+}
+bidir_send() { bidir send; }
+bidir_imm() { bidir write_imm; }
+
 # rate limit: 10 Mb/s held within 5 % over 10 s, after an unlimited run
 # offered at least 3x that
 rate_limit() {
@@ -165,6 +183,8 @@ check "write_imm 64 B: receiver = sender"                       imm_64
 check "write_imm 4096 B: receiver = sender"                     imm_4k
 check "write_imm 65536 B: receiver = sender"                    imm_64k
 check "3 QPs, post list 8, events, 2 sizes: counts agree"       mixed
+check "-b send 4096 B: both directions, counts agree"           bidir_send
+check "-b write_imm 4096 B: both directions, counts agree"      bidir_imm
 check "rate limit 10 Mb/s within 5 % over 10 s"                 rate_limit
 check "--interval --jsonl: valid JSON lines"                    jsonl
 check "SIGINT during --run_infinitely: final report, exit 0"    sigint
