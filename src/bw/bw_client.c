@@ -14,7 +14,7 @@
 #include "bw/bw_rx.h"
 #include "cli/cli.h"
 #include "lat/lat.h"
-#include "lat/lat_ctrl.h"
+#include "session/session_ctrl.h"
 #include "session/session.h"
 #include "verbs/rate.h"
 
@@ -44,31 +44,15 @@ static int say(struct client *c, int code, const char *fmt, ...)
 
 static int hello(struct client *c)
 {
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION,
-				      .command = "bw" };
-	struct rperf_ctrl_msg m;
 	char why[RPERF_CTRL_REASON_LEN];
-	json_t *obj = NULL;
-	int rc;
+	int rc = rperf_session_hello(&c->s, &c->io, "bw", why, sizeof(why));
 
-	rc = rperf_ctrl_hello_encode(&h, &obj);
-	if (!rc)
-		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_HELLO,
-					     obj);
-	json_decref(obj);
-	if (!rc)
-		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_WELCOME, &m,
-				      why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "sending HELLO: %s", strerror(rc));
 	if (rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED)
 		return say(c, RPERF_EXIT_USAGE, "%s refused the run: %s",
-			   cfg->host, why);
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
-	rperf_ctrl_msg_release(&m);
-	return 0;
+			   c->run->cfg->host, why);
+	return rc ? say(c, RPERF_EXIT_RUNTIME, "%s: %s", c->run->cfg->host,
+			why) :
+		    0;
 }
 
 /* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
@@ -101,8 +85,8 @@ static int exchange(struct client *c)
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "connecting the QPs: %s",
 			   err[0] ? err : strerror(rc));
-	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
+				  sizeof(why));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
 	rperf_ctrl_msg_release(&m);
@@ -197,8 +181,8 @@ static int round_result(struct client *c, const struct rperf_bsg_res *g,
 			   "%s: receiving while the round closes: %s",
 			   c->run->cfg->host, c->rx_err);
 	if (!rc)
-		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m, why,
-				      sizeof(why));
+		rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m,
+					  why, sizeof(why));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the round: %s",
 			   c->run->cfg->host,
@@ -385,8 +369,8 @@ static void bye(struct client *c)
 	struct rperf_ctrl_msg m;
 
 	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
-	    !rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
-			      sizeof(why)))
+	    !rperf_session_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
+				  sizeof(why)))
 		rperf_ctrl_msg_release(&m);
 }
 
@@ -433,8 +417,8 @@ static int client_run(struct client *c)
 	if (!rc)
 		bye(c);
 	else
-		rperf_lat_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
-				      c->run->error);
+		rperf_session_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
+					  c->run->error);
 	if (rperf_bw_report(c->run))
 		return RPERF_EXIT_RUNTIME;
 	return rc;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lat/lat_ctrl.h"
+#include "session/session_ctrl.h"
 #include "session/session.h"
 
 static int check_depth(const struct rperf_bw_conn *c, const char *opt,
@@ -247,7 +247,7 @@ int rperf_bw_recv_endpoints(struct rperf_ctrl_session *s,
 	int rc;
 
 	memset(peer, 0, sizeof(*peer));
-	rc = rperf_lat_expect(s, io, RPERF_CTRL_ENDPOINT, &m, why, whylen);
+	rc = rperf_session_expect(s, io, RPERF_CTRL_ENDPOINT, &m, why, whylen);
 	if (rc)
 		return rc;
 	peer->ep = calloc(c->nqp, sizeof(*peer->ep));

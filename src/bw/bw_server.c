@@ -27,7 +27,7 @@
 #include "bw/bw_rx.h"
 #include "cli/cli.h"
 #include "lat/lat.h"
-#include "lat/lat_ctrl.h"
+#include "session/session_ctrl.h"
 #include "session/session.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
@@ -68,49 +68,20 @@ static int note(struct server *sv, int code, const char *fmt, ...)
 
 static int refuse(struct server *sv, const char *why)
 {
-	rperf_lat_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
+	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
 	return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
 }
 
 static int greet(struct server *sv)
 {
-	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
-					.max_size = RPERF_BW_SERVER_MAX_SIZE };
-	struct rperf_ctrl_hello h;
-	struct rperf_ctrl_msg m;
 	char why[RPERF_CTRL_REASON_LEN];
-	json_t *obj = NULL;
-	int rc;
+	int rc = rperf_session_greet(&sv->s, &sv->io, "bw",
+				     RPERF_BW_SERVER_MAX_SIZE, why,
+				     sizeof(why));
 
-	rc = rperf_ctrl_session_recv(&sv->s, &sv->io, &m);
-	if (rc == EPROTONOSUPPORT) {
-		snprintf(why, sizeof(why),
-			 "protocol version %u, this server speaks %d",
-			 (unsigned)m.version, RPERF_CTRL_VERSION);
-		return refuse(sv, why);
-	}
-	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "waiting for HELLO: %s",
-			    strerror(rc));
-	rc = rperf_ctrl_hello_decode(&m, &h);
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return refuse(sv, "malformed HELLO");
-	if (strcmp(h.command, "bw")) {
-		snprintf(
-			why, sizeof(why),
-			"command '%.32s' is a feature this server lacks (it serves: bw)",
-			h.command);
-		return refuse(sv, why);
-	}
-	rc = rperf_ctrl_welcome_encode(&w, &obj);
-	if (!rc)
-		rc = rperf_ctrl_session_send(&sv->s, &sv->io,
-					     RPERF_CTRL_WELCOME, obj);
-	json_decref(obj);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "sending WELCOME: %s",
-			 strerror(rc)) :
-		    0;
+	if (rc == EPROTO)
+		return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
+	return rc ? note(sv, RPERF_EXIT_RUNTIME, "%s", why) : 0;
 }
 
 static int take_params(struct server *sv)
@@ -120,8 +91,8 @@ static int take_params(struct server *sv)
 	const json_t *obj;
 	int rc;
 
-	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
+				  sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
 	rc = rperf_ctrl_params_decode(&m, &obj);
@@ -350,8 +321,8 @@ static int round_once(struct server *sv)
 	memset(&sv->g, 0, sizeof(sv->g));
 	if ((rc = sv->p.bidir ? bidir(sv) : sink(sv)))
 		return rc;
-	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
+				  sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME,
 			    "went away mid-run after %llu messages (%s)",
@@ -398,8 +369,8 @@ static int serve_run(struct server *sv)
 	enum rperf_ctrl_type t;
 	int rc;
 
-	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_START, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_START, &m, why,
+				  sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
 	rc = start_args(sv, &m);

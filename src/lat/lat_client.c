@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "lat/lat_conn.h"
-#include "lat/lat_ctrl.h"
+#include "session/session_ctrl.h"
 
 /*
  * A sample slower than this ends the run: four times what RC takes to give up
@@ -52,38 +52,15 @@ static int say(struct client *c, int code, const char *fmt, ...)
 
 static int hello(struct client *c)
 {
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION,
-				      .command = "lat",
-				      .nfeatures = 1,
-				      .features = { "rperf" } };
-	struct rperf_ctrl_welcome w;
-	struct rperf_ctrl_msg m;
 	char why[RPERF_CTRL_REASON_LEN];
-	json_t *obj = NULL;
-	int rc;
+	int rc = rperf_session_hello(&c->s, &c->io, "lat", why, sizeof(why));
 
-	rc = rperf_ctrl_hello_encode(&h, &obj);
-	if (!rc)
-		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_HELLO,
-					     obj);
-	json_decref(obj);
-	if (!rc)
-		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_WELCOME, &m,
-				      why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "sending HELLO: %s", strerror(rc));
 	if (rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED)
 		return say(c, RPERF_EXIT_USAGE, "%s refused the run: %s",
-			   cfg->host, why);
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
-	rc = rperf_ctrl_welcome_decode(&m, &w);
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: malformed WELCOME",
-			   cfg->host);
-	return 0;
+			   c->run->cfg->host, why);
+	return rc ? say(c, RPERF_EXIT_RUNTIME, "%s: %s", c->run->cfg->host,
+			why) :
+		    0;
 }
 
 /* The wire QP to the server's: directly, or through rdma_cm (-R). */
@@ -105,7 +82,7 @@ static int connect_wire(struct client *c, const struct rperf_endpoint *peer,
 	}
 	return rperf_cm_connect(&c->conn.cm, c->conn.wire, &c->conn.vcfg, src,
 				cfg->host, (uint16_t)cfg->tcp_port,
-				RPERF_LAT_CTRL_TIMEOUT_MS / 2, err, errlen);
+				RPERF_SESSION_TIMEOUT_MS / 2, err, errlen);
 }
 
 /* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
@@ -125,26 +102,26 @@ static int exchange(struct client *c)
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: sending PARAMS: %s",
 			   cfg->host, strerror(rc));
-	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_ENDPOINT, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_ENDPOINT, &m, why,
+				  sizeof(why));
 	if (rc)
 		return say(c,
 			   rc == EPROTO ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME,
 			   "%s refused the run: %s", cfg->host, why);
-	rc = rperf_lat_endpoint_from(&m, &peer, &c->peer_buf);
+	rc = rperf_session_endpoint_from(&m, &peer, &c->peer_buf);
 	rperf_ctrl_msg_release(&m);
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: malformed ENDPOINT",
 			   cfg->host);
-	rc = rperf_lat_send_endpoint(&c->s, &c->io, c->conn.dev, c->conn.wire,
-				     c->conn.vcfg.mtu, NULL);
+	rc = rperf_session_send_endpoint(&c->s, &c->io, c->conn.dev,
+					 c->conn.wire, c->conn.vcfg.mtu, NULL);
 	if (!rc)
 		rc = connect_wire(c, &peer, err, sizeof(err));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "connecting the wire QP: %s",
 			   rc == EPROTO ? "protocol error" : strerror(rc));
-	rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
+				  sizeof(why));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
 	rperf_ctrl_msg_release(&m);
@@ -240,8 +217,8 @@ static int end_round(struct client *c, int method)
 					     done);
 	json_decref(done);
 	if (!rc)
-		rc = rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m, why,
-				      sizeof(why));
+		rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m,
+					  why, sizeof(why));
 	if (rc)
 		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the run: %s",
 			   c->run->cfg->host,
@@ -274,8 +251,8 @@ static int measure(struct client *c)
 	if (rc)
 		return rc;
 	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
-	    !rperf_lat_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
-			      sizeof(why)))
+	    !rperf_session_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
+				  sizeof(why)))
 		rperf_ctrl_msg_release(&m);
 	return 0;
 }
@@ -320,8 +297,8 @@ static int client_run(struct client *c)
 		return rc;
 	rc = measure(c);
 	if (rc)
-		rperf_lat_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
-				      c->run->error);
+		rperf_session_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
+					  c->run->error);
 	rperf_lat_check_results(c->run);
 	if (rperf_lat_report(c->run))
 		return RPERF_EXIT_RUNTIME;
@@ -346,7 +323,7 @@ int rperf_lat_client(const struct rperf_cli_config *cfg,
 	run->cfg = cfg;
 	run->stop = stop;
 	c.io = (struct rperf_ctrl_io){ .fd = -1,
-				       .timeout_ms = RPERF_LAT_CTRL_TIMEOUT_MS,
+				       .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
 	rc = rperf_lat_prepare(run);

@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "lat/lat_conn.h"
-#include "lat/lat_ctrl.h"
+#include "session/session_ctrl.h"
 #include "session/session.h"
 
 struct server {
@@ -48,51 +48,19 @@ static int note(struct server *sv, int code, const char *fmt, ...)
 
 static int refuse(struct server *sv, const char *why)
 {
-	rperf_lat_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
+	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
 	return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
 }
 
 static int greet(struct server *sv)
 {
-	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
-					.max_size = RPERF_SERVER_MAX_SIZE,
-					.nfeatures = 1,
-					.features = { "rperf" } };
-	struct rperf_ctrl_hello h;
-	struct rperf_ctrl_msg m;
 	char why[RPERF_CTRL_REASON_LEN];
-	json_t *obj = NULL;
-	int rc;
+	int rc = rperf_session_greet(&sv->s, &sv->io, "lat",
+				     RPERF_SERVER_MAX_SIZE, why, sizeof(why));
 
-	rc = rperf_ctrl_session_recv(&sv->s, &sv->io, &m);
-	if (rc == EPROTONOSUPPORT) {
-		snprintf(why, sizeof(why),
-			 "protocol version %u, this server speaks %d",
-			 (unsigned)m.version, RPERF_CTRL_VERSION);
-		return refuse(sv, why);
-	}
-	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "waiting for HELLO: %s",
-			    strerror(rc));
-	rc = rperf_ctrl_hello_decode(&m, &h);
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return refuse(sv, "malformed HELLO");
-	if (strcmp(h.command, "lat")) {
-		snprintf(
-			why, sizeof(why),
-			"command '%.32s' is a feature this server lacks (it serves: lat)",
-			h.command);
-		return refuse(sv, why);
-	}
-	rc = rperf_ctrl_welcome_encode(&w, &obj);
-	if (!rc)
-		rc = rperf_ctrl_session_send(&sv->s, &sv->io,
-					     RPERF_CTRL_WELCOME, obj);
-	json_decref(obj);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "sending WELCOME: %s",
-			 strerror(rc)) :
-		    0;
+	if (rc == EPROTO)
+		return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
+	return rc ? note(sv, RPERF_EXIT_RUNTIME, "%s", why) : 0;
 }
 
 /* -R: listen for the client's rdma_cm connection on our device's address. */
@@ -119,8 +87,8 @@ static int take_params(struct server *sv)
 	const json_t *obj;
 	int rc;
 
-	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
+				  sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
 	rc = rperf_ctrl_params_decode(&m, &obj);
@@ -136,26 +104,25 @@ static int take_params(struct server *sv)
 	if (rc)
 		return refuse(sv, err);
 	sv->rdma_cm = p.rdma_cm;
-	rc = rperf_lat_send_endpoint(&sv->s, &sv->io, sv->conn.dev,
-				     sv->conn.wire, sv->conn.vcfg.mtu,
-				     &sv->conn.recv_buf);
+	rc = rperf_session_send_endpoint(&sv->s, &sv->io, sv->conn.dev,
+					 sv->conn.wire, sv->conn.vcfg.mtu,
+					 &sv->conn.recv_buf);
 	if (!rc)
-		rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_ENDPOINT, &m,
-				      why, sizeof(why));
+		rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_ENDPOINT,
+					  &m, why, sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME, "endpoint exchange: %s",
 			    rc == EPROTO ? why : strerror(rc));
-	rc = rperf_lat_endpoint_from(&m, &peer, NULL);
+	rc = rperf_session_endpoint_from(&m, &peer, NULL);
 	rperf_ctrl_msg_release(&m);
 	if (!rc)
-		rc = sv->rdma_cm ?
-			     rperf_cm_accept(&sv->conn.cm, sv->conn.wire,
-					     &sv->conn.vcfg,
-					     RPERF_LAT_CTRL_TIMEOUT_MS / 2, err,
-					     sizeof(err)) :
-			     rperf_qp_connect(sv->conn.wire, sv->conn.dev,
-					      &sv->conn.vcfg, &peer, err,
-					      sizeof(err));
+		rc = sv->rdma_cm ? rperf_cm_accept(&sv->conn.cm, sv->conn.wire,
+						   &sv->conn.vcfg,
+						   RPERF_SESSION_TIMEOUT_MS / 2,
+						   err, sizeof(err)) :
+				   rperf_qp_connect(sv->conn.wire, sv->conn.dev,
+						    &sv->conn.vcfg, &peer, err,
+						    sizeof(err));
 	if (!rc)
 		rc = rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_READY,
 					     NULL);
@@ -299,8 +266,8 @@ static int serve_round(struct server *sv, int method)
 	rc = method == RPERF_METHOD_PINGPONG ? echo_loop(sv) : event_loop(sv);
 	if (rc)
 		return rc;
-	rc = rperf_lat_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
-			      sizeof(why));
+	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
+				  sizeof(why));
 	if (rc)
 		return note(sv, RPERF_EXIT_RUNTIME,
 			    "went away mid-run after %llu messages (%s)",
@@ -340,7 +307,7 @@ static int round_method(struct server *sv, const struct rperf_ctrl_msg *m,
 			return 0;
 	snprintf(why, sizeof(why), "method '%s' is a feature this server lacks",
 		 name);
-	rperf_lat_send_reason(&sv->s, &sv->io, RPERF_CTRL_ERROR, why);
+	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_ERROR, why);
 	return note(sv, RPERF_EXIT_USAGE, "%s", why);
 }
 
@@ -381,10 +348,9 @@ static int serve_one(struct server *sv, int fd)
 {
 	int rc;
 
-	sv->io =
-		(struct rperf_ctrl_io){ .fd = fd,
-					.timeout_ms = RPERF_LAT_CTRL_TIMEOUT_MS,
-					.stop = sv->stop };
+	sv->io = (struct rperf_ctrl_io){ .fd = fd,
+					 .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
+					 .stop = sv->stop };
 	sv->received = sv->bytes = 0;
 	rperf_ctrl_session_init(&sv->s, RPERF_CTRL_SERVER);
 	rc = greet(sv);

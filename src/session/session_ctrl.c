@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "session/session_ctrl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
+				const struct rperf_ctrl_io *io,
+				const struct rperf_dev *d,
+				const struct rperf_qp *qp, int mtu,
+				const struct rperf_buf *buf)
+{
+	struct rperf_ctrl_endpoint cep = { 0 };
+	struct rperf_endpoint ep;
+	json_t *obj = NULL;
+	int rc;
+
+	rperf_qp_endpoint(d, qp, mtu, &ep);
+	cep.qpn = ep.qpn;
+	cep.psn = ep.psn;
+	cep.lid = ep.lid;
+	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
+	cep.mtu = (uint32_t)ep.mtu;
+	if (buf) {
+		cep.addr = (uintptr_t)buf->addr;
+		cep.rkey = buf->mr->rkey;
+		cep.size = buf->len;
+	}
+	rc = rperf_ctrl_endpoint_encode(&cep, &obj);
+	if (!rc)
+		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_ENDPOINT, obj);
+	json_decref(obj);
+	return rc;
+}
+
+int rperf_session_endpoint_from(const struct rperf_ctrl_msg *m,
+				struct rperf_endpoint *ep,
+				struct rperf_ctrl_endpoint *raw)
+{
+	struct rperf_ctrl_endpoint cep;
+	int rc = rperf_ctrl_endpoint_decode(m, &cep);
+
+	if (rc)
+		return rc;
+	if (raw)
+		*raw = cep;
+	memset(ep, 0, sizeof(*ep));
+	ep->qpn = cep.qpn;
+	ep->psn = cep.psn;
+	ep->lid = cep.lid;
+	memcpy(ep->gid, cep.gid, sizeof(ep->gid));
+	ep->mtu = (int)cep.mtu;
+	return 0;
+}
+
+int rperf_session_expect(struct rperf_ctrl_session *s,
+			 const struct rperf_ctrl_io *io,
+			 enum rperf_ctrl_type want, struct rperf_ctrl_msg *out,
+			 char *why, size_t whylen)
+{
+	int rc = rperf_ctrl_session_recv(s, io, out);
+
+	if (rc) {
+		snprintf(why, whylen, "waiting for %s: %s",
+			 rperf_ctrl_type_name(want), strerror(rc));
+		return rc;
+	}
+	if (out->type == want)
+		return 0;
+	if (out->type == RPERF_CTRL_REFUSE || out->type == RPERF_CTRL_ERROR) {
+		if (rperf_ctrl_reason_decode(out, why, whylen))
+			snprintf(why, whylen, "(no reason given)");
+	} else {
+		snprintf(why, whylen, "expected %s, got %s",
+			 rperf_ctrl_type_name(want),
+			 rperf_ctrl_type_name(out->type));
+	}
+	rperf_ctrl_msg_release(out);
+	return EPROTO;
+}
+
+void rperf_session_send_reason(struct rperf_ctrl_session *s,
+			       const struct rperf_ctrl_io *io,
+			       enum rperf_ctrl_type t, const char *reason)
+{
+	json_t *obj = NULL;
+
+	if (!rperf_ctrl_reason_encode(reason, &obj))
+		(void)rperf_ctrl_session_send(s, io, t, obj);
+	json_decref(obj);
+}
+
+int rperf_session_hello(struct rperf_ctrl_session *s,
+			const struct rperf_ctrl_io *io, const char *command,
+			char *why, size_t whylen)
+{
+	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION };
+	struct rperf_ctrl_welcome w;
+	struct rperf_ctrl_msg m;
+	json_t *obj = NULL;
+	int rc;
+
+	snprintf(h.command, sizeof(h.command), "%s", command);
+	rc = rperf_ctrl_hello_encode(&h, &obj);
+	if (!rc)
+		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_HELLO, obj);
+	json_decref(obj);
+	if (rc) {
+		snprintf(why, whylen, "sending HELLO: %s", strerror(rc));
+		return rc;
+	}
+	rc = rperf_session_expect(s, io, RPERF_CTRL_WELCOME, &m, why, whylen);
+	if (rc)
+		return rc;
+	rc = rperf_ctrl_welcome_decode(&m, &w);
+	rperf_ctrl_msg_release(&m);
+	if (rc)
+		snprintf(why, whylen, "malformed WELCOME");
+	return rc ? EBADMSG : 0;
+}
+
+static int refuse(struct rperf_ctrl_session *s, const struct rperf_ctrl_io *io,
+		  const char *why)
+{
+	rperf_session_send_reason(s, io, RPERF_CTRL_REFUSE, why);
+	return EPROTO;
+}
+
+int rperf_session_greet(struct rperf_ctrl_session *s,
+			const struct rperf_ctrl_io *io, const char *command,
+			uint64_t max_size, char *why, size_t whylen)
+{
+	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
+					.max_size = max_size };
+	struct rperf_ctrl_hello h;
+	struct rperf_ctrl_msg m;
+	json_t *obj = NULL;
+	int rc;
+
+	rc = rperf_ctrl_session_recv(s, io, &m);
+	if (rc == EPROTONOSUPPORT) {
+		snprintf(why, whylen,
+			 "protocol version %u, this server speaks %d",
+			 (unsigned)m.version, RPERF_CTRL_VERSION);
+		return refuse(s, io, why);
+	}
+	if (rc) {
+		snprintf(why, whylen, "waiting for HELLO: %s", strerror(rc));
+		return rc;
+	}
+	rc = rperf_ctrl_hello_decode(&m, &h);
+	rperf_ctrl_msg_release(&m);
+	if (rc) {
+		snprintf(why, whylen, "malformed HELLO");
+		return refuse(s, io, why);
+	}
+	if (strcmp(h.command, command)) {
+		snprintf(
+			why, whylen,
+			"command '%.32s' is a feature this server lacks (it serves: %s)",
+			h.command, command);
+		return refuse(s, io, why);
+	}
+	rc = rperf_ctrl_welcome_encode(&w, &obj);
+	if (!rc)
+		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_WELCOME, obj);
+	json_decref(obj);
+	if (rc)
+		snprintf(why, whylen, "sending WELCOME: %s", strerror(rc));
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The control-channel steps the two-host commands share (lat, bw). */
+#ifndef RPERF_SESSION_CTRL_H
+#define RPERF_SESSION_CTRL_H
+
+#include "ctrl/ctrl.h"
+#include "verbs/verbs.h"
+
+#define RPERF_SESSION_TIMEOUT_MS 30000
+
+/* Send ENDPOINT for @qp; @buf (may be NULL) is offered for RDMA WRITEs. */
+int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
+				const struct rperf_ctrl_io *io,
+				const struct rperf_dev *d,
+				const struct rperf_qp *qp, int mtu,
+				const struct rperf_buf *buf);
+/* Receive a message that must be @want; a REFUSE/ERROR gives EPROTO with its
+ * reason in @why; anything else EPROTO too. */
+int rperf_session_expect(struct rperf_ctrl_session *s,
+			 const struct rperf_ctrl_io *io,
+			 enum rperf_ctrl_type want, struct rperf_ctrl_msg *out,
+			 char *why, size_t whylen);
+/* Decoded ENDPOINT -> verbs endpoint (+ the peer's buffer, may be NULL). */
+int rperf_session_endpoint_from(const struct rperf_ctrl_msg *m,
+				struct rperf_endpoint *ep,
+				struct rperf_ctrl_endpoint *raw);
+/* Send REFUSE or ERROR with @reason (best effort: errors ignored). */
+void rperf_session_send_reason(struct rperf_ctrl_session *s,
+			       const struct rperf_ctrl_io *io,
+			       enum rperf_ctrl_type t, const char *reason);
+
+/*
+ * Client: HELLO for @command, WELCOME back. 0; EPROTO when the server
+ * refused (its reason in @why); another errno on a broken channel (@why).
+ */
+int rperf_session_hello(struct rperf_ctrl_session *s,
+			const struct rperf_ctrl_io *io, const char *command,
+			char *why, size_t whylen);
+/*
+ * Server: HELLO in (version and command checked), WELCOME with @max_size out.
+ * 0; EPROTO when the client was refused (REFUSE sent, reason in @why);
+ * another errno on a broken channel (@why says what).
+ */
+int rperf_session_greet(struct rperf_ctrl_session *s,
+			const struct rperf_ctrl_io *io, const char *command,
+			uint64_t max_size, char *why, size_t whylen);
+
+#endif
