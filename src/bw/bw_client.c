@@ -363,17 +363,6 @@ static int measure(struct client *c)
 	return code;
 }
 
-static void bye(struct client *c)
-{
-	char why[RPERF_CTRL_REASON_LEN];
-	struct rperf_ctrl_msg m;
-
-	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
-	    !rperf_session_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
-				  sizeof(why)))
-		rperf_ctrl_msg_release(&m);
-}
-
 static int setup(struct client *c)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -389,15 +378,10 @@ static int setup(struct client *c)
 			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
 							  RPERF_EXIT_RUNTIME,
 			   "%s", err);
-	rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
-				   cfg->bind, cfg->connect_timeout_ns,
-				   c->run->stop, &c->io.fd);
+	rc = rperf_session_connect(cfg, c->run->stop, "bw", &c->io.fd, err,
+				   sizeof(err));
 	if (rc)
-		return say(
-			c, RPERF_EXIT_RUNTIME,
-			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf bw' there first",
-			cfg->host, (long long)cfg->tcp_port,
-			(double)cfg->connect_timeout_ns / 1e9, strerror(rc));
+		return say(c, RPERF_EXIT_RUNTIME, "%s", err);
 	return 0;
 }
 
@@ -415,7 +399,7 @@ static int client_run(struct client *c)
 	c->io.stop = NULL; /* after SIGINT the run still closes cleanly */
 	rc = measure(c);
 	if (!rc)
-		bye(c);
+		rperf_session_bye(&c->s, &c->io);
 	else
 		rperf_session_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
 					  c->run->error);

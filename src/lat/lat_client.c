@@ -239,8 +239,6 @@ static int end_round(struct client *c, int method)
 static int measure(struct client *c)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
-	char why[RPERF_CTRL_REASON_LEN];
-	struct rperf_ctrl_msg m;
 	int rc = 0;
 
 	for (size_t k = 0; k < rperf_lat_nmethods(cfg) && !rc; k++) {
@@ -250,10 +248,7 @@ static int measure(struct client *c)
 	}
 	if (rc)
 		return rc;
-	if (!rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_BYE, NULL) &&
-	    !rperf_session_expect(&c->s, &c->io, RPERF_CTRL_BYE, &m, why,
-				  sizeof(why)))
-		rperf_ctrl_msg_release(&m);
+	rperf_session_bye(&c->s, &c->io);
 	return 0;
 }
 
@@ -273,15 +268,10 @@ static int setup(struct client *c)
 			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
 							  RPERF_EXIT_RUNTIME,
 			   "%s", err);
-	rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
-				   cfg->bind, cfg->connect_timeout_ns,
-				   c->run->stop, &c->io.fd);
+	rc = rperf_session_connect(cfg, c->run->stop, "lat", &c->io.fd, err,
+				   sizeof(err));
 	if (rc)
-		return say(
-			c, RPERF_EXIT_RUNTIME,
-			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf lat' there first",
-			cfg->host, (long long)cfg->tcp_port,
-			(double)cfg->connect_timeout_ns / 1e9, strerror(rc));
+		return say(c, RPERF_EXIT_RUNTIME, "%s", err);
 	return 0;
 }
 

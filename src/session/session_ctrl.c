@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "session/session_ctrl.h"
 
+#include "cli/config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,5 +170,34 @@ int rperf_session_greet(struct rperf_ctrl_session *s,
 	json_decref(obj);
 	if (rc)
 		snprintf(why, whylen, "sending WELCOME: %s", strerror(rc));
+	return rc;
+}
+
+void rperf_session_bye(struct rperf_ctrl_session *s,
+		       const struct rperf_ctrl_io *io)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	struct rperf_ctrl_msg m;
+
+	if (!rperf_ctrl_session_send(s, io, RPERF_CTRL_BYE, NULL) &&
+	    !rperf_session_expect(s, io, RPERF_CTRL_BYE, &m, why, sizeof(why)))
+		rperf_ctrl_msg_release(&m);
+}
+
+int rperf_session_connect(const struct rperf_cli_config *cfg,
+			  volatile sig_atomic_t *stop, const char *command,
+			  int *fd, char *why, size_t whylen)
+{
+	int rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
+				       cfg->bind, cfg->connect_timeout_ns, stop,
+				       fd);
+
+	if (rc)
+		snprintf(
+			why, whylen,
+			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf %s' there first",
+			cfg->host, (long long)cfg->tcp_port,
+			(double)cfg->connect_timeout_ns / 1e9, strerror(rc),
+			command);
 	return rc;
 }

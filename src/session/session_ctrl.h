@@ -3,6 +3,8 @@
 #ifndef RPERF_SESSION_CTRL_H
 #define RPERF_SESSION_CTRL_H
 
+#include <signal.h>
+
 #include "ctrl/ctrl.h"
 #include "verbs/verbs.h"
 
@@ -44,5 +46,17 @@ int rperf_session_hello(struct rperf_ctrl_session *s,
 int rperf_session_greet(struct rperf_ctrl_session *s,
 			const struct rperf_ctrl_io *io, const char *command,
 			uint64_t max_size, char *why, size_t whylen);
+
+/* Client: BYE out, BYE in (best effort: the results are already in). */
+void rperf_session_bye(struct rperf_ctrl_session *s,
+		       const struct rperf_ctrl_io *io);
+/*
+ * Client: connect the control channel to HOST:-p from --bind, retrying for
+ * --connect-timeout. 0, or the errno with a one-line @why naming @command.
+ */
+struct rperf_cli_config;
+int rperf_session_connect(const struct rperf_cli_config *cfg,
+			  volatile sig_atomic_t *stop, const char *command,
+			  int *fd, char *why, size_t whylen);
 
 #endif
