@@ -123,12 +123,7 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	memset(c, 0, sizeof(*c));
 	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	/* the client's choices for the path; the server's for the device */
-	c->vcfg.mtu = (int)p->mtu;
-	c->vcfg.sl = (uint8_t)p->sl;
-	c->vcfg.tclass = (uint8_t)p->tclass;
-	c->vcfg.qp_timeout = (uint8_t)p->qp_timeout;
-	c->vcfg.retry_count = (uint8_t)p->retry_count;
-	c->vcfg.inline_size = 0;
+	rperf_session_path_apply(&p->path, &c->vcfg);
 	c->max_size = p->max_size;
 	c->recvs = p->verb != RPERF_VERB_WRITE;
 	c->rx_depth = c->recvs ? (unsigned int)p->rx_depth : 1;

@@ -18,6 +18,10 @@ const char *rperf_bw_verb_name(int verb)
 
 static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 {
+	if (o && rperf_session_path_encode(cfg, o)) {
+		json_decref(o);
+		return NULL;
+	}
 	if (!o || !cfg->bidir)
 		return o;
 	if (rperf_ctrl_set_bool(o, "bidir", true) ||
@@ -38,19 +42,13 @@ json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg)
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	return add_bidir(
-		json_pack(
-			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
-			"verb", rperf_bw_verb_name(cfg->verb), "max_size",
-			(json_int_t)max, "qps", (json_int_t)cfg->qps,
-			"rx_depth", (json_int_t)cfg->rx_depth, "post_list",
-			(json_int_t)cfg->post_list, "mtu", (json_int_t)cfg->mtu,
-			"sl", (json_int_t)cfg->sl, "tclass",
-			(json_int_t)(cfg->tclass < 0 ? 0 : cfg->tclass),
-			"qp_timeout", (json_int_t)cfg->qp_timeout,
-			"retry_count", (json_int_t)cfg->retry_count, "events",
-			(int)cfg->events),
-		cfg);
+	return add_bidir(json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "verb",
+				   rperf_bw_verb_name(cfg->verb), "max_size",
+				   (json_int_t)max, "qps", (json_int_t)cfg->qps,
+				   "rx_depth", (json_int_t)cfg->rx_depth,
+				   "post_list", (json_int_t)cfg->post_list,
+				   "events", (int)cfg->events),
+			 cfg);
 }
 
 static int get_u(const json_t *obj, const char *key, uint64_t min, uint64_t max,
@@ -64,16 +62,6 @@ static int get_u(const json_t *obj, const char *key, uint64_t min, uint64_t max,
 		return EBADMSG;
 	}
 	return 0;
-}
-
-static int get_i(const json_t *obj, const char *key, int64_t max, int64_t *out,
-		 char *why, size_t whylen)
-{
-	uint64_t v = 0;
-	int rc = get_u(obj, key, 0, (uint64_t)max, &v, why, whylen);
-
-	*out = (int64_t)v;
-	return rc;
 }
 
 static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
@@ -92,16 +80,6 @@ static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
 		why, whylen,
 		"parameter 'verb' missing or not one of send, write, write_imm");
 	return EBADMSG;
-}
-
-static int check_mtu(uint64_t mtu, char *why, size_t whylen)
-{
-	if (mtu && (mtu < 256 || (mtu & (mtu - 1)))) {
-		snprintf(why, whylen, "parameter 'mtu' %llu is not 256..4096",
-			 (unsigned long long)mtu);
-		return EBADMSG;
-	}
-	return 0;
 }
 
 static int get_b(const json_t *obj, const char *key, bool *out, char *why,
@@ -180,19 +158,7 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 		rc = get_u(obj, "post_list", 1, 4096, &out->post_list, why,
 			   whylen);
 	if (!rc)
-		rc = get_u(obj, "mtu", 0, 4096, &out->mtu, why, whylen);
-	if (!rc)
-		rc = check_mtu(out->mtu, why, whylen);
-	if (!rc)
-		rc = get_i(obj, "sl", 15, &out->sl, why, whylen);
-	if (!rc)
-		rc = get_i(obj, "tclass", 255, &out->tclass, why, whylen);
-	if (!rc)
-		rc = get_i(obj, "qp_timeout", 31, &out->qp_timeout, why,
-			   whylen);
-	if (!rc)
-		rc = get_i(obj, "retry_count", 7, &out->retry_count, why,
-			   whylen);
+		rc = rperf_session_path_decode(obj, &out->path, why, whylen);
 	if (!rc)
 		rc = get_b(obj, "events", &out->events, why, whylen);
 	if (!rc)

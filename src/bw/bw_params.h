@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "cli/config.h"
+#include "session/session_path.h"
 
 #define RPERF_BW_MAX_QPS 1024
 
@@ -19,11 +20,7 @@ struct rperf_bw_params {
 	uint64_t qps;
 	uint64_t rx_depth;
 	uint64_t post_list;
-	uint64_t mtu; /* 0: the port's */
-	int64_t sl;
-	int64_t tclass;
-	int64_t qp_timeout;
-	int64_t retry_count;
+	struct rperf_session_path path; /* MTU, SL, tclass, timeout, retries */
 	bool events; /* the server waits on completion events */
 	/* -b: the server also generates towards the client ("bidir", optional:
 	 * absent means false; when true the keys below are required) */

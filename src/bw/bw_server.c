@@ -253,8 +253,8 @@ static int bidir_pass(void *arg, bool *progress)
 static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 {
 	const struct rperf_bw_params *p = &sv->p;
-	double t = 4096.0 * (double)(1ull << p->qp_timeout) *
-		   (double)(p->retry_count + 1) * 4;
+	double t = 4096.0 * (double)(1ull << p->path.qp_timeout) *
+		   (double)(p->path.retry_count + 1) * 4;
 
 	*b = (struct rperf_bsg_cfg){
 		.verb = p->verb,

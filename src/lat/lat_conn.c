@@ -120,12 +120,7 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	memset(c, 0, sizeof(*c));
 	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	/* the client's choices for the path; the server's for the device */
-	c->vcfg.mtu = (int)p->mtu;
-	c->vcfg.sl = (uint8_t)p->sl;
-	c->vcfg.tclass = (uint8_t)p->tclass;
-	c->vcfg.qp_timeout = (uint8_t)p->qp_timeout;
-	c->vcfg.retry_count = (uint8_t)p->retry_count;
-	c->vcfg.inline_size = 0;
+	rperf_session_path_apply(&p->path, &c->vcfg);
 	c->max_size = p->max_size;
 	c->rx_depth = (unsigned int)p->rx_depth;
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);

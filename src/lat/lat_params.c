@@ -14,17 +14,16 @@ json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
-			 "method", methods[cfg->method], "max_size",
-			 (json_int_t)max, "rx_depth", (json_int_t)cfg->rx_depth,
-			 "mtu", (json_int_t)cfg->mtu, "sl", (json_int_t)cfg->sl,
-			 "tclass",
-			 (json_int_t)(cfg->tclass >= 0 ? cfg->tclass :
-				      cfg->tos >= 0    ? cfg->tos :
-							 0),
-			 "qp_timeout", (json_int_t)cfg->qp_timeout,
-			 "retry_count", (json_int_t)cfg->retry_count, "rdma_cm",
-			 cfg->rdma_cm);
+	json_t *o = json_pack("{s:s, s:I, s:I, s:b}", "method",
+			      methods[cfg->method], "max_size", (json_int_t)max,
+			      "rx_depth", (json_int_t)cfg->rx_depth, "rdma_cm",
+			      cfg->rdma_cm);
+
+	if (o && rperf_session_path_encode(cfg, o)) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
 }
 
 static int get_int(const json_t *obj, const char *key, int64_t min, int64_t max,
@@ -55,7 +54,7 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 			    size_t whylen)
 {
 	const json_t *m = json_object_get(obj, "method");
-	int64_t v[3];
+	int64_t v[2];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -79,25 +78,9 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 	out->max_size = (uint64_t)v[0];
 	if (!rc)
 		rc = get_int(obj, "rx_depth", 1, 65536, &v[1], why, whylen);
-	if (!rc)
-		rc = get_int(obj, "mtu", 0, 4096, &v[2], why, whylen);
-	if (!rc && v[2] && (v[2] < 256 || (v[2] & (v[2] - 1)))) {
-		snprintf(why, whylen, "parameter 'mtu' %lld is not 256..4096",
-			 (long long)v[2]);
-		rc = EBADMSG;
-	}
 	out->rx_depth = (uint64_t)v[1];
-	out->mtu = (uint64_t)v[2];
 	if (!rc)
-		rc = get_int(obj, "sl", 0, 15, &out->sl, why, whylen);
-	if (!rc)
-		rc = get_int(obj, "tclass", 0, 255, &out->tclass, why, whylen);
-	if (!rc)
-		rc = get_int(obj, "qp_timeout", 0, 31, &out->qp_timeout, why,
-			     whylen);
-	if (!rc)
-		rc = get_int(obj, "retry_count", 0, 7, &out->retry_count, why,
-			     whylen);
+		rc = rperf_session_path_decode(obj, &out->path, why, whylen);
 	/* optional: older clients do not send it */
 	if (!rc && json_object_get(obj, "rdma_cm") &&
 	    !json_is_boolean(json_object_get(obj, "rdma_cm"))) {

@@ -10,16 +10,13 @@
 #include <jansson.h>
 
 #include "cli/config.h"
+#include "session/session_path.h"
 
 struct rperf_lat_params {
 	char method[16];
 	uint64_t max_size;
 	uint64_t rx_depth;
-	uint64_t mtu; /* 0: the port's */
-	int64_t sl;
-	int64_t tclass;
-	int64_t qp_timeout;
-	int64_t retry_count;
+	struct rperf_session_path path; /* MTU, SL, tclass, timeout, retries */
 	bool rdma_cm; /* connect the wire QP with rdma_cm */
 };
 

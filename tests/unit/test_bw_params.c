@@ -47,11 +47,11 @@ static void round_trip(void **state)
 	assert_int_equal(p.qps, 4);
 	assert_int_equal(p.post_list, 16);
 	assert_int_equal(p.rx_depth, 512);
-	assert_int_equal(p.mtu, 2048);
-	assert_int_equal(p.sl, 2);
-	assert_int_equal(p.tclass, 96);
-	assert_int_equal(p.qp_timeout, 14);
-	assert_int_equal(p.retry_count, 7);
+	assert_int_equal(p.path.mtu, 2048);
+	assert_int_equal(p.path.sl, 2);
+	assert_int_equal(p.path.tclass, 96);
+	assert_int_equal(p.path.qp_timeout, 14);
+	assert_int_equal(p.path.retry_count, 7);
 	assert_true(p.events);
 	assert_string_equal(rperf_bw_verb_name(RPERF_VERB_WRITE), "write");
 	assert_string_equal(rperf_bw_verb_name(9), "?");

@@ -36,11 +36,11 @@ static void round_trip(void **state)
 	assert_string_equal(p.method, "rperf");
 	assert_int_equal(p.max_size, 4096);
 	assert_int_equal(p.rx_depth, cfg.rx_depth);
-	assert_int_equal(p.mtu, 1024);
-	assert_int_equal(p.sl, 3);
-	assert_int_equal(p.tclass, 96);
-	assert_int_equal(p.qp_timeout, 14);
-	assert_int_equal(p.retry_count, 7);
+	assert_int_equal(p.path.mtu, 1024);
+	assert_int_equal(p.path.sl, 3);
+	assert_int_equal(p.path.tclass, 96);
+	assert_int_equal(p.path.qp_timeout, 14);
+	assert_int_equal(p.path.retry_count, 7);
 	/* a size above what the server allows is refused with the reason */
 	assert_int_equal(rperf_lat_params_decode(obj, 1024, &p, why,
 						 sizeof(why)),
