@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Generator specification: what one generator instance (an LSG or a BSG
+ * running from one host to another) is asked to do, independent of any
+ * command line or job file. The controller builds specs from a job file,
+ * ships them to the agents in PLAN (see src/engine/proto.h) and the agents
+ * run them; rperf lat and rperf bw describe their one generator the same way.
+ *
+ * One encoder/decoder for the wire (JSON object, every key below). The
+ * decoder is strict: every key is checked for type and range; unknown keys
+ * are ignored (forward compatibility). Conventions: 0 or a positive errno,
+ * EBADMSG with @why naming the key for a bad payload.
+ */
+#ifndef RPERF_ENGINE_SPEC_H
+#define RPERF_ENGINE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
+
+enum rperf_gen_kind {
+	RPERF_GEN_LSG = 1, /* "lsg": closed loop, RPerf RTT (Equation 1) */
+	RPERF_GEN_BSG = 2, /* "bsg": open loop, bandwidth */
+};
+
+/* How one end waits for completions. */
+enum rperf_completion {
+	RPERF_COMPLETION_POLL = 0, /* "poll": busy polling (hardware default) */
+	RPERF_COMPLETION_EVENT = 1, /* "event": sleep on completion events */
+};
+
+/* Device selection and pinning on one host (job file [host NAME]). */
+struct rperf_host_sel {
+	char device[RPERF_NAME_LEN]; /* "" = first device with an active port */
+	int port; /* 1.. */
+	int gid_index; /* -1 = automatic */
+	int cpu; /* -1 = no pinning */
+};
+
+/* Path parameters of the RC connection. */
+struct rperf_path_spec {
+	uint32_t mtu; /* bytes, 0 = the port's active MTU */
+	uint8_t sl; /* InfiniBand service level 0..15 */
+	uint8_t tclass; /* RoCE traffic class (GRH), 0..255 */
+	uint8_t qp_timeout; /* RC ACK timeout exponent, 0..31 */
+	uint8_t retry_count; /* 0..7 */
+};
+
+struct rperf_gen_spec {
+	enum rperf_gen_kind kind; /* "kind": "lsg" | "bsg" */
+	uint32_t id; /* "id": instance id, unique in the experiment */
+	char name[RPERF_NAME_LEN]; /* "name": the job section's name */
+	char from[RPERF_NAME_LEN]; /* "from": source host name */
+	char to[RPERF_NAME_LEN]; /* "to": destination host name */
+	struct rperf_path_spec path; /* "mtu","sl","tclass","qp_timeout",
+					"retry_count" */
+	uint64_t size; /* "size": bytes per message, >= 1 */
+	uint64_t start_ns; /* "start_ns": offset after the start barrier */
+	uint64_t warmup_ns; /* "warmup_ns": LSG samples in it do not count */
+	uint64_t duration_ns; /* "duration_ns": measurement window, > 0 */
+	enum rperf_completion completion; /* "completion": source end */
+	enum rperf_completion sink_completion; /* "sink_completion" */
+	/* LSG */
+	int pair_order; /* "pair_order": "alternate"|"wire_first"|
+			   "loop_first"|"sequential" (enum rperf_pair_order) */
+	/* BSG */
+	int verb; /* "verb": "send"|"write"|"write_imm" (enum rperf_verb) */
+	uint32_t tx_depth; /* "tx_depth" >= 1 */
+	uint32_t cq_mod; /* "cq_mod" >= 1 */
+	uint32_t post_list; /* "post_list" >= 1 */
+	uint32_t qps; /* "qps" >= 1 */
+	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited */
+};
+
+/* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
+void rperf_gen_spec_defaults(struct rperf_gen_spec *s,
+			     enum rperf_gen_kind kind);
+
+/* "lsg"/"bsg"; "poll"/"event". Never NULL ("?" for a bad value). */
+const char *rperf_gen_kind_name(enum rperf_gen_kind k);
+const char *rperf_completion_name(enum rperf_completion c);
+
+/* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL.
+ * decode: 0 or EBADMSG (@why names the key and the problem). */
+int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);
+int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
+			  char *why, size_t whylen);
+int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
+int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
+			  char *why, size_t whylen);
+
+#endif
