@@ -59,6 +59,8 @@ struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
 	const char *job; /* rperf run JOB */
+	const char *key_file; /* run, agent: pre-shared key */
+	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
 
 	/* device and connection */
 	const char *ib_dev;

@@ -12,6 +12,7 @@
 #define B RPERF_CMD_BW
 #define T RPERF_CMD_TRAFFIC
 #define A RPERF_CMD_AGENT
+#define R RPERF_CMD_RUN
 #define I RPERF_CMD_INFO
 
 static const char *const methods[] = { "rperf", "pingpong", "postpoll", "all",
@@ -178,6 +179,21 @@ const struct rperf_opt rperf_options[] = {
 	  .metavar = "TIME",
 	  .dflt = "10s",
 	  .help = "How long the client retries connecting to the server." },
+	{ .name = "key-file",
+	  .type = RPERF_OT_STR,
+	  .cmds = R | A,
+	  .off = OFF(key_file),
+	  .metavar = "FILE",
+	  .help = "Pre-shared key file (mode 600): the agent refuses a controller that cannot prove it holds the same key." },
+	{ .name = "timeout",
+	  .type = RPERF_OT_TIME,
+	  .cmds = R,
+	  .off = OFF(run_timeout_ns),
+	  .min = 1000000,
+	  .max = 3600 * NS_S,
+	  .unit = NS_S,
+	  .metavar = "TIME",
+	  .help = "Control-plane timeout (connect, every answer of an agent), overriding the job's [global] timeout (default 10s)." },
 	{ .name = "persistent",
 	  .type = RPERF_OT_FLAG,
 	  .cmds = T | A,
@@ -484,12 +500,12 @@ const struct rperf_opt rperf_options[] = {
 	  .help = "Print JSON instead of text." },
 	{ .name = "out_json",
 	  .type = RPERF_OT_FLAG,
-	  .cmds = T,
+	  .cmds = T | R,
 	  .off = OFF(out_json),
 	  .help = "Write the JSON report (to --out_json_file, default rperf.json)." },
 	{ .name = "out_json_file",
 	  .type = RPERF_OT_STR,
-	  .cmds = T,
+	  .cmds = T | R,
 	  .off = OFF(out_json_file),
 	  .metavar = "FILE",
 	  .implies = "out_json",

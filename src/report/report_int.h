@@ -33,6 +33,12 @@ json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 			     const struct rperf_clock_selftest *st);
 json_t *rperf_rpt_json_platform(const struct rperf_platform *p);
 
+/* The statistics of one histogram, as under "rtt_ns" of rperf lat: min,
+ * p50, p99, p999, p9999, max, mean, stdev, percentiles{@ps}, unreliable. */
+struct rperf_hist;
+json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
+			     size_t n);
+
 /* Dump @root (reference stolen) to @f with a trailing newline. */
 int rperf_rpt_json_emit(FILE *f, json_t *root);
 

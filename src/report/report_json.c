@@ -127,8 +127,8 @@ static json_t *json_pct_map(const struct rperf_hist *h, const double *ps,
 }
 
 /* The statistics of one histogram (rtt_ns, wire_ns, loop_ns). */
-static json_t *json_stats(const struct rperf_hist *h, const double *ps,
-			  size_t n)
+json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
+			     size_t n)
 {
 	json_t *o = json_object();
 	json_t *unrel = NULL, *map;
@@ -186,22 +186,25 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 	err |= json_object_set_new(
 		o, "figure", json_string(l->half_rtt ? "half_rtt" : "rtt"));
 	err |= json_object_set_new(o, "unit", json_string("ns"));
-	err |= json_object_set_new(o, "rtt_ns", json_stats(l->rtt, ps, n));
+	err |= json_object_set_new(o, "rtt_ns",
+				   rperf_rpt_json_stats(l->rtt, ps, n));
 	if (l->wire)
-		err |= json_object_set_new(o, "wire_ns",
-					   json_stats(l->wire, ps, n));
+		err |= json_object_set_new(
+			o, "wire_ns", rperf_rpt_json_stats(l->wire, ps, n));
 	if (l->loop)
-		err |= json_object_set_new(o, "loop_ns",
-					   json_stats(l->loop, ps, n));
+		err |= json_object_set_new(
+			o, "loop_ns", rperf_rpt_json_stats(l->loop, ps, n));
 	if (l->half)
-		err |= json_object_set_new(o, "half_rtt_ns",
-					   json_stats(l->half, ps, n));
+		err |= json_object_set_new(
+			o, "half_rtt_ns", rperf_rpt_json_stats(l->half, ps, n));
 	if (l->post_wire)
 		err |= json_object_set_new(o, "post_wire_ns",
-					   json_stats(l->post_wire, ps, n));
+					   rperf_rpt_json_stats(l->post_wire,
+								ps, n));
 	if (l->post_loop)
 		err |= json_object_set_new(o, "post_loop_ns",
-					   json_stats(l->post_loop, ps, n));
+					   rperf_rpt_json_stats(l->post_loop,
+								ps, n));
 	if (err) {
 		json_decref(o);
 		return NULL;
