@@ -18,6 +18,7 @@ rperf_require_pkg(IBVERBS libibverbs libibverbs-dev)
 rperf_require_pkg(RDMACM librdmacm librdmacm-dev)
 rperf_require_pkg(NUMA numa libnuma-dev)
 rperf_require_pkg(JANSSON jansson libjansson-dev)
+rperf_require_pkg(INIH inih libinih-dev) # job files of rperf run
 if(RPERF_TESTS)
 	rperf_require_pkg(CMOCKA cmocka libcmocka-dev)
 endif()

@@ -12,6 +12,7 @@ PKGS=(
 	# build
 	build-essential cmake pkg-config
 	libibverbs-dev librdmacm-dev libnuma-dev libjansson-dev libcmocka-dev
+	libinih-dev
 	ibverbs-providers
 	# checks: format, static analysis, fuzzing (clang's libFuzzer), man page
 	clang-format cppcheck clang libclang-rt-14-dev pandoc jq

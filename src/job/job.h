@@ -62,8 +62,8 @@ struct rperf_job {
 int rperf_job_load(const char *path, struct rperf_job **out, char *err,
 		   size_t errlen);
 /* Same from a string (@name used in messages in place of a path). */
-int rperf_job_parse(const char *text, const char *name,
-		    struct rperf_job **out, char *err, size_t errlen);
+int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
+		    char *err, size_t errlen);
 void rperf_job_free(struct rperf_job *job);
 
 /* The host called @name, NULL if none. */

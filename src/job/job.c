@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Job files: raw sections (job_ini.c) -> hosts, generators, instances. */
+#include "job/job_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NS_S 1000000000ull
+
+int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
+	     const char *key, const char *fmt, ...)
+{
+	size_t len = 0;
+	va_list ap;
+
+	if (!m->err || !m->errlen)
+		return EINVAL;
+	if (line > 0)
+		len = (size_t)snprintf(m->err, m->errlen, "%s:%d: ", m->file,
+				       line);
+	else
+		len = (size_t)snprintf(m->err, m->errlen, "%s: ", m->file);
+	if (s && len < m->errlen)
+		len += (size_t)snprintf(m->err + len, m->errlen - len,
+					"[%s%s%s]%s",
+					job_sect_type_name(s->type),
+					*s->name ? " " : "", s->name,
+					key ? " " : ": ");
+	if (key && len < m->errlen)
+		len += (size_t)snprintf(m->err + len, m->errlen - len,
+					"%s: ", key);
+	if (len < m->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(m->err + len, m->errlen - len, fmt, ap);
+		va_end(ap);
+	}
+	return EINVAL;
+}
+
+const char *job_sect_type_name(enum job_sect_type t)
+{
+	switch (t) {
+	case JOB_SECT_GLOBAL:
+		return "global";
+	case JOB_SECT_HOST:
+		return "host";
+	case JOB_SECT_LSG:
+		return "lsg";
+	case JOB_SECT_BSG:
+		return "bsg";
+	}
+	return "?";
+}
+
+enum job_sect_type job_sect_type_parse(const char *word)
+{
+	static const enum job_sect_type all[] = { JOB_SECT_GLOBAL,
+						  JOB_SECT_HOST, JOB_SECT_LSG,
+						  JOB_SECT_BSG };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(word, job_sect_type_name(all[i])))
+			return all[i];
+	return 0;
+}
+
+unsigned job_edit_distance(const char *a, const char *b)
+{
+	unsigned row[101];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 100 || lb > 100)
+		return 100;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned sub =
+				diag + (tolower((unsigned char)a[i - 1]) !=
+					tolower((unsigned char)b[j - 1]));
+			unsigned best = up + 1 < row[j - 1] + 1 ?
+						up + 1 :
+						row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *job_nearest(const char *word, const char *const *cands)
+{
+	size_t len = strlen(word);
+	unsigned limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	unsigned best = limit + 1;
+	const char *found = NULL;
+
+	for (; *cands; cands++) {
+		unsigned d = job_edit_distance(word, *cands);
+
+		if (d < best) {
+			best = d;
+			found = *cands;
+		}
+	}
+	return found;
+}
+
+bool job_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= RPERF_NAME_LEN)
+		return false;
+	for (; *s; s++) {
+		char c = *s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+void job_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->size = kind == RPERF_GEN_BSG ? 65536 : 64;
+	s->path.qp_timeout = 14;
+	s->path.retry_count = 7;
+	s->warmup_ns = NS_S;
+	s->duration_ns = 10 * NS_S;
+	s->completion = RPERF_COMPLETION_POLL;
+	s->sink_completion = RPERF_COMPLETION_EVENT;
+	s->tx_depth = 128;
+	s->cq_mod = 100;
+	s->post_list = 1;
+	s->qps = 1;
+}
+
+static const struct job_kv *find_kv(const struct job_sect *s, const char *key)
+{
+	for (size_t i = 0; i < s->nkv; i++)
+		if (!strcmp(s->kv[i].key, key))
+			return &s->kv[i];
+	return NULL;
+}
+
+static int add_host(struct rperf_job *job, const struct job_sect *s,
+		    const struct job_msg *m)
+{
+	struct rperf_job_host *h = &job->hosts[job->nhosts];
+	int rc;
+
+	if (job->nhosts == RPERF_JOB_MAX_HOSTS)
+		return job_fail(m, s->line, s, NULL,
+				"too many hosts (at most %d)",
+				RPERF_JOB_MAX_HOSTS);
+	memset(h, 0, sizeof(*h));
+	memcpy(h->name, s->name, sizeof(h->name));
+	h->line = s->line;
+	h->control_port = RPERF_AGENT_DEFAULT_PORT;
+	h->sel.port = 1;
+	h->sel.gid_index = -1;
+	h->sel.cpu = -1;
+	rc = job_keys_host(h, s, m);
+	if (rc)
+		return rc;
+	if (!*h->control)
+		return job_fail(
+			m, s->line, s, NULL,
+			"no 'control' key; add control = ADDR[:PORT], where the host's rperf agent listens (port %d unless given)",
+			RPERF_AGENT_DEFAULT_PORT);
+	job->nhosts++;
+	return 0;
+}
+
+/* Checks between the keys of one generator section. */
+static int check_gen(const struct rperf_job *job, const struct job_gen *g,
+		     const struct job_msg *m)
+{
+	const struct job_sect *s = g->sect;
+	const struct job_kv *kv;
+
+	if (!g->from_kv)
+		return job_fail(
+			m, s->line, s, NULL,
+			"no 'from' key; add from = HOST[,HOST...], the hosts it runs on (one instance each)");
+	if (!g->to_kv)
+		return job_fail(m, s->line, s, NULL,
+				"no 'to' key; add to = HOST, the destination");
+	if (g->has_count && g->count > g->nfrom)
+		return job_fail(
+			m, g->count_kv->line, s, "count",
+			"%llu but from lists %zu host%s; lower count or list more hosts",
+			(unsigned long long)g->count, g->nfrom,
+			g->nfrom == 1 ? "" : "s");
+	for (size_t i = 0; i < g->nfrom; i++)
+		if (g->from[i] == g->to)
+			return job_fail(
+				m, g->to_kv->line, s, "to",
+				"'%s' is also in from (line %d): a generator cannot send to its own host; pick another destination",
+				job->hosts[g->to].name, g->from_kv->line);
+	if (g->spec.post_list > g->spec.tx_depth) {
+		kv = find_kv(s, "post_list");
+		return job_fail(
+			m, kv ? kv->line : s->line, s, "post_list",
+			"%u is above tx_depth %u; lower post_list or raise tx_depth",
+			g->spec.post_list, g->spec.tx_depth);
+	}
+	return 0;
+}
+
+static void add_instances(struct rperf_job *job, const struct job_gen *g)
+{
+	size_t n = g->has_count ? (size_t)g->count : g->nfrom;
+
+	for (size_t i = 0; i < n; i++) {
+		struct rperf_gen_spec *sp = &job->inst[job->ninst];
+
+		*sp = g->spec;
+		sp->id = (uint32_t)job->ninst;
+		memcpy(sp->from, job->hosts[g->from[i]].name, sizeof(sp->from));
+		memcpy(sp->to, job->hosts[g->to].name, sizeof(sp->to));
+		sp->duration_ns = job->duration_ns;
+		sp->warmup_ns = job->warmup_ns;
+		sp->sink_completion = job->sink_completion;
+		job->ninst++;
+	}
+}
+
+static int build_gens(struct rperf_job *job, const struct job_raw *raw,
+		      struct job_gen *gens, const struct job_msg *m)
+{
+	size_t ngen = 0, ninst = 0;
+	int rc;
+
+	for (size_t i = 0; i < raw->nsect; i++) {
+		const struct job_sect *s = &raw->sect[i];
+		struct job_gen *g = &gens[ngen];
+
+		if (!(s->type & JOB_SECT_GEN))
+			continue;
+		if (ngen == RPERF_JOB_MAX_GENS)
+			return job_fail(
+				m, s->line, s, NULL,
+				"too many generator sections (at most %d)",
+				RPERF_JOB_MAX_GENS);
+		memset(g, 0, sizeof(*g));
+		g->sect = s;
+		g->to = -1;
+		job_spec_defaults(&g->spec, s->type == JOB_SECT_LSG ?
+						    RPERF_GEN_LSG :
+						    RPERF_GEN_BSG);
+		memcpy(g->spec.name, s->name, sizeof(g->spec.name));
+		rc = job_keys_gen(job, g, m);
+		if (!rc)
+			rc = check_gen(job, g, m);
+		if (rc)
+			return rc;
+		ninst += g->has_count ? (size_t)g->count : g->nfrom;
+		if (ninst > RPERF_JOB_MAX_INSTANCES)
+			return job_fail(
+				m, s->line, s, NULL,
+				"more than %d generator instances in the job; use fewer hosts in from or a count",
+				RPERF_JOB_MAX_INSTANCES);
+		ngen++;
+	}
+	if (!ngen)
+		return job_fail(
+			m, 0, NULL, NULL,
+			"no [lsg NAME] or [bsg NAME] section: nothing to run; add a generator section");
+	if (!ninst)
+		return job_fail(
+			m, 0, NULL, NULL,
+			"every generator has count = 0: nothing to run; raise a count");
+	job->inst = calloc(ninst, sizeof(*job->inst));
+	if (!job->inst)
+		return ENOMEM;
+	for (size_t i = 0; i < ngen; i++)
+		add_instances(job, &gens[i]);
+	return 0;
+}
+
+static int build(struct rperf_job *job, const struct job_raw *raw,
+		 const struct job_msg *m)
+{
+	struct job_gen *gens;
+	int rc = 0;
+
+	for (size_t i = 0; i < raw->nsect && !rc; i++) {
+		const struct job_sect *s = &raw->sect[i];
+
+		if (s->type == JOB_SECT_GLOBAL)
+			rc = job_keys_global(job, s, m);
+		else if (s->type == JOB_SECT_HOST)
+			rc = add_host(job, s, m);
+	}
+	if (rc)
+		return rc;
+	gens = calloc(raw->nsect ? raw->nsect : 1, sizeof(*gens));
+	if (!gens)
+		return ENOMEM;
+	rc = build_gens(job, raw, gens, m);
+	free(gens);
+	return rc;
+}
+
+int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
+		    char *err, size_t errlen)
+{
+	struct job_msg m = { .file = name ? name : "job",
+			     .err = err,
+			     .errlen = errlen };
+	struct job_raw raw;
+	struct rperf_job *job;
+	int rc;
+
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		goto nomem;
+	snprintf(job->path, sizeof(job->path), "%s", m.file);
+	job->duration_ns = 10 * NS_S;
+	job->warmup_ns = NS_S;
+	job->timeout_ns = 10 * NS_S;
+	job->sink_completion = RPERF_COMPLETION_EVENT;
+	rc = job_ini_read(text, &raw, &m);
+	if (!rc) {
+		rc = build(job, &raw, &m);
+		job_raw_free(&raw);
+	}
+	if (rc == ENOMEM) {
+		rperf_job_free(job);
+		goto nomem;
+	}
+	if (rc) {
+		rperf_job_free(job);
+		return rc;
+	}
+	*out = job;
+	return 0;
+nomem:
+	if (err && errlen)
+		snprintf(err, errlen, "%s: out of memory", m.file);
+	return ENOMEM;
+}
+
+/* The whole file in a new NUL-terminated buffer. */
+static int read_text(const char *path, char **out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n;
+	int rc = 0;
+
+	if (!f) {
+		rc = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: cannot open the job file: %s", path,
+			 strerror(rc));
+		return rc;
+	}
+	buf = malloc(JOB_MAX_TEXT + 1);
+	if (!buf) {
+		rc = ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto close_file;
+	}
+	n = fread(buf, 1, JOB_MAX_TEXT + 1, f);
+	if (ferror(f)) {
+		rc = EIO;
+		snprintf(err, errlen, "%s: cannot read the job file", path);
+	} else if (n > JOB_MAX_TEXT) {
+		rc = EINVAL;
+		snprintf(err, errlen,
+			 "%s: larger than %u bytes; is this a job file?", path,
+			 JOB_MAX_TEXT);
+	} else if (memchr(buf, '\0', n)) {
+		rc = EINVAL;
+		snprintf(err, errlen,
+			 "%s: contains a NUL byte; a job file is text", path);
+	}
+	if (rc) {
+		free(buf);
+		goto close_file;
+	}
+	buf[n] = '\0';
+	*out = buf;
+close_file:
+	fclose(f);
+	return rc;
+}
+
+int rperf_job_load(const char *path, struct rperf_job **out, char *err,
+		   size_t errlen)
+{
+	char dummy[1];
+	char *text = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	rc = read_text(path, &text, err, errlen);
+	if (rc)
+		return rc;
+	rc = rperf_job_parse(text, path, out, err, errlen);
+	free(text);
+	return rc;
+}
+
+void rperf_job_free(struct rperf_job *job)
+{
+	if (!job)
+		return;
+	free(job->inst);
+	free(job);
+}
+
+const struct rperf_job_host *rperf_job_host(const struct rperf_job *job,
+					    const char *name)
+{
+	for (size_t i = 0; i < job->nhosts; i++)
+		if (!strcmp(job->hosts[i].name, name))
+			return &job->hosts[i];
+	return NULL;
+}

@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The keys of every section type: one table row per key (value type, range,
+ * where the value goes). A key's value is checked here; references between
+ * sections (hosts named in from/to) are checked in job.c.
+ */
+#include "job/job_priv.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "job/job_units.h"
+
+#define NS_MS 1000000ull
+#define NS_S 1000000000ull
+#define NS_H (3600 * NS_S)
+
+enum job_vt {
+	VT_TIME, /* ns, bare number = seconds */
+	VT_SIZE, /* bytes, binary suffixes */
+	VT_COUNT, /* unsigned, decimal suffixes */
+	VT_INT, /* signed; @word stands for -1 */
+	VT_RATE, /* bits/s, decimal prefixes */
+	VT_ENUM, /* index in @choices, stored as int */
+	VT_MTU, /* 0 or 256..4096, power of two */
+	VT_NAME, /* device name */
+	VT_SPECIAL, /* from, to, count, control: job.c / below */
+};
+
+struct job_key {
+	const char *name;
+	unsigned sects; /* enum job_sect_type bits */
+	enum job_vt vt;
+	size_t off, width; /* in the section's target struct */
+	int64_t min, max;
+	const char *const *choices;
+	const char *word; /* VT_INT: a word meaning -1 */
+};
+
+static const char *const completions[] = { "poll", "event", NULL };
+/* Same order as enum rperf_verb / enum rperf_pair_order (src/cli/config.h,
+ * checked by tests/unit/test_job.c). */
+static const char *const verbs[] = { "send", "write", "write_imm", NULL };
+static const char *const pair_orders[] = { "alternate", "wire_first",
+					   "loop_first", "sequential", NULL };
+
+#define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
+#define J(m) F(struct rperf_job, m)
+#define H(m) F(struct rperf_job_host, m)
+#define S(m) F(struct rperf_gen_spec, m)
+/* name, sections, value type, target, range */
+#define KEY(n, sects_, vt_, target, lo, hi)                               \
+	{                                                                 \
+		.name = n, .sects = sects_, .vt = vt_, target, .min = lo, \
+		.max = hi                                                 \
+	}
+#define ENUM(n, sects_, target, ch)                                \
+	{                                                          \
+		.name = n, .sects = sects_, .vt = VT_ENUM, target, \
+		.choices = ch                                      \
+	}
+#define SPECIAL(n, sects_)                                   \
+	{                                                    \
+		.name = n, .sects = sects_, .vt = VT_SPECIAL \
+	}
+#define GL JOB_SECT_GLOBAL
+#define HO JOB_SECT_HOST
+#define G JOB_SECT_GEN
+#define L JOB_SECT_LSG
+#define B JOB_SECT_BSG
+
+static const struct job_key global_keys[] = {
+	KEY("duration", GL, VT_TIME, J(duration_ns), 1, 24 * NS_H),
+	KEY("warmup", GL, VT_TIME, J(warmup_ns), 0, NS_H),
+	KEY("timeout", GL, VT_TIME, J(timeout_ns), 100 * NS_MS, NS_H),
+	ENUM("sink_completion", GL, J(sink_completion), completions),
+	{ .name = NULL },
+};
+
+static const struct job_key host_keys[] = {
+	SPECIAL("control", HO),
+	KEY("device", HO, VT_NAME, H(sel.device), 0, 0),
+	KEY("port", HO, VT_INT, H(sel.port), 1, 255),
+	{ .name = "gid_index",
+	  .sects = HO,
+	  .vt = VT_INT,
+	  H(sel.gid_index),
+	  .min = -1,
+	  .max = 65535,
+	  .word = "auto" },
+	{ .name = "cpu",
+	  .sects = HO,
+	  .vt = VT_INT,
+	  H(sel.cpu),
+	  .min = -1,
+	  .max = 4095,
+	  .word = "none" },
+	{ .name = NULL },
+};
+
+static const struct job_key gen_keys[] = {
+	SPECIAL("from", G),
+	SPECIAL("count", G),
+	SPECIAL("to", G),
+	KEY("size", G, VT_SIZE, S(size), 1, 1ll << 30),
+	KEY("start", G, VT_TIME, S(start_ns), 0, 24 * NS_H),
+	ENUM("completion", G, S(completion), completions),
+	KEY("sl", G, VT_INT, S(path.sl), 0, 15),
+	KEY("tclass", G, VT_INT, S(path.tclass), 0, 255),
+	KEY("mtu", G, VT_MTU, S(path.mtu), 0, 4096),
+	KEY("qp_timeout", G, VT_INT, S(path.qp_timeout), 0, 31),
+	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
+	ENUM("pair_order", L, S(pair_order), pair_orders),
+	ENUM("verb", B, S(verb), verbs),
+	KEY("tx_depth", B, VT_COUNT, S(tx_depth), 1, 65536),
+	KEY("post_list", B, VT_COUNT, S(post_list), 1, 4096),
+	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, 65536),
+	KEY("qps", B, VT_COUNT, S(qps), 1, 256),
+	KEY("rate", B, VT_RATE, S(rate_bps), 0, 0),
+	{ .name = NULL },
+};
+
+static void store_u(void *p, size_t width, uint64_t v)
+{
+	uint8_t u8 = (uint8_t)v;
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	if (width == 1)
+		memcpy(p, &u8, 1);
+	else if (width == 2)
+		memcpy(p, &u16, 2);
+	else if (width == 4)
+		memcpy(p, &u32, 4);
+	else
+		memcpy(p, &v, sizeof(v));
+}
+
+static int parse_enum(const struct job_key *k, const char *v, int *out,
+		      char *why, size_t whylen)
+{
+	size_t len = 0;
+
+	for (int i = 0; k->choices[i]; i++) {
+		if (!strcmp(k->choices[i], v)) {
+			*out = i;
+			return 0;
+		}
+	}
+	len += (size_t)snprintf(why, whylen,
+				"'%s' is not a choice; accepted:", v);
+	for (int i = 0; k->choices[i] && len < whylen; i++)
+		len += (size_t)snprintf(why + len, whylen - len, "%s %s",
+					i ? "," : "", k->choices[i]);
+	return EINVAL;
+}
+
+static int parse_mtu(const char *v, uint64_t *out, char *why, size_t whylen)
+{
+	int rc = rperf_parse_size(v, 0, 4096, out, why, whylen);
+
+	if (!rc && *out && (*out < 256 || (*out & (*out - 1)))) {
+		snprintf(
+			why, whylen,
+			"'%s' is not an MTU; accepted: 256, 512, 1024, 2048, 4096, or 0 for the port's active MTU",
+			v);
+		rc = EINVAL;
+	}
+	return rc;
+}
+
+static int parse_rate(const char *v, double *out, char *why, size_t whylen)
+{
+	size_t n = strlen(v);
+
+	if (n && v[n - 1] == 'B') {
+		snprintf(
+			why, whylen,
+			"'%s': rates are bits/s (10M = 10 Mbit/s); for bytes/s multiply by 8 and drop the B",
+			v);
+		return EINVAL;
+	}
+	return rperf_parse_rate(v, 0, 1e13, out, why, whylen);
+}
+
+static int parse_int(const struct job_key *k, const char *v, int64_t *out,
+		     char *why, size_t whylen)
+{
+	int rc;
+
+	if (k->word && !strcmp(v, k->word)) {
+		*out = -1;
+		return 0;
+	}
+	rc = rperf_parse_int(v, k->min, k->max, out, why, whylen);
+	if (rc && k->word)
+		snprintf(why + strlen(why), whylen - strlen(why),
+			 ", or %s (-1)", k->word);
+	return rc;
+}
+
+/* Parse @v for @k and store it at @base + k->off. */
+static int set_value(const struct job_key *k, const char *v, void *base,
+		     char *why, size_t whylen)
+{
+	char *p = (char *)base + k->off;
+	uint64_t u = 0;
+	int64_t i = 0;
+	double d = 0;
+	int e = 0, rc = 0;
+
+	switch (k->vt) {
+	case VT_TIME:
+		rc = rperf_parse_time(v, NS_S, (uint64_t)k->min,
+				      (uint64_t)k->max, &u, why, whylen);
+		break;
+	case VT_SIZE:
+		rc = rperf_parse_size(v, (uint64_t)k->min, (uint64_t)k->max, &u,
+				      why, whylen);
+		break;
+	case VT_COUNT:
+		rc = rperf_parse_count(v, (uint64_t)k->min, (uint64_t)k->max,
+				       &u, why, whylen);
+		break;
+	case VT_MTU:
+		rc = parse_mtu(v, &u, why, whylen);
+		break;
+	case VT_INT:
+		rc = parse_int(k, v, &i, why, whylen);
+		if (!rc && k->width == sizeof(int)) {
+			e = (int)i;
+			memcpy(p, &e, sizeof(e));
+			return 0;
+		}
+		u = (uint64_t)i;
+		break;
+	case VT_RATE:
+		rc = parse_rate(v, &d, why, whylen);
+		if (!rc)
+			memcpy(p, &d, sizeof(d));
+		return rc;
+	case VT_ENUM:
+		rc = parse_enum(k, v, &e, why, whylen);
+		if (!rc)
+			memcpy(p, &e, sizeof(e));
+		return rc;
+	case VT_NAME:
+		if (!job_name_ok(v)) {
+			snprintf(
+				why, whylen,
+				"'%s' is not a device name; accepted: 1 to %d of letters, digits, '_', '.', '-' (see rperf info)",
+				v, RPERF_NAME_LEN - 1);
+			return EINVAL;
+		}
+		memcpy(p, v, strlen(v) + 1);
+		return 0;
+	case VT_SPECIAL:
+		return 0;
+	}
+	if (!rc)
+		store_u(p, k->width, u);
+	return rc;
+}
+
+static const struct job_key *find_key(const struct job_key *tab,
+				      const char *name)
+{
+	for (; tab->name; tab++)
+		if (!strcmp(tab->name, name))
+			return tab;
+	return NULL;
+}
+
+static const char *mask_name(unsigned sects)
+{
+	if ((sects & JOB_SECT_GEN) == JOB_SECT_GEN)
+		return "lsg] and [bsg";
+	return job_sect_type_name(sects);
+}
+
+static int unknown_key(const struct job_key *tab, const struct job_sect *s,
+		       const struct job_kv *kv, const struct job_msg *m)
+{
+	static const struct job_key *const tabs[] = { global_keys, host_keys,
+						      gen_keys };
+	const char *cands[32], *near;
+	char list[256];
+	size_t n = 0, len = 0;
+
+	for (size_t t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++) {
+		const struct job_key *k = find_key(tabs[t], kv->key);
+
+		if (k && !(k->sects & s->type))
+			return job_fail(
+				m, kv->line, s, kv->key,
+				"applies to [%s] sections only; move it there",
+				mask_name(k->sects));
+	}
+	for (; tab->name && n < 31; tab++)
+		if (tab->sects & s->type)
+			cands[n++] = tab->name;
+	cands[n] = NULL;
+	near = job_nearest(kv->key, cands);
+	if (near)
+		return job_fail(m, kv->line, s, kv->key,
+				"unknown key; did you mean '%s'?", near);
+	list[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i ? ", " : "", cands[i]);
+	return job_fail(m, kv->line, s, kv->key, "unknown key; [%s] takes: %s",
+			job_sect_type_name(s->type), list);
+}
+
+/* Every key of @s into @base; specials are left to @special. */
+static int apply(const struct job_key *tab, const struct job_sect *s,
+		 void *base, const struct job_msg *m,
+		 int (*special)(void *ctx, const struct job_kv *kv, char *why,
+				size_t whylen),
+		 void *ctx)
+{
+	char why[384];
+	int rc;
+
+	for (size_t i = 0; i < s->nkv; i++) {
+		const struct job_kv *kv = &s->kv[i];
+		const struct job_key *k = find_key(tab, kv->key);
+
+		if (!k || !(k->sects & s->type))
+			return unknown_key(tab, s, kv, m);
+		why[0] = '\0';
+		if (!*kv->val)
+			return job_fail(m, kv->line, s, kv->key,
+					"no value; write %s = VALUE", kv->key);
+		if (k->vt == VT_SPECIAL)
+			rc = special(ctx, kv, why, sizeof(why));
+		else
+			rc = set_value(k, kv->val, base, why, sizeof(why));
+		if (rc == ENOMEM)
+			return rc;
+		if (rc)
+			return job_fail(m, kv->line, s, kv->key, "%s", why);
+	}
+	return 0;
+}
+
+static int no_special(void *ctx, const struct job_kv *kv, char *why,
+		      size_t whylen)
+{
+	(void)ctx;
+	(void)kv;
+	(void)why;
+	(void)whylen;
+	return 0;
+}
+
+int job_keys_global(struct rperf_job *job, const struct job_sect *s,
+		    const struct job_msg *m)
+{
+	return apply(global_keys, s, job, m, no_special, NULL);
+}
+
+static bool addr_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+	       c == ':' || c == '%';
+}
+
+/* control = ADDR[:PORT], IPv6 in brackets: [fe80::1%eth0]:18521 */
+static int parse_control(void *ctx, const struct job_kv *kv, char *why,
+			 size_t whylen)
+{
+	struct rperf_job_host *h = ctx;
+	const char *v = kv->val, *addr = v, *port = NULL, *close, *colon;
+	size_t alen;
+	int64_t p;
+
+	if (*v == '[') {
+		close = strchr(v, ']');
+		if (!close || (close[1] && close[1] != ':'))
+			goto bad;
+		addr = v + 1;
+		alen = (size_t)(close - addr);
+		port = close[1] ? close + 2 : NULL;
+	} else {
+		colon = strchr(v, ':');
+		if (colon && strchr(colon + 1, ':')) {
+			snprintf(
+				why, whylen,
+				"'%s': an IPv6 address goes in brackets; write [ADDR] or [ADDR]:PORT",
+				v);
+			return EINVAL;
+		}
+		alen = colon ? (size_t)(colon - v) : strlen(v);
+		port = colon ? colon + 1 : NULL;
+	}
+	if (!alen || alen >= sizeof(h->control))
+		goto bad;
+	for (size_t i = 0; i < alen; i++)
+		if (!addr_char_ok(addr[i]))
+			goto bad;
+	h->control_port = RPERF_AGENT_DEFAULT_PORT;
+	if (port) {
+		if (rperf_parse_int(port, 1, 65535, &p, why, whylen))
+			return EINVAL;
+		h->control_port = (uint16_t)p;
+	}
+	memcpy(h->control, addr, alen);
+	h->control[alen] = '\0';
+	return 0;
+bad:
+	snprintf(
+		why, whylen,
+		"'%s' is not an address; write HOST, HOST:PORT, IPV4:PORT or [IPV6]:PORT (port %d unless given)",
+		v, RPERF_AGENT_DEFAULT_PORT);
+	return EINVAL;
+}
+
+int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
+		  const struct job_msg *m)
+{
+	return apply(host_keys, s, host, m, parse_control, host);
+}
+
+struct gen_ctx {
+	const struct rperf_job *job;
+	struct job_gen *gen;
+};
+
+/* @name (one word) -> host index, or EINVAL naming the known hosts. */
+static int find_host(const struct rperf_job *job, const char *name, int *idx,
+		     char *why, size_t whylen)
+{
+	const char *cands[RPERF_JOB_MAX_HOSTS + 1], *near;
+	const struct rperf_job_host *h = rperf_job_host(job, name);
+	size_t len;
+
+	if (h) {
+		*idx = (int)(h - job->hosts);
+		return 0;
+	}
+	for (size_t i = 0; i < job->nhosts; i++)
+		cands[i] = job->hosts[i].name;
+	cands[job->nhosts] = NULL;
+	near = job_nearest(name, cands);
+	if (near) {
+		snprintf(why, whylen, "unknown host '%s'; did you mean '%s'?",
+			 name, near);
+		return EINVAL;
+	}
+	len = (size_t)snprintf(
+		why, whylen,
+		"unknown host '%s'; define [host %s] or use one of:", name,
+		name);
+	for (size_t i = 0; i < job->nhosts && len < whylen; i++)
+		len += (size_t)snprintf(why + len, whylen - len, "%s %s",
+					i ? "," : "", job->hosts[i].name);
+	if (!job->nhosts && len < whylen)
+		snprintf(why + len, whylen - len, " (no [host] section)");
+	return EINVAL;
+}
+
+static int parse_from(struct gen_ctx *c, const struct job_kv *kv, char *why,
+		      size_t whylen)
+{
+	struct job_gen *g = c->gen;
+	const char *p = kv->val;
+	char name[RPERF_NAME_LEN];
+	int idx = -1;
+
+	g->nfrom = 0;
+	for (;;) {
+		size_t n, lead = strspn(p, " \t");
+
+		p += lead;
+		n = strcspn(p, ",");
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (!n || n >= sizeof(name)) {
+			snprintf(
+				why, whylen,
+				"empty or too long host name in '%s'; write from = HOST[,HOST...]",
+				kv->val);
+			return EINVAL;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (find_host(c->job, name, &idx, why, whylen))
+			return EINVAL;
+		for (size_t i = 0; i < g->nfrom; i++) {
+			if (g->from[i] == idx) {
+				snprintf(
+					why, whylen,
+					"host '%s' listed twice; list each host once",
+					name);
+				return EINVAL;
+			}
+		}
+		g->from[g->nfrom++] = (uint16_t)idx;
+		p += strcspn(p, ",");
+		if (!*p)
+			return 0;
+		p++;
+	}
+}
+
+static int gen_special(void *ctx, const struct job_kv *kv, char *why,
+		       size_t whylen)
+{
+	struct gen_ctx *c = ctx;
+	struct job_gen *g = c->gen;
+	int rc;
+
+	if (!strcmp(kv->key, "from")) {
+		g->from_kv = kv;
+		return parse_from(c, kv, why, whylen);
+	}
+	if (!strcmp(kv->key, "count")) {
+		g->count_kv = kv;
+		g->has_count = true;
+		return rperf_parse_count(kv->val, 0, RPERF_JOB_MAX_HOSTS,
+					 &g->count, why, whylen);
+	}
+	g->to_kv = kv;
+	if (strchr(kv->val, ',')) {
+		snprintf(
+			why, whylen,
+			"'%s': one destination per section; write one section per destination",
+			kv->val);
+		return EINVAL;
+	}
+	rc = find_host(c->job, kv->val, &g->to, why, whylen);
+	if (!rc)
+		return 0;
+	g->to = -1;
+	return rc;
+}
+
+int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
+		 const struct job_msg *m)
+{
+	struct gen_ctx c = { .job = job, .gen = gen };
+
+	return apply(gen_keys, gen->sect, &gen->spec, m, gen_special, &c);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Internals of the job file module. Two stages:
+ *   job_ini.c   libinih reads the text into raw sections of key/value pairs,
+ *               each with its line (syntax, section headers, duplicates);
+ *   job_keys.c  the known keys of every section type and their values;
+ *   job.c       sections become the struct rperf_job: hosts, generators,
+ *               cross references, one spec per instance.
+ */
+#ifndef RPERF_JOB_PRIV_H
+#define RPERF_JOB_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job/job.h"
+
+#define JOB_MAX_TEXT (1u << 20) /* largest job file */
+#define JOB_MAX_SECTIONS (1 + RPERF_JOB_MAX_HOSTS + RPERF_JOB_MAX_GENS)
+#define JOB_MAX_KEYS 64 /* per section */
+
+enum job_sect_type {
+	JOB_SECT_GLOBAL = 1 << 0,
+	JOB_SECT_HOST = 1 << 1,
+	JOB_SECT_LSG = 1 << 2,
+	JOB_SECT_BSG = 1 << 3,
+};
+#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG)
+
+struct job_kv {
+	char *key;
+	char *val;
+	int line;
+};
+
+struct job_sect {
+	enum job_sect_type type;
+	char name[RPERF_NAME_LEN]; /* "" for [global] */
+	int line;
+	struct job_kv *kv;
+	size_t nkv;
+};
+
+struct job_raw {
+	struct job_sect *sect; /* file order */
+	size_t nsect;
+};
+
+/* Where messages point: the file name shown and the error buffer. */
+struct job_msg {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+/* Read @text (NUL-terminated, no NUL inside) into @raw. EINVAL with a
+ * message for a syntax error, a bad section header or a key given twice. */
+int job_ini_read(const char *text, struct job_raw *raw,
+		 const struct job_msg *m);
+void job_raw_free(struct job_raw *raw);
+
+/* "FILE:LINE: [type name] key: <fmt>"; @s and @key may be NULL. Returns
+ * EINVAL. */
+int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
+	     const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* "global", "host", "lsg", "bsg". */
+const char *job_sect_type_name(enum job_sect_type t);
+/* Section type of @word, 0 if none. */
+enum job_sect_type job_sect_type_parse(const char *word);
+
+/* Edit distance (case-insensitive), capped at 100. */
+unsigned job_edit_distance(const char *a, const char *b);
+/* The nearest of @cands (NULL-terminated) to @word if close enough to be a
+ * plausible typo, else NULL. */
+const char *job_nearest(const char *word, const char *const *cands);
+
+/* A valid host, generator or device name: 1..63 of [A-Za-z0-9_.-]. */
+bool job_name_ok(const char *s);
+
+/* A generator section being built (job.c) from its keys (job_keys.c). */
+struct job_gen {
+	const struct job_sect *sect;
+	struct rperf_gen_spec spec; /* template of its instances */
+	uint16_t from[RPERF_JOB_MAX_HOSTS]; /* host indexes */
+	size_t nfrom;
+	uint64_t count; /* instances: the first @count of from */
+	bool has_count;
+	int to; /* host index, -1 = no 'to' key */
+	const struct job_kv *from_kv, *to_kv, *count_kv;
+};
+
+/* Apply every key of @s to its target (the job for [global], @host for
+ * [host], @gen for a generator). Unknown keys get "did you mean". */
+int job_keys_global(struct rperf_job *job, const struct job_sect *s,
+		    const struct job_msg *m);
+int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
+		  const struct job_msg *m);
+int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
+		 const struct job_msg *m);
+
+/* Defaults of a new generator spec (until src/engine/spec.c provides
+ * rperf_gen_spec_defaults in the build). */
+void job_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind);
+
+#endif
