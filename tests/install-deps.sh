@@ -13,6 +13,7 @@ PKGS=(
 	build-essential cmake pkg-config
 	libibverbs-dev librdmacm-dev libnuma-dev libjansson-dev libcmocka-dev
 	libinih-dev
+	libssl-dev
 	ibverbs-providers
 	# checks: format, static analysis, fuzzing (clang's libFuzzer), man page
 	clang-format cppcheck clang libclang-rt-14-dev pandoc jq

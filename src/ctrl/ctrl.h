@@ -77,9 +77,20 @@ enum rperf_ctrl_type {
 	RPERF_CTRL_RESULT = 9, /* S->C generic object */
 	RPERF_CTRL_BYE = 10, /* both {} */
 	RPERF_CTRL_ERROR = 11, /* both {"reason"} */
+	/* Experiments (rperf run <-> rperf agent): payloads and order in
+	 * src/engine/proto.h; the lat/bw session tables refuse them. */
+	RPERF_CTRL_AUTH = 12, /* C->A {"mac"} */
+	RPERF_CTRL_PLAN = 13, /* C->A {"experiment","host","device",...} */
+	RPERF_CTRL_ENDPOINTS = 14, /* A->C {"instances":[...]} */
+	RPERF_CTRL_CONNECT = 15, /* C->A {"peers":[...]} */
+	RPERF_CTRL_ARMED = 16, /* A->C {} */
+	RPERF_CTRL_GO = 17, /* C->A {"start_in_ns"} */
+	RPERF_CTRL_FINISHED = 18, /* A->C {} */
+	RPERF_CTRL_STOP = 19, /* C->A {} */
+	RPERF_CTRL_REPORT = 20, /* A->C {"host","instances":[...]} */
 };
 #define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
-#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_ERROR
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_REPORT
 
 /* "HELLO", ... ; "?" for an unknown value. Never NULL. */
 const char *rperf_ctrl_type_name(int type);

@@ -72,4 +72,219 @@
 #define RPERF_PROTO_NONCE_LEN 32 /* bytes; 64 hex chars on the wire */
 #define RPERF_PROTO_MAC_LEN 32 /* HMAC-SHA256 */
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include <rperf/hist.h>
+
+#include "ctrl/ctrl.h"
+#include "engine/spec.h"
+
+#define RPERF_PROTO_EXPERIMENT_LEN 256 /* PLAN "experiment" (with NUL) */
+#define RPERF_PROTO_MAX_INSTANCES 1024 /* per PLAN, ENDPOINTS, REPORT ... */
+#define RPERF_PROTO_MAX_KEY 4096 /* key file bytes */
+#define RPERF_PROTO_MAX_START_NS (3600ull * 1000000000ull) /* GO bound */
+#define RPERF_PROTO_ERROR_LEN 256 /* result "error" (longer: cut) */
+
+/*
+ * Typed codecs of the experiment messages. Conventions as src/ctrl:
+ * encode builds a new payload object in *out (caller json_decref()s);
+ * 0, EINVAL (a field out of range: the encoder never ships what the
+ * decoder would refuse), ENOMEM. decode takes a received message: EPROTO
+ * when m->type is another type, EBADMSG with @why naming the key for a bad
+ * payload, ENOMEM. Unknown keys are ignored. Decoded arrays are owned by
+ * the output struct: release them with the matching _fini (NULL-safe,
+ * idempotent; also safe on a zeroed struct and after a failed decode).
+ */
+
+enum rperf_proto_role {
+	RPERF_ROLE_SOURCE = 0, /* "source": this host runs the generator */
+	RPERF_ROLE_SINK = 1, /* "sink": this host is its destination */
+};
+const char *rperf_proto_role_name(enum rperf_proto_role r); /* "?" if bad */
+
+/* ---- authentication (WELCOME nonce, AUTH mac) ---- */
+
+/* @n random bytes from getrandom(): 0 or errno. */
+int rperf_proto_nonce(uint8_t nonce[RPERF_PROTO_NONCE_LEN]);
+/* Plain HMAC-SHA256 (RFC 4231 test vectors): 0, EINVAL, EIO. */
+int rperf_proto_hmac_sha256(const uint8_t *key, size_t keylen,
+			    const uint8_t *msg, size_t msglen,
+			    uint8_t out[RPERF_PROTO_MAC_LEN]);
+/* out = HMAC-SHA256(key, nonce || RPERF_PROTO_AUTH_CONTEXT). 0 or EINVAL
+ * (no key) / EIO (libcrypto failed). */
+int rperf_proto_mac(const uint8_t *key, size_t keylen,
+		    const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
+		    uint8_t out[RPERF_PROTO_MAC_LEN]);
+/* Constant-time check of @mac against the expected one: true when equal. */
+bool rperf_proto_mac_ok(const uint8_t *key, size_t keylen,
+			const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
+			const uint8_t mac[RPERF_PROTO_MAC_LEN]);
+/*
+ * Read a pre-shared key file: its bytes without trailing "\r\n\t " (so
+ * `echo secret > f` works). EACCES with a message when the file is
+ * readable or writable by group or others (chmod 600), EINVAL when empty
+ * (after trimming) or longer than RPERF_PROTO_MAX_KEY, or the open/read
+ * errno. @key must hold RPERF_PROTO_MAX_KEY bytes.
+ */
+int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
+			 char *err, size_t errlen);
+
+/* Lowercase hex of @n bytes into @s (2n+1 chars). */
+void rperf_proto_hex(const uint8_t *b, size_t n, char *s);
+/* Exactly 2n hex digits (either case) -> n bytes: 0 or EBADMSG. */
+int rperf_proto_unhex(const char *s, uint8_t *b, size_t n);
+
+/* WELCOME of an agent: rperf_ctrl_welcome plus "nonce" and "auth". */
+int rperf_proto_welcome_encode(const struct rperf_ctrl_welcome *w,
+			       const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
+			       bool auth, json_t **out);
+int rperf_proto_welcome_decode(const struct rperf_ctrl_msg *m,
+			       struct rperf_ctrl_welcome *w,
+			       uint8_t nonce[RPERF_PROTO_NONCE_LEN],
+			       bool *auth);
+/* AUTH {"mac"}: @mac NULL encodes "" (agent without key). decode: *has_mac
+ * false for "". */
+int rperf_proto_auth_encode(const uint8_t *mac, json_t **out);
+int rperf_proto_auth_decode(const struct rperf_ctrl_msg *m,
+			    uint8_t mac[RPERF_PROTO_MAC_LEN], bool *has_mac);
+
+/* ---- PLAN ---- */
+
+struct rperf_proto_plan {
+	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
+	char host[RPERF_NAME_LEN]; /* the agent's host name in the job */
+	struct rperf_host_sel device;
+	struct rperf_gen_spec *sources; /* from == host */
+	size_t nsources;
+	struct rperf_gen_spec *sinks; /* to == host */
+	size_t nsinks;
+};
+/* decode also checks: from/to == host as above, ids unique in the plan,
+ * nsources + nsinks <= RPERF_PROTO_MAX_INSTANCES. */
+int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out);
+int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
+			    struct rperf_proto_plan *p, char *why,
+			    size_t whylen);
+void rperf_proto_plan_fini(struct rperf_proto_plan *p);
+
+/* ---- ENDPOINTS (agent -> controller) and CONNECT (controller -> agent) */
+
+struct rperf_proto_inst_eps {
+	uint32_t id;
+	enum rperf_proto_role role; /* the role on the host that sends it
+				       (ENDPOINTS) / that receives it
+				       (CONNECT) */
+	struct rperf_ctrl_endpoint *qps; /* [nqps], 1..RPERF_SPEC_MAX_QPS+2 */
+	size_t nqps;
+};
+struct rperf_proto_eps {
+	struct rperf_proto_inst_eps *inst;
+	size_t n;
+};
+#define RPERF_PROTO_MAX_QPS (RPERF_SPEC_MAX_QPS + 2)
+/* ENDPOINTS {"instances":[...]}; CONNECT {"peers":[...]}; same shape. */
+int rperf_proto_endpoints_encode(const struct rperf_proto_eps *e, json_t **out);
+int rperf_proto_endpoints_decode(const struct rperf_ctrl_msg *m,
+				 struct rperf_proto_eps *e, char *why,
+				 size_t whylen);
+int rperf_proto_connect_encode(const struct rperf_proto_eps *e, json_t **out);
+int rperf_proto_connect_decode(const struct rperf_ctrl_msg *m,
+			       struct rperf_proto_eps *e, char *why,
+			       size_t whylen);
+void rperf_proto_eps_fini(struct rperf_proto_eps *e);
+/* The entry for (@id, @role), NULL if none. */
+const struct rperf_proto_inst_eps *
+rperf_proto_eps_find(const struct rperf_proto_eps *e, uint32_t id,
+		     enum rperf_proto_role role);
+
+/* ---- GO ---- */
+int rperf_proto_go_encode(uint64_t start_in_ns, json_t **out);
+int rperf_proto_go_decode(
+	const struct rperf_ctrl_msg *m,
+	uint64_t *start_in_ns); /* <= RPERF_PROTO_MAX_START_NS */
+
+/* ---- REPORT ---- */
+
+struct rperf_proto_result {
+	uint32_t id;
+	enum rperf_proto_role role;
+	enum rperf_gen_kind kind;
+	char error[RPERF_PROTO_ERROR_LEN]; /* "" = ran to the end */
+	double seconds, cpu_seconds;
+	/* LSG source */
+	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
+	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
+	/* BSG source (messages, bytes); sinks (messages, bytes received) */
+	uint64_t messages, bytes, posted, post_calls;
+};
+struct rperf_proto_report {
+	char host[RPERF_NAME_LEN];
+	struct rperf_proto_result *res; /* [n] */
+	size_t n;
+};
+/* An LSG source result must carry all three histograms (EINVAL). decode
+ * destroys nothing it did not create; _fini destroys the histograms. */
+int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out);
+int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
+			      struct rperf_proto_report *r, char *why,
+			      size_t whylen);
+void rperf_proto_report_fini(struct rperf_proto_report *r);
+
+/* ---- conversation state machine (both ends) ----
+ * One table per role, as rperf_ctrl_session; the agent answers at most one
+ * FINISHED. ERROR is allowed both ways in every state but CLOSED and
+ * closes. An agent may also REFUSE after HELLO (busy, version) and after
+ * AUTH (wrong key).
+ */
+enum rperf_proto_role_end { RPERF_PROTO_AGENT, RPERF_PROTO_CONTROLLER };
+
+enum rperf_proto_state {
+	RPERF_PROTO_AWAIT_HELLO, /* agent: recv HELLO */
+	RPERF_PROTO_HELLO_RCVD, /* send WELCOME | REFUSE */
+	RPERF_PROTO_AWAIT_AUTH, /* recv AUTH */
+	RPERF_PROTO_AUTH_RCVD, /* send READY | REFUSE */
+	RPERF_PROTO_AWAIT_PLAN, /* recv PLAN */
+	RPERF_PROTO_PLAN_RCVD, /* send ENDPOINTS */
+	RPERF_PROTO_AWAIT_CONNECT, /* recv CONNECT */
+	RPERF_PROTO_CONNECT_RCVD, /* send ARMED */
+	RPERF_PROTO_AWAIT_GO, /* recv GO */
+	RPERF_PROTO_RUNNING, /* send FINISHED | recv STOP */
+	RPERF_PROTO_FINISHED, /* recv STOP */
+	RPERF_PROTO_STOP_RCVD, /* send REPORT */
+	RPERF_PROTO_AWAIT_BYE, /* recv BYE */
+	RPERF_PROTO_BYE_RCVD, /* send BYE */
+	RPERF_PROTO_C_INIT, /* controller: send HELLO */
+	RPERF_PROTO_C_AWAIT_WELCOME, /* recv WELCOME | REFUSE */
+	RPERF_PROTO_C_WELCOMED, /* send AUTH */
+	RPERF_PROTO_C_AWAIT_READY, /* recv READY | REFUSE */
+	RPERF_PROTO_C_AUTHED, /* send PLAN */
+	RPERF_PROTO_C_AWAIT_ENDPOINTS, /* recv ENDPOINTS */
+	RPERF_PROTO_C_ENDPOINTS_RCVD, /* send CONNECT */
+	RPERF_PROTO_C_AWAIT_ARMED, /* recv ARMED */
+	RPERF_PROTO_C_ARMED, /* send GO */
+	RPERF_PROTO_C_RUNNING, /* recv FINISHED | send STOP */
+	RPERF_PROTO_C_FINISHED, /* send STOP */
+	RPERF_PROTO_C_AWAIT_REPORT, /* recv REPORT (FINISHED may still come) */
+	RPERF_PROTO_C_REPORT_RCVD, /* send BYE */
+	RPERF_PROTO_C_AWAIT_BYE, /* recv BYE */
+	RPERF_PROTO_CLOSED,
+	RPERF_PROTO_STATE_COUNT
+};
+
+struct rperf_proto_session {
+	enum rperf_proto_role_end end;
+	enum rperf_proto_state state;
+};
+
+void rperf_proto_session_init(struct rperf_proto_session *s,
+			      enum rperf_proto_role_end end);
+/* 0 and advance, EPROTO (state unchanged), EINVAL (bad argument). */
+int rperf_proto_session_check(struct rperf_proto_session *s,
+			      enum rperf_ctrl_dir dir, enum rperf_ctrl_type t);
+const char *rperf_proto_state_name(enum rperf_proto_state st);
+
 #endif

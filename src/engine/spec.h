@@ -84,6 +84,26 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s,
 const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
 
+/* "alternate"|"wire_first"|"loop_first"|"sequential" (enum rperf_pair_order);
+ * "send"|"write"|"write_imm" (enum rperf_verb). "?" for a bad value. */
+const char *rperf_pair_order_name(int order);
+const char *rperf_verb_name(int verb);
+/* Name -> value (the wire and job-file names above): 0 or EINVAL. */
+int rperf_gen_kind_parse(const char *name, enum rperf_gen_kind *out);
+int rperf_completion_parse(const char *name, enum rperf_completion *out);
+int rperf_pair_order_parse(const char *name, int *out);
+int rperf_verb_parse(const char *name, int *out);
+
+/* Bounds the decoder enforces (and the encoder: it refuses a spec outside
+ * them with EINVAL). Besides these: mtu is 0 or a power of 2 in 256..4096,
+ * post_list <= tx_depth, name/from/to non-empty and from != to. */
+#define RPERF_SPEC_MAX_SIZE (1ull << 30) /* size: 1 GiB */
+#define RPERF_SPEC_MAX_TIME_NS (86400ull * 1000000000ull) /* a day */
+#define RPERF_SPEC_MAX_DEPTH 65536u /* tx_depth, cq_mod, post_list */
+#define RPERF_SPEC_MAX_QPS 256u
+#define RPERF_SPEC_MAX_RATE_BPS 1e13 /* 10 Tb/s */
+#define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
+
 /* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL.
  * decode: 0 or EBADMSG (@why names the key and the problem). */
 int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);

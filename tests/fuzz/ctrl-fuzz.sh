@@ -25,14 +25,21 @@ if ! printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
 	echo "SKIP: $cc cannot link libFuzzer (-fsanitize=fuzzer)"
 	exit 77
 fi
-if ! jansson=$(pkg-config --cflags --libs jansson 2>/dev/null); then
-	echo "SKIP: jansson not found through pkg-config"
+if ! jansson=$(pkg-config --cflags --libs jansson libcrypto 2>/dev/null); then
+	echo "SKIP: jansson or libcrypto not found through pkg-config"
 	exit 77
 fi
-# Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c).
+# Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
+# experiment codecs (src/engine) and the histogram serialization they use.
 srcs=()
 for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c; do
 	srcs+=("$src/src/ctrl/$f")
+done
+for f in spec.c proto_auth.c proto_plan.c proto_report.c proto_session.c; do
+	srcs+=("$src/src/engine/$f")
+done
+for f in hist.c hist_serial.c hist_stats.c; do
+	srcs+=("$src/src/hist/$f")
 done
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -3,15 +3,61 @@
  * libFuzzer target of the control channel decoders: the input is taken both
  * as a whole frame (rperf_ctrl_decode) and as the payload of a valid header;
  * every decoded message goes through every typed decoder (as each type) and
- * the generic getters. Nothing may crash, leak or read out of bounds.
+ * the generic getters, and through the experiment decoders of
+ * src/engine/proto.h (AUTH, WELCOME with nonce, PLAN with its generator
+ * specs, ENDPOINTS, CONNECT, GO, REPORT with its histograms). Nothing may
+ * crash, leak or read out of bounds.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "engine/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The experiment decoders; what they accept re-encodes. */
+static void experiment(const struct rperf_ctrl_msg *m)
+{
+	struct rperf_proto_plan plan;
+	struct rperf_proto_eps eps;
+	struct rperf_proto_report rep;
+	struct rperf_ctrl_welcome w;
+	uint8_t nonce[RPERF_PROTO_NONCE_LEN], mac[RPERF_PROTO_MAC_LEN];
+	uint64_t go;
+	bool b;
+	char why[256];
+	json_t *o = NULL;
+
+	(void)rperf_proto_welcome_decode(m, &w, nonce, &b);
+	(void)rperf_proto_auth_decode(m, mac, &b);
+	(void)rperf_proto_go_decode(m, &go);
+	if (!rperf_proto_plan_decode(m, &plan, why, sizeof(why))) {
+		if (rperf_proto_plan_encode(&plan, &o))
+			abort();
+		json_decref(o);
+		rperf_proto_plan_fini(&plan);
+	}
+	if (!rperf_proto_endpoints_decode(m, &eps, why, sizeof(why))) {
+		if (rperf_proto_endpoints_encode(&eps, &o))
+			abort();
+		json_decref(o);
+		rperf_proto_eps_fini(&eps);
+	}
+	if (!rperf_proto_connect_decode(m, &eps, why, sizeof(why))) {
+		if (rperf_proto_connect_encode(&eps, &o))
+			abort();
+		json_decref(o);
+		rperf_proto_eps_fini(&eps);
+	}
+	if (!rperf_proto_report_decode(m, &rep, why, sizeof(why))) {
+		if (rperf_proto_report_encode(&rep, &o))
+			abort();
+		json_decref(o);
+		rperf_proto_report_fini(&rep);
+	}
+}
 
 static void typed(struct rperf_ctrl_msg *m)
 {
@@ -39,6 +85,7 @@ static void typed(struct rperf_ctrl_msg *m)
 		(void)rperf_ctrl_params_decode(m, &obj);
 		(void)rperf_ctrl_result_decode(m, &obj);
 		(void)rperf_ctrl_done_decode(m, &u, &obj);
+		experiment(m);
 	}
 	m->type = real;
 	if (!rperf_ctrl_hello_decode(m, &hello))

@@ -145,7 +145,9 @@ static void test_encode(void **state)
 	assert_memory_equal(buf + 12, "{}", 2);
 	free(buf);
 	assert_int_equal(rperf_ctrl_encode(0, NULL, &buf, &len), EINVAL);
-	assert_int_equal(rperf_ctrl_encode(12, NULL, &buf, &len), EINVAL);
+	assert_int_equal(rperf_ctrl_encode(RPERF_CTRL_TYPE_MAX + 1, NULL, &buf,
+					   &len),
+			 EINVAL);
 	assert_int_equal(rperf_ctrl_encode(RPERF_CTRL_START, arr, &buf, &len),
 			 EINVAL);
 	assert_int_equal(rperf_ctrl_encode(RPERF_CTRL_DONE, obj, &buf, &len),
@@ -161,7 +163,7 @@ static void test_encode(void **state)
 	assert_string_equal(rperf_ctrl_type_name(RPERF_CTRL_HELLO), "HELLO");
 	assert_string_equal(rperf_ctrl_type_name(RPERF_CTRL_ERROR), "ERROR");
 	assert_string_equal(rperf_ctrl_type_name(0), "?");
-	assert_string_equal(rperf_ctrl_type_name(12), "?");
+	assert_string_equal(rperf_ctrl_type_name(RPERF_CTRL_TYPE_MAX + 1), "?");
 	assert_string_equal(rperf_ctrl_type_name(-1), "?");
 }
 
@@ -497,8 +499,11 @@ static void test_small_messages(void **state)
 static void test_fuzz_corpus(void **state)
 {
 	static const char *const names[] = {
-		"",	 "hello", "welcome", "refuse", "params", "endpoint",
-		"ready", "start", "done",    "result", "bye",	 "error",
+		"",	    "hello", "welcome", "refuse",   "params",
+		"endpoint", "ready", "start",	"done",	    "result",
+		"bye",	    "error", "auth",	"plan",	    "endpoints",
+		"connect",  "armed", "go",	"finished", "stop",
+		"report",
 	};
 	const char *src = getenv("RPERF_SRC");
 	struct rperf_ctrl_endpoint ep;

@@ -132,7 +132,9 @@ static void test_session_table(void **state)
 	rperf_ctrl_session_init(&s, RPERF_CTRL_SERVER);
 	assert_int_equal(s.state, SS(AWAIT_HELLO));
 	assert_int_equal(rperf_ctrl_session_check(&s, RX, 0), EINVAL);
-	assert_int_equal(rperf_ctrl_session_check(&s, RX, 12), EINVAL);
+	assert_int_equal(rperf_ctrl_session_check(&s, RX,
+						  RPERF_CTRL_TYPE_MAX + 1),
+			 EINVAL);
 	assert_int_equal(rperf_ctrl_session_check(&s, 2, TT(HELLO)), EINVAL);
 	assert_int_equal(rperf_ctrl_session_check(NULL, RX, TT(HELLO)), EINVAL);
 	s.state = RPERF_CTRL_STATE_COUNT;

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * REPORT: per-instance results. Histograms travel as the bytes of
+ * rperf_hist_serialize() in lowercase hex; percentiles never travel.
+ */
+#include "engine/proto.h"
+#include "engine/proto_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SECONDS 1e9
+
+static const char *const lsg_counters[] = {
+	"samples", "warmup", "nonpositive", "precompleted", "loop_precompleted",
+};
+static const char *const bsg_counters[] = {
+	"messages",
+	"bytes",
+	"posted",
+	"post_calls",
+};
+static const char *const sink_counters[] = { "messages", "bytes" };
+static const char *const hist_keys[] = { "rtt_hist", "wire_hist", "loop_hist" };
+
+static uint64_t *counter(struct rperf_proto_result *r, const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} map[] = {
+#define M(f) { #f, offsetof(struct rperf_proto_result, f) }
+		M(samples),
+		M(warmup),
+		M(nonpositive),
+		M(precompleted),
+		M(loop_precompleted),
+		M(messages),
+		M(bytes),
+		M(posted),
+		M(post_calls),
+#undef M
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(map[i].key, key) == 0)
+			return (uint64_t *)((char *)r + map[i].off);
+	return NULL;
+}
+
+/* The counter keys of @r's role and kind. */
+static const char *const *counters_of(const struct rperf_proto_result *r,
+				      size_t *n)
+{
+	if (r->role == RPERF_ROLE_SINK) {
+		*n = sizeof(sink_counters) / sizeof(sink_counters[0]);
+		return sink_counters;
+	}
+	if (r->kind == RPERF_GEN_LSG) {
+		*n = sizeof(lsg_counters) / sizeof(lsg_counters[0]);
+		return lsg_counters;
+	}
+	*n = sizeof(bsg_counters) / sizeof(bsg_counters[0]);
+	return bsg_counters;
+}
+
+static bool has_hists(const struct rperf_proto_result *r)
+{
+	return r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_LSG;
+}
+
+static struct rperf_hist **hist_of(struct rperf_proto_result *r, size_t i)
+{
+	return i == 0 ? &r->rtt : i == 1 ? &r->wire : &r->loop;
+}
+
+static int hist_set(json_t *o, const char *key, const struct rperf_hist *h)
+{
+	size_t cap = rperf_hist_serialized_size(h), len = 0;
+	uint8_t *bin = malloc(cap ? cap : 1);
+	char *hex = malloc(2 * cap + 1);
+	int rc = ENOMEM;
+
+	if (bin && hex && !rperf_hist_serialize(h, bin, cap, &len)) {
+		rperf_proto_hex(bin, len, hex);
+		rc = rperf_ctrl_set_str(o, key, hex);
+	}
+	free(bin);
+	free(hex);
+	return rc;
+}
+
+static int result_fill(const struct rperf_proto_result *r, json_t *o)
+{
+	const char *const *keys;
+	size_t i, n;
+	int rc;
+
+	rc = rperf_ctrl_set_u64(o, "id", r->id);
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "role",
+					rperf_proto_role_name(r->role));
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "kind",
+					rperf_gen_kind_name(r->kind));
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "error", r->error);
+	if (!rc)
+		rc = rperf_ctrl_set_double(o, "seconds", r->seconds);
+	if (!rc)
+		rc = rperf_ctrl_set_double(o, "cpu_seconds", r->cpu_seconds);
+	keys = counters_of(r, &n);
+	for (i = 0; !rc && i < n; i++)
+		rc = rperf_ctrl_set_u64(o, keys[i],
+					*counter((struct rperf_proto_result *)r,
+						 keys[i]));
+	for (i = 0; !rc && has_hists(r) && i < 3; i++)
+		rc = hist_set(o, hist_keys[i],
+			      *hist_of((struct rperf_proto_result *)r, i));
+	return rc;
+}
+
+static bool result_ok(const struct rperf_proto_result *r)
+{
+	if ((unsigned int)r->role > RPERF_ROLE_SINK ||
+	    (r->kind != RPERF_GEN_LSG && r->kind != RPERF_GEN_BSG) ||
+	    !memchr(r->error, 0, sizeof(r->error)) ||
+	    !(r->seconds >= 0 && r->seconds <= MAX_SECONDS) ||
+	    !(r->cpu_seconds >= 0 && r->cpu_seconds <= MAX_SECONDS))
+		return false;
+	return !has_hists(r) || (r->rtt && r->wire && r->loop);
+}
+
+int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
+{
+	json_t *o, *a;
+	size_t i;
+	int rc = 0;
+
+	if (!r || !out || r->n > RPERF_PROTO_MAX_INSTANCES ||
+	    (r->n && !r->res) || !memchr(r->host, 0, sizeof(r->host)))
+		return EINVAL;
+	for (i = 0; i < r->n; i++)
+		if (!result_ok(&r->res[i]))
+			return EINVAL;
+	o = json_object();
+	a = json_array();
+	if (!o || !a || rperf_ctrl_set_str(o, "host", r->host))
+		rc = ENOMEM;
+	for (i = 0; !rc && i < r->n; i++) {
+		json_t *x = json_object();
+
+		rc = x ? result_fill(&r->res[i], x) : ENOMEM;
+		if (!rc && json_array_append(a, x))
+			rc = ENOMEM;
+		json_decref(x);
+	}
+	if (!rc && json_object_set(o, "instances", a))
+		rc = ENOMEM;
+	json_decref(a);
+	if (rc) {
+		json_decref(o);
+		return rc;
+	}
+	*out = o;
+	return 0;
+}
+
+static int hist_get(const json_t *o, const char *key, struct rperf_hist **out)
+{
+	const json_t *v = json_object_get(o, key);
+	size_t len, n;
+	uint8_t *bin;
+	int rc;
+
+	if (!json_is_string(v))
+		return EBADMSG;
+	len = json_string_length(v);
+	if (!len || len % 2 || strlen(json_string_value(v)) != len)
+		return EBADMSG;
+	n = len / 2;
+	bin = malloc(n);
+	if (!bin)
+		return ENOMEM;
+	rc = rperf_proto_unhex(json_string_value(v), bin, n);
+	if (!rc)
+		rc = rperf_hist_deserialize(bin, n, out);
+	free(bin);
+	return rc == ENOMEM ? ENOMEM : rc ? EBADMSG : 0;
+}
+
+static int head_decode(const json_t *o, struct rperf_proto_result *r)
+{
+	const json_t *err = json_object_get(o, "error");
+	uint64_t id;
+	char kind[8];
+
+	if (!json_is_object(o) ||
+	    rperf_ctrl_get_u64(o, "id", 0, UINT32_MAX, &id) ||
+	    rperf_proto_role_get(o, &r->role) ||
+	    rperf_ctrl_get_str(o, "kind", kind, sizeof(kind)) ||
+	    rperf_gen_kind_parse(kind, &r->kind) || !json_is_string(err) ||
+	    rperf_ctrl_get_double(o, "seconds", 0, MAX_SECONDS, &r->seconds) ||
+	    rperf_ctrl_get_double(o, "cpu_seconds", 0, MAX_SECONDS,
+				  &r->cpu_seconds))
+		return EBADMSG;
+	r->id = (uint32_t)id;
+	/* a long reason is cut, not refused (as REFUSE/ERROR reasons) */
+	snprintf(r->error, sizeof(r->error), "%s", json_string_value(err));
+	return 0;
+}
+
+static int result_decode(const json_t *o, struct rperf_proto_result *r,
+			 size_t idx, char *why, size_t whylen)
+{
+	const char *const *keys;
+	size_t i, n;
+	int rc;
+
+	if (head_decode(o, r)) {
+		snprintf(why, whylen,
+			 "instances[%zu]: id, role, kind, error, seconds or "
+			 "cpu_seconds missing or bad",
+			 idx);
+		return EBADMSG;
+	}
+	keys = counters_of(r, &n);
+	for (i = 0; i < n; i++) {
+		if (rperf_ctrl_get_u64(o, keys[i], 0, UINT64_MAX,
+				       counter(r, keys[i]))) {
+			snprintf(why, whylen, "instances[%zu]: '%s' bad", idx,
+				 keys[i]);
+			return EBADMSG;
+		}
+	}
+	for (i = 0; has_hists(r) && i < 3; i++) {
+		rc = hist_get(o, hist_keys[i], hist_of(r, i));
+		if (rc) {
+			snprintf(why, whylen, "instances[%zu]: '%s' bad", idx,
+				 hist_keys[i]);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
+			      struct rperf_proto_report *r, char *why,
+			      size_t whylen)
+{
+	const json_t *a;
+	size_t i;
+	int rc = 0;
+
+	if (!m || !r || !why || !whylen)
+		return EINVAL;
+	if (m->type != RPERF_CTRL_REPORT)
+		return EPROTO;
+	memset(r, 0, sizeof(*r));
+	a = json_object_get(m->payload, "instances");
+	if (!json_is_object(m->payload) ||
+	    rperf_ctrl_get_str(m->payload, "host", r->host, sizeof(r->host)) ||
+	    !json_is_array(a) ||
+	    json_array_size(a) > RPERF_PROTO_MAX_INSTANCES) {
+		snprintf(why, whylen, "'host' or 'instances' missing or bad");
+		return EBADMSG;
+	}
+	r->res = calloc(json_array_size(a) + 1, sizeof(*r->res));
+	if (!r->res)
+		return ENOMEM;
+	for (i = 0; !rc && i < json_array_size(a); i++) {
+		r->n = i + 1;
+		rc = result_decode(json_array_get(a, i), &r->res[i], i, why,
+				   whylen);
+	}
+	if (rc)
+		rperf_proto_report_fini(r);
+	return rc;
+}
+
+void rperf_proto_report_fini(struct rperf_proto_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; r->res && i < r->n; i++) {
+		rperf_hist_destroy(r->res[i].rtt);
+		rperf_hist_destroy(r->res[i].wire);
+		rperf_hist_destroy(r->res[i].loop);
+	}
+	free(r->res);
+	r->res = NULL;
+	r->n = 0;
+}

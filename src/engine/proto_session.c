@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Experiment conversation state machine (agent and controller ends): one
+ * table of allowed transitions per end; anything else is EPROTO. ERROR is
+ * allowed both ways from every state but CLOSED and closes.
+ */
+#include "engine/proto.h"
+
+#include <errno.h>
+
+struct transition {
+	enum rperf_proto_state from;
+	enum rperf_ctrl_dir dir;
+	enum rperf_ctrl_type type;
+	enum rperf_proto_state to;
+};
+
+#define P(x) RPERF_PROTO_##x
+#define T(x) RPERF_CTRL_##x
+#define SEND RPERF_CTRL_SEND
+#define RECV RPERF_CTRL_RECV
+
+static const struct transition agent_table[] = {
+	{ P(AWAIT_HELLO), RECV, T(HELLO), P(HELLO_RCVD) },
+	{ P(HELLO_RCVD), SEND, T(WELCOME), P(AWAIT_AUTH) },
+	{ P(HELLO_RCVD), SEND, T(REFUSE), P(CLOSED) },
+	{ P(AWAIT_AUTH), RECV, T(AUTH), P(AUTH_RCVD) },
+	{ P(AUTH_RCVD), SEND, T(READY), P(AWAIT_PLAN) },
+	{ P(AUTH_RCVD), SEND, T(REFUSE), P(CLOSED) },
+	{ P(AWAIT_PLAN), RECV, T(PLAN), P(PLAN_RCVD) },
+	{ P(AWAIT_PLAN), RECV, T(BYE), P(BYE_RCVD) },
+	{ P(PLAN_RCVD), SEND, T(ENDPOINTS), P(AWAIT_CONNECT) },
+	{ P(AWAIT_CONNECT), RECV, T(CONNECT), P(CONNECT_RCVD) },
+	{ P(CONNECT_RCVD), SEND, T(ARMED), P(AWAIT_GO) },
+	{ P(AWAIT_GO), RECV, T(GO), P(RUNNING) },
+	{ P(RUNNING), SEND, T(FINISHED), P(FINISHED) },
+	{ P(RUNNING), RECV, T(STOP), P(STOP_RCVD) },
+	{ P(FINISHED), RECV, T(STOP), P(STOP_RCVD) },
+	{ P(STOP_RCVD), SEND, T(REPORT), P(AWAIT_BYE) },
+	{ P(AWAIT_BYE), RECV, T(BYE), P(BYE_RCVD) },
+	{ P(BYE_RCVD), SEND, T(BYE), P(CLOSED) },
+};
+
+static const struct transition controller_table[] = {
+	{ P(C_INIT), SEND, T(HELLO), P(C_AWAIT_WELCOME) },
+	{ P(C_AWAIT_WELCOME), RECV, T(WELCOME), P(C_WELCOMED) },
+	{ P(C_AWAIT_WELCOME), RECV, T(REFUSE), P(CLOSED) },
+	{ P(C_WELCOMED), SEND, T(AUTH), P(C_AWAIT_READY) },
+	{ P(C_AWAIT_READY), RECV, T(READY), P(C_AUTHED) },
+	{ P(C_AWAIT_READY), RECV, T(REFUSE), P(CLOSED) },
+	{ P(C_AUTHED), SEND, T(PLAN), P(C_AWAIT_ENDPOINTS) },
+	{ P(C_AUTHED), SEND, T(BYE), P(C_AWAIT_BYE) },
+	{ P(C_AWAIT_ENDPOINTS), RECV, T(ENDPOINTS), P(C_ENDPOINTS_RCVD) },
+	{ P(C_ENDPOINTS_RCVD), SEND, T(CONNECT), P(C_AWAIT_ARMED) },
+	{ P(C_AWAIT_ARMED), RECV, T(ARMED), P(C_ARMED) },
+	{ P(C_ARMED), SEND, T(GO), P(C_RUNNING) },
+	{ P(C_RUNNING), RECV, T(FINISHED), P(C_FINISHED) },
+	{ P(C_RUNNING), SEND, T(STOP), P(C_AWAIT_REPORT) },
+	{ P(C_FINISHED), SEND, T(STOP), P(C_AWAIT_REPORT) },
+	/* FINISHED may cross STOP on the wire */
+	{ P(C_AWAIT_REPORT), RECV, T(FINISHED), P(C_AWAIT_REPORT) },
+	{ P(C_AWAIT_REPORT), RECV, T(REPORT), P(C_REPORT_RCVD) },
+	{ P(C_REPORT_RCVD), SEND, T(BYE), P(C_AWAIT_BYE) },
+	{ P(C_AWAIT_BYE), RECV, T(BYE), P(CLOSED) },
+};
+
+static const char *const state_names[RPERF_PROTO_STATE_COUNT] = {
+	[P(AWAIT_HELLO)] = "agent:await-hello",
+	[P(HELLO_RCVD)] = "agent:hello-received",
+	[P(AWAIT_AUTH)] = "agent:await-auth",
+	[P(AUTH_RCVD)] = "agent:auth-received",
+	[P(AWAIT_PLAN)] = "agent:await-plan",
+	[P(PLAN_RCVD)] = "agent:plan-received",
+	[P(AWAIT_CONNECT)] = "agent:await-connect",
+	[P(CONNECT_RCVD)] = "agent:connect-received",
+	[P(AWAIT_GO)] = "agent:await-go",
+	[P(RUNNING)] = "agent:running",
+	[P(FINISHED)] = "agent:finished",
+	[P(STOP_RCVD)] = "agent:stop-received",
+	[P(AWAIT_BYE)] = "agent:await-bye",
+	[P(BYE_RCVD)] = "agent:bye-received",
+	[P(C_INIT)] = "controller:init",
+	[P(C_AWAIT_WELCOME)] = "controller:await-welcome",
+	[P(C_WELCOMED)] = "controller:welcomed",
+	[P(C_AWAIT_READY)] = "controller:await-ready",
+	[P(C_AUTHED)] = "controller:authenticated",
+	[P(C_AWAIT_ENDPOINTS)] = "controller:await-endpoints",
+	[P(C_ENDPOINTS_RCVD)] = "controller:endpoints-received",
+	[P(C_AWAIT_ARMED)] = "controller:await-armed",
+	[P(C_ARMED)] = "controller:armed",
+	[P(C_RUNNING)] = "controller:running",
+	[P(C_FINISHED)] = "controller:finished",
+	[P(C_AWAIT_REPORT)] = "controller:await-report",
+	[P(C_REPORT_RCVD)] = "controller:report-received",
+	[P(C_AWAIT_BYE)] = "controller:await-bye",
+	[P(CLOSED)] = "closed",
+};
+
+const char *rperf_proto_state_name(enum rperf_proto_state st)
+{
+	if ((unsigned int)st >= RPERF_PROTO_STATE_COUNT)
+		return "?";
+	return state_names[st];
+}
+
+void rperf_proto_session_init(struct rperf_proto_session *s,
+			      enum rperf_proto_role_end end)
+{
+	s->end = end;
+	s->state = end == RPERF_PROTO_AGENT ? P(AWAIT_HELLO) : P(C_INIT);
+}
+
+int rperf_proto_session_check(struct rperf_proto_session *s,
+			      enum rperf_ctrl_dir dir, enum rperf_ctrl_type t)
+{
+	const struct transition *tab;
+	size_t i, n;
+
+	if (!s || (unsigned int)s->state >= RPERF_PROTO_STATE_COUNT ||
+	    (dir != SEND && dir != RECV) || (int)t < RPERF_CTRL_TYPE_MIN ||
+	    (int)t > RPERF_CTRL_TYPE_MAX)
+		return EINVAL;
+	if (s->end == RPERF_PROTO_AGENT) {
+		tab = agent_table;
+		n = sizeof(agent_table) / sizeof(agent_table[0]);
+	} else if (s->end == RPERF_PROTO_CONTROLLER) {
+		tab = controller_table;
+		n = sizeof(controller_table) / sizeof(controller_table[0]);
+	} else {
+		return EINVAL;
+	}
+	if (s->state == P(CLOSED))
+		return EPROTO;
+	if (t == T(ERROR)) {
+		s->state = P(CLOSED);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (tab[i].from == s->state && tab[i].dir == dir &&
+		    tab[i].type == t) {
+			s->state = tab[i].to;
+			return 0;
+		}
+	}
+	return EPROTO;
+}

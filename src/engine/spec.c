@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Generator spec: defaults, names and the one JSON codec (see spec.h).
+ * The numeric keys live in one table (key, offset, width, range) used by
+ * both directions, so the encoder and the decoder cannot drift apart.
+ */
+#include "engine/spec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/config.h"
+#include "ctrl/ctrl.h"
+
+#define NS_S 1000000000ull
+
+struct name_val {
+	const char *name;
+	int val;
+};
+
+static const struct name_val kinds[] = {
+	{ "lsg", RPERF_GEN_LSG },
+	{ "bsg", RPERF_GEN_BSG },
+	{ NULL, 0 },
+};
+static const struct name_val completions[] = {
+	{ "poll", RPERF_COMPLETION_POLL },
+	{ "event", RPERF_COMPLETION_EVENT },
+	{ NULL, 0 },
+};
+static const struct name_val pair_orders[] = {
+	{ "alternate", RPERF_PAIR_ALTERNATE },
+	{ "wire_first", RPERF_PAIR_WIRE_FIRST },
+	{ "loop_first", RPERF_PAIR_LOOP_FIRST },
+	{ "sequential", RPERF_PAIR_SEQUENTIAL },
+	{ NULL, 0 },
+};
+static const struct name_val verbs[] = {
+	{ "send", RPERF_VERB_SEND },
+	{ "write", RPERF_VERB_WRITE },
+	{ "write_imm", RPERF_VERB_WRITE_IMM },
+	{ NULL, 0 },
+};
+
+static const char *name_of(const struct name_val *t, int v)
+{
+	for (; t->name; t++)
+		if (t->val == v)
+			return t->name;
+	return "?";
+}
+
+static int val_of(const struct name_val *t, const char *name, int *out)
+{
+	for (; t->name; t++) {
+		if (strcmp(t->name, name) == 0) {
+			*out = t->val;
+			return 0;
+		}
+	}
+	return EINVAL;
+}
+
+const char *rperf_gen_kind_name(enum rperf_gen_kind k)
+{
+	return name_of(kinds, (int)k);
+}
+
+const char *rperf_completion_name(enum rperf_completion c)
+{
+	return name_of(completions, (int)c);
+}
+
+const char *rperf_pair_order_name(int order)
+{
+	return name_of(pair_orders, order);
+}
+
+const char *rperf_verb_name(int verb)
+{
+	return name_of(verbs, verb);
+}
+
+int rperf_gen_kind_parse(const char *name, enum rperf_gen_kind *out)
+{
+	int v;
+
+	if (!name || !out || val_of(kinds, name, &v))
+		return EINVAL;
+	*out = (enum rperf_gen_kind)v;
+	return 0;
+}
+
+int rperf_completion_parse(const char *name, enum rperf_completion *out)
+{
+	int v;
+
+	if (!name || !out || val_of(completions, name, &v))
+		return EINVAL;
+	*out = (enum rperf_completion)v;
+	return 0;
+}
+
+int rperf_pair_order_parse(const char *name, int *out)
+{
+	return name && out ? val_of(pair_orders, name, out) : EINVAL;
+}
+
+int rperf_verb_parse(const char *name, int *out)
+{
+	return name && out ? val_of(verbs, name, out) : EINVAL;
+}
+
+void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->path.qp_timeout = 14;
+	s->path.retry_count = 7;
+	s->size = kind == RPERF_GEN_BSG ? 65536 : 64;
+	s->warmup_ns = 1 * NS_S;
+	s->duration_ns = 10 * NS_S;
+	s->completion = RPERF_COMPLETION_POLL;
+	s->sink_completion = RPERF_COMPLETION_EVENT;
+	s->pair_order = RPERF_PAIR_ALTERNATE;
+	s->verb = RPERF_VERB_SEND;
+	s->tx_depth = 128;
+	s->cq_mod = 100;
+	s->post_list = 1;
+	s->qps = 1;
+}
+
+/* ---- numeric keys ---- */
+
+enum width { W8, W32, W64 };
+
+struct num_key {
+	const char *key;
+	size_t off;
+	enum width w;
+	uint64_t min, max;
+};
+
+#define OFF(f) offsetof(struct rperf_gen_spec, f)
+
+static const struct num_key num_keys[] = {
+	{ "id", OFF(id), W32, 0, UINT32_MAX },
+	{ "mtu", OFF(path.mtu), W32, 0, 4096 },
+	{ "sl", OFF(path.sl), W8, 0, 15 },
+	{ "tclass", OFF(path.tclass), W8, 0, 255 },
+	{ "qp_timeout", OFF(path.qp_timeout), W8, 0, 31 },
+	{ "retry_count", OFF(path.retry_count), W8, 0, 7 },
+	{ "size", OFF(size), W64, 1, RPERF_SPEC_MAX_SIZE },
+	{ "start_ns", OFF(start_ns), W64, 0, RPERF_SPEC_MAX_TIME_NS },
+	{ "warmup_ns", OFF(warmup_ns), W64, 0, RPERF_SPEC_MAX_TIME_NS },
+	{ "duration_ns", OFF(duration_ns), W64, 1, RPERF_SPEC_MAX_TIME_NS },
+	{ "tx_depth", OFF(tx_depth), W32, 1, RPERF_SPEC_MAX_DEPTH },
+	{ "cq_mod", OFF(cq_mod), W32, 1, RPERF_SPEC_MAX_DEPTH },
+	{ "post_list", OFF(post_list), W32, 1, RPERF_SPEC_MAX_DEPTH },
+	{ "qps", OFF(qps), W32, 1, RPERF_SPEC_MAX_QPS },
+};
+
+#define NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
+
+static uint64_t num_get(const struct rperf_gen_spec *s, const struct num_key *k)
+{
+	const char *p = (const char *)s + k->off;
+	uint8_t v8;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (k->w) {
+	case W8:
+		memcpy(&v8, p, sizeof(v8));
+		return v8;
+	case W32:
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	default:
+		memcpy(&v64, p, sizeof(v64));
+		return v64;
+	}
+}
+
+static void num_set(struct rperf_gen_spec *s, const struct num_key *k,
+		    uint64_t v)
+{
+	char *p = (char *)s + k->off;
+	uint8_t v8 = (uint8_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	switch (k->w) {
+	case W8:
+		memcpy(p, &v8, sizeof(v8));
+		break;
+	case W32:
+		memcpy(p, &v32, sizeof(v32));
+		break;
+	default:
+		memcpy(p, &v, sizeof(v));
+		break;
+	}
+}
+
+static bool mtu_ok(uint64_t mtu)
+{
+	return mtu == 0 ||
+	       (mtu >= 256 && mtu <= 4096 && (mtu & (mtu - 1)) == 0);
+}
+
+static bool name_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/* Every field in range (the encoder refuses to ship a bad spec). */
+static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
+{
+	size_t i;
+
+	for (i = 0; i < NUM_KEYS; i++) {
+		uint64_t v = num_get(s, &num_keys[i]);
+
+		if (v < num_keys[i].min || v > num_keys[i].max) {
+			snprintf(why, wl, "'%s' %llu is not in [%llu, %llu]",
+				 num_keys[i].key, (unsigned long long)v,
+				 (unsigned long long)num_keys[i].min,
+				 (unsigned long long)num_keys[i].max);
+			return EBADMSG;
+		}
+	}
+	if (!mtu_ok(s->path.mtu)) {
+		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
+			 s->path.mtu);
+		return EBADMSG;
+	}
+	if (s->post_list > s->tx_depth) {
+		snprintf(why, wl, "'post_list' %u is above 'tx_depth' %u",
+			 s->post_list, s->tx_depth);
+		return EBADMSG;
+	}
+	if (!(s->rate_bps >= 0 && s->rate_bps <= RPERF_SPEC_MAX_RATE_BPS)) {
+		snprintf(why, wl, "'rate_bps' is not in [0, %g]",
+			 RPERF_SPEC_MAX_RATE_BPS);
+		return EBADMSG;
+	}
+	if (!name_ok(s->name) || !name_ok(s->from) || !name_ok(s->to)) {
+		snprintf(why, wl, "'name', 'from' and 'to' must be non-empty");
+		return EBADMSG;
+	}
+	if (strcmp(s->from, s->to) == 0) {
+		snprintf(why, wl, "'from' and 'to' are both '%s'", s->from);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+static int set_enum(json_t *o, const char *key, const struct name_val *t, int v)
+{
+	const char *n = name_of(t, v);
+
+	if (strcmp(n, "?") == 0)
+		return EINVAL;
+	return rperf_ctrl_set_str(o, key, n);
+}
+
+static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < NUM_KEYS && !rc; i++)
+		rc = rperf_ctrl_set_u64(o, num_keys[i].key,
+					num_get(s, &num_keys[i]));
+	if (!rc)
+		rc = set_enum(o, "kind", kinds, (int)s->kind);
+	if (!rc)
+		rc = set_enum(o, "completion", completions, (int)s->completion);
+	if (!rc)
+		rc = set_enum(o, "sink_completion", completions,
+			      (int)s->sink_completion);
+	if (!rc)
+		rc = set_enum(o, "pair_order", pair_orders, s->pair_order);
+	if (!rc)
+		rc = set_enum(o, "verb", verbs, s->verb);
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "name", s->name);
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "from", s->from);
+	if (!rc)
+		rc = rperf_ctrl_set_str(o, "to", s->to);
+	if (!rc)
+		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
+	return rc;
+}
+
+int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
+{
+	char why[128];
+	json_t *o;
+	int rc;
+
+	if (!s || !out || spec_check(s, why, sizeof(why)))
+		return EINVAL;
+	o = json_object();
+	if (!o)
+		return ENOMEM;
+	rc = spec_fill(s, o);
+	if (rc) {
+		json_decref(o);
+		return rc;
+	}
+	*out = o;
+	return 0;
+}
+
+static int get_enum(const json_t *o, const char *key, const struct name_val *t,
+		    int *out, char *why, size_t wl)
+{
+	char buf[32];
+
+	if (rperf_ctrl_get_str(o, key, buf, sizeof(buf)) ||
+	    val_of(t, buf, out)) {
+		snprintf(why, wl, "'%s' missing or not one of the known names",
+			 key);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+static int get_name(const json_t *o, const char *key, char *buf, char *why,
+		    size_t wl)
+{
+	if (rperf_ctrl_get_str(o, key, buf, RPERF_NAME_LEN) || !name_ok(buf)) {
+		snprintf(why, wl,
+			 "'%s' missing, empty or not a string of < %d bytes",
+			 key, RPERF_NAME_LEN);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
+		    size_t wl)
+{
+	size_t i;
+	uint64_t v;
+
+	for (i = 0; i < NUM_KEYS; i++) {
+		const struct num_key *k = &num_keys[i];
+
+		if (rperf_ctrl_get_u64(o, k->key, k->min, k->max, &v)) {
+			snprintf(
+				why, wl,
+				"'%s' missing or not an integer in [%llu, %llu]",
+				k->key, (unsigned long long)k->min,
+				(unsigned long long)k->max);
+			return EBADMSG;
+		}
+		num_set(s, k, v);
+	}
+	return 0;
+}
+
+int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
+			  char *why, size_t whylen)
+{
+	struct rperf_gen_spec t;
+	int kind = 0, c = 0, sc = 0;
+	int rc;
+
+	if (!obj || !s || !why || !whylen)
+		return EINVAL;
+	memset(&t, 0, sizeof(t));
+	if (!json_is_object(obj)) {
+		snprintf(why, whylen, "a generator spec must be an object");
+		return EBADMSG;
+	}
+	rc = get_nums(obj, &t, why, whylen);
+	if (!rc)
+		rc = get_enum(obj, "kind", kinds, &kind, why, whylen);
+	if (!rc)
+		rc = get_enum(obj, "completion", completions, &c, why, whylen);
+	if (!rc)
+		rc = get_enum(obj, "sink_completion", completions, &sc, why,
+			      whylen);
+	if (!rc)
+		rc = get_enum(obj, "pair_order", pair_orders, &t.pair_order,
+			      why, whylen);
+	if (!rc)
+		rc = get_enum(obj, "verb", verbs, &t.verb, why, whylen);
+	if (!rc)
+		rc = get_name(obj, "name", t.name, why, whylen);
+	if (!rc)
+		rc = get_name(obj, "from", t.from, why, whylen);
+	if (!rc)
+		rc = get_name(obj, "to", t.to, why, whylen);
+	if (!rc &&
+	    rperf_ctrl_get_double(obj, "rate_bps", 0, RPERF_SPEC_MAX_RATE_BPS,
+				  &t.rate_bps)) {
+		snprintf(why, whylen, "'rate_bps' missing or not in [0, %g]",
+			 RPERF_SPEC_MAX_RATE_BPS);
+		rc = EBADMSG;
+	}
+	if (rc)
+		return rc;
+	t.kind = (enum rperf_gen_kind)kind;
+	t.completion = (enum rperf_completion)c;
+	t.sink_completion = (enum rperf_completion)sc;
+	rc = spec_check(&t, why, whylen); /* mtu, post_list, from != to */
+	if (!rc)
+		*s = t;
+	return rc;
+}
+
+/* ---- host selection ---- */
+
+static bool host_sel_ok(const struct rperf_host_sel *h)
+{
+	return memchr(h->device, '\0', sizeof(h->device)) && h->port >= 1 &&
+	       h->port <= 255 && h->gid_index >= -1 && h->gid_index <= 255 &&
+	       h->cpu >= -1 && h->cpu < RPERF_SPEC_MAX_CPU;
+}
+
+int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
+{
+	json_t *o;
+
+	if (!h || !out || !host_sel_ok(h))
+		return EINVAL;
+	o = json_object();
+	if (!o)
+		return ENOMEM;
+	if (rperf_ctrl_set_str(o, "device", h->device) ||
+	    rperf_ctrl_set_i64(o, "port", h->port) ||
+	    rperf_ctrl_set_i64(o, "gid_index", h->gid_index) ||
+	    rperf_ctrl_set_i64(o, "cpu", h->cpu)) {
+		json_decref(o);
+		return ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
+int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
+			  char *why, size_t whylen)
+{
+	struct rperf_host_sel t;
+	int64_t port, gid, cpu;
+
+	if (!obj || !h || !why || !whylen)
+		return EINVAL;
+	memset(&t, 0, sizeof(t));
+	if (!json_is_object(obj) ||
+	    rperf_ctrl_get_str(obj, "device", t.device, sizeof(t.device))) {
+		snprintf(why, whylen,
+			 "'device' missing or not a string of "
+			 "< %d bytes",
+			 RPERF_NAME_LEN);
+		return EBADMSG;
+	}
+	if (rperf_ctrl_get_i64(obj, "port", 1, 255, &port)) {
+		snprintf(why, whylen, "'port' missing or not in [1, 255]");
+		return EBADMSG;
+	}
+	if (rperf_ctrl_get_i64(obj, "gid_index", -1, 255, &gid)) {
+		snprintf(why, whylen,
+			 "'gid_index' missing or not in [-1, 255]");
+		return EBADMSG;
+	}
+	if (rperf_ctrl_get_i64(obj, "cpu", -1, RPERF_SPEC_MAX_CPU - 1, &cpu)) {
+		snprintf(why, whylen, "'cpu' missing or not in [-1, %d]",
+			 RPERF_SPEC_MAX_CPU - 1);
+		return EBADMSG;
+	}
+	t.port = (int)port;
+	t.gid_index = (int)gid;
+	t.cpu = (int)cpu;
+	*h = t;
+	return 0;
+}

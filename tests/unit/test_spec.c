@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Generator spec codec: defaults, names, round trip, and the decoder's
+ * rejection of every key missing or bad (with the key named in @why).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/spec.h"
+
+static void sample(struct rperf_gen_spec *s, enum rperf_gen_kind k)
+{
+	rperf_gen_spec_defaults(s, k);
+	s->id = 7;
+	snprintf(s->name, sizeof(s->name), "bg");
+	snprintf(s->from, sizeof(s->from), "h1");
+	snprintf(s->to, sizeof(s->to), "h2");
+}
+
+static void test_defaults_names(void **state)
+{
+	struct rperf_gen_spec s;
+	enum rperf_completion c;
+	enum rperf_gen_kind k;
+	int v;
+
+	(void)state;
+	rperf_gen_spec_defaults(&s, RPERF_GEN_LSG);
+	assert_int_equal(s.size, 64);
+	assert_int_equal(s.path.qp_timeout, 14);
+	assert_int_equal(s.path.retry_count, 7);
+	assert_int_equal(s.sink_completion, RPERF_COMPLETION_EVENT);
+	assert_int_equal(s.completion, RPERF_COMPLETION_POLL);
+	rperf_gen_spec_defaults(&s, RPERF_GEN_BSG);
+	assert_int_equal(s.size, 65536);
+	assert_int_equal(s.tx_depth, 128);
+	assert_int_equal(s.qps, 1);
+	assert_string_equal(rperf_gen_kind_name(RPERF_GEN_LSG), "lsg");
+	assert_string_equal(rperf_gen_kind_name(RPERF_GEN_BSG), "bsg");
+	assert_string_equal(rperf_gen_kind_name(0), "?");
+	assert_string_equal(rperf_completion_name(RPERF_COMPLETION_EVENT),
+			    "event");
+	assert_string_equal(rperf_completion_name(9), "?");
+	assert_string_equal(rperf_pair_order_name(3), "sequential");
+	assert_string_equal(rperf_verb_name(2), "write_imm");
+	assert_string_equal(rperf_verb_name(-1), "?");
+	assert_int_equal(rperf_gen_kind_parse("bsg", &k), 0);
+	assert_int_equal(k, RPERF_GEN_BSG);
+	assert_int_equal(rperf_completion_parse("poll", &c), 0);
+	assert_int_equal(c, RPERF_COMPLETION_POLL);
+	assert_int_equal(rperf_pair_order_parse("wire_first", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(rperf_verb_parse("write", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(rperf_verb_parse("read", &v), EINVAL);
+	assert_int_equal(rperf_gen_kind_parse(NULL, &k), EINVAL);
+}
+
+static void test_round_trip(void **state)
+{
+	struct rperf_gen_spec s, t;
+	char why[256];
+	json_t *o = NULL;
+
+	(void)state;
+	sample(&s, RPERF_GEN_BSG);
+	s.path.mtu = 1024;
+	s.path.sl = 3;
+	s.path.tclass = 96;
+	s.path.qp_timeout = 20;
+	s.path.retry_count = 2;
+	s.size = 4096;
+	s.start_ns = 5;
+	s.warmup_ns = 123456789;
+	s.duration_ns = 3000000000ull;
+	s.completion = RPERF_COMPLETION_EVENT;
+	s.sink_completion = RPERF_COMPLETION_POLL;
+	s.pair_order = 3;
+	s.verb = 2;
+	s.tx_depth = 64;
+	s.cq_mod = 16;
+	s.post_list = 4;
+	s.qps = 8;
+	s.rate_bps = 2.5e9;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	memset(&t, 0xa5, sizeof(t));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.kind, s.kind);
+	assert_int_equal(t.id, 7);
+	assert_string_equal(t.name, "bg");
+	assert_string_equal(t.from, "h1");
+	assert_string_equal(t.to, "h2");
+	assert_memory_equal(&t.path, &s.path, sizeof(s.path));
+	assert_int_equal(t.size, 4096);
+	assert_int_equal(t.start_ns, 5);
+	assert_int_equal(t.warmup_ns, 123456789);
+	assert_int_equal(t.duration_ns, 3000000000ull);
+	assert_int_equal(t.completion, RPERF_COMPLETION_EVENT);
+	assert_int_equal(t.sink_completion, RPERF_COMPLETION_POLL);
+	assert_int_equal(t.pair_order, 3);
+	assert_int_equal(t.verb, 2);
+	assert_int_equal(t.tx_depth, 64);
+	assert_int_equal(t.cq_mod, 16);
+	assert_int_equal(t.post_list, 4);
+	assert_int_equal(t.qps, 8);
+	assert_true(t.rate_bps == 2.5e9);
+	/* unknown keys are ignored */
+	json_object_set_new(o, "future", json_true());
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	json_decref(o);
+	/* LSG defaults too */
+	sample(&s, RPERF_GEN_LSG);
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.kind, RPERF_GEN_LSG);
+	assert_int_equal(t.size, 64);
+	json_decref(o);
+}
+
+struct bad {
+	const char *key;
+	const char *json; /* NULL: remove the key */
+};
+
+static const struct bad bads[] = {
+	{ "kind", "\"xsg\"" },
+	{ "kind", "1" },
+	{ "id", "-1" },
+	{ "id", "4294967296" },
+	{ "name", "\"\"" },
+	{ "name", "7" },
+	{ "from", "\"h2\"" },
+	{ "to", "null" },
+	{ "mtu", "1000" },
+	{ "mtu", "8192" },
+	{ "sl", "16" },
+	{ "tclass", "256" },
+	{ "qp_timeout", "32" },
+	{ "retry_count", "8" },
+	{ "size", "0" },
+	{ "size", "1.5" },
+	{ "start_ns", "-5" },
+	{ "warmup_ns", "\"1\"" },
+	{ "duration_ns", "0" },
+	{ "completion", "\"spin\"" },
+	{ "sink_completion", "true" },
+	{ "pair_order", "\"random\"" },
+	{ "verb", "\"read\"" },
+	{ "tx_depth", "0" },
+	{ "cq_mod", "0" },
+	{ "post_list", "0" },
+	{ "post_list", "129" },
+	{ "qps", "0" },
+	{ "qps", "100000" },
+	{ "rate_bps", "-1" },
+	{ "rate_bps", "\"fast\"" },
+	{ "rate_bps", "1e20" },
+};
+
+static const char *const all_keys[] = {
+	"kind",	      "id",	     "name",	   "from",
+	"to",	      "mtu",	     "sl",	   "tclass",
+	"qp_timeout", "retry_count", "size",	   "start_ns",
+	"warmup_ns",  "duration_ns", "completion", "sink_completion",
+	"pair_order", "verb",	     "tx_depth",   "cq_mod",
+	"post_list",  "qps",	     "rate_bps",
+};
+
+static void expect_bad(json_t *o, const char *key)
+{
+	struct rperf_gen_spec t;
+	char why[256] = "";
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	if (!strstr(why, key))
+		fail_msg("key %s: why '%s' does not name it", key, why);
+	assert_int_equal(t.id, 0); /* nothing written on failure */
+}
+
+static void test_rejects(void **state)
+{
+	struct rperf_gen_spec s;
+	json_t *good = NULL, *o;
+	size_t i;
+
+	(void)state;
+	sample(&s, RPERF_GEN_BSG);
+	assert_int_equal(rperf_gen_spec_encode(&s, &good), 0);
+	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		o = json_deep_copy(good);
+		json_object_set_new(o, bads[i].key,
+				    json_loads(bads[i].json, JSON_DECODE_ANY,
+					       NULL));
+		expect_bad(o, bads[i].key);
+		json_decref(o);
+	}
+	for (i = 0; i < sizeof(all_keys) / sizeof(all_keys[0]); i++) {
+		o = json_deep_copy(good);
+		json_object_del(o, all_keys[i]);
+		expect_bad(o, all_keys[i]);
+		json_decref(o);
+	}
+	/* not an object */
+	o = json_array();
+	{
+		char why[64];
+
+		assert_int_equal(rperf_gen_spec_decode(o, &s, why, sizeof(why)),
+				 EBADMSG);
+	}
+	json_decref(o);
+	json_decref(good);
+	/* the encoder refuses what the decoder would */
+	sample(&s, RPERF_GEN_BSG);
+	s.path.sl = 16;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+	sample(&s, RPERF_GEN_BSG);
+	snprintf(s.to, sizeof(s.to), "h1");
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+	sample(&s, RPERF_GEN_BSG);
+	s.verb = 7;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+}
+
+static void test_host_sel(void **state)
+{
+	struct rperf_host_sel h = { "rxe_h1", 1, 3, 2 }, t;
+	char why[128];
+	json_t *o = NULL;
+
+	(void)state;
+	assert_int_equal(rperf_host_sel_encode(&h, &o), 0);
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)), 0);
+	assert_string_equal(t.device, "rxe_h1");
+	assert_int_equal(t.port, 1);
+	assert_int_equal(t.gid_index, 3);
+	assert_int_equal(t.cpu, 2);
+	json_object_set_new(o, "port", json_integer(0));
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "port"));
+	json_object_set_new(o, "port", json_integer(1));
+	json_object_set_new(o, "gid_index", json_integer(-2));
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	json_object_set_new(o, "gid_index", json_integer(-1));
+	json_object_set_new(o, "cpu", json_string("0"));
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "cpu"));
+	json_object_set_new(o, "cpu", json_integer(-1));
+	json_object_del(o, "device");
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "device"));
+	json_decref(o);
+	h.port = 0;
+	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_names),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_host_sel),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
