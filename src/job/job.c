@@ -69,33 +69,44 @@ enum job_sect_type job_sect_type_parse(const char *word)
 	return 0;
 }
 
+static unsigned min3(unsigned a, unsigned b, unsigned c)
+{
+	unsigned m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+/* Optimal string alignment: insertions, deletions, substitutions and
+ * swaps of two neighbours ("hots" -> "host") cost 1 each. */
 unsigned job_edit_distance(const char *a, const char *b)
 {
-	unsigned row[101];
+	unsigned rows[3][101];
 	size_t la = strlen(a), lb = strlen(b);
 
 	if (la > 100 || lb > 100)
 		return 100;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
+		rows[0][j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
+		unsigned *cur = rows[i % 3];
+		const unsigned *up = rows[(i - 1) % 3];
+		const unsigned *up2 = rows[(i + 1) % 3];
+		int ca = tolower((unsigned char)a[i - 1]);
 
-		row[0] = (unsigned)i;
+		cur[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned sub =
-				diag + (tolower((unsigned char)a[i - 1]) !=
-					tolower((unsigned char)b[j - 1]));
-			unsigned best = up + 1 < row[j - 1] + 1 ?
-						up + 1 :
-						row[j - 1] + 1;
+			int cb = tolower((unsigned char)b[j - 1]);
 
-			row[j] = sub < best ? sub : best;
-			diag = up;
+			cur[j] = min3(up[j] + 1, cur[j - 1] + 1,
+				      up[j - 1] + (ca != cb));
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    cb == tolower((unsigned char)a[i - 2]) &&
+			    up2[j - 2] + 1 < cur[j])
+				cur[j] = up2[j - 2] + 1;
 		}
 	}
-	return row[lb];
+	return rows[la % 3][lb];
 }
 
 const char *job_nearest(const char *word, const char *const *cands)
