@@ -391,10 +391,12 @@ static int read_text(const char *path, char **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto close_file;
 	}
+	errno = 0;
 	n = fread(buf, 1, JOB_MAX_TEXT + 1, f);
 	if (ferror(f)) {
-		rc = EIO;
-		snprintf(err, errlen, "%s: cannot read the job file", path);
+		rc = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: cannot read the job file: %s", path,
+			 strerror(rc));
 	} else if (n > JOB_MAX_TEXT) {
 		rc = EINVAL;
 		snprintf(err, errlen,
