@@ -144,23 +144,6 @@ bool job_name_ok(const char *s)
 	return true;
 }
 
-void job_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
-{
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->size = kind == RPERF_GEN_BSG ? 65536 : 64;
-	s->path.qp_timeout = 14;
-	s->path.retry_count = 7;
-	s->warmup_ns = NS_S;
-	s->duration_ns = 10 * NS_S;
-	s->completion = RPERF_COMPLETION_POLL;
-	s->sink_completion = RPERF_COMPLETION_EVENT;
-	s->tx_depth = 128;
-	s->cq_mod = 100;
-	s->post_list = 1;
-	s->qps = 1;
-}
-
 static const struct job_kv *find_kv(const struct job_sect *s, const char *key)
 {
 	for (size_t i = 0; i < s->nkv; i++)
@@ -272,9 +255,9 @@ static int build_gens(struct rperf_job *job, const struct job_raw *raw,
 		memset(g, 0, sizeof(*g));
 		g->sect = s;
 		g->to = -1;
-		job_spec_defaults(&g->spec, s->type == JOB_SECT_LSG ?
-						    RPERF_GEN_LSG :
-						    RPERF_GEN_BSG);
+		rperf_gen_spec_defaults(&g->spec, s->type == JOB_SECT_LSG ?
+							  RPERF_GEN_LSG :
+							  RPERF_GEN_BSG);
 		memcpy(g->spec.name, s->name, sizeof(g->spec.name));
 		rc = job_keys_gen(job, g, m);
 		if (!rc)

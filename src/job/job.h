@@ -2,17 +2,42 @@
 /*
  * Job files of `rperf run`: an INI file (libinih), fio-style.
  *
- *   [global]   duration, warmup, timeout, sink_completion
- *   [host H]   control (ADDR[:PORT]), device, port, gid_index, cpu
+ *   [global]   duration (10s), warmup (1s), timeout (10s: control plane),
+ *              sink_completion (event)
+ *   [host H]   control = ADDR[:PORT] (required; port 18521 unless given;
+ *              IPv6 in brackets: [fe80::1%eth0]:18521), device (first
+ *              active), port (1), gid_index (auto = -1), cpu (none = -1)
  *   [lsg G] / [bsg G]
  *              from (comma list of hosts: one instance per host), count
- *              (use only the first N of from; 0 = none), to, size, tx_depth,
- *              post_list, cq_mod, verb, qps, rate, sl, tclass, completion,
- *              start, mtu, qp_timeout, retry_count, pair_order
+ *              (use only the first N of from; 0 = none), to, size, start,
+ *              completion (poll|event), sl (0..15), tclass (0..255), mtu
+ *              (0 = the port's, 256..4096), qp_timeout (0..31), retry_count
+ *              (0..7); LSG only: pair_order (alternate|wire_first|
+ *              loop_first|sequential); BSG only: verb (send|write|
+ *              write_imm), tx_depth, post_list (<= tx_depth), cq_mod, qps,
+ *              rate (0 = unlimited). Unset keys: rperf_gen_spec_defaults().
  *
- * Sizes are binary (4K = 4096), rates decimal (10M = 10e6 bits/s), times
- * take units (10s, 500ms, 2us; a bare number is seconds). Every error names
- * FILE:LINE and the key, and suggests the nearest known section or key.
+ * Values:
+ *   sizes  binary: 64, 4K = 4Ki = 4KiB = 4KB = 4096, 1M, 1G; optional B
+ *   rates  decimal bits/s: 10M = 10Mb = 10Mbit = 10Mbps = 10^7; k, M, G, T;
+ *          a trailing B (bytes) is refused
+ *   times  ns, us, ms, s, m (minutes), decimals allowed: 500ms, 1.5s, 2m;
+ *          a bare number is seconds
+ *   counts decimal, optional k, M, G (10^3...)
+ *   names  hosts, generators, devices: 1..63 of [A-Za-z0-9_.-]
+ *
+ * Layout: comments are lines starting with ; or #, or a ; or # after a
+ * blank in a value (size = 4K ; note); `key = value` or `key: value`;
+ * leading blanks are ignored (indented keys are keys, there are no
+ * continuation lines); CRLF and a UTF-8 BOM are accepted; lines may be
+ * long (a from list of 200 hosts). Section names are unique per kind
+ * (hosts; generators of both types); a key appears once per section.
+ *
+ * Every error names FILE:LINE, the section and the key ("t.ini:12: [bsg b]
+ * szie: unknown key; did you mean 'size'?") and says what to write instead.
+ * Instances: ids 0..n-1 in file order, each section's instances in the
+ * order of its from list; duration, warmup and sink_completion come from
+ * [global] wherever it appears.
  *
  * Conventions: 0 or a positive errno (EINVAL for a bad job, ENOENT/EACCES
  * for an unreadable file, ENOMEM) with a one-line message in @err.

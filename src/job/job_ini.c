@@ -53,8 +53,8 @@ static void cut_comment(char *v)
 {
 	size_t n;
 
-	for (size_t i = 1; v[i]; i++) {
-		if ((v[i] == ';' || v[i] == '#') && is_blank(v[i - 1])) {
+	for (size_t i = 0; v[i]; i++) {
+		if ((v[i] == ';' || v[i] == '#') && i && is_blank(v[i - 1])) {
 			v[i] = '\0';
 			break;
 		}

@@ -23,7 +23,7 @@ enum job_vt {
 	VT_COUNT, /* unsigned, decimal suffixes */
 	VT_INT, /* signed; @word stands for -1 */
 	VT_RATE, /* bits/s, decimal prefixes */
-	VT_ENUM, /* index in @choices, stored as int */
+	VT_ENUM, /* @choices, stored as int */
 	VT_MTU, /* 0 or 256..4096, power of two */
 	VT_NAME, /* device name */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
@@ -35,16 +35,36 @@ struct job_key {
 	enum job_vt vt;
 	size_t off, width; /* in the section's target struct */
 	int64_t min, max;
-	const char *const *choices;
+	const struct job_enum *choices;
 	const char *word; /* VT_INT: a word meaning -1 */
 };
 
-static const char *const completions[] = { "poll", "event", NULL };
-/* Same order as enum rperf_verb / enum rperf_pair_order (src/cli/config.h,
- * checked by tests/unit/test_job.c). */
-static const char *const verbs[] = { "send", "write", "write_imm", NULL };
-static const char *const pair_orders[] = { "alternate", "wire_first",
-					   "loop_first", "sequential", NULL };
+/* Enumerated values: the names and values of src/engine/spec.h. */
+struct job_enum {
+	int (*parse)(const char *name, int *out);
+	const char *(*name)(int v); /* "?" past the last value */
+};
+
+static int completion_parse(const char *name, int *out)
+{
+	enum rperf_completion c;
+	int rc = rperf_completion_parse(name, &c);
+
+	if (!rc)
+		*out = (int)c;
+	return rc;
+}
+
+static const char *completion_name(int v)
+{
+	return rperf_completion_name((enum rperf_completion)v);
+}
+
+static const struct job_enum completions = { completion_parse,
+					     completion_name };
+static const struct job_enum verbs = { rperf_verb_parse, rperf_verb_name };
+static const struct job_enum pair_orders = { rperf_pair_order_parse,
+					     rperf_pair_order_name };
 
 #define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
 #define J(m) F(struct rperf_job, m)
@@ -59,7 +79,7 @@ static const char *const pair_orders[] = { "alternate", "wire_first",
 #define ENUM(n, sects_, target, ch)                                \
 	{                                                          \
 		.name = n, .sects = sects_, .vt = VT_ENUM, target, \
-		.choices = ch                                      \
+		.choices = &ch                                     \
 	}
 #define SPECIAL(n, sects_)                                   \
 	{                                                    \
@@ -72,7 +92,7 @@ static const char *const pair_orders[] = { "alternate", "wire_first",
 #define B JOB_SECT_BSG
 
 static const struct job_key global_keys[] = {
-	KEY("duration", GL, VT_TIME, J(duration_ns), 1, 24 * NS_H),
+	KEY("duration", GL, VT_TIME, J(duration_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("warmup", GL, VT_TIME, J(warmup_ns), 0, NS_H),
 	KEY("timeout", GL, VT_TIME, J(timeout_ns), 100 * NS_MS, NS_H),
 	ENUM("sink_completion", GL, J(sink_completion), completions),
@@ -88,14 +108,14 @@ static const struct job_key host_keys[] = {
 	  .vt = VT_INT,
 	  H(sel.gid_index),
 	  .min = -1,
-	  .max = 65535,
+	  .max = 255,
 	  .word = "auto" },
 	{ .name = "cpu",
 	  .sects = HO,
 	  .vt = VT_INT,
 	  H(sel.cpu),
 	  .min = -1,
-	  .max = 4095,
+	  .max = RPERF_SPEC_MAX_CPU - 1,
 	  .word = "none" },
 	{ .name = NULL },
 };
@@ -104,8 +124,8 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("from", G),
 	SPECIAL("count", G),
 	SPECIAL("to", G),
-	KEY("size", G, VT_SIZE, S(size), 1, 1ll << 30),
-	KEY("start", G, VT_TIME, S(start_ns), 0, 24 * NS_H),
+	KEY("size", G, VT_SIZE, S(size), 1, RPERF_SPEC_MAX_SIZE),
+	KEY("start", G, VT_TIME, S(start_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	ENUM("completion", G, S(completion), completions),
 	KEY("sl", G, VT_INT, S(path.sl), 0, 15),
 	KEY("tclass", G, VT_INT, S(path.tclass), 0, 255),
@@ -114,10 +134,10 @@ static const struct job_key gen_keys[] = {
 	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
 	ENUM("pair_order", L, S(pair_order), pair_orders),
 	ENUM("verb", B, S(verb), verbs),
-	KEY("tx_depth", B, VT_COUNT, S(tx_depth), 1, 65536),
+	KEY("tx_depth", B, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("post_list", B, VT_COUNT, S(post_list), 1, 4096),
-	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, 65536),
-	KEY("qps", B, VT_COUNT, S(qps), 1, 256),
+	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
+	KEY("qps", B, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
 	KEY("rate", B, VT_RATE, S(rate_bps), 0, 0),
 	{ .name = NULL },
 };
@@ -141,19 +161,25 @@ static void store_u(void *p, size_t width, uint64_t v)
 static int parse_enum(const struct job_key *k, const char *v, int *out,
 		      char *why, size_t whylen)
 {
-	size_t len = 0;
+	const char *names[16], *near;
+	size_t len, n = 0;
 
-	for (int i = 0; k->choices[i]; i++) {
-		if (!strcmp(k->choices[i], v)) {
-			*out = i;
-			return 0;
-		}
+	if (!k->choices->parse(v, out))
+		return 0;
+	while (n < 15 && strcmp(k->choices->name((int)n), "?"))
+		names[n] = k->choices->name((int)n), n++;
+	names[n] = NULL;
+	near = job_nearest(v, names);
+	if (near) {
+		snprintf(why, whylen,
+			 "'%s' is not a choice; did you mean '%s'?", v, near);
+		return EINVAL;
 	}
-	len += (size_t)snprintf(why, whylen,
-				"'%s' is not a choice; accepted:", v);
-	for (int i = 0; k->choices[i] && len < whylen; i++)
+	len = (size_t)snprintf(why, whylen,
+			       "'%s' is not a choice; accepted:", v);
+	for (size_t i = 0; i < n && len < whylen; i++)
 		len += (size_t)snprintf(why + len, whylen - len, "%s %s",
-					i ? "," : "", k->choices[i]);
+					i ? "," : "", names[i]);
 	return EINVAL;
 }
 
@@ -182,7 +208,8 @@ static int parse_rate(const char *v, double *out, char *why, size_t whylen)
 			v);
 		return EINVAL;
 	}
-	return rperf_parse_rate(v, 0, 1e13, out, why, whylen);
+	return rperf_parse_rate(v, 0, RPERF_SPEC_MAX_RATE_BPS, out, why,
+				whylen);
 }
 
 static int parse_int(const struct job_key *k, const char *v, int64_t *out,

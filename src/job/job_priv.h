@@ -101,8 +101,4 @@ int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
 int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
 		 const struct job_msg *m);
 
-/* Defaults of a new generator spec (until src/engine/spec.c provides
- * rperf_gen_spec_defaults in the build). */
-void job_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind);
-
 #endif
