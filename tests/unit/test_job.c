@@ -325,12 +325,84 @@ static void enum_values(void **state)
 	}
 }
 
+/* Every spec a job accepts, the wire codec accepts too, unchanged. */
+static void codec_accepts(const struct rperf_job *job)
+{
+	for (size_t i = 0; i < job->ninst; i++) {
+		struct rperf_gen_spec back;
+		json_t *o = NULL, *o2 = NULL;
+		char why[256] = "";
+
+		assert_int_equal(rperf_gen_spec_encode(&job->inst[i], &o), 0);
+		if (rperf_gen_spec_decode(o, &back, why, sizeof(why)))
+			print_error("decode: %s\n", why);
+		assert_int_equal(
+			rperf_gen_spec_decode(o, &back, why, sizeof(why)), 0);
+		assert_int_equal(rperf_gen_spec_encode(&back, &o2), 0);
+		assert_true(json_equal(o, o2));
+		json_decref(o);
+		json_decref(o2);
+	}
+	for (size_t i = 0; i < job->nhosts; i++) {
+		struct rperf_host_sel back;
+		json_t *o = NULL;
+		char why[256] = "";
+
+		assert_int_equal(rperf_host_sel_encode(&job->hosts[i].sel, &o),
+				 0);
+		assert_int_equal(
+			rperf_host_sel_decode(o, &back, why, sizeof(why)), 0);
+		assert_string_equal(back.device, job->hosts[i].sel.device);
+		assert_int_equal(back.gid_index, job->hosts[i].sel.gid_index);
+		assert_int_equal(back.cpu, job->hosts[i].sel.cpu);
+		json_decref(o);
+	}
+}
+
+static void wire_codec(void **state)
+{
+	static const char *const texts[] = {
+		HOSTS4 "[lsg l]\nfrom=h2\nto=h1\n[bsg b]\nfrom=h3,h4\nto=h1\n",
+		/* the largest value of every key */
+		"[global]\nduration = 1440m\nwarmup = 60m\n"
+		"[host h1]\ncontrol = a\nport = 255\ngid_index = 255\n"
+		"cpu = 4095\n"
+		"device = ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\n"
+		"[host h2]\ncontrol = b\n"
+		"[bsg b]\nfrom = h2\nto = h1\nsize = 1G\nstart = 1440m\n"
+		"tx_depth = 65536\npost_list = 4096\ncq_mod = 65536\n"
+		"qps = 256\nrate = 10T\nsl = 15\ntclass = 255\nmtu = 4096\n"
+		"qp_timeout = 31\nretry_count = 7\nverb = write_imm\n"
+		"completion = event\n"
+		"[lsg l]\nfrom = h1\nto = h2\nsize = 1G\n"
+		"pair_order = sequential\n",
+		/* the smallest */
+		"[global]\nduration = 1ns\nwarmup = 0\nsink_completion = poll\n"
+		"[host h1]\ncontrol = a\nport = 1\ngid_index = 0\ncpu = 0\n"
+		"[host h2]\ncontrol = b\n"
+		"[bsg b]\nfrom = h2\nto = h1\nsize = 1\ntx_depth = 1\n"
+		"post_list = 1\ncq_mod = 1\nqps = 1\nrate = 0\nmtu = 0\n"
+		"sl = 0\ntclass = 0\nqp_timeout = 0\nretry_count = 0\n"
+		"start = 0\n"
+		"[lsg l]\nfrom = h1\nto = h2\nsize = 1\nmtu = 256\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct rperf_job *job = parse_ok(texts[i]);
+
+		codec_accepts(job);
+		rperf_job_free(job);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(four_hosts),  cmocka_unit_test(defaults),
 		cmocka_unit_test(global_last), cmocka_unit_test(count),
-		cmocka_unit_test(units),       cmocka_unit_test(enum_values),
+		cmocka_unit_test(units),       cmocka_unit_test(wire_codec),
+		cmocka_unit_test(enum_values),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
