@@ -52,6 +52,7 @@ static int run_command(const struct rperf_cli_config *cfg)
 			return rperf_bw_client(cfg, rperf_signals_install());
 		return rperf_bw_server(cfg, rperf_signals_install());
 	case RPERF_CMD_RUN:
+		return rperf_cmd_run(cfg, rperf_signals_install());
 	case RPERF_CMD_AGENT:
 		return rperf_cmd_not_built(cfg);
 	default:

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * `rperf run JOB`: the controller of a multi-host experiment.
+ *
+ * Three layers, each usable alone:
+ *   - results (run_merge.c, pure): one agent REPORT at a time is checked and
+ *     merged into per-instance results; histograms arrive as buckets
+ *     (rperf_hist_serialize() in hex) and are merged, never averaged; then
+ *     aggregates per class (SL / traffic class), per host and in total;
+ *   - report (run_text.c, run_json.c): a text table and the JSON document;
+ *   - controller (run_ctl.c, run_conn.c): connects to the agents, drives
+ *     the protocol of src/engine/proto.h in one poll() loop and fills the
+ *     results.
+ * Conventions: 0 or a positive errno, a one-line message in @err; nothing
+ * here prints.
+ */
+#ifndef RPERF_RUN_H
+#define RPERF_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "engine/proto.h"
+#include "job/job.h"
+
+struct rperf_hist;
+
+#define RPERF_RUN_WHY_LEN 256
+#define RPERF_RUN_LINK_LEN 16
+
+enum rperf_run_status {
+	RPERF_RUN_ST_MISSING = 0, /* no result arrived for the source */
+	RPERF_RUN_ST_OK, /* source (and sink) reported, no error */
+	RPERF_RUN_ST_ERROR, /* reported, with an error (partial figures) */
+	RPERF_RUN_ST_FAILED, /* its source host failed */
+};
+
+/* The merged result of one generator instance (source + sink ends). */
+struct rperf_run_inst {
+	const struct rperf_gen_spec *spec; /* points into the job */
+	enum rperf_run_status status;
+	bool have_source, have_sink;
+	char error[RPERF_RUN_WHY_LEN]; /* source's, else sink's, else "" */
+	double seconds; /* source's measured window */
+	double cpu_seconds;
+	/* LSG source */
+	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
+	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
+	/* BSG source */
+	uint64_t messages, bytes, posted, post_calls;
+	double gbps; /* payload Gb/s sent */
+	/* sink end (both kinds) */
+	uint64_t rx_messages, rx_bytes;
+	double rx_seconds;
+	double receiver_gbps; /* payload Gb/s received; BSG only */
+};
+
+/* An aggregate: one class, one host or the total. */
+struct rperf_run_agg {
+	struct rperf_hist *rtt; /* merged LSG RTTs; NULL when no LSG */
+	size_t nlsg, nbsg;
+	double gbps; /* BSG Gb/s sent */
+	double receiver_gbps; /* BSG Gb/s received */
+};
+
+/* Instances grouped by (sl, tclass); named by what the link layer uses. */
+struct rperf_run_class {
+	uint8_t sl, tclass;
+	char link_layer[RPERF_RUN_LINK_LEN]; /* of the sources; "" unknown,
+						"mixed" */
+	char name[32]; /* "SL 3", "tclass 96", "SL 3 / tclass 96" */
+	struct rperf_run_agg agg;
+};
+
+struct rperf_run_host {
+	const struct rperf_job_host *host; /* points into the job */
+	bool involved; /* has a source or a sink */
+	bool reported; /* its REPORT arrived */
+	bool failed;
+	char why[RPERF_RUN_WHY_LEN]; /* when failed */
+	char link_layer[RPERF_RUN_LINK_LEN]; /* "infiniband", "ethernet", "" */
+	json_t *clock; /* clock calibration the agent reported, or NULL */
+	struct rperf_run_agg sent; /* sources on this host */
+	struct rperf_run_agg received; /* sinks on this host (gbps unused) */
+};
+
+struct rperf_run_results {
+	const struct rperf_job *job;
+	struct rperf_run_inst *inst; /* [job->ninst] */
+	struct rperf_run_host *hosts; /* [job->nhosts] */
+	struct rperf_run_class *cls; /* after rperf_run_results_finish() */
+	size_t ncls;
+	struct rperf_run_agg total;
+	double elapsed; /* wall seconds from GO to the last REPORT */
+	bool interrupted; /* stopped by a signal */
+	bool aborted; /* failed before GO: nothing was measured */
+	char abort_why[RPERF_RUN_WHY_LEN];
+	/* warnings summed over instances */
+	uint64_t nonpositive, precompleted, loop_precompleted;
+	size_t nerrors; /* instances with an error or missing */
+};
+
+/* ---- results (pure) ---- */
+
+/* Empty results for @job (kept by reference; must outlive the results). */
+int rperf_run_results_create(const struct rperf_job *job,
+			     struct rperf_run_results **out);
+void rperf_run_results_free(struct rperf_run_results *r);
+/*
+ * Merge the decoded REPORT of host @host (see src/engine/proto.h). Checked
+ * against the plan: an instance that is not @host's in that role or kind, a
+ * duplicate, an LSG source without its RTT histogram -> EBADMSG with @err
+ * saying which, and nothing of that report is kept. On success the
+ * histograms move into the results (NULL in @rep). @extra (may be NULL) is
+ * the raw payload: its optional "clock" object and "link_layer" string are
+ * kept.
+ */
+int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
+				 struct rperf_proto_report *rep,
+				 const json_t *extra, char *err, size_t errlen);
+/* Record what the agent said in ENDPOINTS/REPORT about itself: link layer
+ * ("infiniband"/"ethernet", may be NULL). */
+void rperf_run_results_set_link(struct rperf_run_results *r, const char *host,
+				const char *link_layer);
+/* Mark @host failed (first reason kept). Unknown names are ignored. */
+void rperf_run_results_host_failed(struct rperf_run_results *r,
+				   const char *host, const char *why);
+/* Statuses, per-class, per-host and total aggregates. Call once, after the
+ * last report. 0 or ENOMEM. */
+int rperf_run_results_finish(struct rperf_run_results *r);
+/* Failed hosts, in job order. */
+size_t rperf_run_results_nfailed(const struct rperf_run_results *r);
+
+const char *rperf_run_status_name(enum rperf_run_status st);
+
+/* ---- report ---- */
+
+/* The text report: one table, one line per instance, then aggregates. */
+int rperf_run_report_text(FILE *f, const struct rperf_run_results *r);
+/* The JSON document (new reference in *out). */
+int rperf_run_report_json(const struct rperf_run_results *r, json_t **out);
+/* Write it atomically to @path. */
+int rperf_run_write_json(const char *path, const struct rperf_run_results *r);
+/* Can a file be created beside @path (checked before the experiment)? */
+int rperf_run_check_writable(const char *path, char *err, size_t errlen);
+
+/* ---- controller ---- */
+
+struct rperf_run_opts {
+	const uint8_t *key; /* pre-shared key, NULL = none */
+	size_t keylen;
+	uint64_t timeout_ns; /* 0 = the job's */
+	uint64_t start_in_ns; /* GO -> start; 0 = default (200 ms + 1 ms/host) */
+	uint64_t margin_ns; /* after the planned end; 0 = default (timeout) */
+};
+
+/*
+ * Run @job: connect, plan, connect QPs, start at one instant, stop, gather
+ * and merge every REPORT into *out (always filled when 0 is returned, even
+ * when hosts failed: see rperf_run_results_nfailed() and r->aborted).
+ * @stop is the signal flag (may be NULL). Returns 0, or ENOMEM / EINVAL for
+ * bad arguments; agent failures are results, not errors.
+ */
+int rperf_run_execute(const struct rperf_job *job,
+		      const struct rperf_run_opts *opts,
+		      const volatile sig_atomic_t *stop,
+		      struct rperf_run_results **out, char *err, size_t errlen);
+
+#endif

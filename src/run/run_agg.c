@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Aggregates of the merged results (pure): per instance status and Gb/s,
+ * then per class (SL on InfiniBand, traffic class on RoCE), per host and in
+ * total. LSG RTTs aggregate by merging histogram buckets: the percentiles of
+ * an aggregate are those of all its samples together, never an average of
+ * percentiles. BSG Gb/s add up.
+ */
+#include "run/run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rperf/hist.h>
+
+#include "bw/bw_math.h"
+
+static int agg_add(struct rperf_run_agg *a, const struct rperf_run_inst *in)
+{
+	int rc;
+
+	if (in->spec->kind == RPERF_GEN_BSG) {
+		a->nbsg++;
+		a->gbps += in->gbps;
+		a->receiver_gbps += in->receiver_gbps;
+		return 0;
+	}
+	a->nlsg++;
+	if (!in->rtt)
+		return 0;
+	if (!a->rtt) {
+		rc = rperf_hist_create(rperf_hist_bits(in->rtt), &a->rtt);
+		if (rc)
+			return rc;
+	}
+	/* histograms of another resolution cannot merge: left out */
+	(void)rperf_hist_merge(a->rtt, in->rtt);
+	return 0;
+}
+
+static const struct rperf_run_host *host_of(const struct rperf_run_results *r,
+					    const char *name)
+{
+	const struct rperf_job_host *h = rperf_job_host(r->job, name);
+
+	return h ? &r->hosts[h - r->job->hosts] : NULL;
+}
+
+static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
+{
+	const struct rperf_run_host *src = host_of(r, in->spec->from);
+	const struct rperf_run_host *dst = host_of(r, in->spec->to);
+
+	if (in->spec->kind == RPERF_GEN_BSG) {
+		in->gbps = rperf_bw_gbps(in->bytes, in->seconds);
+		in->receiver_gbps = rperf_bw_gbps(
+			in->rx_bytes,
+			in->rx_seconds > 0 ? in->rx_seconds : in->seconds);
+	}
+	if (!in->have_source) {
+		in->status = src && src->failed ? RPERF_RUN_ST_FAILED :
+						  RPERF_RUN_ST_MISSING;
+	} else {
+		in->status = in->error[0] ? RPERF_RUN_ST_ERROR :
+					    RPERF_RUN_ST_OK;
+	}
+	if (in->status == RPERF_RUN_ST_OK && !in->have_sink && dst &&
+	    dst->failed) {
+		snprintf(in->error, sizeof(in->error),
+			 "destination host %s failed", in->spec->to);
+		in->status = RPERF_RUN_ST_ERROR;
+	}
+	if (in->status != RPERF_RUN_ST_OK)
+		r->nerrors++;
+	r->nonpositive += in->nonpositive;
+	r->precompleted += in->precompleted;
+	r->loop_precompleted += in->loop_precompleted;
+}
+
+static void class_name(struct rperf_run_class *c)
+{
+	if (strcmp(c->link_layer, "ethernet") == 0)
+		snprintf(c->name, sizeof(c->name), "tclass %u", c->tclass);
+	else if (strcmp(c->link_layer, "infiniband") == 0 && c->tclass == 0)
+		snprintf(c->name, sizeof(c->name), "SL %u", c->sl);
+	else
+		snprintf(c->name, sizeof(c->name), "SL %u / tclass %u", c->sl,
+			 c->tclass);
+}
+
+/* The class of @in, created when new. */
+static struct rperf_run_class *class_of(struct rperf_run_results *r,
+					const struct rperf_run_inst *in)
+{
+	const struct rperf_run_host *src = host_of(r, in->spec->from);
+	const char *ll = src ? src->link_layer : "";
+	struct rperf_run_class *c = NULL;
+	size_t i;
+
+	for (i = 0; i < r->ncls && !c; i++)
+		if (r->cls[i].sl == in->spec->path.sl &&
+		    r->cls[i].tclass == in->spec->path.tclass)
+			c = &r->cls[i];
+	if (!c) {
+		c = &r->cls[r->ncls++];
+		c->sl = in->spec->path.sl;
+		c->tclass = in->spec->path.tclass;
+		snprintf(c->link_layer, sizeof(c->link_layer), "%s", ll);
+	} else if (strcmp(c->link_layer, ll)) {
+		snprintf(c->link_layer, sizeof(c->link_layer), "%s",
+			 c->link_layer[0] && ll[0] ? "mixed" : "");
+	}
+	return c;
+}
+
+int rperf_run_results_finish(struct rperf_run_results *r)
+{
+	const struct rperf_job *job = r->job;
+	size_t i;
+	int rc = 0;
+
+	r->cls = calloc(job->ninst ? job->ninst : 1, sizeof(*r->cls));
+	if (!r->cls)
+		return ENOMEM;
+	for (i = 0; i < job->ninst; i++)
+		inst_finish(r, &r->inst[i]);
+	for (i = 0; i < job->ninst && !rc; i++) {
+		const struct rperf_run_inst *in = &r->inst[i];
+		const struct rperf_job_host *f =
+			rperf_job_host(job, in->spec->from);
+		const struct rperf_job_host *t =
+			rperf_job_host(job, in->spec->to);
+
+		rc = agg_add(&class_of(r, in)->agg, in);
+		if (!rc)
+			rc = agg_add(&r->total, in);
+		if (!rc && f)
+			rc = agg_add(&r->hosts[f - job->hosts].sent, in);
+		if (!rc && t)
+			rc = agg_add(&r->hosts[t - job->hosts].received, in);
+	}
+	for (i = 0; i < r->ncls; i++)
+		class_name(&r->cls[i]);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Controller side of the agent connections: parallel dial, framed reads. */
+#include "run/run_conn.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t run_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void run_conn_init(struct run_conn *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+void run_conn_close(struct run_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->frame);
+	run_conn_init(c);
+}
+
+/* The header is complete: check it and size the frame. */
+static int got_header(struct run_conn *c)
+{
+	struct rperf_ctrl_hdr h;
+	uint8_t *p;
+	int rc = rperf_ctrl_hdr_parse(c->frame, &h);
+
+	if (rc)
+		return rc;
+	c->need = RPERF_CTRL_HDR_LEN + h.length;
+	p = realloc(c->frame, c->need);
+	if (!p)
+		return ENOMEM;
+	c->frame = p;
+	return 0;
+}
+
+int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have)
+{
+	ssize_t r;
+	int rc;
+
+	*have = false;
+	if (!c->frame) {
+		c->frame = malloc(RPERF_CTRL_HDR_LEN);
+		if (!c->frame)
+			return ENOMEM;
+		c->need = RPERF_CTRL_HDR_LEN;
+		c->got = 0;
+	}
+	r = recv(c->fd, c->frame + c->got, c->need - c->got, MSG_DONTWAIT);
+	if (r == 0)
+		return c->got ? ECONNRESET : EPIPE;
+	if (r < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ||
+				       errno == EINTR ?
+			       0 :
+			       errno;
+	c->got += (size_t)r;
+	if (c->got < c->need)
+		return 0;
+	if (c->need == RPERF_CTRL_HDR_LEN) {
+		rc = got_header(c);
+		if (rc || c->got < c->need)
+			return rc;
+	}
+	rc = rperf_ctrl_decode(c->frame, c->need, out);
+	free(c->frame);
+	c->frame = NULL;
+	c->got = c->need = 0;
+	*have = rc == 0;
+	return rc;
+}
+
+static void *dial_thread(void *arg)
+{
+	struct run_dial *d = arg;
+
+	d->rc = rperf_ctrl_connect_ex(d->addr, d->port, NULL, d->timeout_ns,
+				      d->stop, &d->fd);
+	if (d->rc)
+		d->fd = -1;
+	return NULL;
+}
+
+int run_dial_all(struct run_dial *d, size_t n)
+{
+	pthread_t *t = calloc(n ? n : 1, sizeof(*t));
+	size_t i, started = 0;
+	int rc = 0;
+
+	if (!t)
+		return ENOMEM;
+	for (i = 0; i < n; i++) {
+		d[i].fd = -1;
+		d[i].rc = EINTR;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		rc = pthread_create(&t[i], NULL, dial_thread, &d[i]);
+		if (!rc)
+			started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return rc;
+}
+
+void run_dial_why(const struct run_dial *d, char *buf, size_t len)
+{
+	double s = (double)d->timeout_ns / 1e9;
+
+	switch (d->rc) {
+	case ENOENT:
+		snprintf(buf, len, "cannot resolve '%s'", d->addr);
+		break;
+	case ECONNREFUSED:
+		snprintf(
+			buf, len,
+			"%s:%u refused the connection for %.3g s: is `rperf agent` running there?",
+			d->addr, d->port, s);
+		break;
+	case ETIMEDOUT:
+		snprintf(buf, len, "%s:%u: no answer within %.3g s", d->addr,
+			 d->port, s);
+		break;
+	case EINTR:
+		snprintf(buf, len, "%s:%u: interrupted", d->addr, d->port);
+		break;
+	default:
+		snprintf(buf, len, "%s:%u: %s", d->addr, d->port,
+			 strerror(d->rc));
+	}
+}

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The controller of `rperf run` (iperf3's model: one poll() loop owns every
+ * control socket, with timers). Phases:
+ *   1. connect to every agent at once (each bounded by the job's timeout);
+ *   2. setup, per agent as fast as it answers: HELLO, AUTH, PLAN,
+ *      ENDPOINTS; once all ENDPOINTS are in, CONNECT to each; ARMED;
+ *      any failure here aborts the experiment (ERROR to the others);
+ *   3. GO to all back-to-back (the barrier: each starts start_in_ns after
+ *      receipt), then wait for the planned end or every source FINISHED;
+ *      an agent that fails now is left out and the others run on, for at
+ *      most one more timeout (so a run with a dead agent ends within
+ *      2 x timeout of the death: this one plus the REPORT wait);
+ *   4. STOP to every live agent, REPORTs gathered concurrently (each
+ *      bounded by the timeout), BYE.
+ * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
+ */
+#include "run/run_ctl.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POLL_SLICE_MS 100
+#define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
+#define DEFAULT_MARGIN_NS 1000000000ull /* planned end -> STOP */
+
+struct run_agent *run_agent_of(struct run_ctl *c, const char *name)
+{
+	for (size_t i = 0; i < c->nag; i++)
+		if (!strcmp(c->ag[i].host->name, name))
+			return &c->ag[i];
+	return NULL;
+}
+
+static bool live(const struct run_agent *a)
+{
+	return a->ph != AG_DONE && a->ph != AG_FAILED;
+}
+
+void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
+{
+	char why[RPERF_RUN_WHY_LEN];
+	va_list ap;
+
+	if (a->ph == AG_FAILED)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (a->ph < AG_RUNNING) {
+		c->setup_failed = true;
+	} else {
+		/* the others run on, for at most one more timeout */
+		uint64_t cap = run_now_ns() + c->timeout_ns;
+
+		if (c->t_end > cap)
+			c->t_end = cap;
+	}
+	if (!c->first_failure[0])
+		snprintf(c->first_failure, sizeof(c->first_failure),
+			 "host %s: %.180s", a->host->name, why);
+	a->ph = AG_FAILED;
+	a->deadline = 0;
+	run_conn_close(&a->conn);
+	rperf_run_results_host_failed(c->res, a->host->name, why);
+}
+
+/* Messages after which the controller waits for an answer. */
+static bool expects_answer(enum rperf_ctrl_type t)
+{
+	return t == RPERF_CTRL_HELLO || t == RPERF_CTRL_AUTH ||
+	       t == RPERF_CTRL_PLAN || t == RPERF_CTRL_CONNECT ||
+	       t == RPERF_CTRL_STOP || t == RPERF_CTRL_BYE;
+}
+
+int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
+	     const json_t *payload)
+{
+	int ms = (int)(c->timeout_ns / 1000000ull);
+	int rc;
+
+	rc = rperf_proto_session_check(&a->sess, RPERF_CTRL_SEND, t);
+	if (rc) {
+		run_fail(c, a, "cannot send %s in state %s",
+			 rperf_ctrl_type_name(t),
+			 rperf_proto_state_name(a->sess.state));
+		return rc;
+	}
+	rc = rperf_ctrl_send(a->conn.fd, t, payload, ms > 0 ? ms : 1);
+	if (rc) {
+		run_fail(c, a, "sending %s: %s", rperf_ctrl_type_name(t),
+			 rc == EPIPE || rc == ECONNRESET ? "connection closed" :
+							   strerror(rc));
+		return rc;
+	}
+	if (expects_answer(t))
+		a->deadline = run_now_ns() + c->timeout_ns;
+	return 0;
+}
+
+static const char *awaited(enum run_phase ph)
+{
+	static const char *const names[] = {
+		[AG_WELCOME] = "WELCOME",     [AG_READY] = "READY (auth)",
+		[AG_ENDPOINTS] = "ENDPOINTS", [AG_ARMING] = "ARMED",
+		[AG_REPORTING] = "REPORT",    [AG_BYE] = "BYE",
+	};
+
+	return ph < sizeof(names) / sizeof(names[0]) && names[ph] ? names[ph] :
+								    "an answer";
+}
+
+/* Deadlines past: fail the agent (a missing BYE only closes). */
+static void check_deadlines(struct run_ctl *c, uint64_t now)
+{
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+
+		if (!live(a) || !a->deadline || now < a->deadline)
+			continue;
+		if (a->ph == AG_BYE) {
+			a->ph = AG_DONE;
+			run_conn_close(&a->conn);
+			continue;
+		}
+		run_fail(c, a, "no %s within %.3g s", awaited(a->ph),
+			 (double)c->timeout_ns / 1e9);
+	}
+}
+
+static void read_agent(struct run_ctl *c, struct run_agent *a)
+{
+	struct rperf_ctrl_msg m = { 0 };
+	bool have = false;
+	int rc = run_conn_read(&a->conn, &m, &have);
+
+	if (rc) {
+		if (a->ph == AG_BYE && rc == EPIPE) {
+			a->ph = AG_DONE; /* hung up after its REPORT: fine */
+			run_conn_close(&a->conn);
+			return;
+		}
+		run_fail(c, a, "%s",
+			 rc == EPIPE || rc == ECONNRESET ?
+				 "connection closed (agent died?)" :
+			 rc == EBADMSG ? "malformed message" :
+					 strerror(rc));
+		return;
+	}
+	if (have)
+		run_on_msg(c, a, &m);
+	rperf_ctrl_msg_release(&m);
+}
+
+/* Poll every live agent once, up to @wait_ms, and dispatch. */
+static int poll_once(struct run_ctl *c, int wait_ms)
+{
+	struct pollfd *p = calloc(c->nag ? c->nag : 1, sizeof(*p));
+	size_t i;
+	int n;
+
+	if (!p)
+		return ENOMEM;
+	for (i = 0; i < c->nag; i++) {
+		p[i].fd = live(&c->ag[i]) ? c->ag[i].conn.fd : -1;
+		p[i].events = POLLIN;
+	}
+	n = poll(p, c->nag, wait_ms);
+	for (i = 0; n > 0 && i < c->nag; i++)
+		if (p[i].fd >= 0 && p[i].revents && live(&c->ag[i]) &&
+		    c->ag[i].conn.fd == p[i].fd)
+			read_agent(c, &c->ag[i]);
+	free(p);
+	check_deadlines(c, run_now_ns());
+	return 0;
+}
+
+/* Loop until @done(c), @until (monotonic ns, 0 = none) or the stop flag
+ * (when @stoppable). */
+static int loop(struct run_ctl *c, bool (*done)(struct run_ctl *),
+		const uint64_t *until, bool stoppable)
+{
+	int rc = 0;
+
+	while (!rc && !done(c)) {
+		uint64_t now = run_now_ns();
+		int ms = POLL_SLICE_MS;
+
+		if (stoppable && c->stop && *c->stop)
+			return EINTR;
+		if (until && *until && now >= *until)
+			return ETIMEDOUT;
+		if (until && *until && *until - now < 1000000ull * ms)
+			ms = (int)((*until - now) / 1000000ull) + 1;
+		rc = poll_once(c, ms);
+	}
+	return rc;
+}
+
+static bool all_armed(struct run_ctl *c)
+{
+	if (c->setup_failed)
+		return true;
+	for (size_t i = 0; i < c->nag; i++)
+		if (c->ag[i].ph != AG_ARMED)
+			return false;
+	return true;
+}
+
+static bool sources_done(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++)
+		if (c->ag[i].has_sources && live(&c->ag[i]) &&
+		    !c->ag[i].finished)
+			return false;
+	return true;
+}
+
+static bool all_closed(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++)
+		if (live(&c->ag[i]))
+			return false;
+	return true;
+}
+
+/* One agent per host with a source or a sink. */
+static int make_agents(struct run_ctl *c)
+{
+	const struct rperf_job *job = c->job;
+
+	c->ag = calloc(job->nhosts ? job->nhosts : 1, sizeof(*c->ag));
+	if (!c->ag)
+		return ENOMEM;
+	for (size_t i = 0; i < job->nhosts; i++) {
+		const struct rperf_job_host *h = &job->hosts[i];
+		struct run_agent *a;
+		bool src = false, dst = false;
+
+		for (size_t j = 0; j < job->ninst; j++) {
+			src |= !strcmp(job->inst[j].from, h->name);
+			dst |= !strcmp(job->inst[j].to, h->name);
+		}
+		if (!src && !dst)
+			continue;
+		a = &c->ag[c->nag++];
+		a->host = h;
+		a->has_sources = src;
+		run_conn_init(&a->conn);
+		rperf_proto_session_init(&a->sess, RPERF_PROTO_CONTROLLER);
+	}
+	return 0;
+}
+
+static int dial(struct run_ctl *c)
+{
+	struct run_dial *d = calloc(c->nag ? c->nag : 1, sizeof(*d));
+	char why[RPERF_RUN_WHY_LEN];
+	size_t i;
+	int rc;
+
+	if (!d)
+		return ENOMEM;
+	for (i = 0; i < c->nag; i++) {
+		d[i].addr = c->ag[i].host->control;
+		d[i].port = c->ag[i].host->control_port;
+		d[i].timeout_ns = c->timeout_ns;
+		d[i].stop = c->stop;
+	}
+	rc = run_dial_all(d, c->nag);
+	for (i = 0; i < c->nag; i++) {
+		c->ag[i].conn.fd = d[i].fd;
+		if (d[i].fd < 0) {
+			run_dial_why(&d[i], why, sizeof(why));
+			run_fail(c, &c->ag[i], "%s", why);
+		}
+	}
+	free(d);
+	return rc;
+}
+
+static void hello_all(struct run_ctl *c)
+{
+	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION };
+	json_t *p = NULL;
+	int rc;
+
+	snprintf(h.command, sizeof(h.command), "run");
+	rc = rperf_ctrl_hello_encode(&h, &p);
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+
+		if (rc)
+			run_fail(c, a, "cannot build HELLO: %s", strerror(rc));
+		else if (live(a) && !run_send(c, a, RPERF_CTRL_HELLO, p))
+			a->ph = AG_WELCOME;
+	}
+	json_decref(p);
+}
+
+/* Setup failed or was interrupted: ERROR to every live agent. */
+static void abort_all(struct run_ctl *c)
+{
+	char reason[RPERF_CTRL_REASON_LEN];
+	json_t *p = NULL;
+
+	snprintf(reason, sizeof(reason), "experiment aborted: %.220s",
+		 c->first_failure[0] ? c->first_failure : "interrupted");
+	if (rperf_ctrl_reason_encode(reason, &p))
+		p = NULL;
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+
+		if (!live(a))
+			continue;
+		if (p && a->conn.fd >= 0)
+			(void)rperf_ctrl_send(a->conn.fd, RPERF_CTRL_ERROR, p,
+					      POLL_SLICE_MS);
+		a->ph = AG_DONE;
+		run_conn_close(&a->conn);
+	}
+	json_decref(p);
+	c->res->aborted = true;
+	snprintf(c->res->abort_why, sizeof(c->res->abort_why), "%s",
+		 c->first_failure[0] ? c->first_failure : "interrupted");
+}
+
+/* The latest planned end of any instance after the barrier. */
+static uint64_t planned_ns(const struct rperf_job *job)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < job->ninst; i++) {
+		const struct rperf_gen_spec *s = &job->inst[i];
+		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+
+		if (e > m)
+			m = e;
+	}
+	return m;
+}
+
+static void go_all(struct run_ctl *c)
+{
+	uint64_t margin = c->opts->margin_ns ? c->opts->margin_ns :
+					       DEFAULT_MARGIN_NS;
+	json_t *p = NULL;
+	size_t i;
+
+	if (rperf_proto_go_encode(c->start_in_ns, &p)) {
+		snprintf(c->first_failure, sizeof(c->first_failure),
+			 "cannot build GO");
+		c->setup_failed = true;
+		return;
+	}
+	c->t_go = run_now_ns();
+	c->t_end = c->t_go + c->start_in_ns + planned_ns(c->job) + margin;
+	for (i = 0; i < c->nag; i++)
+		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
+	for (i = 0; i < c->nag; i++)
+		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
+	json_decref(p);
+}
+
+static void stop_all(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+
+		if (a->ph == AG_RUNNING &&
+		    !run_send(c, a, RPERF_CTRL_STOP, NULL))
+			a->ph = AG_REPORTING;
+	}
+}
+
+static void ctl_fini(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++) {
+		run_conn_close(&c->ag[i].conn);
+		rperf_proto_eps_fini(&c->ag[i].eps);
+	}
+	free(c->ag);
+}
+
+/* Phases 2 to 4 (the agents are connected). */
+static int experiment(struct run_ctl *c)
+{
+	int rc;
+
+	hello_all(c);
+	rc = loop(c, all_armed, NULL, true);
+	if (rc == EINTR)
+		c->res->interrupted = true;
+	if (rc || c->setup_failed) {
+		abort_all(c);
+		return rc == EINTR ? 0 : rc;
+	}
+	go_all(c);
+	if (c->setup_failed) {
+		abort_all(c);
+		return 0;
+	}
+	rc = loop(c, sources_done, &c->t_end, true);
+	if (rc == EINTR)
+		c->res->interrupted = true;
+	if (rc && rc != EINTR && rc != ETIMEDOUT)
+		return rc;
+	stop_all(c);
+	/* each agent's REPORT and BYE are bounded by their own deadlines */
+	rc = loop(c, all_closed, NULL, false);
+	c->res->elapsed = (double)(run_now_ns() - c->t_go) / 1e9;
+	return rc;
+}
+
+int rperf_run_execute(const struct rperf_job *job,
+		      const struct rperf_run_opts *opts,
+		      const volatile sig_atomic_t *stop,
+		      struct rperf_run_results **out, char *err, size_t errlen)
+{
+	struct run_ctl c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.job = job;
+	c.opts = opts;
+	c.stop = stop;
+	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
+	rc = rperf_run_results_create(job, &c.res);
+	if (!rc)
+		rc = make_agents(&c);
+	c.start_in_ns = opts->start_in_ns ?
+				opts->start_in_ns :
+				DEFAULT_START_IN_NS + 1000000ull * c.nag;
+	if (!rc)
+		rc = dial(&c);
+	if (!rc && c.setup_failed)
+		abort_all(&c);
+	else if (!rc)
+		rc = experiment(&c);
+	if (!rc)
+		rc = rperf_run_results_finish(c.res);
+	ctl_fini(&c);
+	if (rc) {
+		snprintf(err, errlen, "rperf run: %s", strerror(rc));
+		rperf_run_results_free(c.res);
+		return rc;
+	}
+	*out = c.res;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The controller's state (private to src/run): one entry per agent. */
+#ifndef RPERF_RUN_CTL_H
+#define RPERF_RUN_CTL_H
+
+#include "engine/proto.h"
+#include "run/run.h"
+#include "run/run_conn.h"
+
+/* Where an agent is in the experiment, as the controller sees it. */
+enum run_phase {
+	AG_WELCOME, /* HELLO sent: WELCOME expected */
+	AG_READY, /* AUTH sent: READY expected */
+	AG_ENDPOINTS, /* PLAN sent: ENDPOINTS expected */
+	AG_PLANNED, /* ENDPOINTS in: waiting for the others */
+	AG_ARMING, /* CONNECT sent: ARMED expected */
+	AG_ARMED, /* waiting for the others */
+	AG_RUNNING, /* GO sent */
+	AG_REPORTING, /* STOP sent: REPORT expected */
+	AG_BYE, /* BYE sent: BYE expected */
+	AG_DONE,
+	AG_FAILED,
+};
+
+struct run_agent {
+	const struct rperf_job_host *host;
+	struct run_conn conn;
+	struct rperf_proto_session sess;
+	enum run_phase ph;
+	uint64_t deadline; /* monotonic ns, 0 = none */
+	bool has_sources;
+	bool finished; /* FINISHED arrived */
+	struct rperf_proto_eps eps; /* its ENDPOINTS */
+};
+
+struct run_ctl {
+	const struct rperf_job *job;
+	const struct rperf_run_opts *opts;
+	const volatile sig_atomic_t *stop;
+	struct rperf_run_results *res;
+	struct run_agent *ag;
+	size_t nag;
+	uint64_t timeout_ns;
+	uint64_t start_in_ns;
+	uint64_t t_go, t_end; /* GO sent; when the run phase ends */
+	bool setup_failed; /* an agent failed before GO */
+	char first_failure[RPERF_RUN_WHY_LEN];
+};
+
+/* Mark @a failed (closes its connection, records why in the results). */
+void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Send one message through the session check; failure -> run_fail. */
+int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
+	     const json_t *payload);
+/* Handle one message from @a (run_msgs.c). */
+void run_on_msg(struct run_ctl *c, struct run_agent *a,
+		const struct rperf_ctrl_msg *m);
+/* Send every agent its CONNECT (all ENDPOINTS are in). */
+void run_send_connects(struct run_ctl *c);
+/* The agent of host @name, NULL if none. */
+struct run_agent *run_agent_of(struct run_ctl *c, const char *name);
+
+#endif

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * JSON document of `rperf run` (contract keys): generators[] {name, kind,
+ * host, to, sl, tclass, id, status, error, LSG: rtt_ns (the keys of rperf
+ * lat's rtt_ns), BSG: gbps, receiver_gbps}, failed_hosts[], classes[],
+ * hosts[], total, plus the job's path and timing.
+ */
+#include "run/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rperf/hist.h>
+#include <rperf/report.h>
+
+#include "report/report_int.h"
+
+#define RPERF_RUN_SCHEMA 1
+
+static int set(json_t *o, const char *k, json_t *v)
+{
+	return json_object_set_new(o, k, v) ? -1 : 0;
+}
+
+static json_t *stats(const struct rperf_hist *h)
+{
+	if (!h)
+		return json_null();
+	return rperf_rpt_json_stats(h, rperf_rpt_default_pcts,
+				    RPERF_RPT_NDEFAULT_PCTS);
+}
+
+static json_t *json_inst(const struct rperf_run_inst *in)
+{
+	const struct rperf_gen_spec *s = in->spec;
+	json_t *o = json_object();
+	int e = o ? 0 : -1;
+
+	if (e)
+		return NULL;
+	e |= set(o, "name", rperf_rpt_json_str(s->name));
+	e |= set(o, "id", json_integer(s->id));
+	e |= set(o, "kind", json_string(rperf_gen_kind_name(s->kind)));
+	e |= set(o, "host", rperf_rpt_json_str(s->from));
+	e |= set(o, "to", rperf_rpt_json_str(s->to));
+	e |= set(o, "sl", json_integer(s->path.sl));
+	e |= set(o, "tclass", json_integer(s->path.tclass));
+	e |= set(o, "size", rperf_rpt_json_uint(s->size));
+	e |= set(o, "status", json_string(rperf_run_status_name(in->status)));
+	e |= set(o, "error", rperf_rpt_json_str(in->error));
+	e |= set(o, "seconds", rperf_rpt_json_real(in->seconds));
+	e |= set(o, "cpu_seconds", rperf_rpt_json_real(in->cpu_seconds));
+	if (s->kind == RPERF_GEN_LSG) {
+		e |= set(o, "samples", rperf_rpt_json_uint(in->samples));
+		e |= set(o, "warmup", rperf_rpt_json_uint(in->warmup));
+		e |= set(o, "nonpositive",
+			 rperf_rpt_json_uint(in->nonpositive));
+		e |= set(o, "precompleted",
+			 rperf_rpt_json_uint(in->precompleted));
+		e |= set(o, "loop_precompleted",
+			 rperf_rpt_json_uint(in->loop_precompleted));
+		e |= set(o, "rtt_ns", stats(in->rtt));
+		e |= set(o, "wire_ns", stats(in->wire));
+		e |= set(o, "loop_ns", stats(in->loop));
+	} else {
+		e |= set(o, "gbps", rperf_rpt_json_real(in->gbps));
+		e |= set(o, "receiver_gbps",
+			 rperf_rpt_json_real(in->receiver_gbps));
+		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
+		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
+		e |= set(o, "received_messages",
+			 rperf_rpt_json_uint(in->rx_messages));
+		e |= set(o, "received_bytes",
+			 rperf_rpt_json_uint(in->rx_bytes));
+	}
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Fields of an aggregate into @o. */
+static int json_agg(json_t *o, const struct rperf_run_agg *a, bool sent)
+{
+	int e = 0;
+
+	e |= set(o, "lsg_count", json_integer((json_int_t)a->nlsg));
+	e |= set(o, "bsg_count", json_integer((json_int_t)a->nbsg));
+	e |= set(o, "rtt_ns", stats(a->rtt));
+	if (sent)
+		e |= set(o, "gbps", rperf_rpt_json_real(a->gbps));
+	e |= set(o, "receiver_gbps", rperf_rpt_json_real(a->receiver_gbps));
+	return e;
+}
+
+static json_t *json_class(const struct rperf_run_class *c)
+{
+	json_t *o = json_object();
+	int e = o ? 0 : -1;
+
+	if (e)
+		return NULL;
+	e |= set(o, "name", json_string(c->name));
+	e |= set(o, "sl", json_integer(c->sl));
+	e |= set(o, "tclass", json_integer(c->tclass));
+	e |= set(o, "link_layer", json_string(c->link_layer));
+	e |= json_agg(o, &c->agg, true);
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_host(const struct rperf_run_host *h)
+{
+	json_t *o = json_object(), *snd = json_object(), *rcv = json_object();
+	int e = o && snd && rcv ? 0 : -1;
+
+	if (!e) {
+		e |= set(o, "name", rperf_rpt_json_str(h->host->name));
+		e |= set(o, "control", rperf_rpt_json_str(h->host->control));
+		e |= set(o, "failed", json_boolean(h->failed));
+		e |= set(o, "reason", rperf_rpt_json_str(h->why));
+		e |= set(o, "link_layer", json_string(h->link_layer));
+		e |= set(o, "clock",
+			 h->clock ? json_incref(h->clock) : json_null());
+		e |= json_agg(snd, &h->sent, true);
+		e |= json_agg(rcv, &h->received, false);
+		e |= set(o, "sent", snd);
+		e |= set(o, "received", rcv);
+		snd = rcv = NULL;
+	}
+	if (e) {
+		json_decref(o);
+		json_decref(snd);
+		json_decref(rcv);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *json_warnings(const struct rperf_run_results *r)
+{
+	json_t *o = json_object();
+	int e = o ? 0 : -1;
+
+	if (e)
+		return NULL;
+	e |= set(o, "nonpositive", rperf_rpt_json_uint(r->nonpositive));
+	e |= set(o, "precompleted", rperf_rpt_json_uint(r->precompleted));
+	e |= set(o, "loop_precompleted",
+		 rperf_rpt_json_uint(r->loop_precompleted));
+	e |= set(o, "instances_with_errors",
+		 json_integer((json_int_t)r->nerrors));
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Arrays of @root: generators, failed_hosts, classes, hosts. */
+static int json_arrays(json_t *root, const struct rperf_run_results *r)
+{
+	json_t *gens = json_array(), *failed = json_array();
+	json_t *cls = json_array(), *hosts = json_array();
+	int e = 0;
+	size_t i;
+
+	e |= set(root, "generators", gens);
+	e |= set(root, "failed_hosts", failed);
+	e |= set(root, "classes", cls);
+	e |= set(root, "hosts", hosts);
+	if (e || !gens || !failed || !cls || !hosts)
+		return -1;
+	for (i = 0; i < r->job->ninst; i++)
+		e |= json_array_append_new(gens, json_inst(&r->inst[i]));
+	for (i = 0; i < r->ncls; i++)
+		e |= json_array_append_new(cls, json_class(&r->cls[i]));
+	for (i = 0; i < r->job->nhosts; i++) {
+		const struct rperf_run_host *h = &r->hosts[i];
+
+		if (h->failed)
+			e |= json_array_append_new(
+				failed, rperf_rpt_json_str(h->host->name));
+		if (h->involved)
+			e |= json_array_append_new(hosts, json_host(h));
+	}
+	return e;
+}
+
+int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
+{
+	json_t *root = json_object(), *total = json_object();
+	int e = root && total ? 0 : -1;
+
+	if (!e) {
+		e |= set(root, "schema_version",
+			 json_integer(RPERF_RUN_SCHEMA));
+		e |= set(root, "command", json_string("run"));
+		e |= set(root, "job", rperf_rpt_json_str(r->job->path));
+		e |= set(root, "duration_ns",
+			 rperf_rpt_json_uint(r->job->duration_ns));
+		e |= set(root, "warmup_ns",
+			 rperf_rpt_json_uint(r->job->warmup_ns));
+		e |= set(root, "elapsed_seconds",
+			 rperf_rpt_json_real(r->elapsed));
+		e |= set(root, "interrupted", json_boolean(r->interrupted));
+		e |= set(root, "aborted", json_boolean(r->aborted));
+		e |= set(root, "abort_reason",
+			 rperf_rpt_json_str(r->abort_why));
+		e |= json_arrays(root, r);
+		e |= json_agg(total, &r->total, true);
+		e |= set(root, "total", total);
+		total = NULL;
+		e |= set(root, "warnings", json_warnings(r));
+	}
+	if (e) {
+		json_decref(root);
+		json_decref(total);
+		return ENOMEM;
+	}
+	*out = root;
+	return 0;
+}
+
+static int write_fn(FILE *f, void *arg)
+{
+	json_t *root = NULL;
+	int rc = rperf_run_report_json(arg, &root);
+
+	if (rc)
+		return rc;
+	return rperf_rpt_json_emit(f, root);
+}
+
+int rperf_run_write_json(const char *path, const struct rperf_run_results *r)
+{
+	return rperf_atomic_write(path, write_fn, (void *)r);
+}
+
+int rperf_run_check_writable(const char *path, char *err, size_t errlen)
+{
+	char probe[4096];
+	int fd;
+
+	if (snprintf(probe, sizeof(probe), "%s.probe.XXXXXX", path) >=
+	    (int)sizeof(probe)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return ENAMETOOLONG;
+	}
+	fd = mkstemp(probe);
+	if (fd < 0) {
+		int rc = errno;
+
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(rc));
+		return rc;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The controller's answers to each agent message: WELCOME -> AUTH,
+ * READY -> PLAN, ENDPOINTS (-> CONNECT to all once every agent sent its
+ * own), ARMED, FINISHED, REPORT -> BYE, BYE. Every message first passes the
+ * protocol state machine; anything out of order fails that agent.
+ */
+#include "run/run_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void on_welcome(struct run_ctl *c, struct run_agent *a,
+		       const struct rperf_ctrl_msg *m)
+{
+	struct rperf_ctrl_welcome w;
+	uint8_t nonce[RPERF_PROTO_NONCE_LEN], mac[RPERF_PROTO_MAC_LEN];
+	json_t *p = NULL;
+	bool auth = false;
+	int rc;
+
+	rc = rperf_proto_welcome_decode(m, &w, nonce, &auth);
+	if (rc) {
+		run_fail(c, a, "bad WELCOME: %s", strerror(rc));
+		return;
+	}
+	if (auth && !c->opts->key) {
+		run_fail(
+			c, a,
+			"the agent requires a pre-shared key: give --key-file");
+		return;
+	}
+	for (size_t i = 0; i < c->job->ninst; i++) {
+		const struct rperf_gen_spec *s = &c->job->inst[i];
+
+		if ((!strcmp(s->from, a->host->name) ||
+		     !strcmp(s->to, a->host->name)) &&
+		    s->size > w.max_size) {
+			run_fail(
+				c, a,
+				"%s: size %llu is above the agent's maximum %llu",
+				s->name, (unsigned long long)s->size,
+				(unsigned long long)w.max_size);
+			return;
+		}
+	}
+	if (auth)
+		rc = rperf_proto_mac(c->opts->key, c->opts->keylen, nonce, mac);
+	if (!rc)
+		rc = rperf_proto_auth_encode(auth ? mac : NULL, &p);
+	if (rc) {
+		run_fail(c, a, "cannot build AUTH: %s", strerror(rc));
+		return;
+	}
+	if (!run_send(c, a, RPERF_CTRL_AUTH, p))
+		a->ph = AG_READY;
+	json_decref(p);
+}
+
+/* Copies of the specs with @pick(spec) true. */
+static int pick_specs(const struct rperf_job *job, const char *host, bool sinks,
+		      struct rperf_gen_spec **out, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	*out = calloc(job->ninst ? job->ninst : 1, sizeof(**out));
+	if (!*out)
+		return ENOMEM;
+	for (i = 0; i < job->ninst; i++)
+		if (!strcmp(sinks ? job->inst[i].to : job->inst[i].from, host))
+			(*out)[(*n)++] = job->inst[i];
+	return 0;
+}
+
+static void send_plan(struct run_ctl *c, struct run_agent *a)
+{
+	struct rperf_proto_plan plan;
+	json_t *p = NULL;
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.experiment, sizeof(plan.experiment), "%s", c->job->path);
+	snprintf(plan.host, sizeof(plan.host), "%s", a->host->name);
+	plan.device = a->host->sel;
+	rc = pick_specs(c->job, a->host->name, false, &plan.sources,
+			&plan.nsources);
+	if (!rc)
+		rc = pick_specs(c->job, a->host->name, true, &plan.sinks,
+				&plan.nsinks);
+	if (!rc)
+		rc = rperf_proto_plan_encode(&plan, &p);
+	free(plan.sources);
+	free(plan.sinks);
+	if (rc) {
+		run_fail(c, a, "cannot build PLAN: %s", strerror(rc));
+		return;
+	}
+	if (!run_send(c, a, RPERF_CTRL_PLAN, p))
+		a->ph = AG_ENDPOINTS;
+	json_decref(p);
+}
+
+/* Every instance end on @a's host has its endpoints? */
+static bool eps_complete(struct run_ctl *c, struct run_agent *a)
+{
+	for (size_t i = 0; i < c->job->ninst; i++) {
+		const struct rperf_gen_spec *s = &c->job->inst[i];
+
+		if ((!strcmp(s->from, a->host->name) &&
+		     !rperf_proto_eps_find(&a->eps, s->id,
+					   RPERF_ROLE_SOURCE)) ||
+		    (!strcmp(s->to, a->host->name) &&
+		     !rperf_proto_eps_find(&a->eps, s->id, RPERF_ROLE_SINK))) {
+			run_fail(c, a, "ENDPOINTS without instance %u (%s)",
+				 s->id, s->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void on_endpoints(struct run_ctl *c, struct run_agent *a,
+			 const struct rperf_ctrl_msg *m)
+{
+	const json_t *ll = json_object_get(m->payload, "link_layer");
+	char why[256] = "";
+	size_t i;
+	int rc;
+
+	rc = rperf_proto_endpoints_decode(m, &a->eps, why, sizeof(why));
+	if (rc) {
+		run_fail(c, a, "bad ENDPOINTS: %s",
+			 why[0] ? why : strerror(rc));
+		return;
+	}
+	if (!eps_complete(c, a))
+		return;
+	if (json_is_string(ll))
+		rperf_run_results_set_link(c->res, a->host->name,
+					   json_string_value(ll));
+	a->ph = AG_PLANNED;
+	for (i = 0; i < c->nag; i++)
+		if (c->ag[i].ph != AG_PLANNED)
+			return;
+	run_send_connects(c);
+}
+
+/* CONNECT of @a: for each of its ends, the other end's endpoints. */
+static int build_connect(struct run_ctl *c, struct run_agent *a,
+			 struct rperf_proto_eps *out)
+{
+	size_t i;
+
+	out->n = 0;
+	out->inst = calloc(a->eps.n ? a->eps.n : 1, sizeof(*out->inst));
+	if (!out->inst)
+		return ENOMEM;
+	for (i = 0; i < a->eps.n; i++) {
+		const struct rperf_proto_inst_eps *mine = &a->eps.inst[i];
+		const struct rperf_gen_spec *s;
+		const struct rperf_proto_inst_eps *theirs;
+		struct run_agent *o;
+		bool src = mine->role == RPERF_ROLE_SOURCE;
+
+		if (mine->id >= c->job->ninst)
+			return EBADMSG;
+		s = &c->job->inst[mine->id];
+		o = run_agent_of(c, src ? s->to : s->from);
+		theirs = o ? rperf_proto_eps_find(&o->eps, mine->id,
+						  src ? RPERF_ROLE_SINK :
+							RPERF_ROLE_SOURCE) :
+			     NULL;
+		if (!theirs)
+			return EBADMSG;
+		out->inst[out->n].id = mine->id;
+		out->inst[out->n].role = mine->role;
+		/* borrowed: freed with the other agent's ENDPOINTS */
+		out->inst[out->n].qps = theirs->qps;
+		out->inst[out->n].nqps = theirs->nqps;
+		out->n++;
+	}
+	return 0;
+}
+
+void run_send_connects(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+		struct rperf_proto_eps e = { 0 };
+		json_t *p = NULL;
+		int rc;
+
+		rc = build_connect(c, a, &e);
+		if (!rc)
+			rc = rperf_proto_connect_encode(&e, &p);
+		free(e.inst);
+		if (rc) {
+			run_fail(c, a, "cannot build CONNECT: %s",
+				 strerror(rc));
+			return;
+		}
+		if (!run_send(c, a, RPERF_CTRL_CONNECT, p))
+			a->ph = AG_ARMING;
+		json_decref(p);
+		if (a->ph != AG_ARMING)
+			return;
+	}
+}
+
+static void on_report(struct run_ctl *c, struct run_agent *a,
+		      const struct rperf_ctrl_msg *m)
+{
+	struct rperf_proto_report rep;
+	char why[256] = "";
+	int rc;
+
+	memset(&rep, 0, sizeof(rep));
+	rc = rperf_proto_report_decode(m, &rep, why, sizeof(why));
+	if (!rc && strcmp(rep.host, a->host->name)) {
+		snprintf(why, sizeof(why), "REPORT names host '%s'", rep.host);
+		rc = EBADMSG;
+	}
+	if (!rc)
+		rc = rperf_run_results_add_report(c->res, a->host->name, &rep,
+						  m->payload, why, sizeof(why));
+	rperf_proto_report_fini(&rep);
+	if (rc) {
+		run_fail(c, a, "bad REPORT: %s", why[0] ? why : strerror(rc));
+		return;
+	}
+	if (!run_send(c, a, RPERF_CTRL_BYE, NULL))
+		a->ph = AG_BYE;
+}
+
+static void on_other(struct run_ctl *c, struct run_agent *a,
+		     const struct rperf_ctrl_msg *m)
+{
+	char reason[RPERF_CTRL_REASON_LEN] = "";
+
+	switch (m->type) {
+	case RPERF_CTRL_REFUSE:
+	case RPERF_CTRL_ERROR:
+		if (rperf_ctrl_reason_decode(m, reason, sizeof(reason)))
+			snprintf(reason, sizeof(reason), "(no reason)");
+		run_fail(c, a, "%s: %s",
+			 m->type == RPERF_CTRL_REFUSE ? "refused" : "error",
+			 reason);
+		break;
+	case RPERF_CTRL_ARMED:
+		a->ph = AG_ARMED;
+		break;
+	case RPERF_CTRL_FINISHED:
+		a->finished = true;
+		break;
+	case RPERF_CTRL_BYE:
+		a->ph = AG_DONE;
+		run_conn_close(&a->conn);
+		break;
+	default:
+		run_fail(c, a, "unexpected %s", rperf_ctrl_type_name(m->type));
+	}
+}
+
+void run_on_msg(struct run_ctl *c, struct run_agent *a,
+		const struct rperf_ctrl_msg *m)
+{
+	int rc = rperf_proto_session_check(&a->sess, RPERF_CTRL_RECV, m->type);
+
+	a->deadline = 0; /* an answer sent below sets the next one */
+	if (m->type == RPERF_CTRL_REFUSE || m->type == RPERF_CTRL_ERROR) {
+		on_other(c, a, m); /* its reason says more than the order */
+		return;
+	}
+	if (rc) {
+		run_fail(c, a, "%s out of order (state %s)",
+			 rperf_ctrl_type_name(m->type),
+			 rperf_proto_state_name(a->sess.state));
+		return;
+	}
+	switch (m->type) {
+	case RPERF_CTRL_WELCOME:
+		on_welcome(c, a, m);
+		break;
+	case RPERF_CTRL_READY:
+		send_plan(c, a);
+		break;
+	case RPERF_CTRL_ENDPOINTS:
+		on_endpoints(c, a, m);
+		break;
+	case RPERF_CTRL_REPORT:
+		on_report(c, a, m);
+		break;
+	default:
+		on_other(c, a, m);
+	}
+}
