@@ -28,7 +28,10 @@
  *                                     sinks: instances with to = host
  *             <----------------  ENDPOINTS {"instances":[{"id":N,
  *                                     "role":"source"|"sink",
- *                                     "qps":[endpoint...]}]}
+ *                                     "qps":[endpoint...]}],
+ *                                     "link_layer":"infiniband"|"ethernet"}
+ *                                     (optional; the controller names its
+ *                                     classes SL or traffic class by it)
  *                                 or ERROR {"reason"} (device, QP ...)
  *   CONNECT   ---------------->      {"peers":[{"id":N,"role":"source"|
  *                                     "sink","qps":[endpoint...]}]}
@@ -42,7 +45,11 @@
  *             <----------------  FINISHED {} when all its sources ended
  *                                     (optional hint; may never come)
  *   STOP      ---------------->      {} stop everything still running
- *             <----------------  REPORT {"host":"h2","instances":[result]}
+ *             <----------------  REPORT {"host":"h2","instances":[result],
+ *                                     "clock":{...}} (optional object: the
+ *                                     clock the LSGs used, e.g. the "clock"
+ *                                     object of rperf lat's JSON; the
+ *                                     controller prints it as is)
  *   BYE       ---------------->
  *             <----------------  BYE  then the agent frees every QP, MR,
  *                                     CQ and thread and waits for the next
