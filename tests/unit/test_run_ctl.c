@@ -16,7 +16,12 @@
 
 #define MS 1000000ull
 
-enum fake_mode { FAKE_OK, FAKE_DIE_AFTER_GO, FAKE_SILENT_AFTER_PLAN };
+enum fake_mode {
+	FAKE_OK,
+	FAKE_DIE_AFTER_GO,
+	FAKE_SILENT_AFTER_PLAN,
+	FAKE_NO_FINISH, /* runs until STOP */
+};
 
 struct fake {
 	const char *name;
@@ -204,9 +209,12 @@ static void experiment(struct fake *f, int fd)
 	rperf_ctrl_msg_release(&m);
 	if (f->mode == FAKE_DIE_AFTER_GO)
 		goto plan_fini; /* the socket closes: EOF at the controller */
-	usleep(250000);
-	if (pl.nsources && send_msg(fd, RPERF_CTRL_FINISHED, json_object()))
-		goto plan_fini;
+	if (f->mode != FAKE_NO_FINISH) {
+		usleep(250000);
+		if (pl.nsources &&
+		    send_msg(fd, RPERF_CTRL_FINISHED, json_object()))
+			goto plan_fini;
+	}
 	if (recv_type(f, fd, RPERF_CTRL_STOP, &m))
 		goto plan_fini;
 	rperf_ctrl_msg_release(&m);
@@ -266,6 +274,16 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static volatile sig_atomic_t stop_flag;
+
+static void *stopper(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+	stop_flag = 1;
+	return NULL;
+}
+
 static struct rperf_run_results *run(struct rperf_job *j, struct fake *f,
 				     const char *key, double *secs)
 {
@@ -280,8 +298,8 @@ static struct rperf_run_results *run(struct rperf_job *j, struct fake *f,
 	for (size_t i = 0; i < j->nhosts; i++)
 		fake_start(&f[i], &j->hosts[i]);
 	t0 = now_s();
-	assert_int_equal(rperf_run_execute(j, &o, NULL, &r, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		rperf_run_execute(j, &o, &stop_flag, &r, err, sizeof(err)), 0);
 	*secs = now_s() - t0;
 	for (size_t i = 0; i < j->nhosts; i++)
 		fake_join(&f[i]);
@@ -427,12 +445,41 @@ static void not_running(void **state)
 	fx_job_free(j);
 }
 
+/* SIGINT mid-run: everyone stopped, every REPORT gathered, at once. */
+static void interrupted(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	pthread_t t;
+	double secs;
+
+	(void)state;
+	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
+	for (int i = 0; i < 3; i++)
+		f[i].mode = FAKE_NO_FINISH;
+	stop_flag = 0;
+	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
+	r = run(j, f, NULL, &secs);
+	pthread_join(t, NULL);
+	stop_flag = 0;
+	assert_true(r->interrupted);
+	assert_false(r->aborted);
+	assert_int_equal(rperf_run_results_nfailed(r), 0);
+	assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
+	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	assert_true(secs < 1.5);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(whole_flow),	cmocka_unit_test(agent_dies),
 		cmocka_unit_test(wrong_key),	cmocka_unit_test(right_key),
 		cmocka_unit_test(silent_agent), cmocka_unit_test(not_running),
+		cmocka_unit_test(interrupted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
