@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The engine's runtime: the device, the instances, the source threads at
+ * the barrier and the one sink thread (see engine.h).
+ */
+#define _GNU_SOURCE
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine_priv.h"
+
+uint64_t rperf_engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p)
+{
+	double t = 4096.0 * (double)(1ull << (p->qp_timeout & 31)) *
+		   (double)(p->retry_count + 1) * 4;
+
+	if (t < 5e9)
+		return 5000000000ull;
+	if (t > (double)RPERF_ENGINE_MAX_STALL_NS)
+		return RPERF_ENGINE_MAX_STALL_NS;
+	return (uint64_t)t;
+}
+
+double rperf_engine_thread_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,
+		     const struct rperf_buf *buf,
+		     struct rperf_ctrl_endpoint *out)
+{
+	struct rperf_endpoint ep;
+
+	rperf_qp_endpoint(g->dev, qp, g->vcfg.mtu, &ep);
+	memset(out, 0, sizeof(*out));
+	out->qpn = ep.qpn;
+	out->psn = ep.psn;
+	out->lid = ep.lid;
+	memcpy(out->gid, ep.gid, sizeof(out->gid));
+	out->mtu = (uint32_t)ep.mtu;
+	if (buf && buf->mr) {
+		out->rkey = buf->mr->rkey;
+		out->addr = (uintptr_t)buf->addr;
+		out->size = buf->len;
+	}
+}
+
+void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
+			  struct rperf_endpoint *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->qpn = in->qpn;
+	out->psn = in->psn;
+	out->lid = in->lid;
+	memcpy(out->gid, in->gid, sizeof(out->gid));
+	out->mtu = (int)in->mtu;
+}
+
+const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
+					      enum rperf_proto_role r)
+{
+	if (k == RPERF_GEN_LSG)
+		return r == RPERF_ROLE_SOURCE ? &rperf_gen_lsg_source :
+						&rperf_gen_lsg_sink;
+	if (k == RPERF_GEN_BSG)
+		return r == RPERF_ROLE_SOURCE ? &rperf_gen_bsg_source :
+						&rperf_gen_bsg_sink;
+	return NULL;
+}
+
+const char *rperf_engine_device(const struct rperf_engine *e)
+{
+	return e && e->dev ? e->dev->name : "";
+}
+
+size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
+			  size_t *sinks)
+{
+	size_t i, s = 0;
+
+	for (i = 0; i < e->n; i++)
+		s += e->inst[i].role == RPERF_ROLE_SOURCE;
+	if (sources)
+		*sources = s;
+	if (sinks)
+		*sinks = e->n - s;
+	return e->n;
+}
+
+static void inst_init(struct rperf_engine *e, struct rperf_gen_inst *g,
+		      const struct rperf_gen_spec *s, enum rperf_proto_role r,
+		      int cpu)
+{
+	g->ops = rperf_gen_ops_for(s->kind, r);
+	g->spec = *s;
+	g->role = r;
+	g->dev = e->dev;
+	g->vcfg = e->vcfg;
+	g->vcfg.mtu = (int)s->path.mtu;
+	g->vcfg.sl = s->path.sl;
+	g->vcfg.tclass = s->path.tclass;
+	g->vcfg.qp_timeout = s->path.qp_timeout;
+	g->vcfg.retry_count = s->path.retry_count;
+	g->clk = e->clk;
+	g->cpu = cpu;
+	g->engine = e;
+	g->res.id = s->id;
+	g->res.role = r;
+	g->res.kind = s->kind;
+}
+
+static int setup_all(struct rperf_engine *e, const struct rperf_proto_plan *p,
+		     char *err, size_t errlen)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < p->nsources + p->nsinks; i++) {
+		bool src = i < p->nsources;
+		const struct rperf_gen_spec *s =
+			src ? &p->sources[i] : &p->sinks[i - p->nsources];
+		struct rperf_gen_inst *g = &e->inst[i];
+		char why[200] = "";
+
+		inst_init(e, g, s, src ? RPERF_ROLE_SOURCE : RPERF_ROLE_SINK,
+			  p->device.cpu);
+		if (!g->ops)
+			return EINVAL;
+		rc = g->ops->setup(g, why, sizeof(why));
+		e->n = i + 1; /* torn down by destroy, even half set up */
+		if (rc)
+			snprintf(err, errlen, "%s '%s' (id %u): %s",
+				 g->ops->name, s->name, s->id,
+				 why[0] ? why : strerror(rc));
+	}
+	return rc;
+}
+
+int rperf_engine_create(const struct rperf_proto_plan *plan,
+			const struct rperf_clock *clk,
+			struct rperf_engine **out, char *err, size_t errlen)
+{
+	struct rperf_engine *e;
+	size_t n;
+	int rc;
+
+	if (!plan || !clk || !out)
+		return EINVAL;
+	n = plan->nsources + plan->nsinks;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return ENOMEM;
+	e->clk = clk;
+	e->efd = -1;
+	pthread_mutex_init(&e->lock, NULL);
+	e->inst = calloc(n ? n : 1, sizeof(*e->inst));
+	e->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!e->inst || e->efd < 0) {
+		rc = e->inst ? errno : ENOMEM;
+		snprintf(err, errlen, "engine: %s", strerror(rc));
+		goto destroy;
+	}
+	snprintf(e->dev_name, sizeof(e->dev_name), "%s", plan->device.device);
+	e->vcfg.dev_name = e->dev_name[0] ? e->dev_name : NULL;
+	e->vcfg.ib_port = plan->device.port;
+	e->vcfg.gid_index = plan->device.gid_index;
+	rc = rperf_dev_open(&e->vcfg, &e->dev, err, errlen);
+	if (!rc)
+		rc = setup_all(e, plan, err, errlen);
+	if (rc)
+		goto destroy;
+	*out = e;
+	return 0;
+destroy:
+	rperf_engine_destroy(e);
+	return rc;
+}
+
+int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
+			   char *err, size_t errlen)
+{
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->inst = calloc(e->n ? e->n : 1, sizeof(*out->inst));
+	if (!out->inst)
+		return ENOMEM;
+	for (i = 0; !rc && i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+
+		out->inst[i].id = g->spec.id;
+		out->inst[i].role = g->role;
+		out->n = i + 1;
+		rc = g->ops->endpoints(g, &out->inst[i]);
+		if (rc)
+			snprintf(err, errlen, "%s '%s': endpoints: %s",
+				 g->ops->name, g->spec.name, strerror(rc));
+	}
+	if (rc)
+		rperf_proto_eps_fini(out);
+	return rc;
+}
+
+int rperf_engine_connect(struct rperf_engine *e,
+			 const struct rperf_proto_eps *peers, char *err,
+			 size_t errlen)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+		const struct rperf_proto_inst_eps *p =
+			rperf_proto_eps_find(peers, g->spec.id, g->role);
+		char why[200] = "";
+
+		if (!p) {
+			snprintf(err, errlen,
+				 "CONNECT has no peer for %s '%s' (id %u)",
+				 rperf_proto_role_name(g->role), g->spec.name,
+				 g->spec.id);
+			return EINVAL;
+		}
+		rc = g->ops->connect(g, p, why, sizeof(why));
+		if (rc)
+			snprintf(err, errlen, "%s '%s' (id %u): %s",
+				 g->ops->name, g->spec.name, g->spec.id,
+				 why[0] ? why : strerror(rc));
+	}
+	if (!rc)
+		rc = rperf_engine_sink_start(e, err, errlen);
+	return rc;
+}
+
+int rperf_engine_fd(const struct rperf_engine *e)
+{
+	return e ? e->efd : -1;
+}
+
+bool rperf_engine_poll(struct rperf_engine *e)
+{
+	uint64_t v;
+	size_t i;
+	bool all = true;
+
+	if (read(e->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return false;
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < e->n; i++)
+		if (e->inst[i].started && !e->inst[i].ended)
+			all = false;
+	pthread_mutex_unlock(&e->lock);
+	return all;
+}
+
+void rperf_engine_stop(struct rperf_engine *e)
+{
+	size_t i;
+
+	if (!e)
+		return;
+	e->stop = 1;
+	for (i = 0; i < e->n; i++) {
+		if (e->inst[i].started) {
+			pthread_join(e->inst[i].thread, NULL);
+			e->inst[i].started = false;
+		}
+	}
+	rperf_engine_sink_stop(e);
+}
+
+int rperf_engine_report(struct rperf_engine *e, const char *host,
+			struct rperf_proto_report *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->host, sizeof(out->host), "%s", host);
+	out->res = calloc(e->n ? e->n : 1, sizeof(*out->res));
+	if (!out->res)
+		return ENOMEM;
+	for (i = 0; i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+
+		if (g->ops->result)
+			(void)g->ops->result(g);
+		out->res[i] = g->res; /* histograms move into the report */
+		g->res.rtt = g->res.wire = g->res.loop = NULL;
+		out->n = i + 1;
+	}
+	return 0;
+}
+
+void rperf_engine_destroy(struct rperf_engine *e)
+{
+	size_t i;
+
+	if (!e)
+		return;
+	rperf_engine_stop(e);
+	for (i = 0; e->inst && i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+
+		if (g->ops && g->ops->teardown)
+			g->ops->teardown(g);
+		rperf_hist_destroy(g->res.rtt);
+		rperf_hist_destroy(g->res.wire);
+		rperf_hist_destroy(g->res.loop);
+	}
+	free(e->inst);
+	rperf_dev_close(e->dev);
+	if (e->efd >= 0)
+		close(e->efd);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}

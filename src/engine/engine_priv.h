@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The engine's state, shared by engine.c and engine_run.c. */
+#ifndef RPERF_ENGINE_PRIV_H
+#define RPERF_ENGINE_PRIV_H
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "engine/engine.h"
+
+struct rperf_engine {
+	const struct rperf_clock *clk;
+	struct rperf_verbs_cfg vcfg;
+	char dev_name[RPERF_NAME_LEN];
+	struct rperf_dev *dev;
+	struct rperf_gen_inst *inst; /* [n]: sources first, then sinks */
+	size_t n;
+	int efd; /* eventfd: a source thread ended */
+	pthread_mutex_t lock; /* started/ended of the instances */
+	volatile sig_atomic_t stop; /* every thread's stop flag */
+	/* the one sink thread */
+	pthread_t sink_thread;
+	bool sink_started;
+	volatile sig_atomic_t sink_stop;
+	double sink_cpu; /* its CPU time, seconds, once joined */
+};
+
+/* Start / stop (join) the sink thread; start is a no-op without sinks. */
+int rperf_engine_sink_start(struct rperf_engine *e, char *err, size_t errlen);
+void rperf_engine_sink_stop(struct rperf_engine *e);
+
+#endif

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The engine's threads: one per source, started at the barrier, pinned,
+ * with the engine's stop flag and no socket; and the one sink thread that
+ * serves every sink instance of the device (see engine.h).
+ */
+#define _GNU_SOURCE
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine_priv.h"
+
+#define SLICE_NS 50000000ull /* stop-flag checks while waiting */
+#define SINK_WAIT_MS 100
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= CPU_SETSIZE)
+		return EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* Sleep until @at_ns (CLOCK_MONOTONIC) or the stop flag: 0 or EINTR. */
+static int wait_until(uint64_t at_ns, volatile sig_atomic_t *stop)
+{
+	for (;;) {
+		uint64_t now = rperf_engine_now_ns(), next;
+		struct timespec ts;
+
+		if (*stop)
+			return EINTR;
+		if (now >= at_ns)
+			return 0;
+		next = at_ns - now > SLICE_NS ? now + SLICE_NS : at_ns;
+		ts.tv_sec = (time_t)(next / 1000000000ull);
+		ts.tv_nsec = (long)(next % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static void *source_main(void *arg)
+{
+	struct rperf_gen_inst *g = arg;
+	struct rperf_engine *e = g->engine;
+	uint64_t one = 1;
+	double cpu0;
+	int rc = pin(g->cpu);
+
+	if (rc)
+		snprintf(g->res.error, sizeof(g->res.error),
+			 "cannot pin to CPU %d: %s", g->cpu, strerror(rc));
+	else if (wait_until(g->start_at_ns, &e->stop))
+		snprintf(g->res.error, sizeof(g->res.error),
+			 "stopped before its start");
+	else {
+		cpu0 = rperf_engine_thread_cpu();
+		(void)g->ops->run(g, &e->stop);
+		g->res.cpu_seconds = rperf_engine_thread_cpu() - cpu0;
+	}
+	pthread_mutex_lock(&e->lock);
+	g->ended = true;
+	pthread_mutex_unlock(&e->lock);
+	if (write(e->efd, &one, sizeof(one)) < 0) {
+		/* the counter cannot overflow here; nothing to do */
+	}
+	return NULL;
+}
+
+int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
+		    size_t errlen)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+
+		if (g->role != RPERF_ROLE_SOURCE)
+			continue;
+		g->start_at_ns = t0_ns + g->spec.start_ns;
+		pthread_mutex_lock(&e->lock);
+		rc = pthread_create(&g->thread, NULL, source_main, g);
+		g->started = rc == 0;
+		pthread_mutex_unlock(&e->lock);
+		if (rc) {
+			snprintf(err, errlen, "starting the thread of '%s': %s",
+				 g->spec.name, strerror(rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* ---- the sink thread ---- */
+
+struct sink_slot {
+	struct rperf_gen_inst *g;
+	size_t off, n; /* its pollfds */
+	bool active;
+};
+
+struct sink_run {
+	struct rperf_engine *e;
+	struct sink_slot *slot;
+	size_t nslot;
+	struct pollfd *pf;
+	size_t npf;
+	bool events; /* every sink waits on events: sleep in poll() */
+};
+
+static int sink_prepare(struct rperf_engine *e, struct sink_run *s)
+{
+	size_t i, cap = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->e = e;
+	s->events = true;
+	for (i = 0; i < e->n; i++)
+		if (e->inst[i].role == RPERF_ROLE_SINK)
+			cap += e->inst[i].spec.qps + 1;
+	s->slot = calloc(e->n ? e->n : 1, sizeof(*s->slot));
+	s->pf = calloc(cap ? cap : 1, sizeof(*s->pf));
+	if (!s->slot || !s->pf)
+		return ENOMEM;
+	for (i = 0; i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+		struct sink_slot *sl = &s->slot[s->nslot];
+
+		if (g->role != RPERF_ROLE_SINK)
+			continue;
+		sl->g = g;
+		sl->off = s->npf;
+		sl->n = g->ops->sink_fds(g, s->pf + s->npf, cap - s->npf);
+		sl->active = true;
+		s->npf += sl->n;
+		s->nslot++;
+		if (g->spec.sink_completion == RPERF_COMPLETION_POLL)
+			s->events = false;
+	}
+	return 0;
+}
+
+static void sink_drop(struct sink_run *s, struct sink_slot *sl)
+{
+	size_t j;
+
+	sl->active = false;
+	for (j = 0; j < sl->n; j++)
+		s->pf[sl->off + j].fd = -1; /* poll() ignores it */
+}
+
+static void *sink_main(void *arg)
+{
+	struct sink_run *s = arg;
+	struct rperf_engine *e = s->e;
+	double cpu0 = rperf_engine_thread_cpu();
+	size_t i;
+
+	while (!e->sink_stop) {
+		if (s->events &&
+		    poll(s->pf, (nfds_t)s->npf, SINK_WAIT_MS) < 0 &&
+		    errno != EINTR)
+			break;
+		for (i = 0; i < s->nslot; i++) {
+			struct sink_slot *sl = &s->slot[i];
+			bool progress = false;
+
+			if (sl->active &&
+			    sl->g->ops->sink_drain(
+				    sl->g, s->events ? s->pf + sl->off : NULL,
+				    &progress))
+				sink_drop(s, sl);
+		}
+	}
+	e->sink_cpu = rperf_engine_thread_cpu() - cpu0;
+	for (i = 0; i < s->nslot; i++)
+		s->slot[i].g->res.cpu_seconds = e->sink_cpu;
+	free(s->slot);
+	free(s->pf);
+	free(s);
+	return NULL;
+}
+
+int rperf_engine_sink_start(struct rperf_engine *e, char *err, size_t errlen)
+{
+	struct sink_run *s;
+	size_t sinks = 0;
+	int rc;
+
+	rperf_engine_count(e, NULL, &sinks);
+	if (!sinks || e->sink_started)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ENOMEM;
+	rc = sink_prepare(e, s);
+	if (!rc)
+		rc = pthread_create(&e->sink_thread, NULL, sink_main, s);
+	if (rc) {
+		snprintf(err, errlen, "starting the sink thread: %s",
+			 strerror(rc));
+		free(s->slot);
+		free(s->pf);
+		free(s);
+		return rc;
+	}
+	e->sink_started = true;
+	return 0;
+}
+
+void rperf_engine_sink_stop(struct rperf_engine *e)
+{
+	if (!e->sink_started)
+		return;
+	e->sink_stop = 1;
+	pthread_join(e->sink_thread, NULL);
+	e->sink_started = false;
+}

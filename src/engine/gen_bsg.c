@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * BSG source: spec.qps QPs, rperf_bsg_run() open loop with tx_depth,
+ * cq_mod, post_list, the rate limit (rate_bps / (8 * size) messages per
+ * second) and completion events when completion = event. It runs warm-up
+ * and measurement in one call (warmup_ns + duration_ns): the load stays
+ * steady when the LSGs start counting.
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/config.h"
+#include "gen/bsg.h"
+
+struct bsg_src {
+	struct rperf_qp **qp;
+	size_t nqp;
+	struct rperf_bsg_qp *bq; /* [nqp], filled at connect */
+	struct rperf_buf buf;
+	struct rperf_bsg_res res;
+	bool ran;
+};
+
+static int check_depth(struct rperf_gen_inst *g, char *err, size_t errlen)
+{
+	int wr = g->dev->attr.max_qp_wr, cqe = g->dev->attr.max_cqe;
+	int max = cqe > 0 && cqe < wr ? cqe : wr;
+
+	if (max > 0 && g->spec.tx_depth > (uint32_t)max) {
+		snprintf(err, errlen,
+			 "tx_depth %u is above what %s allows (at most %d)",
+			 g->spec.tx_depth, g->dev->name, max);
+		return ERANGE;
+	}
+	return 0;
+}
+
+static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
+{
+	struct rperf_qp_cfg q = {
+		.send_depth = g->spec.tx_depth,
+		.recv_depth = 1,
+		.send_events = g->spec.completion == RPERF_COMPLETION_EVENT,
+	};
+	struct bsg_src *b = calloc(1, sizeof(*b));
+	int rc;
+
+	if (!b)
+		return ENOMEM;
+	g->priv = b;
+	rc = check_depth(g, err, errlen);
+	if (rc)
+		return rc;
+	b->qp = calloc(g->spec.qps, sizeof(*b->qp));
+	b->bq = calloc(g->spec.qps, sizeof(*b->bq));
+	if (!b->qp || !b->bq)
+		return ENOMEM;
+	while (b->nqp < g->spec.qps) {
+		rc = rperf_qp_create(g->dev, &q, &b->qp[b->nqp]);
+		if (rc) {
+			snprintf(err, errlen, "%s: creating QP %zu of %u: %s",
+				 g->dev->name, b->nqp + 1, g->spec.qps,
+				 strerror(rc));
+			return rc;
+		}
+		b->nqp++;
+	}
+	rc = rperf_buf_alloc(g->dev, g->spec.size, 0, &b->buf);
+	if (rc)
+		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
+			 g->dev->name, (unsigned long long)g->spec.size,
+			 strerror(rc));
+	return rc;
+}
+
+static int bsg_endpoints(struct rperf_gen_inst *g,
+			 struct rperf_proto_inst_eps *out)
+{
+	struct bsg_src *b = g->priv;
+	size_t i;
+
+	out->qps = calloc(b->nqp, sizeof(*out->qps));
+	if (!out->qps)
+		return ENOMEM;
+	for (i = 0; i < b->nqp; i++)
+		rperf_engine_ep(g, b->qp[i], NULL, &out->qps[i]);
+	out->nqps = b->nqp;
+	return 0;
+}
+
+static int bsg_connect(struct rperf_gen_inst *g,
+		       const struct rperf_proto_inst_eps *peer, char *err,
+		       size_t errlen)
+{
+	struct bsg_src *b = g->priv;
+	size_t i;
+	int rc = 0;
+
+	if (peer->nqps != b->nqp) {
+		snprintf(err, errlen, "the sink has %zu QPs, the source %zu",
+			 peer->nqps, b->nqp);
+		return EINVAL;
+	}
+	for (i = 0; !rc && i < b->nqp; i++) {
+		const struct rperf_ctrl_endpoint *p = &peer->qps[i];
+		struct rperf_endpoint ep;
+
+		if (g->spec.verb != RPERF_VERB_SEND && p->size < g->spec.size) {
+			snprintf(err, errlen,
+				 "the sink offers %llu B for WRITEs of %llu B",
+				 (unsigned long long)p->size,
+				 (unsigned long long)g->spec.size);
+			return EINVAL;
+		}
+		rperf_engine_ep_from(p, &ep);
+		rc = rperf_qp_connect(b->qp[i], g->dev, &g->vcfg, &ep, err,
+				      errlen);
+		b->bq[i] = (struct rperf_bsg_qp){ .qp = b->qp[i],
+						  .buf = &b->buf,
+						  .raddr = p->addr,
+						  .rkey = p->rkey };
+	}
+	return rc;
+}
+
+static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
+{
+	struct bsg_src *b = g->priv;
+	struct rperf_bsg_cfg c = {
+		.verb = g->spec.verb,
+		.size = g->spec.size,
+		.duration_ns = g->spec.warmup_ns + g->spec.duration_ns,
+		.tx_depth = g->spec.tx_depth,
+		.cq_mod = g->spec.cq_mod,
+		.post_list = g->spec.post_list,
+		.events = g->spec.completion == RPERF_COMPLETION_EVENT,
+		.limit_per_s = g->spec.rate_bps > 0 ?
+				       g->spec.rate_bps /
+					       (8.0 * (double)g->spec.size) :
+				       0,
+		.stop = stop,
+		.peer_fd = -1,
+		.stall_ns = rperf_engine_stall_ns(&g->spec.path),
+	};
+	int rc = rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
+
+	b->ran = true;
+	if (rc)
+		snprintf(g->res.error, sizeof(g->res.error), "%s",
+			 b->res.error[0] ? b->res.error : strerror(rc));
+	else if (b->res.stopped)
+		snprintf(g->res.error, sizeof(g->res.error),
+			 "stopped before the end");
+	return rc;
+}
+
+static int bsg_result(struct rperf_gen_inst *g)
+{
+	struct bsg_src *b = g->priv;
+
+	if (!b || !b->ran)
+		return 0;
+	g->res.messages = b->res.messages;
+	g->res.bytes = b->res.bytes;
+	g->res.posted = b->res.posted;
+	g->res.post_calls = b->res.post_calls;
+	g->res.seconds = b->res.seconds;
+	return 0;
+}
+
+static void bsg_teardown(struct rperf_gen_inst *g)
+{
+	struct bsg_src *b = g->priv;
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nqp; i++)
+		rperf_qp_destroy(b->qp[i]);
+	free(b->qp);
+	free(b->bq);
+	rperf_buf_free(&b->buf);
+	free(b);
+	g->priv = NULL;
+}
+
+const struct rperf_gen_ops rperf_gen_bsg_source = {
+	.name = "bsg-source",
+	.setup = bsg_setup,
+	.endpoints = bsg_endpoints,
+	.connect = bsg_connect,
+	.run = bsg_run,
+	.result = bsg_result,
+	.teardown = bsg_teardown,
+};

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * LSG source: the wire QP to the destination and the loopback pair on the
+ * same device, rperf_lsg_run() with the RPerf method (Equation 1). Warm-up
+ * by time: a first run of warmup_ns whose samples are counted and dropped,
+ * then the measured run of duration_ns. Source completion "event" has no
+ * meaning for a closed loop that times every completion: it makes the loop
+ * yield the CPU between polls (lat's --poll yield).
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/config.h"
+#include "gen/lsg.h"
+
+#define SEND_DEPTH 16
+
+struct lsg_src {
+	struct rperf_qp *wire, *loop_tx, *loop_rx;
+	struct rperf_buf send_buf, rx_buf;
+	struct rperf_lsg_res res;
+	bool res_ok;
+	uint64_t warm_samples;
+	unsigned int rx_depth;
+};
+
+static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
+	      struct rperf_qp **out, const char *what, char *err, size_t errlen)
+{
+	struct rperf_qp_cfg q = { .send_depth = send, .recv_depth = recv };
+	int rc = rperf_qp_create(g->dev, &q, out);
+
+	if (rc)
+		snprintf(err, errlen, "%s: creating the %s QP: %s",
+			 g->dev->name, what, strerror(rc));
+	return rc;
+}
+
+static int connect_loop(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
+			size_t errlen)
+{
+	struct rperf_endpoint tx, rx;
+	int rc;
+
+	rperf_qp_endpoint(g->dev, l->loop_tx, g->vcfg.mtu, &tx);
+	rperf_qp_endpoint(g->dev, l->loop_rx, g->vcfg.mtu, &rx);
+	rc = rperf_qp_connect(l->loop_tx, g->dev, &g->vcfg, &rx, err, errlen);
+	if (!rc)
+		rc = rperf_qp_connect(l->loop_rx, g->dev, &g->vcfg, &tx, err,
+				      errlen);
+	return rc;
+}
+
+static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
+{
+	struct lsg_src *l = calloc(1, sizeof(*l));
+	int rc;
+
+	if (!l)
+		return ENOMEM;
+	g->priv = l;
+	l->rx_depth = RPERF_ENGINE_RX_DEPTH;
+	if ((int)l->rx_depth > g->dev->attr.max_qp_wr)
+		l->rx_depth = (unsigned int)g->dev->attr.max_qp_wr;
+	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, false);
+	l->res_ok = rc == 0;
+	if (!rc)
+		rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+	if (!rc)
+		rc = qp(g, SEND_DEPTH, 1, &l->loop_tx, "loopback sender", err,
+			errlen);
+	if (!rc)
+		rc = qp(g, 1, l->rx_depth, &l->loop_rx, "loopback receiver",
+			err, errlen);
+	if (!rc)
+		rc = rperf_buf_alloc(g->dev, g->spec.size, 0, &l->send_buf);
+	if (!rc)
+		rc = rperf_buf_alloc(g->dev, g->spec.size,
+				     IBV_ACCESS_LOCAL_WRITE, &l->rx_buf);
+	if (rc && !err[0])
+		snprintf(err, errlen, "%s: %s", g->dev->name, strerror(rc));
+	if (!rc && (rc = rperf_post_recvs(l->loop_rx, &l->rx_buf, g->spec.size,
+					  l->rx_depth)))
+		snprintf(err, errlen, "posting loopback receives: %s",
+			 strerror(rc));
+	if (!rc)
+		rc = connect_loop(g, l, err, errlen);
+	return rc;
+}
+
+static int lsg_endpoints(struct rperf_gen_inst *g,
+			 struct rperf_proto_inst_eps *out)
+{
+	struct lsg_src *l = g->priv;
+
+	out->qps = calloc(1, sizeof(*out->qps));
+	if (!out->qps)
+		return ENOMEM;
+	rperf_engine_ep(g, l->wire, NULL, &out->qps[0]);
+	out->nqps = 1;
+	return 0;
+}
+
+static int lsg_connect(struct rperf_gen_inst *g,
+		       const struct rperf_proto_inst_eps *peer, char *err,
+		       size_t errlen)
+{
+	struct lsg_src *l = g->priv;
+	struct rperf_endpoint ep;
+
+	if (peer->nqps != 1) {
+		snprintf(err, errlen, "the LSG sink has %zu QPs, not 1",
+			 peer->nqps);
+		return EINVAL;
+	}
+	rperf_engine_ep_from(&peer->qps[0], &ep);
+	return rperf_qp_connect(l->wire, g->dev, &g->vcfg, &ep, err, errlen);
+}
+
+static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
+		    struct rperf_lsg_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->clk = g->clk;
+	c->method = RPERF_METHOD_RPERF;
+	c->size = g->spec.size;
+	c->pair_order = g->spec.pair_order;
+	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
+	c->solicit_every = RPERF_ENGINE_RX_DEPTH / 4;
+	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
+	c->stop = stop;
+	c->peer_fd = -1;
+}
+
+/* The warm-up: samples taken and dropped; 0 or the run's error. */
+static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
+		   const struct rperf_lsg_qps *q)
+{
+	struct lsg_src *l = g->priv;
+	struct rperf_lsg_res w;
+	int rc;
+
+	if (!g->spec.warmup_ns)
+		return 0;
+	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, false);
+	if (rc) {
+		snprintf(g->res.error, sizeof(g->res.error), "warm-up: %s",
+			 strerror(rc));
+		return rc;
+	}
+	c->duration_ns = g->spec.warmup_ns;
+	rc = rperf_lsg_run(c, q, &w);
+	l->warm_samples = w.samples;
+	if (rc)
+		snprintf(g->res.error, sizeof(g->res.error), "warm-up: %.200s",
+			 w.error[0] ? w.error : strerror(rc));
+	rperf_lsg_res_fini(&w);
+	return rc;
+}
+
+static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
+{
+	struct lsg_src *l = g->priv;
+	struct rperf_lsg_qps q = { .wire = l->wire,
+				   .loop_tx = l->loop_tx,
+				   .loop_rx = l->loop_rx,
+				   .send_buf = &l->send_buf,
+				   .loop_rx_buf = &l->rx_buf,
+				   .wire_rx_buf = &l->rx_buf,
+				   .rx_depth = l->rx_depth };
+	struct rperf_lsg_cfg c;
+	int rc;
+
+	if (!l->res_ok)
+		return ENOMEM;
+	lsg_cfg(g, stop, &c);
+	rc = warm_up(g, &c, &q);
+	if (rc)
+		return rc;
+	c.duration_ns = g->spec.duration_ns;
+	rc = rperf_lsg_run(&c, &q, &l->res);
+	if (rc)
+		snprintf(g->res.error, sizeof(g->res.error), "%s",
+			 rc == EINTR	 ? "stopped before the end" :
+			 l->res.error[0] ? l->res.error :
+					   strerror(rc));
+	return rc;
+}
+
+static int lsg_result(struct rperf_gen_inst *g)
+{
+	struct lsg_src *l = g->priv;
+
+	if (!l || !l->res_ok)
+		return ENOMEM;
+	g->res.samples = l->res.samples;
+	g->res.warmup = l->warm_samples;
+	g->res.nonpositive = l->res.nonpositive;
+	g->res.precompleted = l->res.precompleted;
+	g->res.loop_precompleted = l->res.loop_precompleted;
+	g->res.seconds = l->res.seconds;
+	if (!g->res.rtt) { /* move the histograms (once) */
+		g->res.rtt = l->res.rtt;
+		g->res.wire = l->res.wire;
+		g->res.loop = l->res.loop;
+		l->res.rtt = l->res.wire = l->res.loop = NULL;
+	}
+	return 0;
+}
+
+static void lsg_teardown(struct rperf_gen_inst *g)
+{
+	struct lsg_src *l = g->priv;
+
+	if (!l)
+		return;
+	rperf_qp_destroy(l->wire);
+	rperf_qp_destroy(l->loop_tx);
+	rperf_qp_destroy(l->loop_rx);
+	rperf_buf_free(&l->send_buf);
+	rperf_buf_free(&l->rx_buf);
+	if (l->res_ok)
+		rperf_lsg_res_fini(&l->res);
+	free(l);
+	g->priv = NULL;
+}
+
+const struct rperf_gen_ops rperf_gen_lsg_source = {
+	.name = "lsg-source",
+	.setup = lsg_setup,
+	.endpoints = lsg_endpoints,
+	.connect = lsg_connect,
+	.run = lsg_run,
+	.result = lsg_result,
+	.teardown = lsg_teardown,
+};

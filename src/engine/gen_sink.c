@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The destination end of an LSG or a BSG: QPs with deep receive queues
+ * refilled off the critical path, counting what arrives. The receive side
+ * is rperf bw's (bw_rx.c: SENDs and WRITE_WITH_IMM counted, receives
+ * reposted); the engine's one sink thread calls sink_drain() for every
+ * sink of the device. An LSG sink re-arms for solicited events only (the
+ * source solicits every RPERF_ENGINE_RX_DEPTH/4-th SEND, as rperf lat's
+ * server does), so it wakes a few times per queue, never per message. A
+ * BSG sink of RDMA WRITEs has nothing to count (no receive completion):
+ * its messages and bytes stay 0 and the controller says so.
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw/bw_rx.h"
+#include "cli/config.h"
+
+struct sink {
+	struct rperf_bw_conn conn; /* conn.dev is the engine's: not owned */
+	struct rperf_bw_rxc rx;
+	bool events;
+	int solicited; /* ibv_req_notify_cq's solicited_only */
+};
+
+static unsigned int depth(const struct rperf_dev *d)
+{
+	int max = d->attr.max_qp_wr;
+
+	if (d->attr.max_cqe > 0 && d->attr.max_cqe < max)
+		max = d->attr.max_cqe;
+	return max > 0 && (unsigned int)max < RPERF_ENGINE_RX_DEPTH ?
+		       (unsigned int)max :
+		       RPERF_ENGINE_RX_DEPTH;
+}
+
+static int sink_qps(struct rperf_gen_inst *g, struct sink *s, size_t n,
+		    char *err, size_t errlen)
+{
+	struct rperf_qp_cfg q = { .send_depth = 1,
+				  .recv_depth = s->conn.rx_depth,
+				  .recv_events = s->events,
+				  .access = IBV_ACCESS_REMOTE_WRITE };
+	size_t i;
+	int rc = 0;
+
+	s->conn.qp = calloc(n, sizeof(*s->conn.qp));
+	if (!s->conn.qp)
+		return ENOMEM;
+	for (i = 0; !rc && i < n; i++) {
+		rc = rperf_qp_create(g->dev, &q, &s->conn.qp[i]);
+		if (!rc)
+			s->conn.nqp++;
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
+			 g->dev->name, i, n, strerror(rc));
+	for (i = 0; !rc && s->conn.recvs && i < n; i++)
+		rc = rperf_post_recvs(s->conn.qp[i], &s->conn.buf,
+				      s->conn.max_size, s->conn.rx_depth);
+	if (rc && !err[0])
+		snprintf(err, errlen, "posting receives: %s", strerror(rc));
+	return rc;
+}
+
+static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
+{
+	bool lsg = g->spec.kind == RPERF_GEN_LSG;
+	struct sink *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return ENOMEM;
+	g->priv = s;
+	s->events = g->spec.sink_completion == RPERF_COMPLETION_EVENT;
+	s->solicited = lsg;
+	s->conn.dev = g->dev;
+	s->conn.vcfg = g->vcfg;
+	s->conn.max_size = g->spec.size;
+	s->conn.rx_depth = depth(g->dev);
+	s->conn.recvs = lsg || g->spec.verb != RPERF_VERB_WRITE;
+	rc = rperf_buf_alloc(g->dev, g->spec.size,
+			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+			     &s->conn.buf);
+	if (rc) {
+		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
+			 g->dev->name, (unsigned long long)g->spec.size,
+			 strerror(rc));
+		return rc;
+	}
+	return sink_qps(g, s, lsg ? 1 : g->spec.qps, err, errlen);
+}
+
+static int sink_endpoints(struct rperf_gen_inst *g,
+			  struct rperf_proto_inst_eps *out)
+{
+	struct sink *s = g->priv;
+	size_t i;
+
+	out->qps = calloc(s->conn.nqp, sizeof(*out->qps));
+	if (!out->qps)
+		return ENOMEM;
+	for (i = 0; i < s->conn.nqp; i++)
+		rperf_engine_ep(g, s->conn.qp[i], &s->conn.buf, &out->qps[i]);
+	out->nqps = s->conn.nqp;
+	return 0;
+}
+
+static int sink_connect(struct rperf_gen_inst *g,
+			const struct rperf_proto_inst_eps *peer, char *err,
+			size_t errlen)
+{
+	struct sink *s = g->priv;
+	size_t i;
+	int rc = 0;
+
+	if (peer->nqps != s->conn.nqp) {
+		snprintf(err, errlen, "the source has %zu QPs, the sink %zu",
+			 peer->nqps, s->conn.nqp);
+		return EINVAL;
+	}
+	for (i = 0; !rc && i < s->conn.nqp; i++) {
+		struct rperf_endpoint ep;
+
+		rperf_engine_ep_from(&peer->qps[i], &ep);
+		rc = rperf_qp_connect(s->conn.qp[i], g->dev, &g->vcfg, &ep, err,
+				      errlen);
+	}
+	return rc;
+}
+
+static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)
+{
+	struct sink *s = g->priv;
+	size_t i;
+
+	if (!s->events)
+		return 0;
+	for (i = 0; i < s->conn.nqp && i < cap; i++) {
+		pf[i].fd = s->conn.qp[i]->channel->fd;
+		pf[i].events = POLLIN;
+		pf[i].revents = 0;
+	}
+	return i;
+}
+
+static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
+		      bool *progress)
+{
+	struct sink *s = g->priv;
+	char err[160] = "";
+	size_t i;
+	int got = 0;
+
+	for (i = 0; pf && i < s->conn.nqp; i++) {
+		struct ibv_cq *cq;
+		void *ctx;
+
+		if (!(pf[i].revents & POLLIN))
+			continue;
+		if (ibv_get_cq_event(s->conn.qp[i]->channel, &cq, &ctx)) {
+			snprintf(g->res.error, sizeof(g->res.error),
+				 "ibv_get_cq_event failed");
+			return EIO;
+		}
+		ibv_ack_cq_events(cq, 1);
+		if (ibv_req_notify_cq(cq, s->solicited)) {
+			snprintf(g->res.error, sizeof(g->res.error),
+				 "ibv_req_notify_cq failed");
+			return EIO;
+		}
+	}
+	if (rperf_bw_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err))) {
+		snprintf(g->res.error, sizeof(g->res.error), "%s", err);
+		return EIO;
+	}
+	*progress = got > 0;
+	return 0;
+}
+
+static int sink_result(struct rperf_gen_inst *g)
+{
+	struct sink *s = g->priv;
+
+	if (!s)
+		return 0;
+	g->res.messages = s->rx.messages;
+	g->res.bytes = s->rx.bytes;
+	g->res.seconds = rperf_bw_rx_seconds(&s->rx);
+	return 0;
+}
+
+static void sink_teardown(struct rperf_gen_inst *g)
+{
+	struct sink *s = g->priv;
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->conn.nqp; i++)
+		rperf_qp_destroy(s->conn.qp[i]);
+	free(s->conn.qp);
+	rperf_buf_free(&s->conn.buf);
+	free(s);
+	g->priv = NULL;
+}
+
+const struct rperf_gen_ops rperf_gen_lsg_sink = {
+	.name = "lsg-sink",
+	.setup = sink_setup,
+	.endpoints = sink_endpoints,
+	.connect = sink_connect,
+	.sink_fds = sink_fds,
+	.sink_drain = sink_drain,
+	.result = sink_result,
+	.teardown = sink_teardown,
+};
+
+const struct rperf_gen_ops rperf_gen_bsg_sink = {
+	.name = "bsg-sink",
+	.setup = sink_setup,
+	.endpoints = sink_endpoints,
+	.connect = sink_connect,
+	.sink_fds = sink_fds,
+	.sink_drain = sink_drain,
+	.result = sink_result,
+	.teardown = sink_teardown,
+};
