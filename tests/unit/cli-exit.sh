@@ -83,5 +83,15 @@ else
 	echo "note: jq not installed; info --json keys not checked"
 fi
 expect 0 any info --clock posix --spin 10ms
+# rperf run: bad job file (FILE:LINE) or output -> 2; agent not running -> 3
+expect 2 1 run "$tmp/none.ini"
+printf '[global]\nszie = 1\n' > "$tmp/bad.ini"
+expect 2 1 run "$tmp/bad.ini"
+grep -q "bad.ini:2" "$tmp/err" || bad "run: a job error must name FILE:LINE: $(cat "$tmp/err")"
+printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:1\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/down.ini"
+expect 2 1 run --out_json_file "$tmp/no/such/dir/r.json" "$tmp/down.ini"
+expect 3 1 run --out_json_file "$tmp/down.json" "$tmp/down.ini"
+grep -q "host a" "$tmp/err" || bad "run: an agent not running must be named: $(cat "$tmp/err")"
+grep -q '"failed_hosts"' "$tmp/down.json" 2> /dev/null || bad "run: the JSON must be written when agents fail"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
