@@ -46,8 +46,15 @@ void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
 	char why[RPERF_RUN_WHY_LEN];
 	va_list ap;
 
-	if (a->ph == AG_FAILED)
+	if (a->ph == AG_FAILED || a->ph == AG_DONE)
 		return;
+	if (a->reported) {
+		/* its results are in: a lost BYE is no failure */
+		a->ph = AG_DONE;
+		a->deadline = 0;
+		run_conn_close(&a->conn);
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
@@ -122,11 +129,6 @@ static void check_deadlines(struct run_ctl *c, uint64_t now)
 
 		if (!live(a) || !a->deadline || now < a->deadline)
 			continue;
-		if (a->ph == AG_BYE) {
-			a->ph = AG_DONE;
-			run_conn_close(&a->conn);
-			continue;
-		}
 		run_fail(c, a, "no %s within %.3g s", awaited(a->ph),
 			 (double)c->timeout_ns / 1e9);
 	}
@@ -139,11 +141,6 @@ static void read_agent(struct run_ctl *c, struct run_agent *a)
 	int rc = run_conn_read(&a->conn, &m, &have);
 
 	if (rc) {
-		if (a->ph == AG_BYE && rc == EPIPE) {
-			a->ph = AG_DONE; /* hung up after its REPORT: fine */
-			run_conn_close(&a->conn);
-			return;
-		}
 		run_fail(c, a, "%s",
 			 rc == EPIPE || rc == ECONNRESET ?
 				 "connection closed (agent died?)" :

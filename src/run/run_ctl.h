@@ -30,6 +30,7 @@ struct run_agent {
 	uint64_t deadline; /* monotonic ns, 0 = none */
 	bool has_sources;
 	bool finished; /* FINISHED arrived */
+	bool reported; /* its REPORT is merged: later trouble is no failure */
 	struct rperf_proto_eps eps; /* its ENDPOINTS */
 };
 

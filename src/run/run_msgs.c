@@ -231,6 +231,7 @@ static void on_report(struct run_ctl *c, struct run_agent *a,
 		run_fail(c, a, "bad REPORT: %s", why[0] ? why : strerror(rc));
 		return;
 	}
+	a->reported = true;
 	if (!run_send(c, a, RPERF_CTRL_BYE, NULL))
 		a->ph = AG_BYE;
 }
