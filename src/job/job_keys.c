@@ -389,150 +389,22 @@ int job_keys_global(struct rperf_job *job, const struct job_sect *s,
 	return apply(global_keys, s, job, m, no_special, NULL);
 }
 
-static bool addr_char_ok(char c)
+static int host_special(void *ctx, const struct job_kv *kv, char *why,
+			size_t whylen)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
-	       c == ':' || c == '%';
-}
-
-/* control = ADDR[:PORT], IPv6 in brackets: [fe80::1%eth0]:18521 */
-static int parse_control(void *ctx, const struct job_kv *kv, char *why,
-			 size_t whylen)
-{
-	struct rperf_job_host *h = ctx;
-	const char *v = kv->val, *addr = v, *port = NULL, *close, *colon;
-	size_t alen;
-	int64_t p;
-
-	if (*v == '[') {
-		close = strchr(v, ']');
-		if (!close || (close[1] && close[1] != ':'))
-			goto bad;
-		addr = v + 1;
-		alen = (size_t)(close - addr);
-		port = close[1] ? close + 2 : NULL;
-	} else {
-		colon = strchr(v, ':');
-		if (colon && strchr(colon + 1, ':')) {
-			snprintf(
-				why, whylen,
-				"'%s': an IPv6 address goes in brackets; write [ADDR] or [ADDR]:PORT",
-				v);
-			return EINVAL;
-		}
-		alen = colon ? (size_t)(colon - v) : strlen(v);
-		port = colon ? colon + 1 : NULL;
-	}
-	if (!alen || alen >= sizeof(h->control))
-		goto bad;
-	for (size_t i = 0; i < alen; i++)
-		if (!addr_char_ok(addr[i]))
-			goto bad;
-	h->control_port = RPERF_AGENT_DEFAULT_PORT;
-	if (port) {
-		if (rperf_parse_int(port, 1, 65535, &p, why, whylen))
-			return EINVAL;
-		h->control_port = (uint16_t)p;
-	}
-	memcpy(h->control, addr, alen);
-	h->control[alen] = '\0';
-	return 0;
-bad:
-	snprintf(
-		why, whylen,
-		"'%s' is not an address; write HOST, HOST:PORT, IPV4:PORT or [IPV6]:PORT (port %d unless given)",
-		v, RPERF_AGENT_DEFAULT_PORT);
-	return EINVAL;
+	return job_parse_control(ctx, kv->val, why, whylen);
 }
 
 int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
 		  const struct job_msg *m)
 {
-	return apply(host_keys, s, host, m, parse_control, host);
+	return apply(host_keys, s, host, m, host_special, host);
 }
 
 struct gen_ctx {
 	const struct rperf_job *job;
 	struct job_gen *gen;
 };
-
-/* @name (one word) -> host index, or EINVAL naming the known hosts. */
-static int find_host(const struct rperf_job *job, const char *name, int *idx,
-		     char *why, size_t whylen)
-{
-	const char *cands[RPERF_JOB_MAX_HOSTS + 1], *near;
-	const struct rperf_job_host *h = rperf_job_host(job, name);
-	size_t len;
-
-	if (h) {
-		*idx = (int)(h - job->hosts);
-		return 0;
-	}
-	for (size_t i = 0; i < job->nhosts; i++)
-		cands[i] = job->hosts[i].name;
-	cands[job->nhosts] = NULL;
-	near = job_nearest(name, cands);
-	if (near) {
-		snprintf(why, whylen, "unknown host '%s'; did you mean '%s'?",
-			 name, near);
-		return EINVAL;
-	}
-	len = (size_t)snprintf(
-		why, whylen,
-		"unknown host '%s'; define [host %s] or use one of:", name,
-		name);
-	for (size_t i = 0; i < job->nhosts && len < whylen; i++)
-		len += (size_t)snprintf(why + len, whylen - len, "%s %s",
-					i ? "," : "", job->hosts[i].name);
-	if (!job->nhosts && len < whylen)
-		snprintf(why + len, whylen - len, " (no [host] section)");
-	return EINVAL;
-}
-
-static int parse_from(struct gen_ctx *c, const struct job_kv *kv, char *why,
-		      size_t whylen)
-{
-	struct job_gen *g = c->gen;
-	const char *p = kv->val;
-	char name[RPERF_NAME_LEN];
-	int idx = -1;
-
-	g->nfrom = 0;
-	for (;;) {
-		size_t n, lead = strspn(p, " \t");
-
-		p += lead;
-		n = strcspn(p, ",");
-		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if (!n || n >= sizeof(name)) {
-			snprintf(
-				why, whylen,
-				"empty or too long host name in '%s'; write from = HOST[,HOST...]",
-				kv->val);
-			return EINVAL;
-		}
-		memcpy(name, p, n);
-		name[n] = '\0';
-		if (find_host(c->job, name, &idx, why, whylen))
-			return EINVAL;
-		for (size_t i = 0; i < g->nfrom; i++) {
-			if (g->from[i] == idx) {
-				snprintf(
-					why, whylen,
-					"host '%s' listed twice; list each host once",
-					name);
-				return EINVAL;
-			}
-		}
-		g->from[g->nfrom++] = (uint16_t)idx;
-		p += strcspn(p, ",");
-		if (!*p)
-			return 0;
-		p++;
-	}
-}
 
 static int gen_special(void *ctx, const struct job_kv *kv, char *why,
 		       size_t whylen)
@@ -543,7 +415,7 @@ static int gen_special(void *ctx, const struct job_kv *kv, char *why,
 
 	if (!strcmp(kv->key, "from")) {
 		g->from_kv = kv;
-		return parse_from(c, kv, why, whylen);
+		return job_parse_from(c->job, g, kv->val, why, whylen);
 	}
 	if (!strcmp(kv->key, "count")) {
 		g->count_kv = kv;
@@ -559,7 +431,7 @@ static int gen_special(void *ctx, const struct job_kv *kv, char *why,
 			kv->val);
 		return EINVAL;
 	}
-	rc = find_host(c->job, kv->val, &g->to, why, whylen);
+	rc = job_find_host(c->job, kv->val, &g->to, why, whylen);
 	if (!rc)
 		return 0;
 	g->to = -1;

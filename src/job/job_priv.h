@@ -101,4 +101,14 @@ int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
 int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
 		 const struct job_msg *m);
 
+/* job_refs.c. control = ADDR[:PORT] into @h. */
+int job_parse_control(struct rperf_job_host *h, const char *v, char *why,
+		      size_t whylen);
+/* @name -> index in job->hosts, or EINVAL naming the known hosts. */
+int job_find_host(const struct rperf_job *job, const char *name, int *idx,
+		  char *why, size_t whylen);
+/* from = HOST[,HOST...] into g->from/nfrom (no duplicates). */
+int job_parse_from(const struct rperf_job *job, struct job_gen *g,
+		   const char *list, char *why, size_t whylen);
+
 #endif
