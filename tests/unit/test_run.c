@@ -6,6 +6,8 @@
  * attached to their source, checks on hostile reports, the JSON keys of the
  * contract and the text table.
  */
+#include <unistd.h>
+
 #include "run_fixture.h"
 
 /* h1: LSG a -> h4, h2: LSG b -> h4, h3: BSG bulk -> h4 */
@@ -257,6 +259,31 @@ static void text_table(void **state)
 	free(buf);
 }
 
+/* The JSON file: written atomically; a path that cannot be written is
+ * found before the experiment. */
+static void json_file(void **state)
+{
+	struct fx *f = *state;
+	char dir[] = "/tmp/rperf-run-XXXXXX", path[64], bad[96], err[256];
+	json_t *root;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/r.json", dir);
+	assert_int_equal(rperf_run_check_writable(path, err, sizeof(err)), 0);
+	assert_int_equal(rperf_run_check_writable(bad, err, sizeof(err)),
+			 ENOENT);
+	assert_non_null(strstr(err, "cannot write"));
+	assert_int_equal(rperf_run_write_json(path, f->r), 0);
+	root = json_load_file(path, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(json_array_size(json_object_get(root, "generators")),
+			 3);
+	json_decref(root);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +295,7 @@ int main(void)
 		cmocka_unit_test(hostile_reports),
 		cmocka_unit_test_setup_teardown(json_contract, setup, teardown),
 		cmocka_unit_test_setup_teardown(text_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(json_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
