@@ -323,6 +323,11 @@ static int job_kv_handler(void *user, const char *section, const char *name,
 				"key outside a section; put it under [global], [host NAME], [lsg NAME] or [bsg NAME]"));
 		return 0;
 	}
+	if (!*name) {
+		st_fail(st, job_fail(st->m, st->lineno, NULL, NULL,
+				     "no key before '='; write key = value"));
+		return 0;
+	}
 	val = st->truncated ? whole_value(st) : strdup(value);
 	if (!val) {
 		st_fail(st, ENOMEM);

@@ -79,6 +79,7 @@ static const struct bad_case cases[] = {
 	{ HOSTS4 BSG "size = 1K\nsize = 2K\n",
 	  "t.ini:13: [bsg b] size: given twice (first at line 12); keep one" },
 	{ HOSTS4 BSG "size =\n", "t.ini:12: [bsg b] size: no value" },
+	{ HOSTS4 BSG "= 4K\n", "t.ini:12: no key before '='" },
 	{ "[global]\nthis is not ini\n",
 	  "t.ini:2: cannot read 'this is not ini'", "key = value" },
 	/* values */
