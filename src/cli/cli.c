@@ -54,7 +54,7 @@ static int run_command(const struct rperf_cli_config *cfg)
 	case RPERF_CMD_RUN:
 		return rperf_cmd_run(cfg, rperf_signals_install());
 	case RPERF_CMD_AGENT:
-		return rperf_cmd_not_built(cfg);
+		return rperf_cmd_agent(cfg, rperf_signals_install());
 	default:
 		return RPERF_EXIT_INTERNAL;
 	}

@@ -11,6 +11,9 @@ int rperf_cmd_info(const struct rperf_cli_config *cfg);
 /* rperf run JOB (src/cli/cmd_run.c); @stop: the signal flag. */
 int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		  const volatile sig_atomic_t *stop);
+/* rperf agent (src/cli/cmd_agent.c); @stop: the signal flag. */
+int rperf_cmd_agent(const struct rperf_cli_config *cfg,
+		    const volatile sig_atomic_t *stop);
 /* lat, bw, run, agent until they are built: says so, never pretends. */
 int rperf_cmd_not_built(const struct rperf_cli_config *cfg);
 

@@ -11,6 +11,7 @@
 
 #include "cli/options.h"
 #include "cli/units.h"
+#include "job/job.h"
 
 #define LONG_BASE 256
 #define MARKDOWN_VAL 1
@@ -455,5 +456,7 @@ int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 		rc = check_combinations(&st);
 	if (!rc)
 		apply_defaults_after(cfg);
+	if (!rc && cfg->cmd == RPERF_CMD_AGENT && !was_given(&st, "port"))
+		cfg->tcp_port = RPERF_AGENT_DEFAULT_PORT;
 	return rc;
 }

@@ -96,6 +96,14 @@ const char *rperf_engine_device(const struct rperf_engine *e)
 	return e && e->dev ? e->dev->name : "";
 }
 
+const char *rperf_engine_link_layer(const struct rperf_engine *e)
+{
+	if (e && e->dev &&
+	    e->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET)
+		return "ethernet";
+	return "infiniband";
+}
+
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
 			  size_t *sinks)
 {

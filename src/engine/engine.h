@@ -133,6 +133,8 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 			struct rperf_engine **out, char *err, size_t errlen);
 /* The device's name (after create). */
 const char *rperf_engine_device(const struct rperf_engine *e);
+/* "ethernet" (RoCE) or "infiniband": the port's link layer. */
+const char *rperf_engine_link_layer(const struct rperf_engine *e);
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
 			  size_t *sinks);
 int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,

@@ -177,6 +177,9 @@ int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 			    struct rperf_proto_plan *p, char *why,
 			    size_t whylen);
 void rperf_proto_plan_fini(struct rperf_proto_plan *p);
+/* The latest planned end of the plan's sources after the barrier:
+ * max(start_ns + warmup_ns + duration_ns); 0 without sources. */
+uint64_t rperf_proto_plan_end_ns(const struct rperf_proto_plan *p);
 
 /* ---- ENDPOINTS (agent -> controller) and CONNECT (controller -> agent) */
 

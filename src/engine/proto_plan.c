@@ -239,6 +239,21 @@ void rperf_proto_plan_fini(struct rperf_proto_plan *p)
 	p->nsources = p->nsinks = 0;
 }
 
+uint64_t rperf_proto_plan_end_ns(const struct rperf_proto_plan *p)
+{
+	uint64_t end = 0;
+	size_t i;
+
+	for (i = 0; p && i < p->nsources; i++) {
+		const struct rperf_gen_spec *s = &p->sources[i];
+		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
 /* ---- ENDPOINTS / CONNECT ---- */
 
 static int inst_encode(const struct rperf_proto_inst_eps *in, json_t **out)

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * `rperf agent`: one event loop (poll()) that owns the listening socket and
+ * every control connection, iperf3-style. One controller at a time runs an
+ * experiment (the conversation of src/engine/proto.h, enforced by
+ * rperf_proto_session with RPERF_PROTO_AGENT); any other connection
+ * meanwhile gets REFUSE "busy: running an experiment for ADDR since TIME"
+ * at once and is closed. With a key, a controller whose AUTH MAC is wrong
+ * gets REFUSE "wrong key" and nothing is created (no device opened).
+ *
+ * Deadlines: HELLO and AUTH must come within @timeout_ms of the accept;
+ * every later message within @timeout_ms of the previous step, except STOP
+ * while the sources run (their planned end + 2 x @timeout_ms). Every frame
+ * read is bounded by @timeout_ms. A controller that goes away, sends ERROR,
+ * misses a deadline or breaks the order ends its experiment: every thread
+ * stops, every QP/MR/CQ/channel is freed, and the agent listens again.
+ *
+ * The library never prints: every event is a line handed to @log.
+ */
+#ifndef RPERF_AGENT_H
+#define RPERF_AGENT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rperf/clock.h>
+
+#include "engine/engine.h"
+
+/* The engine behind the agent (tests put a fake one here). */
+struct rperf_agent_engine {
+	int (*create)(const struct rperf_proto_plan *plan,
+		      const struct rperf_clock *clk, struct rperf_engine **out,
+		      char *err, size_t errlen);
+	int (*endpoints)(struct rperf_engine *e, struct rperf_proto_eps *out,
+			 char *err, size_t errlen);
+	int (*connect)(struct rperf_engine *e,
+		       const struct rperf_proto_eps *peers, char *err,
+		       size_t errlen);
+	int (*go)(struct rperf_engine *e, uint64_t t0_ns, char *err,
+		  size_t errlen);
+	int (*fd)(const struct rperf_engine *e);
+	bool (*poll)(struct rperf_engine *e);
+	void (*stop)(struct rperf_engine *e);
+	int (*report)(struct rperf_engine *e, const char *host,
+		      struct rperf_proto_report *out);
+	void (*destroy)(struct rperf_engine *e);
+	const char *(*link_layer)(const struct rperf_engine *e);
+};
+
+/* The real one (src/engine). */
+extern const struct rperf_agent_engine rperf_agent_real_engine;
+
+struct rperf_agent_cfg {
+	const char *bind; /* NULL: any */
+	uint16_t port; /* 0: ephemeral (see rperf_agent_port()) */
+	const uint8_t *key; /* NULL: no authentication */
+	size_t keylen;
+	int timeout_ms; /* > 0 */
+	const struct rperf_clock *clk; /* for the LSGs; outlives the agent */
+	const struct rperf_agent_engine *engine; /* NULL: the real one */
+	void (*log)(void *arg, const char *line); /* may be NULL */
+	void *log_arg;
+};
+
+struct rperf_agent;
+
+/* Listen (before anything slow). 0 or errno with @err. */
+int rperf_agent_create(const struct rperf_agent_cfg *cfg,
+		       struct rperf_agent **out, char *err, size_t errlen);
+uint16_t rperf_agent_port(const struct rperf_agent *a);
+/* Serve until *stop: 0 (stopped), or errno with @err for a failure of the
+ * loop itself (poll, accept). Experiments' failures are logged only. */
+int rperf_agent_run(struct rperf_agent *a, const volatile sig_atomic_t *stop,
+		    char *err, size_t errlen);
+/* One pass of the loop (wait at most @wait_ms): for tests. */
+int rperf_agent_step(struct rperf_agent *a, int wait_ms, char *err,
+		     size_t errlen);
+/* Experiments served so far (ended either way). */
+uint64_t rperf_agent_served(const struct rperf_agent *a);
+/* Free everything (an experiment still running is stopped). NULL-safe. */
+void rperf_agent_destroy(struct rperf_agent *a);
+
+#endif

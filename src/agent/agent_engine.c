@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The real engine behind the agent (tests substitute a fake one). */
+#include "agent/agent.h"
+
+const struct rperf_agent_engine rperf_agent_real_engine = {
+	.create = rperf_engine_create,
+	.endpoints = rperf_engine_endpoints,
+	.connect = rperf_engine_connect,
+	.go = rperf_engine_go,
+	.fd = rperf_engine_fd,
+	.poll = rperf_engine_poll,
+	.stop = rperf_engine_stop,
+	.report = rperf_engine_report,
+	.destroy = rperf_engine_destroy,
+	.link_layer = rperf_engine_link_layer,
+};

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One experiment of the agent: HELLO -> WELCOME(nonce, auth) -> AUTH ->
+ * READY -> PLAN -> ENDPOINTS -> CONNECT -> ARMED -> GO -> [FINISHED] ->
+ * STOP -> REPORT -> BYE -> BYE. Every message passes the agent's state
+ * machine first (rperf_proto_session); anything out of order, malformed or
+ * failing ends the experiment with ERROR and frees everything.
+ */
+#include "agent/agent.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent_priv.h"
+#include "ctrl/ctrl.h"
+#include "report/report_int.h"
+
+#define NS_MS 1000000ull
+
+static uint64_t ms_ns(int ms)
+{
+	return (uint64_t)ms * NS_MS;
+}
+
+static void expect(struct rperf_agent *a, const char *what, uint64_t in_ns)
+{
+	a->exp.awaiting = what;
+	a->exp.deadline_ns = rperf_engine_now_ns() + in_ns;
+}
+
+void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
+{
+	struct agent_exp *x = &a->exp;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(x, 0, sizeof(*x));
+	x->fd = fd;
+	snprintf(x->peer, sizeof(x->peer), "%s", peer);
+	if (gmtime_r(&now, &tm))
+		strftime(x->since, sizeof(x->since), "%Y-%m-%d %H:%M:%S UTC",
+			 &tm);
+	rperf_proto_session_init(&x->s, RPERF_PROTO_AGENT);
+	/* the handshake deadline: HELLO and AUTH within one timeout */
+	expect(a, "HELLO", ms_ns(a->cfg.timeout_ms));
+	agent_log(a, "controller %s: connected", peer);
+}
+
+void agent_exp_end(struct rperf_agent *a, const char *why)
+{
+	struct agent_exp *x = &a->exp;
+
+	if (x->eng) {
+		a->engine->destroy(x->eng); /* stops and joins every thread */
+		x->eng = NULL;
+	}
+	if (x->fd >= 0)
+		close(x->fd);
+	x->fd = -1;
+	a->served++;
+	agent_log(a,
+		  "controller %s: %s; every QP, MR and thread freed, "
+		  "listening",
+		  x->peer, why);
+}
+
+/* Send @t (state machine first). 0 or errno. */
+static int say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o)
+{
+	int rc = rperf_proto_session_check(&a->exp.s, RPERF_CTRL_SEND, t);
+
+	if (!rc)
+		rc = rperf_ctrl_send(a->exp.fd, t, o, a->cfg.timeout_ms);
+	return rc;
+}
+
+/* REFUSE or ERROR with @reason, then end (best effort). */
+static void fail(struct rperf_agent *a, enum rperf_ctrl_type t,
+		 const char *reason)
+{
+	json_t *o = NULL;
+	char why[RPERF_CTRL_REASON_LEN + 32];
+
+	if (!rperf_ctrl_reason_encode(reason, &o)) {
+		if (t == RPERF_CTRL_REFUSE && say(a, t, o))
+			t = RPERF_CTRL_ERROR; /* REFUSE not allowed here */
+		if (t == RPERF_CTRL_ERROR)
+			(void)say(a, t, o);
+		json_decref(o);
+	}
+	snprintf(why, sizeof(why), "%s %s",
+		 t == RPERF_CTRL_REFUSE ? "refused:" : "ended:", reason);
+	agent_exp_end(a, why);
+}
+
+static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
+					.max_size = RPERF_SPEC_MAX_SIZE };
+	struct rperf_ctrl_hello h;
+	json_t *o = NULL;
+	int rc;
+
+	if (rperf_ctrl_hello_decode(m, &h)) {
+		fail(a, RPERF_CTRL_REFUSE, "malformed HELLO");
+		return EBADMSG;
+	}
+	if (strcmp(h.command, "run") != 0) {
+		fail(a, RPERF_CTRL_REFUSE,
+		     "this is rperf agent: it serves 'rperf run' only");
+		return EPROTO;
+	}
+	rc = rperf_proto_nonce(a->exp.nonce);
+	if (!rc)
+		rc = rperf_proto_welcome_encode(&w, a->exp.nonce,
+						a->cfg.key != NULL, &o);
+	if (!rc)
+		rc = say(a, RPERF_CTRL_WELCOME, o);
+	json_decref(o);
+	return rc;
+}
+
+static int on_auth(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	uint8_t mac[RPERF_PROTO_MAC_LEN];
+	json_t *o = NULL;
+	bool has = false;
+	int rc;
+
+	if (rperf_proto_auth_decode(m, mac, &has)) {
+		fail(a, RPERF_CTRL_REFUSE, "malformed AUTH");
+		return EBADMSG;
+	}
+	if (a->cfg.key &&
+	    (!has || !rperf_proto_mac_ok(a->cfg.key, a->cfg.keylen,
+					 a->exp.nonce, mac))) {
+		/* nothing was created: no device opened */
+		fail(a, RPERF_CTRL_REFUSE,
+		     has ? "wrong key: the MAC does not match this agent's key" :
+			   "wrong key: this agent requires a key (--key-file)");
+		return EACCES;
+	}
+	o = json_object();
+	rc = o ? rperf_ctrl_set_str(o, "what", "auth") : ENOMEM;
+	if (!rc)
+		rc = say(a, RPERF_CTRL_READY, o);
+	json_decref(o);
+	if (!rc) {
+		agent_log(a, "controller %s: %s", a->exp.peer,
+			  a->cfg.key ? "authenticated" :
+				       "accepted (no key required)");
+		expect(a, "PLAN", ms_ns(a->cfg.timeout_ms));
+	}
+	return rc;
+}
+
+static int send_endpoints(struct rperf_agent *a)
+{
+	struct rperf_proto_eps eps;
+	char err[256] = "";
+	json_t *o = NULL;
+	int rc;
+
+	rc = a->engine->endpoints(a->exp.eng, &eps, err, sizeof(err));
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, err[0] ? err : strerror(rc));
+		return rc;
+	}
+	rc = rperf_proto_endpoints_encode(&eps, &o);
+	rperf_proto_eps_fini(&eps);
+	if (!rc && a->engine->link_layer &&
+	    rperf_ctrl_set_str(o, "link_layer",
+			       a->engine->link_layer(a->exp.eng)))
+		rc = ENOMEM;
+	if (!rc)
+		rc = say(a, RPERF_CTRL_ENDPOINTS, o);
+	json_decref(o);
+	return rc;
+}
+
+static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	struct rperf_proto_plan p;
+	char why[300] = "";
+	int rc = rperf_proto_plan_decode(m, &p, why, sizeof(why));
+
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
+	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
+		 p.experiment);
+	a->exp.nsources = p.nsources;
+	agent_log(a,
+		  "controller %s: PLAN '%s' for host %s: %zu source(s), "
+		  "%zu sink(s) on %s",
+		  a->exp.peer, p.experiment, p.host, p.nsources, p.nsinks,
+		  p.device.device[0] ? p.device.device : "the first device");
+	rc = a->engine->create(&p, a->cfg.clk, &a->exp.eng, why, sizeof(why));
+	if (!rc)
+		a->exp.run_end_ns = rperf_proto_plan_end_ns(&p);
+	rperf_proto_plan_fini(&p);
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	rc = send_endpoints(a);
+	if (!rc)
+		expect(a, "CONNECT", ms_ns(a->cfg.timeout_ms));
+	return rc;
+}
+
+static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	struct rperf_proto_eps peers;
+	char why[300] = "";
+	int rc = rperf_proto_connect_decode(m, &peers, why, sizeof(why));
+
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	rc = a->engine->connect(a->exp.eng, &peers, why, sizeof(why));
+	rperf_proto_eps_fini(&peers);
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	rc = say(a, RPERF_CTRL_ARMED, NULL);
+	if (!rc) {
+		agent_log(a, "controller %s: armed (QPs connected, sinks live)",
+			  a->exp.peer);
+		/* the controller waits for every agent: allow it twice */
+		expect(a, "GO", 2 * ms_ns(a->cfg.timeout_ms));
+	}
+	return rc;
+}
+
+static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	uint64_t in_ns, t0 = rperf_engine_now_ns();
+	char why[300] = "";
+	int rc;
+
+	if (rperf_proto_go_decode(m, &in_ns)) {
+		fail(a, RPERF_CTRL_ERROR, "malformed GO");
+		return EBADMSG;
+	}
+	t0 += in_ns;
+	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	agent_log(a, "controller %s: GO: %zu source(s) start in %.3f s",
+		  a->exp.peer, a->exp.nsources, (double)in_ns / 1e9);
+	expect(a, "STOP",
+	       in_ns + a->exp.run_end_ns + 2 * ms_ns(a->cfg.timeout_ms));
+	if (!a->exp.nsources) /* nothing of ours to wait for */
+		rc = say(a, RPERF_CTRL_FINISHED, NULL);
+	return rc;
+}
+
+static int on_stop(struct rperf_agent *a)
+{
+	struct rperf_proto_report r;
+	json_t *o = NULL;
+	int rc;
+
+	a->engine->stop(a->exp.eng);
+	rc = a->engine->report(a->exp.eng, a->exp.host, &r);
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, "building the report: out of memory");
+		return rc;
+	}
+	rc = rperf_proto_report_encode(&r, &o);
+	if (!rc && a->cfg.clk)
+		json_object_set_new(o, "clock",
+				    rperf_rpt_json_clock(a->cfg.clk, NULL));
+	if (!rc)
+		rc = say(a, RPERF_CTRL_REPORT, o);
+	json_decref(o);
+	if (!rc) {
+		agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
+			  a->exp.peer, r.n);
+		expect(a, "BYE", ms_ns(a->cfg.timeout_ms));
+	}
+	rperf_proto_report_fini(&r);
+	return rc;
+}
+
+static void on_error(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	char reason[RPERF_CTRL_REASON_LEN] = "?";
+	char why[RPERF_CTRL_REASON_LEN + 32];
+
+	(void)rperf_ctrl_reason_decode(m, reason, sizeof(reason));
+	snprintf(why, sizeof(why), "ERROR from the controller: %s", reason);
+	agent_exp_end(a, why);
+}
+
+static void on_bye(struct rperf_agent *a)
+{
+	(void)say(a, RPERF_CTRL_BYE, NULL);
+	agent_exp_end(a, "BYE: experiment done");
+}
+
+/* A message that passed the state machine. */
+static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	int rc = 0;
+
+	switch (m->type) {
+	case RPERF_CTRL_HELLO:
+		rc = on_hello(a, m);
+		if (!rc) /* same handshake deadline */
+			a->exp.awaiting = "AUTH";
+		break;
+	case RPERF_CTRL_AUTH:
+		on_auth(a, m);
+		return;
+	case RPERF_CTRL_PLAN:
+		on_plan(a, m);
+		return;
+	case RPERF_CTRL_CONNECT:
+		on_connect(a, m);
+		return;
+	case RPERF_CTRL_GO:
+		rc = on_go(a, m);
+		break;
+	case RPERF_CTRL_STOP:
+		on_stop(a);
+		return;
+	case RPERF_CTRL_BYE:
+		on_bye(a);
+		return;
+	case RPERF_CTRL_ERROR:
+		on_error(a, m);
+		return;
+	default:
+		rc = EPROTO;
+	}
+	if (rc && a->exp.fd >= 0)
+		agent_exp_end(a, strerror(rc));
+}
+
+static void recv_failed(struct rperf_agent *a, int rc,
+			const struct rperf_ctrl_msg *m)
+{
+	char why[160];
+
+	if (rc == EPIPE || rc == ECONNRESET) {
+		snprintf(why, sizeof(why), "went away (awaiting %s)",
+			 a->exp.awaiting);
+		agent_exp_end(a, why);
+	} else if (rc == EPROTONOSUPPORT) {
+		snprintf(why, sizeof(why),
+			 "protocol version %u; this agent speaks %d",
+			 m->version, RPERF_CTRL_VERSION);
+		fail(a, RPERF_CTRL_ERROR, why);
+	} else {
+		snprintf(why, sizeof(why), "bad message while awaiting %s: %s",
+			 a->exp.awaiting, strerror(rc));
+		fail(a, RPERF_CTRL_ERROR, why);
+	}
+}
+
+void agent_exp_on_msg(struct rperf_agent *a)
+{
+	struct rperf_ctrl_msg m = { 0 };
+	char why[160];
+	int rc = rperf_ctrl_recv(a->exp.fd, a->cfg.timeout_ms, &m);
+
+	if (rc) {
+		recv_failed(a, rc, &m);
+		return;
+	}
+	rc = rperf_proto_session_check(&a->exp.s, RPERF_CTRL_RECV, m.type);
+	if (rc) {
+		snprintf(why, sizeof(why), "%s out of order (awaiting %s)",
+			 rperf_ctrl_type_name(m.type), a->exp.awaiting);
+		fail(a, RPERF_CTRL_ERROR, why);
+	} else {
+		dispatch(a, &m);
+	}
+	rperf_ctrl_msg_release(&m);
+}
+
+void agent_exp_on_engine(struct rperf_agent *a)
+{
+	if (!a->exp.eng || !a->engine->poll(a->exp.eng))
+		return;
+	if (a->exp.s.state != RPERF_PROTO_RUNNING)
+		return; /* FINISHED sent already, or STOP came first */
+	if (say(a, RPERF_CTRL_FINISHED, NULL))
+		agent_exp_end(a, "the controller went away (FINISHED)");
+	else
+		agent_log(a, "controller %s: every source ended; FINISHED",
+			  a->exp.peer);
+}
+
+void agent_exp_on_deadline(struct rperf_agent *a)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why), "no %s within the deadline",
+		 a->exp.awaiting);
+	fail(a, RPERF_CTRL_ERROR, why);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The agent's state, shared by agent.c (loop) and agent_exp.c (steps). */
+#ifndef RPERF_AGENT_PRIV_H
+#define RPERF_AGENT_PRIV_H
+
+#include <time.h>
+
+#include "agent/agent.h"
+#include "engine/proto.h"
+
+#define AGENT_MAX_REFUSING 16
+#define AGENT_REFUSE_LINGER_MS 1000
+
+/* A connection refused (busy): REFUSE sent, draining until EOF. */
+struct agent_refusing {
+	int fd; /* -1: free slot */
+	uint64_t deadline_ns;
+};
+
+/* The active controller and its experiment. */
+struct agent_exp {
+	int fd; /* -1: none */
+	char peer[64];
+	char since[32]; /* wall-clock time of the accept, for "busy" */
+	uint64_t deadline_ns; /* the next message must come before */
+	const char *awaiting; /* what, for the deadline message */
+	struct rperf_proto_session s;
+	uint8_t nonce[RPERF_PROTO_NONCE_LEN];
+	struct rperf_engine *eng;
+	char host[RPERF_NAME_LEN];
+	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
+	size_t nsources;
+	uint64_t run_end_ns; /* the sources' planned end */
+};
+
+struct rperf_agent {
+	struct rperf_agent_cfg cfg;
+	const struct rperf_agent_engine *engine;
+	int lfd;
+	uint16_t port;
+	struct agent_exp exp;
+	struct agent_refusing refusing[AGENT_MAX_REFUSING];
+	uint64_t served;
+};
+
+/* Log one line (printf-style) through cfg.log. */
+void agent_log(struct rperf_agent *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A new controller on @fd (the agent is idle). */
+void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer);
+/* The controller's socket is readable: take one message. */
+void agent_exp_on_msg(struct rperf_agent *a);
+/* The engine's fd is readable (a source ended). */
+void agent_exp_on_engine(struct rperf_agent *a);
+/* The deadline passed. */
+void agent_exp_on_deadline(struct rperf_agent *a);
+/* End the experiment: stop and free everything, close the connection. */
+void agent_exp_end(struct rperf_agent *a, const char *why);
+
+#endif

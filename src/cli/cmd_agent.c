@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * `rperf agent`: the command layer. Reads the key (--key-file: refused when
+ * empty or readable by group/others), calibrates the clock once, listens
+ * on --bind/-p (default RPERF_AGENT_DEFAULT_PORT) and serves controllers
+ * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
+ * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
+ * cannot listen or its loop fails.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent/agent.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/proto.h"
+
+#define AGENT_TIMEOUT_MS 10000
+
+static void log_line(void *arg, const char *line)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char ts[16] = "";
+
+	(void)arg;
+	if (localtime_r(&now, &tm))
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	fprintf(stderr, "rperf agent %s: %s\n", ts, line);
+	fflush(stderr);
+}
+
+static int agent_clock(const struct rperf_cli_config *cfg,
+		       struct rperf_clock *clk)
+{
+	int rc = rperf_clock_init(clk, (enum rperf_clock_source)cfg->clock);
+
+	if (rc == ENOTSUP) {
+		fprintf(stderr,
+			"rperf agent: --clock: %s is not available here (%s); accepted: auto or posix\n",
+			rperf_clock_source_name(
+				(enum rperf_clock_source)cfg->clock),
+			clk->reason);
+		return RPERF_EXIT_USAGE;
+	}
+	if (!clk->trusted)
+		fprintf(stderr, "rperf agent: clock %s: %s\n",
+			rperf_clock_source_name(clk->source), clk->reason);
+	return 0;
+}
+
+int rperf_cmd_agent(const struct rperf_cli_config *cfg,
+		    const volatile sig_atomic_t *stop)
+{
+	struct rperf_agent_cfg acfg = {
+		.bind = cfg->bind,
+		.port = (uint16_t)cfg->tcp_port,
+		.timeout_ms = cfg->run_timeout_ns ?
+				      (int)(cfg->run_timeout_ns / 1000000ull) :
+				      AGENT_TIMEOUT_MS,
+		.log = log_line,
+	};
+	uint8_t key[RPERF_PROTO_MAX_KEY];
+	struct rperf_agent *a = NULL;
+	struct rperf_clock clk;
+	char err[512];
+	int rc;
+
+	if (cfg->key_file) {
+		rc = rperf_proto_key_load(cfg->key_file, key, &acfg.keylen, err,
+					  sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rperf agent: --key-file: %s\n", err);
+			return RPERF_EXIT_USAGE;
+		}
+		acfg.key = key;
+	}
+	rc = agent_clock(cfg, &clk);
+	if (rc)
+		return rc;
+	acfg.clk = &clk;
+	rc = rperf_agent_create(&acfg, &a, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf agent: %s\n", err);
+		return RPERF_EXIT_RUNTIME;
+	}
+	rc = rperf_agent_run(a, stop, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rperf agent: %s\n", err);
+	else
+		log_line(NULL, "stopped by a signal");
+	rperf_agent_destroy(a);
+	memset(key, 0, sizeof(key));
+	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;
+}
