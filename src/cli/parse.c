@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "cli/units.h"
+#include "util/units.h"
 #include "job/job.h"
 
 #define LONG_BASE 256

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/job_units.h"
+#include "util/units.h"
 
 #define NS_MS 1000000ull
 #define NS_S 1000000000ull

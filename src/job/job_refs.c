@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/job_units.h"
+#include "util/units.h"
 
 static bool addr_char_ok(char c)
 {

@@ -12,10 +12,8 @@
 #include <cmocka.h>
 
 #include "cli/config.h"
-#include "cli/units.h"
 #include "job/job.h"
-/* Same declarations as cli/units.h: a change there fails this build. */
-#include "job/job_units.h"
+#include "util/units.h"
 
 #define HOSTS4                            \
 	"[host h1]\ncontrol = 10.0.0.1\n" \

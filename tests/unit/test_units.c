@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Strict number parsing with unit suffixes (src/cli/units.c). */
+/* Strict number parsing with unit suffixes (src/util/units.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cli/units.h"
+#include "util/units.h"
 
 static void sizes(void **state)
 {

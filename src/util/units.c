@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "cli/units.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>

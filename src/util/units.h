@@ -10,8 +10,8 @@
  *   times   ns, us, ms, s, m (minutes); a bare number uses @bare_unit_ns
  *   rates   decimal bit/s: 10M = 10Mbit = 10Mbps = 10^7 bit/s; k, M, G, T
  */
-#ifndef RPERF_CLI_UNITS_H
-#define RPERF_CLI_UNITS_H
+#ifndef RPERF_UTIL_UNITS_H
+#define RPERF_UTIL_UNITS_H
 
 #include <stddef.h>
 #include <stdint.h>
