@@ -53,6 +53,7 @@ void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
 void agent_exp_end(struct rperf_agent *a, const char *why)
 {
 	struct agent_exp *x = &a->exp;
+	bool created = x->eng != NULL;
 
 	if (x->eng) {
 		a->engine->destroy(x->eng); /* stops and joins every thread */
@@ -62,10 +63,9 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 		close(x->fd);
 	x->fd = -1;
 	a->served++;
-	agent_log(a,
-		  "controller %s: %s; every QP, MR and thread freed, "
-		  "listening",
-		  x->peer, why);
+	agent_log(a, "controller %s: %s; %s, listening", x->peer, why,
+		  created ? "every QP, MR and thread freed" :
+			    "nothing was created");
 }
 
 /* Send @t (state machine first). 0 or errno. */
