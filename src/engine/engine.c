@@ -269,20 +269,54 @@ int rperf_engine_fd(const struct rperf_engine *e)
 	return e ? e->efd : -1;
 }
 
-bool rperf_engine_poll(struct rperf_engine *e)
+static bool sources_ended(struct rperf_engine *e)
 {
-	uint64_t v;
-	size_t i;
 	bool all = true;
+	size_t i;
 
-	if (read(e->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		return false;
 	pthread_mutex_lock(&e->lock);
 	for (i = 0; i < e->n; i++)
 		if (e->inst[i].started && !e->inst[i].ended)
 			all = false;
 	pthread_mutex_unlock(&e->lock);
 	return all;
+}
+
+bool rperf_engine_poll(struct rperf_engine *e)
+{
+	uint64_t v;
+
+	if (read(e->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return false;
+	return sources_ended(e);
+}
+
+void rperf_engine_qp_flush(struct rperf_qp *qp)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+	if (qp && qp->qp)
+		(void)ibv_modify_qp(qp->qp, &a, IBV_QP_STATE);
+}
+
+/* Sources that ignore the flag (waiting on a dead peer): flush them. */
+static void abort_stragglers(struct rperf_engine *e)
+{
+	uint64_t until = rperf_engine_now_ns() + RPERF_ENGINE_STOP_GRACE_NS;
+	size_t i;
+
+	while (!sources_ended(e) && rperf_engine_now_ns() < until)
+		usleep(5000);
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+
+		if (g->started && !g->ended && g->ops->abort) {
+			g->aborted = 1;
+			g->ops->abort(g);
+		}
+	}
+	pthread_mutex_unlock(&e->lock);
 }
 
 void rperf_engine_stop(struct rperf_engine *e)
@@ -292,6 +326,7 @@ void rperf_engine_stop(struct rperf_engine *e)
 	if (!e)
 		return;
 	e->stop = 1;
+	abort_stragglers(e);
 	for (i = 0; i < e->n; i++) {
 		if (e->inst[i].started) {
 			pthread_join(e->inst[i].thread, NULL);

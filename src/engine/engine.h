@@ -54,6 +54,7 @@
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
 #define RPERF_ENGINE_MAX_STALL_NS (60ull * 1000000000ull)
+#define RPERF_ENGINE_STOP_GRACE_NS 300000000ull
 
 struct rperf_engine;
 struct rperf_gen_inst;
@@ -80,6 +81,10 @@ struct rperf_gen_ops {
 	 * arrived. 0 or errno (g->res.error set; the instance is dropped) */
 	int (*sink_drain)(struct rperf_gen_inst *g, const struct pollfd *pf,
 			  bool *progress);
+	/* sources: make a run that ignores the stop flag return (a peer
+	 * gone: outstanding work never completes): flush its QPs (to ERROR,
+	 * every WR completes in error). Called from another thread. */
+	void (*abort)(struct rperf_gen_inst *g);
 	/* fill g->res (counters, histograms moved into it) */
 	int (*result)(struct rperf_gen_inst *g);
 	void (*teardown)(struct rperf_gen_inst *g);
@@ -106,6 +111,7 @@ struct rperf_gen_inst {
 	/* runtime (sources) */
 	pthread_t thread;
 	bool started, ended;
+	volatile sig_atomic_t aborted; /* QPs flushed by rperf_engine_stop */
 	uint64_t start_at_ns; /* CLOCK_MONOTONIC */
 	struct rperf_engine *engine;
 	/* results */
@@ -122,6 +128,8 @@ double rperf_engine_thread_cpu(void);
 void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,
 		     const struct rperf_buf *buf,
 		     struct rperf_ctrl_endpoint *out);
+/* Move @qp to the ERROR state: its outstanding WRs complete, flushed. */
+void rperf_engine_qp_flush(struct rperf_qp *qp);
 /* Wire endpoint -> verbs endpoint. */
 void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 			  struct rperf_endpoint *out);
@@ -150,7 +158,9 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 int rperf_engine_fd(const struct rperf_engine *e);
 /* Read the eventfd; true when every started source has ended. */
 bool rperf_engine_poll(struct rperf_engine *e);
-/* Stop every thread (flag) and join them. Idempotent. */
+/* Stop every thread (flag) and join them: a source still running
+ * RPERF_ENGINE_STOP_GRACE_NS after the flag is aborted (its QPs flushed),
+ * so a stop never waits for a stall limit. Idempotent. */
 void rperf_engine_stop(struct rperf_engine *e);
 /* After stop: the results of every instance (histograms copied; free with
  * rperf_proto_report_fini). */

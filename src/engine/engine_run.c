@@ -69,6 +69,10 @@ static void *source_main(void *arg)
 		cpu0 = rperf_engine_thread_cpu();
 		(void)g->ops->run(g, &e->stop);
 		g->res.cpu_seconds = rperf_engine_thread_cpu() - cpu0;
+		if (g->aborted)
+			snprintf(g->res.error, sizeof(g->res.error),
+				 "stopped: its work did not complete "
+				 "(destination gone?); QPs flushed");
 	}
 	pthread_mutex_lock(&e->lock);
 	g->ended = true;

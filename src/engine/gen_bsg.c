@@ -158,6 +158,15 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	return rc;
 }
 
+static void bsg_abort(struct rperf_gen_inst *g)
+{
+	struct bsg_src *b = g->priv;
+	size_t i;
+
+	for (i = 0; i < b->nqp; i++)
+		rperf_engine_qp_flush(b->qp[i]);
+}
+
 static int bsg_result(struct rperf_gen_inst *g)
 {
 	struct bsg_src *b = g->priv;
@@ -194,6 +203,7 @@ const struct rperf_gen_ops rperf_gen_bsg_source = {
 	.endpoints = bsg_endpoints,
 	.connect = bsg_connect,
 	.run = bsg_run,
+	.abort = bsg_abort,
 	.result = bsg_result,
 	.teardown = bsg_teardown,
 };

@@ -191,6 +191,15 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	return rc;
 }
 
+static void lsg_abort(struct rperf_gen_inst *g)
+{
+	struct lsg_src *l = g->priv;
+
+	rperf_engine_qp_flush(l->wire);
+	rperf_engine_qp_flush(l->loop_tx);
+	rperf_engine_qp_flush(l->loop_rx);
+}
+
 static int lsg_result(struct rperf_gen_inst *g)
 {
 	struct lsg_src *l = g->priv;
@@ -235,6 +244,7 @@ const struct rperf_gen_ops rperf_gen_lsg_source = {
 	.endpoints = lsg_endpoints,
 	.connect = lsg_connect,
 	.run = lsg_run,
+	.abort = lsg_abort,
 	.result = lsg_result,
 	.teardown = lsg_teardown,
 };
