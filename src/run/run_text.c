@@ -62,15 +62,19 @@ static void gbps_col(char *b, size_t n, size_t nbsg, double g)
 		snprintf(b, n, "-");
 }
 
+/* Which Gb/s columns a line shows. */
+enum cols { COL_NONE = 0, COL_SENT = 1, COL_RECV = 2, COL_BOTH = 3 };
+
 static void line(FILE *f, const char *name, const char *kind, const char *path,
 		 const char *cls, const struct rperf_run_agg *a,
-		 const char *status, bool sent)
+		 const char *status, enum cols cols)
 {
 	char c[4][24], s[24], rcv[24];
 
 	rtt_cols(a->rtt, c);
-	gbps_col(s, sizeof(s), sent ? a->nbsg : 0, a->gbps);
-	gbps_col(rcv, sizeof(rcv), a->nbsg, a->receiver_gbps);
+	gbps_col(s, sizeof(s), (cols & COL_SENT) ? a->nbsg : 0, a->gbps);
+	gbps_col(rcv, sizeof(rcv), (cols & COL_RECV) ? a->nbsg : 0,
+		 a->receiver_gbps);
 	fprintf(f, HDR_FMT, name, kind, path, cls, c[0], c[1], c[2], c[3], s,
 		rcv, status);
 }
@@ -94,43 +98,78 @@ static void instances(FILE *f, const struct rperf_run_results *r)
 		/* an instance as a one-member aggregate */
 		a.rtt = in->rtt;
 		a.nlsg = in->spec->kind == RPERF_GEN_LSG;
-		a.nbsg = !a.nlsg && in->have_source;
+		a.nbsg = !a.nlsg;
 		a.gbps = in->gbps;
 		a.receiver_gbps = in->receiver_gbps;
 		path_str(path, sizeof(path), in->spec->from, in->spec->to);
 		line(f, in->spec->name, rperf_gen_kind_name(in->spec->kind),
 		     path, c ? c->name : "?", &a,
-		     rperf_run_status_name(in->status), true);
+		     rperf_run_status_name(in->status),
+		     (in->have_source ? COL_SENT : COL_NONE) |
+			     (in->have_sink ? COL_RECV : COL_NONE));
+	}
+}
+
+/* Per source host (@to false) or per destination host. */
+static void host_lines(FILE *f, const struct rperf_run_results *r, bool to)
+{
+	char n[2 * RPERF_NAME_LEN + 16];
+
+	for (size_t i = 0; i < r->job->nhosts; i++) {
+		const struct rperf_run_host *h = &r->hosts[i];
+		const struct rperf_run_agg *a = to ? &h->received : &h->sent;
+
+		if (!a->nlsg && !a->nbsg)
+			continue;
+		snprintf(n, sizeof(n), to ? "* -> %s" : "%s -> *",
+			 h->host->name);
+		line(f, to ? "to host" : "from host", "", n, "", a,
+		     h->failed ? "FAILED" : "ok", to ? COL_RECV : COL_BOTH);
 	}
 }
 
 static void aggregates(FILE *f, const struct rperf_run_results *r)
 {
-	char n[2 * RPERF_NAME_LEN + 16];
-	size_t i;
-
 	fprintf(f, "\n");
 	header(f, "AGGREGATE");
-	for (i = 0; i < r->ncls; i++) {
+	for (size_t i = 0; i < r->ncls; i++)
 		line(f, "class", "", "", r->cls[i].name, &r->cls[i].agg, "",
-		     true);
-	}
-	for (i = 0; i < r->job->nhosts; i++) {
-		const struct rperf_run_host *h = &r->hosts[i];
-		const char *st = h->failed ? "FAILED" : "ok";
+		     COL_BOTH);
+	host_lines(f, r, false);
+	host_lines(f, r, true);
+	line(f, "total", "", "", "", &r->total, "", COL_BOTH);
+}
 
-		if (!h->involved)
-			continue;
-		if (h->sent.nlsg || h->sent.nbsg) {
-			snprintf(n, sizeof(n), "%s -> *", h->host->name);
-			line(f, "from host", "", n, "", &h->sent, st, true);
-		}
-		if (h->received.nlsg || h->received.nbsg) {
-			snprintf(n, sizeof(n), "* -> %s", h->host->name);
-			line(f, "to host", "", n, "", &h->received, st, false);
-		}
+/* "posix (trusted), 1.000000 GHz, method M, error 0.0 ppm: reason" from
+ * the agent's clock object (rperf lat's "clock"); unknown shapes as JSON. */
+static void clock_line(FILE *f, const char *host, const json_t *clk)
+{
+	const json_t *src = json_object_get(clk, "source");
+	const json_t *hz = json_object_get(clk, "hz");
+	const json_t *tr = json_object_get(clk, "trusted");
+	const json_t *m = json_object_get(clk, "method");
+	const json_t *ppm = json_object_get(clk, "error_ppm");
+	const json_t *why = json_object_get(clk, "reason");
+	char *s;
+
+	if (!json_is_string(src) || !json_is_number(hz)) {
+		s = json_dumps(clk, JSON_COMPACT | JSON_SORT_KEYS);
+		fprintf(f, "  %s: %s\n", host, s ? s : "?");
+		free(s);
+		return;
 	}
-	line(f, "total", "", "", "", &r->total, "", true);
+	fprintf(f, "  %s: %s%s, %.6f GHz", host, json_string_value(src),
+		json_is_boolean(tr) ?
+			(json_is_true(tr) ? " (trusted)" : " (NOT trusted)") :
+			"",
+		json_number_value(hz) / 1e9);
+	if (json_is_string(m))
+		fprintf(f, ", %s", json_string_value(m));
+	if (json_is_number(ppm))
+		fprintf(f, ", error %.1f ppm", json_number_value(ppm));
+	if (json_is_string(why) && json_string_length(why))
+		fprintf(f, ": %s", json_string_value(why));
+	fprintf(f, "\n");
 }
 
 static void clocks(FILE *f, const struct rperf_run_results *r)
@@ -139,16 +178,13 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 
 	for (size_t i = 0; i < r->job->nhosts; i++) {
 		const struct rperf_run_host *h = &r->hosts[i];
-		char *s;
 
 		if (!h->clock || !h->sent.nlsg)
 			continue;
-		s = json_dumps(h->clock, JSON_COMPACT | JSON_SORT_KEYS);
 		if (!any)
 			fprintf(f, "\nClock of each LSG host:\n");
 		any = true;
-		fprintf(f, "  %s: %s\n", h->host->name, s ? s : "?");
-		free(s);
+		clock_line(f, h->host->name, h->clock);
 	}
 }
 
@@ -182,10 +218,16 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 				(unsigned long long)in->nonpositive);
 		if (in->precompleted || in->loop_precompleted)
 			fprintf(f,
-				"warning: %s (%s): %llu wire and %llu loopback SENDs completed inside ibv_post_send (software RDMA: try pair_order = sequential)\n",
+				"warning: %s (%s): %llu wire and %llu loopback SENDs of %llu completed inside ibv_post_send (software RDMA)%s\n",
 				in->spec->name, in->spec->from,
 				(unsigned long long)in->precompleted,
-				(unsigned long long)in->loop_precompleted);
+				(unsigned long long)in->loop_precompleted,
+				(unsigned long long)(in->samples + in->warmup),
+				strcmp(rperf_pair_order_name(
+					       in->spec->pair_order),
+				       "sequential") ?
+					"; try pair_order = sequential" :
+					"; pair_order = sequential times each SEND on its own");
 	}
 }
 
