@@ -14,7 +14,7 @@
 
 #include <rperf/hist.h>
 
-#define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %9s %9s  %s\n"
+#define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %9s %9s%s%s\n"
 
 /* "h1 -> h4", cut to fit. */
 static void path_str(char *b, size_t n, const char *from, const char *to)
@@ -76,13 +76,13 @@ static void line(FILE *f, const char *name, const char *kind, const char *path,
 	gbps_col(rcv, sizeof(rcv), (cols & COL_RECV) ? a->nbsg : 0,
 		 a->receiver_gbps);
 	fprintf(f, HDR_FMT, name, kind, path, cls, c[0], c[1], c[2], c[3], s,
-		rcv, status);
+		rcv, status[0] ? "  " : "", status);
 }
 
 static void header(FILE *f, const char *first)
 {
 	fprintf(f, HDR_FMT, first, "KIND", "PATH", "CLASS", "p50 us", "p99 us",
-		"p99.9 us", "max us", "sent Gb/s", "recv Gb/s", "STATUS");
+		"p99.9 us", "max us", "sent Gb/s", "recv Gb/s", "  ", "STATUS");
 }
 
 static void instances(FILE *f, const struct rperf_run_results *r)
