@@ -172,6 +172,11 @@ int rperf_ctrl_get_u64_array(const json_t *obj, const char *key, uint64_t min,
 			     uint64_t max, uint64_t *out, size_t cap,
 			     size_t *n);
 
+/* Lowercase hex of @n bytes into @s (2n + 1 chars with the NUL); and back:
+ * exactly 2n hex digits (either case) -> n bytes, 0 or EBADMSG. */
+void rperf_ctrl_hex(const uint8_t *b, size_t n, char *s);
+int rperf_ctrl_unhex(const char *s, uint8_t *b, size_t n);
+
 /* Setters (obj must be an object): 0 or ENOMEM/EINVAL. set_u64 writes an
  * integer when v <= INT64_MAX, else a decimal string. */
 int rperf_ctrl_set_u64(json_t *obj, const char *key, uint64_t v);
@@ -294,6 +299,24 @@ struct rperf_ctrl_session {
 	enum rperf_ctrl_role role;
 	enum rperf_ctrl_state state;
 };
+
+/*
+ * One allowed step of a conversation; states are values of the caller's
+ * state enum (this session's, or the experiment protocol's in
+ * src/engine/proto.h). rperf_ctrl_transition_step() walks a table: ERROR
+ * goes to @closed from any state but @closed; otherwise the listed step
+ * for (*state, dir, t) or EPROTO (state unchanged). EINVAL for a bad
+ * direction or type.
+ */
+struct rperf_ctrl_transition {
+	int from;
+	enum rperf_ctrl_dir dir;
+	enum rperf_ctrl_type type;
+	int to;
+};
+int rperf_ctrl_transition_step(const struct rperf_ctrl_transition *tab,
+			       size_t n, int closed, int *state,
+			       enum rperf_ctrl_dir dir, enum rperf_ctrl_type t);
 
 /* Start a session: server in S_AWAIT_HELLO, client in C_INIT. */
 void rperf_ctrl_session_init(struct rperf_ctrl_session *s,

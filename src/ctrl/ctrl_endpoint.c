@@ -13,43 +13,14 @@ static bool mtu_ok(uint64_t mtu)
 	return mtu >= 256 && mtu <= 4096 && (mtu & (mtu - 1)) == 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int gid_parse(const char *s, uint8_t gid[16])
 {
-	int i;
-
-	if (strlen(s) != GID_HEX_LEN)
-		return EBADMSG;
-	for (i = 0; i < 16; i++) {
-		int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return EBADMSG;
-		gid[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
+	return rperf_ctrl_unhex(s, gid, 16);
 }
 
 static void gid_format(const uint8_t gid[16], char s[GID_HEX_LEN + 1])
 {
-	static const char digits[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		s[2 * i] = digits[gid[i] >> 4];
-		s[2 * i + 1] = digits[gid[i] & 0xf];
-	}
-	s[GID_HEX_LEN] = '\0';
+	rperf_ctrl_hex(gid, 16, s);
 }
 
 int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,

@@ -234,3 +234,42 @@ int rperf_ctrl_set_u64_array(json_t *obj, const char *key, const uint64_t *v,
 	}
 	return set_new(obj, key, a);
 }
+
+void rperf_ctrl_hex(const uint8_t *b, size_t n, char *s)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s[2 * i] = digits[b[i] >> 4];
+		s[2 * i + 1] = digits[b[i] & 15];
+	}
+	s[2 * n] = '\0';
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int rperf_ctrl_unhex(const char *s, uint8_t *b, size_t n)
+{
+	size_t i;
+
+	if (!s || strlen(s) != 2 * n)
+		return EBADMSG;
+	for (i = 0; i < n; i++) {
+		int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return EBADMSG;
+		b[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}

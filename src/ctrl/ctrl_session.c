@@ -9,13 +9,6 @@
 
 #include "ctrl/ctrl.h"
 
-struct transition {
-	enum rperf_ctrl_state from;
-	enum rperf_ctrl_dir dir;
-	enum rperf_ctrl_type type;
-	enum rperf_ctrl_state to;
-};
-
 #define S(x) RPERF_CTRL_S_##x
 #define C(x) RPERF_CTRL_C_##x
 #define T(x) RPERF_CTRL_##x
@@ -23,7 +16,7 @@ struct transition {
 #define RECV RPERF_CTRL_RECV
 #define CLOSED RPERF_CTRL_CLOSED
 
-static const struct transition server_table[] = {
+static const struct rperf_ctrl_transition server_table[] = {
 	{ S(AWAIT_HELLO), RECV, T(HELLO), S(HELLO_RCVD) },
 	{ S(HELLO_RCVD), SEND, T(WELCOME), S(AWAIT_PARAMS) },
 	{ S(HELLO_RCVD), SEND, T(REFUSE), CLOSED },
@@ -41,7 +34,7 @@ static const struct transition server_table[] = {
 	{ S(BYE_RCVD), SEND, T(BYE), CLOSED },
 };
 
-static const struct transition client_table[] = {
+static const struct rperf_ctrl_transition client_table[] = {
 	{ C(INIT), SEND, T(HELLO), C(AWAIT_WELCOME) },
 	{ C(AWAIT_WELCOME), RECV, T(WELCOME), C(WELCOMED) },
 	{ C(AWAIT_WELCOME), RECV, T(REFUSE), CLOSED },
@@ -99,15 +92,39 @@ void rperf_ctrl_session_init(struct rperf_ctrl_session *s,
 	s->state = role == RPERF_CTRL_SERVER ? S(AWAIT_HELLO) : C(INIT);
 }
 
+int rperf_ctrl_transition_step(const struct rperf_ctrl_transition *tab,
+			       size_t n, int closed, int *state,
+			       enum rperf_ctrl_dir dir, enum rperf_ctrl_type t)
+{
+	size_t i;
+
+	if (!tab || !state || (dir != SEND && dir != RECV) ||
+	    (int)t < RPERF_CTRL_TYPE_MIN || (int)t > RPERF_CTRL_TYPE_MAX)
+		return EINVAL;
+	if (*state == closed)
+		return EPROTO;
+	if (t == T(ERROR)) {
+		*state = closed;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (tab[i].from == *state && tab[i].dir == dir &&
+		    tab[i].type == t) {
+			*state = tab[i].to;
+			return 0;
+		}
+	}
+	return EPROTO;
+}
+
 int rperf_ctrl_session_check(struct rperf_ctrl_session *s,
 			     enum rperf_ctrl_dir dir, enum rperf_ctrl_type t)
 {
-	const struct transition *tab;
-	size_t i, n;
+	const struct rperf_ctrl_transition *tab;
+	int st, rc;
+	size_t n;
 
-	if (!s || (unsigned int)s->state >= RPERF_CTRL_STATE_COUNT ||
-	    (dir != SEND && dir != RECV) || (int)t < RPERF_CTRL_TYPE_MIN ||
-	    (int)t > RPERF_CTRL_TYPE_MAX)
+	if (!s || (unsigned int)s->state >= RPERF_CTRL_STATE_COUNT)
 		return EINVAL;
 	if (s->role == RPERF_CTRL_SERVER) {
 		tab = server_table;
@@ -118,18 +135,9 @@ int rperf_ctrl_session_check(struct rperf_ctrl_session *s,
 	} else {
 		return EINVAL;
 	}
-	if (s->state == CLOSED)
-		return EPROTO;
-	if (t == T(ERROR)) {
-		s->state = CLOSED;
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (tab[i].from == s->state && tab[i].dir == dir &&
-		    tab[i].type == t) {
-			s->state = tab[i].to;
-			return 0;
-		}
-	}
-	return EPROTO;
+	st = (int)s->state;
+	rc = rperf_ctrl_transition_step(tab, n, CLOSED, &st, dir, t);
+	if (!rc)
+		s->state = (enum rperf_ctrl_state)st;
+	return rc;
 }

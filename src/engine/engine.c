@@ -82,13 +82,12 @@ void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
 					      enum rperf_proto_role r)
 {
-	if (k == RPERF_GEN_LSG)
-		return r == RPERF_ROLE_SOURCE ? &rperf_gen_lsg_source :
-						&rperf_gen_lsg_sink;
-	if (k == RPERF_GEN_BSG)
-		return r == RPERF_ROLE_SOURCE ? &rperf_gen_bsg_source :
-						&rperf_gen_bsg_sink;
-	return NULL;
+	if (k != RPERF_GEN_LSG && k != RPERF_GEN_BSG)
+		return NULL;
+	if (r == RPERF_ROLE_SINK)
+		return &rperf_gen_sink;
+	return k == RPERF_GEN_LSG ? &rperf_gen_lsg_source :
+				    &rperf_gen_bsg_source;
 }
 
 const char *rperf_engine_device(const struct rperf_engine *e)

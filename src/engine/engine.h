@@ -60,7 +60,7 @@ struct rperf_engine;
 struct rperf_gen_inst;
 
 struct rperf_gen_ops {
-	const char *name; /* "lsg-source", "bsg-sink", ... */
+	const char *name; /* "lsg-source", "bsg-source", "sink" */
 	/* create QPs and buffers on g->dev, post receives */
 	int (*setup)(struct rperf_gen_inst *g, char *err, size_t errlen);
 	/* the local QPs' endpoints, in order (out->qps allocated here) */
@@ -90,11 +90,10 @@ struct rperf_gen_ops {
 	void (*teardown)(struct rperf_gen_inst *g);
 };
 
-/* The LSG and BSG sources and sinks. */
+/* The LSG and BSG sources, and the sink of both (gen_sink.c). */
 extern const struct rperf_gen_ops rperf_gen_lsg_source;
-extern const struct rperf_gen_ops rperf_gen_lsg_sink;
 extern const struct rperf_gen_ops rperf_gen_bsg_source;
-extern const struct rperf_gen_ops rperf_gen_bsg_sink;
+extern const struct rperf_gen_ops rperf_gen_sink;
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
 					      enum rperf_proto_role r);
 

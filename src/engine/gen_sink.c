@@ -209,19 +209,9 @@ static void sink_teardown(struct rperf_gen_inst *g)
 	g->priv = NULL;
 }
 
-const struct rperf_gen_ops rperf_gen_lsg_sink = {
-	.name = "lsg-sink",
-	.setup = sink_setup,
-	.endpoints = sink_endpoints,
-	.connect = sink_connect,
-	.sink_fds = sink_fds,
-	.sink_drain = sink_drain,
-	.result = sink_result,
-	.teardown = sink_teardown,
-};
-
-const struct rperf_gen_ops rperf_gen_bsg_sink = {
-	.name = "bsg-sink",
+/* One sink for both kinds: the spec's kind picks the depth and events. */
+const struct rperf_gen_ops rperf_gen_sink = {
+	.name = "sink",
 	.setup = sink_setup,
 	.endpoints = sink_endpoints,
 	.connect = sink_connect,

@@ -140,10 +140,17 @@ bool rperf_proto_mac_ok(const uint8_t *key, size_t keylen,
 int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 			 char *err, size_t errlen);
 
-/* Lowercase hex of @n bytes into @s (2n+1 chars). */
-void rperf_proto_hex(const uint8_t *b, size_t n, char *s);
-/* Exactly 2n hex digits (either case) -> n bytes: 0 or EBADMSG. */
-int rperf_proto_unhex(const char *s, uint8_t *b, size_t n);
+/* Lowercase hex of @n bytes into @s (2n+1 chars); exactly 2n hex digits
+ * (either case) -> n bytes: 0 or EBADMSG. (The control channel's codec.) */
+static inline void rperf_proto_hex(const uint8_t *b, size_t n, char *s)
+{
+	rperf_ctrl_hex(b, n, s);
+}
+
+static inline int rperf_proto_unhex(const char *s, uint8_t *b, size_t n)
+{
+	return rperf_ctrl_unhex(s, b, n);
+}
 
 /* WELCOME of an agent: rperf_ctrl_welcome plus "nonce" and "auth". */
 int rperf_proto_welcome_encode(const struct rperf_ctrl_welcome *w,

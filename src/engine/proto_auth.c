@@ -155,45 +155,6 @@ int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 	return rc;
 }
 
-void rperf_proto_hex(const uint8_t *b, size_t n, char *s)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		s[2 * i] = digits[b[i] >> 4];
-		s[2 * i + 1] = digits[b[i] & 15];
-	}
-	s[2 * n] = '\0';
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int rperf_proto_unhex(const char *s, uint8_t *b, size_t n)
-{
-	size_t i;
-
-	if (!s || strlen(s) != 2 * n)
-		return EBADMSG;
-	for (i = 0; i < n; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return EBADMSG;
-		b[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
 int rperf_proto_welcome_encode(const struct rperf_ctrl_welcome *w,
 			       const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
 			       bool auth, json_t **out)
@@ -207,7 +168,7 @@ int rperf_proto_welcome_encode(const struct rperf_ctrl_welcome *w,
 	rc = rperf_ctrl_welcome_encode(w, &o);
 	if (rc)
 		return rc;
-	rperf_proto_hex(nonce, RPERF_PROTO_NONCE_LEN, hex);
+	rperf_ctrl_hex(nonce, RPERF_PROTO_NONCE_LEN, hex);
 	if (rperf_ctrl_set_str(o, "nonce", hex) ||
 	    rperf_ctrl_set_bool(o, "auth", auth)) {
 		json_decref(o);
@@ -230,7 +191,7 @@ int rperf_proto_welcome_decode(const struct rperf_ctrl_msg *m,
 	if (rc)
 		return rc;
 	if (rperf_ctrl_get_str(m->payload, "nonce", hex, sizeof(hex)) ||
-	    rperf_proto_unhex(hex, nonce, RPERF_PROTO_NONCE_LEN) ||
+	    rperf_ctrl_unhex(hex, nonce, RPERF_PROTO_NONCE_LEN) ||
 	    rperf_ctrl_get_bool(m->payload, "auth", auth))
 		return EBADMSG;
 	return 0;
@@ -244,7 +205,7 @@ int rperf_proto_auth_encode(const uint8_t *mac, json_t **out)
 	if (!out)
 		return EINVAL;
 	if (mac)
-		rperf_proto_hex(mac, RPERF_PROTO_MAC_LEN, hex);
+		rperf_ctrl_hex(mac, RPERF_PROTO_MAC_LEN, hex);
 	o = json_object();
 	if (!o || rperf_ctrl_set_str(o, "mac", hex)) {
 		json_decref(o);
@@ -271,7 +232,7 @@ int rperf_proto_auth_decode(const struct rperf_ctrl_msg *m,
 		memset(mac, 0, RPERF_PROTO_MAC_LEN);
 		return 0;
 	}
-	if (rperf_proto_unhex(hex, mac, RPERF_PROTO_MAC_LEN))
+	if (rperf_ctrl_unhex(hex, mac, RPERF_PROTO_MAC_LEN))
 		return EBADMSG;
 	*has_mac = true;
 	return 0;

@@ -32,6 +32,20 @@ int rperf_proto_role_get(const json_t *o, enum rperf_proto_role *r)
 	return 0;
 }
 
+int rperf_proto_finish(json_t *obj, const char *key, json_t *arr, int rc,
+		       json_t **out)
+{
+	if (!rc && json_object_set(obj, key, arr))
+		rc = ENOMEM;
+	json_decref(arr);
+	if (rc) {
+		json_decref(obj);
+		return rc;
+	}
+	*out = obj;
+	return 0;
+}
+
 static int check_type(const struct rperf_ctrl_msg *m, enum rperf_ctrl_type t,
 		      char *why, size_t whylen)
 {
@@ -276,16 +290,9 @@ static int inst_encode(const struct rperf_proto_inst_eps *in, json_t **out)
 	}
 	if (!rc &&
 	    (rperf_ctrl_set_u64(o, "id", in->id) ||
-	     rperf_ctrl_set_str(o, "role", rperf_proto_role_name(in->role)) ||
-	     json_object_set(o, "qps", a)))
+	     rperf_ctrl_set_str(o, "role", rperf_proto_role_name(in->role))))
 		rc = ENOMEM;
-	json_decref(a);
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_proto_finish(o, "qps", a, rc, out);
 }
 
 static int eps_encode(const struct rperf_proto_eps *e, const char *key,
@@ -309,15 +316,7 @@ static int eps_encode(const struct rperf_proto_eps *e, const char *key,
 		if (!rc && json_array_append_new(a, x))
 			rc = ENOMEM;
 	}
-	if (!rc && json_object_set(o, key, a))
-		rc = ENOMEM;
-	json_decref(a);
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_proto_finish(o, key, a, rc, out);
 }
 
 int rperf_proto_endpoints_encode(const struct rperf_proto_eps *e, json_t **out)

@@ -85,7 +85,7 @@ static int hist_set(json_t *o, const char *key, const struct rperf_hist *h)
 	int rc = ENOMEM;
 
 	if (bin && hex && !rperf_hist_serialize(h, bin, cap, &len)) {
-		rperf_proto_hex(bin, len, hex);
+		rperf_ctrl_hex(bin, len, hex);
 		rc = rperf_ctrl_set_str(o, key, hex);
 	}
 	free(bin);
@@ -158,15 +158,7 @@ int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 			rc = ENOMEM;
 		json_decref(x);
 	}
-	if (!rc && json_object_set(o, "instances", a))
-		rc = ENOMEM;
-	json_decref(a);
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_proto_finish(o, "instances", a, rc, out);
 }
 
 static int hist_get(const json_t *o, const char *key, struct rperf_hist **out)
@@ -185,7 +177,7 @@ static int hist_get(const json_t *o, const char *key, struct rperf_hist **out)
 	bin = malloc(n);
 	if (!bin)
 		return ENOMEM;
-	rc = rperf_proto_unhex(json_string_value(v), bin, n);
+	rc = rperf_ctrl_unhex(json_string_value(v), bin, n);
 	if (!rc)
 		rc = rperf_hist_deserialize(bin, n, out);
 	free(bin);

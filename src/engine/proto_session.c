@@ -8,19 +8,12 @@
 
 #include <errno.h>
 
-struct transition {
-	enum rperf_proto_state from;
-	enum rperf_ctrl_dir dir;
-	enum rperf_ctrl_type type;
-	enum rperf_proto_state to;
-};
-
 #define P(x) RPERF_PROTO_##x
 #define T(x) RPERF_CTRL_##x
 #define SEND RPERF_CTRL_SEND
 #define RECV RPERF_CTRL_RECV
 
-static const struct transition agent_table[] = {
+static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(AWAIT_HELLO), RECV, T(HELLO), P(HELLO_RCVD) },
 	{ P(HELLO_RCVD), SEND, T(WELCOME), P(AWAIT_AUTH) },
 	{ P(HELLO_RCVD), SEND, T(REFUSE), P(CLOSED) },
@@ -41,7 +34,7 @@ static const struct transition agent_table[] = {
 	{ P(BYE_RCVD), SEND, T(BYE), P(CLOSED) },
 };
 
-static const struct transition controller_table[] = {
+static const struct rperf_ctrl_transition controller_table[] = {
 	{ P(C_INIT), SEND, T(HELLO), P(C_AWAIT_WELCOME) },
 	{ P(C_AWAIT_WELCOME), RECV, T(WELCOME), P(C_WELCOMED) },
 	{ P(C_AWAIT_WELCOME), RECV, T(REFUSE), P(CLOSED) },
@@ -113,12 +106,11 @@ void rperf_proto_session_init(struct rperf_proto_session *s,
 int rperf_proto_session_check(struct rperf_proto_session *s,
 			      enum rperf_ctrl_dir dir, enum rperf_ctrl_type t)
 {
-	const struct transition *tab;
-	size_t i, n;
+	const struct rperf_ctrl_transition *tab;
+	int st, rc;
+	size_t n;
 
-	if (!s || (unsigned int)s->state >= RPERF_PROTO_STATE_COUNT ||
-	    (dir != SEND && dir != RECV) || (int)t < RPERF_CTRL_TYPE_MIN ||
-	    (int)t > RPERF_CTRL_TYPE_MAX)
+	if (!s || (unsigned int)s->state >= RPERF_PROTO_STATE_COUNT)
 		return EINVAL;
 	if (s->end == RPERF_PROTO_AGENT) {
 		tab = agent_table;
@@ -129,18 +121,9 @@ int rperf_proto_session_check(struct rperf_proto_session *s,
 	} else {
 		return EINVAL;
 	}
-	if (s->state == P(CLOSED))
-		return EPROTO;
-	if (t == T(ERROR)) {
-		s->state = P(CLOSED);
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (tab[i].from == s->state && tab[i].dir == dir &&
-		    tab[i].type == t) {
-			s->state = tab[i].to;
-			return 0;
-		}
-	}
-	return EPROTO;
+	st = (int)s->state;
+	rc = rperf_ctrl_transition_step(tab, n, P(CLOSED), &st, dir, t);
+	if (!rc)
+		s->state = (enum rperf_proto_state)st;
+	return rc;
 }
