@@ -64,6 +64,7 @@ struct rperf_run_inst {
 struct rperf_run_agg {
 	struct rperf_hist *rtt; /* merged LSG RTTs; NULL when no LSG */
 	size_t nlsg, nbsg;
+	size_t nsent, nrecv; /* BSGs whose source / sink end reported */
 	double gbps; /* BSG Gb/s sent */
 	double receiver_gbps; /* BSG Gb/s received */
 };

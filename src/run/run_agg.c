@@ -23,6 +23,8 @@ static int agg_add(struct rperf_run_agg *a, const struct rperf_run_inst *in)
 
 	if (in->spec->kind == RPERF_GEN_BSG) {
 		a->nbsg++;
+		a->nsent += in->have_source;
+		a->nrecv += in->have_sink;
 		a->gbps += in->gbps;
 		a->receiver_gbps += in->receiver_gbps;
 		return 0;

@@ -67,9 +67,14 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));
 	} else {
-		e |= set(o, "gbps", rperf_rpt_json_real(in->gbps));
+		/* null: that end never reported (its host failed) */
+		e |= set(o, "gbps",
+			 in->have_source ? rperf_rpt_json_real(in->gbps) :
+					   json_null());
 		e |= set(o, "receiver_gbps",
-			 rperf_rpt_json_real(in->receiver_gbps));
+			 in->have_sink ?
+				 rperf_rpt_json_real(in->receiver_gbps) :
+				 json_null());
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",
@@ -95,6 +100,8 @@ static int json_agg(json_t *o, const struct rperf_run_agg *a, bool sent)
 	if (sent)
 		e |= set(o, "gbps", rperf_rpt_json_real(a->gbps));
 	e |= set(o, "receiver_gbps", rperf_rpt_json_real(a->receiver_gbps));
+	e |= set(o, "bsg_sent_count", json_integer((json_int_t)a->nsent));
+	e |= set(o, "bsg_received_count", json_integer((json_int_t)a->nrecv));
 	return e;
 }
 

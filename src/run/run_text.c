@@ -72,8 +72,8 @@ static void line(FILE *f, const char *name, const char *kind, const char *path,
 	char c[4][24], s[24], rcv[24];
 
 	rtt_cols(a->rtt, c);
-	gbps_col(s, sizeof(s), (cols & COL_SENT) ? a->nbsg : 0, a->gbps);
-	gbps_col(rcv, sizeof(rcv), (cols & COL_RECV) ? a->nbsg : 0,
+	gbps_col(s, sizeof(s), (cols & COL_SENT) ? a->nsent : 0, a->gbps);
+	gbps_col(rcv, sizeof(rcv), (cols & COL_RECV) ? a->nrecv : 0,
 		 a->receiver_gbps);
 	fprintf(f, HDR_FMT, name, kind, path, cls, c[0], c[1], c[2], c[3], s,
 		rcv, status[0] ? "  " : "", status);
@@ -99,14 +99,14 @@ static void instances(FILE *f, const struct rperf_run_results *r)
 		a.rtt = in->rtt;
 		a.nlsg = in->spec->kind == RPERF_GEN_LSG;
 		a.nbsg = !a.nlsg;
+		a.nsent = a.nbsg && in->have_source;
+		a.nrecv = a.nbsg && in->have_sink;
 		a.gbps = in->gbps;
 		a.receiver_gbps = in->receiver_gbps;
 		path_str(path, sizeof(path), in->spec->from, in->spec->to);
 		line(f, in->spec->name, rperf_gen_kind_name(in->spec->kind),
 		     path, c ? c->name : "?", &a,
-		     rperf_run_status_name(in->status),
-		     (in->have_source ? COL_SENT : COL_NONE) |
-			     (in->have_sink ? COL_RECV : COL_NONE));
+		     rperf_run_status_name(in->status), COL_BOTH);
 	}
 }
 
