@@ -60,6 +60,10 @@ struct rperf_agent_cfg {
 	int timeout_ms; /* > 0 */
 	const struct rperf_clock *clk; /* for the LSGs; outlives the agent */
 	const struct rperf_agent_engine *engine; /* NULL: the real one */
+	/* the agent's own -d, -x and --cpu: used where the PLAN leaves the
+	 * device "" (first active), gid_index -1 or cpu -1; ignored when
+	 * local.port is 0 ("" / -1 in a field: nothing to fill in) */
+	struct rperf_host_sel local;
 	void (*log)(void *arg, const char *line); /* may be NULL */
 	void *log_arg;
 };

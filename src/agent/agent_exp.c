@@ -182,6 +182,21 @@ static int send_endpoints(struct rperf_agent *a)
 	return rc;
 }
 
+/* What the job left open, the agent's own options fill in. */
+static void fill_local(const struct rperf_agent *a, struct rperf_host_sel *d)
+{
+	const struct rperf_host_sel *l = &a->cfg.local;
+
+	if (!l->port)
+		return;
+	if (!d->device[0] && l->device[0])
+		memcpy(d->device, l->device, sizeof(d->device));
+	if (d->gid_index < 0 && l->gid_index >= 0)
+		d->gid_index = l->gid_index;
+	if (d->cpu < 0 && l->cpu >= 0)
+		d->cpu = l->cpu;
+}
+
 static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_proto_plan p;
@@ -192,6 +207,7 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
 		return rc;
 	}
+	fill_local(a, &p.device);
 	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
 		 p.experiment);

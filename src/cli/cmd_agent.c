@@ -5,7 +5,8 @@
  * on --bind/-p (default RPERF_AGENT_DEFAULT_PORT) and serves controllers
  * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
  * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
- * cannot listen or its loop fails.
+ * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
+ * [host] section leaves open (device, gid_index, cpu).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,6 +82,16 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	if (rc)
 		return rc;
 	acfg.clk = &clk;
+	acfg.local.port = (int)cfg->ib_port;
+	acfg.local.gid_index = (int)cfg->gid_index;
+	acfg.local.cpu = (int)cfg->cpu;
+	if (cfg->ib_dev &&
+	    snprintf(acfg.local.device, sizeof(acfg.local.device), "%s",
+		     cfg->ib_dev) >= (int)sizeof(acfg.local.device)) {
+		fprintf(stderr, "rperf agent: -d/--ib-dev: '%s' is too long\n",
+			cfg->ib_dev);
+		return RPERF_EXIT_USAGE;
+	}
 	rc = rperf_agent_create(&acfg, &a, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf agent: %s\n", err);

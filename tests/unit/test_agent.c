@@ -157,13 +157,16 @@ static void on_log(void *arg, const char *line)
 static const uint8_t the_key[] = "secret";
 static struct rperf_clock clk;
 
+static struct rperf_host_sel local; /* the agent's -d/-x/--cpu */
+
 static struct rperf_agent *agent(bool key, int timeout_ms)
 {
 	struct rperf_agent_cfg c = { .bind = "127.0.0.1",
 				     .timeout_ms = timeout_ms,
 				     .clk = &clk,
 				     .engine = &fake_engine,
-				     .log = on_log };
+				     .log = on_log,
+				     .local = local };
 	struct rperf_agent *a = NULL;
 	char err[256];
 
@@ -391,6 +394,18 @@ static void test_out_of_order(void **state)
 	rperf_ctrl_msg_release(&m);
 	tx(fd, RPERF_CTRL_PLAN, plan("broken"));
 	expect_end(a, fd, RPERF_CTRL_ERROR, "no such device");
+	rperf_agent_destroy(a);
+	/* the agent's -d fills in a device the job left open */
+	local = (struct rperf_host_sel){ "broken", 1, -1, -1 };
+	a = agent(false, 2000);
+	local = (struct rperf_host_sel){ "", 0, -1, -1 };
+	fd = dial(a);
+	greet(a, fd, nonce);
+	ask(a, fd, RPERF_CTRL_AUTH, auth(the_key, 6, nonce), RPERF_CTRL_READY,
+	    &m);
+	rperf_ctrl_msg_release(&m);
+	tx(fd, RPERF_CTRL_PLAN, plan(""));
+	expect_end(a, fd, RPERF_CTRL_ERROR, "no such device 'broken'");
 	rperf_agent_destroy(a);
 }
 
