@@ -59,12 +59,15 @@
  *   {"id":N, "role":"source"|"sink", "kind":"lsg"|"bsg",
  *    "error": "" or why it stopped early (partial figures kept),
  *    "seconds": measured window (double),
- *    "cpu_seconds": CPU time of its thread (RUSAGE_THREAD),
+ *    "cpu_seconds": CPU time of its thread (RUSAGE_THREAD; a sink: the
+ *                   host's one sink thread, shared by all its sinks),
  *    LSG source: "samples","warmup","nonpositive","precompleted",
  *                "loop_precompleted","rtt_hist","wire_hist","loop_hist"
  *                (rperf_hist_serialize() bytes as lowercase hex),
  *    BSG source: "messages","bytes","posted","post_calls",
- *    sink (both kinds): "messages","bytes" received }
+ *    sink (both kinds): "messages","bytes" received (0 for a BSG of
+ *                   verb "write": an RDMA WRITE makes no receive
+ *                   completion, there is nothing to count) }
  * Percentiles never travel: the controller merges histograms.
  *
  * ERROR {"reason"} may come from either side at any step and ends the
