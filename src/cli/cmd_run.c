@@ -4,7 +4,8 @@
  * exit 2), the key, checks the JSON output can be written, runs the
  * experiment (src/run), prints the text report and writes the JSON. Exit 3
  * when a host failed, the experiment was aborted or an instance reported an
- * error: the others' results are still printed and written.
+ * error (not after SIGINT: then every instance was cut short on purpose):
+ * the others' results are still printed and written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,9 +50,12 @@ static int prepare(struct run_cmd *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* 3 when a host failed or the experiment never started; instance errors
+ * count too, except after SIGINT (the stop cut every instance short). */
 static int exit_status(const struct rperf_run_results *r)
 {
-	if (r->aborted || rperf_run_results_nfailed(r) || r->nerrors)
+	if (r->aborted || rperf_run_results_nfailed(r) ||
+	    (r->nerrors && !r->interrupted))
 		return RPERF_EXIT_RUNTIME;
 	return RPERF_EXIT_OK;
 }
