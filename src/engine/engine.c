@@ -139,6 +139,21 @@ static void inst_init(struct rperf_engine *e, struct rperf_gen_inst *g,
 	g->res.kind = s->kind;
 }
 
+/* The CPU of a source: the host's, except a BSG's on a host that also
+ * runs an LSG (a generator polling on the LSG's CPU would distort its
+ * timestamps): unpinned. */
+static int source_cpu(const struct rperf_proto_plan *p,
+		      const struct rperf_gen_spec *s)
+{
+	size_t i;
+
+	if (s->kind == RPERF_GEN_BSG)
+		for (i = 0; i < p->nsources; i++)
+			if (p->sources[i].kind == RPERF_GEN_LSG)
+				return -1;
+	return p->device.cpu;
+}
+
 static int setup_all(struct rperf_engine *e, const struct rperf_proto_plan *p,
 		     char *err, size_t errlen)
 {
@@ -153,7 +168,7 @@ static int setup_all(struct rperf_engine *e, const struct rperf_proto_plan *p,
 		char why[200] = "";
 
 		inst_init(e, g, s, src ? RPERF_ROLE_SOURCE : RPERF_ROLE_SINK,
-			  p->device.cpu);
+			  src ? source_cpu(p, s) : -1);
 		if (!g->ops)
 			return EINVAL;
 		rc = g->ops->setup(g, why, sizeof(why));

@@ -15,7 +15,9 @@
  *   rperf_engine_destroy()   free every QP, MR, CQ, channel and the device
  *
  * Threads: every source runs on its own thread, pinned to the host's cpu
- * (or unpinned with -1), with a stop flag and no socket; all sinks of the
+ * (or unpinned with -1), with a stop flag and no socket; except that on a
+ * host that also runs an LSG, BSG sources stay unpinned (a BSG polling on
+ * the LSG's CPU would distort its timestamps: see LAB.md on busy pollers); all sinks of the
  * device are served by ONE sink thread that waits in one poll() on the
  * completion channels of every sink QP (event mode: src/verbs gives each QP
  * its own channel, so one poll() over all of them rather than one shared
