@@ -60,6 +60,24 @@ static int exit_status(const struct rperf_run_results *r)
 	return RPERF_EXIT_OK;
 }
 
+/* One line on stderr naming every failed host and why. */
+static void summary(const struct rperf_run_results *r)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "rperf run: ");
+	for (size_t i = 0; i < r->job->nhosts; i++) {
+		if (!r->hosts[i].failed)
+			continue;
+		fprintf(stderr, "%shost %s failed (%s)", sep,
+			r->hosts[i].host->name, r->hosts[i].why);
+		sep = "; ";
+	}
+	fprintf(stderr,
+		"%s%zu instance(s) with errors; partial results above\n", sep,
+		r->nerrors);
+}
+
 static int report(struct run_cmd *c, const struct rperf_run_results *r)
 {
 	int status = exit_status(r);
@@ -81,9 +99,7 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else if (status == RPERF_EXIT_RUNTIME)
-		fprintf(stderr,
-			"rperf run: %zu host(s) failed, %zu instance(s) with errors (partial results above)\n",
-			rperf_run_results_nfailed(r), r->nerrors);
+		summary(r);
 	return status;
 }
 
