@@ -98,7 +98,10 @@ struct rperf_run_results {
 	size_t ncls;
 	struct rperf_run_agg total;
 	double elapsed; /* wall seconds from GO to the last REPORT */
+	uint64_t timeout_ns; /* the control-plane timeout used */
 	bool interrupted; /* stopped by a signal */
+	bool cut_short; /* a host failed mid-run: the others stopped one
+			   timeout later, before their planned end */
 	bool aborted; /* failed before GO: nothing was measured */
 	char abort_why[RPERF_RUN_WHY_LEN];
 	/* warnings summed over instances */

@@ -64,8 +64,10 @@ void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
 		/* the others run on, for at most one more timeout */
 		uint64_t cap = run_now_ns() + c->timeout_ns;
 
-		if (c->t_end > cap)
+		if (c->t_end > cap) {
 			c->t_end = cap;
+			c->res->cut_short = true;
+		}
 	}
 	if (!c->first_failure[0])
 		snprintf(c->first_failure, sizeof(c->first_failure),
@@ -427,8 +429,10 @@ int rperf_run_execute(const struct rperf_job *job,
 	c.stop = stop;
 	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
 	rc = rperf_run_results_create(job, &c.res);
-	if (!rc)
+	if (!rc) {
+		c.res->timeout_ns = c.timeout_ns;
 		rc = make_agents(&c);
+	}
 	c.start_in_ns = opts->start_in_ns ?
 				opts->start_in_ns :
 				DEFAULT_START_IN_NS + 1000000ull * c.nag;

@@ -216,9 +216,12 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 			 rperf_rpt_json_uint(r->job->duration_ns));
 		e |= set(root, "warmup_ns",
 			 rperf_rpt_json_uint(r->job->warmup_ns));
+		e |= set(root, "timeout_ns",
+			 rperf_rpt_json_uint(r->timeout_ns));
 		e |= set(root, "elapsed_seconds",
 			 rperf_rpt_json_real(r->elapsed));
 		e |= set(root, "interrupted", json_boolean(r->interrupted));
+		e |= set(root, "cut_short", json_boolean(r->cut_short));
 		e |= set(root, "aborted", json_boolean(r->aborted));
 		e |= set(root, "abort_reason",
 			 rperf_rpt_json_str(r->abort_why));

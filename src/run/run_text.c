@@ -196,6 +196,10 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 		fprintf(f,
 			"Aborted before the start (nothing was measured): %s\n",
 			r->abort_why);
+	if (r->cut_short)
+		fprintf(f,
+			"\nCut short: a host failed mid-run; the others ran on for one more timeout (%.3g s), not to their planned end.\n",
+			(double)r->timeout_ns / 1e9);
 	if (r->interrupted)
 		fprintf(f,
 			"\nInterrupted: the figures cover the time until the stop.\n");
