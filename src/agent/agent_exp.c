@@ -295,11 +295,15 @@ static int on_stop(struct rperf_agent *a)
 		return rc;
 	}
 	rc = rperf_proto_report_encode(&r, &o);
-	if (!rc && a->cfg.clk)
+	if (rc) {
+		rperf_proto_report_fini(&r);
+		fail(a, RPERF_CTRL_ERROR, "building the report failed");
+		return rc;
+	}
+	if (a->cfg.clk)
 		json_object_set_new(o, "clock",
 				    rperf_rpt_json_clock(a->cfg.clk, NULL));
-	if (!rc)
-		rc = say(a, RPERF_CTRL_REPORT, o);
+	rc = say(a, RPERF_CTRL_REPORT, o);
 	json_decref(o);
 	if (!rc) {
 		agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
@@ -338,20 +342,20 @@ static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 			a->exp.awaiting = "AUTH";
 		break;
 	case RPERF_CTRL_AUTH:
-		on_auth(a, m);
-		return;
+		rc = on_auth(a, m);
+		break;
 	case RPERF_CTRL_PLAN:
-		on_plan(a, m);
-		return;
+		rc = on_plan(a, m);
+		break;
 	case RPERF_CTRL_CONNECT:
-		on_connect(a, m);
-		return;
+		rc = on_connect(a, m);
+		break;
 	case RPERF_CTRL_GO:
 		rc = on_go(a, m);
 		break;
 	case RPERF_CTRL_STOP:
-		on_stop(a);
-		return;
+		rc = on_stop(a);
+		break;
 	case RPERF_CTRL_BYE:
 		on_bye(a);
 		return;
@@ -361,8 +365,15 @@ static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	default:
 		rc = EPROTO;
 	}
-	if (rc && a->exp.fd >= 0)
-		agent_exp_end(a, strerror(rc));
+	/* a step that failed without ending (sending its answer failed):
+	 * the controller is gone or the channel broken */
+	if (rc && a->exp.fd >= 0) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "answering %s failed: %s",
+			 rperf_ctrl_type_name(m->type), strerror(rc));
+		agent_exp_end(a, why);
+	}
 }
 
 static void recv_failed(struct rperf_agent *a, int rc,
