@@ -200,7 +200,7 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 	}
 	/* the source's error first: it says why the numbers are short */
 	if (p->error[0] && (!in->error[0] || !sink))
-		snprintf(in->error, sizeof(in->error), "%s%s",
+		snprintf(in->error, sizeof(in->error), "%s%.240s",
 			 sink ? "sink: " : "", p->error);
 }
 
