@@ -132,6 +132,9 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
 	c->solicit_every = RPERF_ENGINE_RX_DEPTH / 4;
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
+	if (g->spec.rate_bps > 0) /* paced: its SENDs offer <= rate_bps */
+		c->gap_ns = (uint64_t)(8e9 * (double)g->spec.size /
+				       g->spec.rate_bps);
 	c->stop = stop;
 	c->peer_fd = -1;
 }

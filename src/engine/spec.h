@@ -73,7 +73,9 @@ struct rperf_gen_spec {
 	uint32_t cq_mod; /* "cq_mod" >= 1 */
 	uint32_t post_list; /* "post_list" >= 1 */
 	uint32_t qps; /* "qps" >= 1 */
-	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited */
+	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited; an
+			    LSG paces its samples with it (one wire SEND of
+			    size bytes every 8 * size / rate_bps s) */
 };
 
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
