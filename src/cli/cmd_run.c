@@ -34,6 +34,8 @@ static int prepare(struct run_cmd *c, char *err, size_t errlen)
 	int rc;
 
 	rc = rperf_job_load(cfg->job, &c->job, err, errlen);
+	if (!rc)
+		rc = rperf_run_check_job(c->job, err, errlen);
 	if (rc)
 		return rc;
 	if (cfg->key_file) {

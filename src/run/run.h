@@ -155,6 +155,11 @@ int rperf_run_check_writable(const char *path, char *err, size_t errlen);
 
 /* ---- controller ---- */
 
+/* Checks of the job that only the controller cares about: two hosts of the
+ * experiment naming the same agent (ADDR:PORT; one agent serves one host).
+ * 0 or EINVAL with @err naming both hosts and their lines. */
+int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen);
+
 struct rperf_run_opts {
 	const uint8_t *key; /* pre-shared key, NULL = none */
 	size_t keylen;

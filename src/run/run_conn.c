@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Controller side of the agent connections: parallel dial, framed reads. */
 #include "run/run_conn.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -146,4 +147,38 @@ void run_dial_why(const struct run_dial *d, char *buf, size_t len)
 		snprintf(buf, len, "%s:%u: %s", d->addr, d->port,
 			 strerror(d->rc));
 	}
+}
+
+static bool involved(const struct rperf_job *job, const char *name)
+{
+	for (size_t i = 0; i < job->ninst; i++)
+		if (!strcmp(job->inst[i].from, name) ||
+		    !strcmp(job->inst[i].to, name))
+			return true;
+	return false;
+}
+
+int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < job->nhosts; i++) {
+		const struct rperf_job_host *a = &job->hosts[i];
+
+		if (!involved(job, a->name))
+			continue;
+		for (size_t j = i + 1; j < job->nhosts; j++) {
+			const struct rperf_job_host *b = &job->hosts[j];
+
+			if (strcmp(a->control, b->control) ||
+			    a->control_port != b->control_port ||
+			    !involved(job, b->name))
+				continue;
+			snprintf(
+				err, errlen,
+				"%s:%d: [host %s] control: %s:%u is also the agent of [host %s] (line %d); one agent serves one host: start another with -p PORT",
+				job->path, b->line, b->name, b->control,
+				b->control_port, a->name, a->line);
+			return EINVAL;
+		}
+	}
+	return 0;
 }
