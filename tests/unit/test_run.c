@@ -284,6 +284,25 @@ static void json_file(void **state)
 	rmdir(dir);
 }
 
+/* Two hosts of the experiment on one agent: a job error naming both. */
+static void same_agent(void **state)
+{
+	struct rperf_job *job = fx_job(3);
+	char err[512] = "";
+
+	(void)state;
+	fx_inst(job, RPERF_GEN_LSG, "a", "h1", "h2", 0, 0);
+	job->hosts[0].control_port = 18521;
+	job->hosts[1].control_port = 18522;
+	job->hosts[2].control_port = 18521; /* h3 is not in the experiment */
+	assert_int_equal(rperf_run_check_job(job, err, sizeof(err)), 0);
+	job->hosts[1].control_port = 18521;
+	assert_int_equal(rperf_run_check_job(job, err, sizeof(err)), EINVAL);
+	assert_non_null(strstr(err, "[host h2]"));
+	assert_non_null(strstr(err, "[host h1]"));
+	fx_job_free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +315,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(json_contract, setup, teardown),
 		cmocka_unit_test_setup_teardown(text_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_file, setup, teardown),
+		cmocka_unit_test(same_agent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
