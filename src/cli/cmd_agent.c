@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * `rperf agent`: the command layer. Reads the key (--key-file: refused when
- * empty or readable by group/others), calibrates the clock once, listens
- * on --bind/-p (default RPERF_AGENT_DEFAULT_PORT) and serves controllers
+ * empty or readable by group/others), listens on --bind/-p (default
+ * RPERF_AGENT_DEFAULT_PORT) before anything slow, calibrates the clock
+ * once (connections wait in the backlog meanwhile) and serves controllers
  * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
  * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
  * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
@@ -78,10 +79,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		}
 		acfg.key = key;
 	}
-	rc = agent_clock(cfg, &clk);
-	if (rc)
-		return rc;
-	acfg.clk = &clk;
+	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;
 	acfg.local.gid_index = (int)cfg->gid_index;
 	acfg.local.cpu = (int)cfg->cpu;
@@ -96,6 +94,11 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf agent: %s\n", err);
 		return RPERF_EXIT_RUNTIME;
+	}
+	rc = agent_clock(cfg, &clk);
+	if (rc) {
+		rperf_agent_destroy(a);
+		return rc;
 	}
 	rc = rperf_agent_run(a, stop, err, sizeof(err));
 	if (rc)
