@@ -1,0 +1,287 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run-faults.sh - `rperf run` / `rperf agent` when things go wrong, one boot:
+#   rxe-lab run --hosts 4 tests/lab/suites/run-faults.sh
+# h1 is the destination, h2 runs an LSG, h3 and h4 a BSG each.
+#  - an agent (h3, a BSG source) killed mid-run: the controller reports the
+#    others' results, lists h3 in failed_hosts and exits 3 within 2 x timeout
+#    of the kill; the surviving agents free their QPs and serve the next run;
+#  - agents with --key-file: a controller with the wrong key is refused
+#    (exit 3, the message names the host) and the agent created nothing: no
+#    QP number was used on rxe_h1 (rxe numbers QPs in order, per device; a
+#    probe QP before and after must be consecutive; the same probe around a
+#    run with the right key shows the sinks' QPs, so the check can fail);
+#  - bad job files: exit 2 naming FILE:LINE (unknown host in from/to, a
+#    generator to itself, duplicate names, unknown key or section with
+#    "did you mean"); an agent that is not running: exit 3 naming it within
+#    the job's timeout.
+# Ends with "N passed, M failed".
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+T=60 # timeout(1) around every rperf run, seconds
+
+# agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` on h1..hN
+agents_start() {
+	local n=$1 i k
+	shift
+	for ((i = 1; i <= n; i++)); do
+		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
+		echo $! > "/tmp/agent-h$i.pid"
+	done
+	for ((k = 0; k < 100; k++)); do
+		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "GOT agents not listening on tcp/18521 after 10 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
+	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
+	return 1
+}
+agent_stop() {  # agent_stop I [SIGNAL]
+	local p
+	[ -e "/tmp/agent-h$1.pid" ] || return 0
+	read -r p < "/tmp/agent-h$1.pid"
+	kill "-${2:-TERM}" "$p" 2> /dev/null
+	wait "$p" 2> /dev/null
+	rm -f "/tmp/agent-h$1.pid"
+}
+agents_stop() { local i; for i in 1 2 3 4; do agent_stop "$i"; done; }
+agent_logs() {
+	local i
+	for i in 1 2 3 4; do
+		[ -s "/tmp/agent-h$i.log" ] && echo "INFO agent h$i log: $(tail -n 5 "/tmp/agent-h$i.log" | tr '\n' '|')"
+	done
+	return 0
+}
+
+# job_hosts [CONTROL4]: the [host] sections of h1..h4 (CONTROL4 replaces h4's)
+job_hosts() {
+	local i c
+	for i in 1 2 3 4; do
+		c=10.77.0.$i
+		[ "$i" = 4 ] && [ -n "${1:-}" ] && c=$1
+		printf '[host h%s]\ncontrol = %s\ndevice = rxe_h%s\ngid_index = %s\n' \
+			"$i" "$c" "$i" "$(lab_host_gid "h$i")"
+	done
+}
+# job_write FILE DURATION TIMEOUT [CONTROL4]: LSG h2->h1, BSGs h3,h4 -> h1
+job_write() {
+	{
+		printf '[global]\nduration = %s\nwarmup = 1s\ntimeout = %s\nsink_completion = event\n' "$2" "$3"
+		job_hosts "${4:-}"
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 64\npair_order = sequential\n'
+		printf '[bsg load]\nfrom = h3, h4\nto = h1\nsize = 4K\ntx_depth = 16\nrate = 20M\ncompletion = event\n'
+	} > "$1"
+}
+jget() { jq -r "$2" "$1"; }
+# qps_on DEV: QPs that exist on DEV now (rdma resource), GSI QP included
+qps_on() { rdma resource show qp 2> /dev/null | grep -c "link $1/"; }
+
+# ------------------------------------------------------------ checks
+setup() {
+	agents_start 4 || return 1
+	echo "INFO rperf $(rperf --version 2>&1 | head -1); agents: $(ss -Hltnp 'sport = :18521' | awk '{ print $4 }' | tr '\n' ' ')"
+	echo "INFO QPs before any run: rxe_h1 $(qps_on rxe_h1), rxe_h2 $(qps_on rxe_h2), rxe_h3 $(qps_on rxe_h3), rxe_h4 $(qps_on rxe_h4)"
+}
+
+Q1=0 Q2=0 Q4=0 # QPs on the survivors' devices before the run
+KILL_RC='' KILL_S='' KJ=$OUT/faults-kill.json
+kill_agent() {
+	local job=$OUT/faults-kill.ini cpid k p0 p rc t
+	job_write "$job" 30s 3s
+	Q1=$(qps_on rxe_h1) Q2=$(qps_on rxe_h2) Q4=$(qps_on rxe_h4)
+	rm -f "$KJ"
+	p0=$(lab_port_rx h3)
+	timeout "$T" rperf run "$job" --out_json_file "$KJ" > /tmp/kill.out 2> /tmp/kill.err &
+	cpid=$!
+	# the run is on once h3's BSG crosses the switch (>= 200 packets)
+	for ((k = 0; k < 200; k++)); do
+		p=$(lab_port_rx h3)
+		[ $((p - p0)) -ge 200 ] && break
+		kill -0 "$cpid" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "INFO packets from h3 into the switch before the kill: $((p - p0)) ($((k / 10)).$((k % 10)) s after start)"
+	[ $((p - p0)) -ge 200 ] || { echo "GOT h3's BSG never crossed the switch"; wait "$cpid"; cat /tmp/kill.out /tmp/kill.err; return 1; }
+	sleep 2 # past the 1 s warm-up: the LSG's samples count
+	agent_stop 3 KILL
+	t=$EPOCHREALTIME
+	wait "$cpid"
+	rc=$?
+	KILL_S=$(lab_since "$t") KILL_RC=$rc
+	sed 's/^/  [out] /' /tmp/kill.out
+	sed 's/^/  [err] /' /tmp/kill.err
+	echo "INFO generators: $(jq -c '[.generators[] | {name, kind, host, to, p50: .rtt_ns.p50, gbps, receiver_gbps}]' "$KJ" 2> /dev/null)"
+	echo "INFO failed_hosts: $(jq -c .failed_hosts "$KJ" 2> /dev/null)"
+	lab_result "run_kill status=$rc seconds_after_kill=$KILL_S timeout_s=3 failed_hosts=$(jq -c .failed_hosts "$KJ" 2> /dev/null)"
+	echo "EXPECT exit 3 within 2 x timeout = 6 s of the kill (the job asked for 30 s)"
+	echo "GOT exit $rc after $KILL_S s"
+	[ "$rc" = 3 ] && awk -v s="$KILL_S" 'BEGIN { exit !(s <= 6.0) }'
+}
+kill_report() {
+	[ -s "$KJ" ] || { echo "GOT no JSON report ($KJ)"; return 1; }
+	local p50 g4 r4
+	p50=$(jget "$KJ" '[.generators[] | select(.kind == "lsg" and .host == "h2")][0].rtt_ns.p50 // 0')
+	g4=$(jget "$KJ" '[.generators[] | select(.kind == "bsg" and .host == "h4")][0].gbps // 0')
+	r4=$(jget "$KJ" '[.generators[] | select(.kind == "bsg" and .host == "h4")][0].receiver_gbps // 0')
+	echo "EXPECT failed_hosts = [\"h3\"]; LSG h2->h1 p50 > 0; BSG h4->h1 Gb/s sent and received > 0; the report says h3 failed"
+	echo "GOT failed_hosts $(jq -c .failed_hosts "$KJ"), LSG p50 $p50 ns, BSG h4 $g4 / $r4 Gb/s, lines on h3: $(cat /tmp/kill.out /tmp/kill.err | grep -i 'h3' | grep -i fail | head -n 2 | tr '\n' ' ')"
+	jq -e '.failed_hosts == ["h3"]' "$KJ" > /dev/null &&
+		awk -v a="$p50" -v b="$g4" -v c="$r4" 'BEGIN { exit !(a > 0 && b > 0 && c > 0) }' &&
+		cat /tmp/kill.out /tmp/kill.err | grep -i h3 | grep -q -i fail
+}
+# the survivors freed every QP of the failed run, and serve the next one
+kill_survivors() {
+	local k a1 a2 a4 job=$OUT/faults-next.ini rc
+	for ((k = 0; k < 50; k++)); do
+		a1=$(qps_on rxe_h1) a2=$(qps_on rxe_h2) a4=$(qps_on rxe_h4)
+		[ "$a1" = "$Q1" ] && [ "$a2" = "$Q2" ] && [ "$a4" = "$Q4" ] && break
+		sleep 0.1
+	done
+	echo "EXPECT QPs on rxe_h1, rxe_h2, rxe_h4 back to $Q1, $Q2, $Q4 within 5 s; then a run without h3 exits 0"
+	echo "GOT $a1, $a2, $a4 after $((k / 10)).$((k % 10)) s"
+	[ "$a1" = "$Q1" ] && [ "$a2" = "$Q2" ] && [ "$a4" = "$Q4" ] || { rdma resource show qp; agent_logs; return 1; }
+	{
+		printf '[global]\nduration = 2s\nwarmup = 0.5s\ntimeout = 5s\n'
+		job_hosts
+		printf '[lsg probe]\nfrom = h2\nto = h1\npair_order = sequential\n[bsg load]\nfrom = h4\nto = h1\nsize = 4K\nrate = 20M\ncompletion = event\n'
+	} > "$job"
+	sed -i '/^\[host h3\]/,/^gid_index/d' "$job"
+	timeout "$T" rperf run "$job" --out_json_file "$OUT/faults-next.json" > /tmp/next.out 2>&1
+	rc=$?
+	sed 's/^/  [run] /' /tmp/next.out
+	echo "GOT next run: exit $rc"
+	[ "$rc" = 0 ] || { agent_logs; return 1; }
+}
+
+# qpn_probe: the QP number ibv_rc_pingpong's server gets on rxe_h1
+qpn_probe() {
+	lab_pair 1 2 30 ibv_rc_pingpong -n 5 > /tmp/qpn.log 2>&1 || { cat /tmp/qpn.log >&2; return 1; }
+	local h
+	h=$(sed -n 's/.*local address:.*QPN 0x\([0-9a-fA-F]*\),.*/\1/p' "$LAB_SRV_LOG" | head -n 1)
+	[ -n "$h" ] || { echo "GOT no QPN in ibv_rc_pingpong's output" >&2; cat "$LAB_SRV_LOG" >&2; return 1; }
+	echo $((16#$h))
+}
+key_setup() {
+	agents_stop
+	printf '%s\n' 5f3c1a9e0b7d2468ace13579bdf02468a1b2c3d4e5f60718293a4b5c6d7e8f90 > /tmp/agent.key
+	printf '%s\n' 0000000000000000000000000000000000000000000000000000000000000001 > /tmp/wrong.key
+	chmod 600 /tmp/agent.key /tmp/wrong.key
+	agents_start 4 --key-file /tmp/agent.key
+}
+# qps_created_by CMD...: CMD between two probe QPs on rxe_h1; NQP = the QPs
+# created on rxe_h1 meanwhile
+NQP=''
+qps_created_by() {
+	local a b
+	a=$(qpn_probe) || return 1
+	"$@"
+	b=$(qpn_probe) || return 1
+	echo "INFO probe QPNs on rxe_h1: $a, then $b"
+	NQP=$((b - a - 1))
+}
+KEY_RC=''
+wrong_key_run() {
+	local job=$OUT/faults-key.ini t
+	job_write "$job" 2s 5s
+	t=$EPOCHREALTIME
+	timeout "$T" rperf run "$job" --key-file /tmp/wrong.key --out_json_file "$OUT/faults-wrongkey.json" > /tmp/wk.out 2> /tmp/wk.err
+	KEY_RC=$?
+	echo "INFO wrong key: exit $KEY_RC after $(lab_since "$t") s; stderr: $(head -c 400 /tmp/wk.err | tr '\n' ' ')"
+}
+right_key_run() {
+	timeout "$T" rperf run "$OUT/faults-key.ini" --key-file /tmp/agent.key --out_json_file "$OUT/faults-rightkey.json" > /tmp/rk.out 2>&1
+	KEY_RC=$?
+	echo "INFO right key: exit $KEY_RC; $(tail -n 3 /tmp/rk.out | tr '\n' ' ')"
+}
+wrong_key() {
+	key_setup || return 1
+	local n
+	qps_created_by wrong_key_run || return 1
+	n=$NQP
+	agent_logs
+	lab_result "run_wrong_key status=$KEY_RC qps_created_on_rxe_h1=$n"
+	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; 0 QPs created on rxe_h1"
+	echo "GOT exit $KEY_RC, $n QPs created, stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
+	[ "$KEY_RC" = 3 ] && [ "$n" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err
+}
+# the control: the same probe around a run with the right key sees the QPs
+right_key() {
+	local n
+	qps_created_by right_key_run || return 1
+	n=$NQP
+	lab_result "run_right_key status=$KEY_RC qps_created_on_rxe_h1=$n"
+	echo "EXPECT exit 0 and >= 3 QPs created on rxe_h1 (sinks of 1 LSG + 2 BSGs)"
+	echo "GOT exit $KEY_RC, $n"
+	[ "$KEY_RC" = 0 ] && [ "$n" -ge 3 ]
+}
+
+# expect_bad NAME 'SECTIONS' PATTERN...: a job whose LAST line is wrong;
+# exit 2, stderr names FILE:LINE and each PATTERN
+expect_bad() {
+	local f=$OUT/bad-$1.ini line rc p ok=0
+	{
+		printf '[global]\nduration = 1s\ntimeout = 2s\n'
+		job_hosts
+		printf '%b\n' "$2"
+	} > "$f"
+	line=$(wc -l < "$f")
+	shift 2
+	timeout 20 rperf run "$f" > /tmp/bad.out 2> /tmp/bad.err
+	rc=$?
+	echo "EXPECT exit 2, stderr with '$f:$line' and: $*"
+	echo "GOT exit $rc: $(head -c 400 /tmp/bad.err | tr '\n' ' ')"
+	[ "$rc" = 2 ] || ok=1
+	grep -q -F "$f:$line" /tmp/bad.err || ok=1
+	for p in "$@"; do grep -q -i -- "$p" /tmp/bad.err || ok=1; done
+	return "$ok"
+}
+LSG='[lsg probe]\nfrom = h2\nto = h1'
+bad_from() { expect_bad from '[lsg probe]\nto = h1\nfrom = h9' h9; }
+bad_to() { expect_bad to '[bsg load]\nfrom = h3\nto = h7' h7; }
+bad_self() { expect_bad self '[bsg load]\nfrom = h3\nto = h3' h3; }
+bad_dup() { expect_bad dup "$LSG\n[bsg load]\nfrom = h3\nto = h1\n[bsg load]" load; }
+bad_key() { expect_bad key "$LSG\n[bsg load]\nfrom = h3\nto = h1\ntx_dpeth = 4" tx_dpeth "did you mean" tx_depth; }
+bad_section() { expect_bad section "$LSG\n[bgs load]" bgs "did you mean" bsg; }
+
+# an agent that is not running: refused port (RST) and a silent address
+no_agent() {
+	local what=$1 ctl=$2 f=$OUT/faults-noagent-$1.ini t rc s
+	job_write "$f" 2s 2s "$ctl"
+	t=$EPOCHREALTIME
+	timeout 30 rperf run "$f" > /tmp/na.out 2> /tmp/na.err
+	rc=$?
+	s=$(lab_since "$t")
+	lab_result "run_no_agent case=$what control=$ctl status=$rc seconds=$s timeout_s=2"
+	echo "EXPECT exit 3 naming h4 within timeout 2 s (+ 1 s to start and stop the process)"
+	echo "GOT exit $rc after $s s: $(head -c 300 /tmp/na.err | tr '\n' ' ')"
+	[ "$rc" = 3 ] && grep -q h4 /tmp/na.err && awk -v s="$s" 'BEGIN { exit !(s <= 3.0) }'
+}
+no_agent_port() { no_agent refused 10.77.0.4:18599; }
+no_agent_host() { no_agent silent 10.77.0.99; }
+
+if ! command -v rperf > /dev/null; then
+	echo "skip: no rperf binary in this boot (build target rperf_bin)"
+	exit 77
+fi
+if rperf run /dev/null 2>&1 | grep -q "not built yet"; then
+	echo "skip: this rperf has no 'rperf run' yet"
+	exit 77
+fi
+check "4 agents listening"                                          setup
+check "agent h3 killed mid-run: exit 3 within 2 x timeout"          kill_agent
+check "... others' results reported, failed_hosts = [h3]"           kill_report
+check "... survivors freed their QPs and serve the next run"        kill_survivors
+check "--key-file: wrong key refused (exit 3), no QP created"       wrong_key
+check "--key-file: right key runs, its QPs are seen (control)"      right_key
+agents_stop
+check "bad job: unknown host in from (exit 2, FILE:LINE)"           bad_from
+check "bad job: unknown host in to"                                 bad_to
+check "bad job: a generator to itself"                              bad_self
+check "bad job: duplicate generator names"                          bad_dup
+check "bad job: unknown key, did you mean"                          bad_key
+check "bad job: unknown section, did you mean"                      bad_section
+check "agents h1..h3 listening (h4 has none)"                       agents_start 3
+check "agent not running (port refused): exit 3 within timeout"     no_agent_port
+check "agent host silent: exit 3 within timeout"                    no_agent_host
+agents_stop
+lab_summary
