@@ -58,6 +58,7 @@ struct rperf_run_inst {
 	uint64_t rx_messages, rx_bytes;
 	double rx_seconds;
 	double receiver_gbps; /* payload Gb/s received; BSG only */
+	bool rx_invisible; /* RDMA WRITE: the destination sees nothing */
 };
 
 /* An aggregate: one class, one host or the total. */

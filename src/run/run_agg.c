@@ -24,7 +24,7 @@ static int agg_add(struct rperf_run_agg *a, const struct rperf_run_inst *in)
 	if (in->spec->kind == RPERF_GEN_BSG) {
 		a->nbsg++;
 		a->nsent += in->have_source;
-		a->nrecv += in->have_sink;
+		a->nrecv += in->have_sink && !in->rx_invisible;
 		a->gbps += in->gbps;
 		a->receiver_gbps += in->receiver_gbps;
 		return 0;
@@ -56,6 +56,8 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 	const struct rperf_run_host *dst = host_of(r, in->spec->to);
 
 	if (in->spec->kind == RPERF_GEN_BSG) {
+		in->rx_invisible =
+			!strcmp(rperf_verb_name(in->spec->verb), "write");
 		in->gbps = rperf_bw_gbps(in->bytes, in->seconds);
 		in->receiver_gbps = rperf_bw_gbps(
 			in->rx_bytes,

@@ -72,9 +72,14 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 in->have_source ? rperf_rpt_json_real(in->gbps) :
 					   json_null());
 		e |= set(o, "receiver_gbps",
-			 in->have_sink ?
+			 in->have_sink && !in->rx_invisible ?
 				 rperf_rpt_json_real(in->receiver_gbps) :
 				 json_null());
+		if (in->rx_invisible)
+			e |= set(
+				o, "receiver_note",
+				json_string(
+					"RDMA WRITE: the destination sees no completion, nothing to count"));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",

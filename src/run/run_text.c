@@ -100,7 +100,7 @@ static void instances(FILE *f, const struct rperf_run_results *r)
 		a.nlsg = in->spec->kind == RPERF_GEN_LSG;
 		a.nbsg = !a.nlsg;
 		a.nsent = a.nbsg && in->have_source;
-		a.nrecv = a.nbsg && in->have_sink;
+		a.nrecv = a.nbsg && in->have_sink && !in->rx_invisible;
 		a.gbps = in->gbps;
 		a.receiver_gbps = in->receiver_gbps;
 		path_str(path, sizeof(path), in->spec->from, in->spec->to);
@@ -188,6 +188,24 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 	}
 }
 
+/* Once per generator section: its destination cannot count RDMA WRITEs. */
+static void write_notes(FILE *f, const struct rperf_run_results *r)
+{
+	for (size_t i = 0; i < r->job->ninst; i++) {
+		const struct rperf_gen_spec *s = r->inst[i].spec;
+		bool seen = false;
+
+		if (!r->inst[i].rx_invisible)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->inst[j].spec->name, s->name);
+		if (!seen)
+			fprintf(f,
+				"note: %s: verb write: the destination sees no completion, so nothing is counted there (recv Gb/s '-'); send or write_imm are counted\n",
+				s->name);
+	}
+}
+
 static void problems(FILE *f, const struct rperf_run_results *r)
 {
 	size_t i;
@@ -246,6 +264,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		instances(f, r);
 		aggregates(f, r);
 		clocks(f, r);
+		write_notes(f, r);
 	}
 	problems(f, r);
 	return ferror(f) ? EIO : 0;

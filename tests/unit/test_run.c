@@ -303,6 +303,47 @@ static void same_agent(void **state)
 	fx_job_free(job);
 }
 
+/* A write BSG: the destination counts nothing; no 0 Gb/s pretends it did. */
+static void write_not_counted(void **state)
+{
+	struct rperf_job *job = fx_job(2);
+	struct rperf_run_results *r = NULL;
+	struct rperf_proto_report rep;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	json_t *root = NULL, *g;
+
+	(void)state;
+	fx_inst(job, RPERF_GEN_BSG, "w", "h1", "h2", 0, 0);
+	job->inst[0].verb = 1; /* write */
+	assert_string_equal(rperf_verb_name(job->inst[0].verb), "write");
+	assert_int_equal(rperf_run_results_create(job, &r), 0);
+	fx_report(&rep, "h1", 1);
+	fx_counts(&rep, 0, RPERF_ROLE_SOURCE, RPERF_GEN_BSG, 125000000, 1.0);
+	add(r, &rep);
+	fx_report(&rep, "h2", 1);
+	fx_counts(&rep, 0, RPERF_ROLE_SINK, RPERF_GEN_BSG, 0, 0);
+	add(r, &rep);
+	assert_int_equal(rperf_run_results_finish(r), 0);
+	assert_true(r->inst[0].rx_invisible);
+	assert_int_equal(r->total.nrecv, 0);
+	assert_int_equal(rperf_run_report_json(r, &root), 0);
+	g = json_array_get(json_object_get(root, "generators"), 0);
+	assert_true(json_is_null(json_object_get(g, "receiver_gbps")));
+	assert_float_equal(json_real_value(json_object_get(g, "gbps")), 1.0,
+			   1e-9);
+	assert_non_null(json_object_get(g, "receiver_note"));
+	json_decref(root);
+	mem = open_memstream(&buf, &len);
+	assert_int_equal(rperf_run_report_text(mem, r), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "note: w: verb write"));
+	free(buf);
+	rperf_run_results_free(r);
+	fx_job_free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(text_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_file, setup, teardown),
 		cmocka_unit_test(same_agent),
+		cmocka_unit_test(write_not_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
