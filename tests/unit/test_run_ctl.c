@@ -21,6 +21,8 @@ enum fake_mode {
 	FAKE_DIE_AFTER_GO,
 	FAKE_SILENT_AFTER_PLAN,
 	FAKE_NO_FINISH, /* runs until STOP */
+	FAKE_BAD_REPORT, /* reports an instance of another host */
+	FAKE_GARBAGE, /* sends a frame with a bad magic after GO */
 };
 
 struct fake {
@@ -159,7 +161,9 @@ static int send_report(struct fake *f, int fd,
 	json_t *p = NULL;
 	size_t i;
 
-	fx_report(&rep, f->name, pl->nsources + pl->nsinks + 1);
+	fx_report(&rep, f->name, pl->nsources + pl->nsinks + 2);
+	if (f->mode == FAKE_BAD_REPORT) /* id 0 is h1's LSG, not ours */
+		fx_lsg(&rep, 0, fx_hist(1, 1, 10));
 	for (i = 0; i < pl->nsources; i++) {
 		const struct rperf_gen_spec *s = &pl->sources[i];
 
@@ -209,6 +213,14 @@ static void experiment(struct fake *f, int fd)
 	rperf_ctrl_msg_release(&m);
 	if (f->mode == FAKE_DIE_AFTER_GO)
 		goto plan_fini; /* the socket closes: EOF at the controller */
+	if (f->mode == FAKE_GARBAGE) {
+		static const char junk[16] = "GARBAGE-GARBAGE";
+
+		(void)!write(fd, junk, sizeof(junk));
+		(void)rperf_ctrl_recv(fd, io_ms, &m); /* until closed */
+		rperf_ctrl_msg_release(&m);
+		goto plan_fini;
+	}
 	if (f->mode != FAKE_NO_FINISH) {
 		usleep(250000);
 		if (pl.nsources &&
@@ -473,13 +485,44 @@ static void interrupted(void **state)
 	fx_job_free(j);
 }
 
+/* Hostile agents: h2 names an instance of h1 in its REPORT, or sends
+ * garbage mid-run. Each fails alone; the others' results stand. */
+static void hostile_agent(void **state)
+{
+	static const enum fake_mode modes[] = { FAKE_BAD_REPORT, FAKE_GARBAGE };
+	static const char *const why[] = { "bad REPORT", "malformed" };
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		struct rperf_job *j = job3();
+		struct fake f[3] = { 0 };
+		struct rperf_run_results *r;
+		double secs;
+
+		f[1].mode = modes[k];
+		r = run(j, f, NULL, &secs);
+		assert_false(r->aborted);
+		assert_int_equal(rperf_run_results_nfailed(r), 1);
+		assert_true(r->hosts[1].failed);
+		if (!strstr(r->hosts[1].why, why[k]))
+			fail_msg("h2 failed for '%s', expected '%s'",
+				 r->hosts[1].why, why[k]);
+		assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
+		assert_int_equal(rperf_hist_count(r->inst[0].rtt), 1000);
+		assert_int_equal(r->inst[1].status, RPERF_RUN_ST_FAILED);
+		assert_string_equal(r->cls[0].name, "SL 0"); /* infiniband */
+		rperf_run_results_free(r);
+		fx_job_free(j);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(whole_flow),	cmocka_unit_test(agent_dies),
 		cmocka_unit_test(wrong_key),	cmocka_unit_test(right_key),
 		cmocka_unit_test(silent_agent), cmocka_unit_test(not_running),
-		cmocka_unit_test(interrupted),
+		cmocka_unit_test(interrupted),	cmocka_unit_test(hostile_agent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
