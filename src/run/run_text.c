@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <rperf/hist.h>
+#include <rperf/report.h>
 
 #define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %9s %9s%s%s\n"
 
@@ -32,9 +33,11 @@ static const struct rperf_run_class *class_of(const struct rperf_run_results *r,
 	return NULL;
 }
 
-static void us(char *b, size_t n, int64_t ns)
+/* Microseconds; '*' when too few samples support percentile @p. */
+static void us(char *b, size_t n, int64_t ns, double p, uint64_t cnt)
 {
-	snprintf(b, n, "%.2f", (double)ns / 1000.0);
+	snprintf(b, n, "%.2f%s", (double)ns / 1000.0,
+		 p > 0 && !rperf_percentile_reliable(p, cnt) ? "*" : "");
 }
 
 /* The four RTT columns of @h ("-" when there is none). */
@@ -50,8 +53,8 @@ static void rtt_cols(const struct rperf_hist *h, char c[4][24])
 	}
 	rperf_hist_percentiles(h, ps, 3, v);
 	for (int i = 0; i < 3; i++)
-		us(c[i], 24, v[i]);
-	us(c[3], 24, rperf_hist_max(h));
+		us(c[i], 24, v[i], ps[i], rperf_hist_count(h));
+	us(c[3], 24, rperf_hist_max(h), 0, 0);
 }
 
 static void gbps_col(char *b, size_t n, size_t nbsg, double g)
@@ -206,6 +209,21 @@ static void write_notes(FILE *f, const struct rperf_run_results *r)
 	}
 }
 
+/* The legend of '*', when an instance shows one. */
+static void legend(FILE *f, const struct rperf_run_results *r)
+{
+	for (size_t i = 0; i < r->job->ninst; i++) {
+		const struct rperf_hist *h = r->inst[i].rtt;
+
+		if (h && rperf_hist_count(h) &&
+		    !rperf_percentile_reliable(99.9, rperf_hist_count(h))) {
+			fprintf(f,
+				"* fewer than 10/(1-p) samples support this percentile (p99.9 needs 10,000)\n");
+			return;
+		}
+	}
+}
+
 static void problems(FILE *f, const struct rperf_run_results *r)
 {
 	size_t i;
@@ -263,6 +281,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 	if (!r->aborted) {
 		instances(f, r);
 		aggregates(f, r);
+		legend(f, r);
 		clocks(f, r);
 		write_notes(f, r);
 	}
