@@ -103,12 +103,36 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 	json_decref(p);
 }
 
+/* Every entry is an end on @a's host (no stranger's endpoints relayed). */
+static bool eps_own(struct run_ctl *c, struct run_agent *a)
+{
+	for (size_t i = 0; i < a->eps.n; i++) {
+		const struct rperf_proto_inst_eps *e = &a->eps.inst[i];
+		const struct rperf_gen_spec *s;
+
+		s = e->id < c->job->ninst ? &c->job->inst[e->id] : NULL;
+		if (!s || strcmp(e->role == RPERF_ROLE_SOURCE ? s->from : s->to,
+				 a->host->name)) {
+			run_fail(
+				c, a,
+				"ENDPOINTS for instance %u as %s: not an end on this host",
+				e->id, rperf_proto_role_name(e->role));
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Every instance end on @a's host has its endpoints? */
 static bool eps_complete(struct run_ctl *c, struct run_agent *a)
 {
+	size_t ends = 0;
+
 	for (size_t i = 0; i < c->job->ninst; i++) {
 		const struct rperf_gen_spec *s = &c->job->inst[i];
 
+		ends += !strcmp(s->from, a->host->name) +
+			!strcmp(s->to, a->host->name);
 		if ((!strcmp(s->from, a->host->name) &&
 		     !rperf_proto_eps_find(&a->eps, s->id,
 					   RPERF_ROLE_SOURCE)) ||
@@ -118,6 +142,11 @@ static bool eps_complete(struct run_ctl *c, struct run_agent *a)
 				 s->id, s->name);
 			return false;
 		}
+	}
+	if (a->eps.n != ends) {
+		run_fail(c, a, "ENDPOINTS with %zu entries for %zu ends",
+			 a->eps.n, ends);
+		return false;
 	}
 	return true;
 }
@@ -136,7 +165,7 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 			 why[0] ? why : strerror(rc));
 		return;
 	}
-	if (!eps_complete(c, a))
+	if (!eps_own(c, a) || !eps_complete(c, a))
 		return;
 	if (json_is_string(ll))
 		rperf_run_results_set_link(c->res, a->host->name,
