@@ -3,14 +3,16 @@
  * `rperf run JOB`: the controller of a multi-host experiment.
  *
  * Three layers, each usable alone:
- *   - results (run_merge.c, pure): one agent REPORT at a time is checked and
- *     merged into per-instance results; histograms arrive as buckets
- *     (rperf_hist_serialize() in hex) and are merged, never averaged; then
- *     aggregates per class (SL / traffic class), per host and in total;
+ *   - results (run_merge.c, run_agg.c; pure): one decoded agent REPORT at
+ *     a time is checked against the plan and merged into per-instance
+ *     results; histograms arrive as buckets (rperf_hist_serialize() in hex)
+ *     and are merged, never averaged; then aggregates per class (SL /
+ *     traffic class), per host and in total;
  *   - report (run_text.c, run_json.c): a text table and the JSON document;
- *   - controller (run_ctl.c, run_conn.c): connects to the agents, drives
- *     the protocol of src/engine/proto.h in one poll() loop and fills the
- *     results.
+ *   - controller (run_ctl.c: phases and the poll() loop; run_msgs.c: the
+ *     answer to each agent message; run_conn.c: parallel connect and
+ *     non-blocking frame reads): drives the protocol of src/engine/proto.h
+ *     and fills the results.
  * Conventions: 0 or a positive errno, a one-line message in @err; nothing
  * here prints.
  */
