@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/config.h"
+#include "gen/gen_ops.h"
 
 /* Completion queues a sample waits on: wire send, loopback send, wire recv */
 enum { WIRE = 0, LOOP = 1, REPLY = 2 };
@@ -28,6 +29,7 @@ struct lsg_run {
 	const struct rperf_lsg_cfg *cfg;
 	const struct rperf_lsg_qps *qps;
 	struct rperf_lsg_res *res;
+	struct rperf_gen_dev dev;
 	struct ibv_cq *cq[3];
 	struct ibv_qp *qp[2];
 	struct ibv_sge sge;
@@ -69,18 +71,18 @@ static int post_send(struct lsg_run *r, int k)
 	}
 	if (r->inl[k])
 		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(r->qp[k], &wr, &bad);
+	return gen_post_send(&r->dev, r->qp[k], &wr, &bad);
 }
 
 /* Poll @k's CQ once; stamps and checks a completion. 1 done, 0 not, <0 err */
 static int poll_once(struct lsg_run *r, struct sample *s, int k)
 {
 	struct ibv_wc wc;
-	int n = ibv_poll_cq(r->cq[k], 1, &wc);
+	int n = gen_poll_cq(&r->dev, r->cq[k], 1, &wc);
 
 	if (n <= 0)
 		return n < 0 ? -EIO : 0;
-	s->tc[k] = rperf_clock_end(r->cfg->clk);
+	s->tc[k] = gen_clock_end(&r->dev);
 	s->done[k] = true;
 	if (wc.status != IBV_WC_SUCCESS) {
 		snprintf(
@@ -96,10 +98,10 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 {
 	int rc;
 
-	s->tp[k] = rperf_clock_start(r->cfg->clk);
+	s->tp[k] = gen_clock_start(&r->dev);
 	rc = post_send(r, k);
 	if (r->cfg->breakdown)
-		s->tpe[k] = rperf_clock_end(r->cfg->clk);
+		s->tpe[k] = gen_clock_end(&r->dev);
 	if (rc)
 		return fail(r, rc, "ibv_post_send on the %s QP failed",
 			    k == WIRE ? "wire" : "loopback");
@@ -139,7 +141,7 @@ static int wait_done(struct lsg_run *r, struct sample *s, int k)
 				return fail(
 					r, ECONNRESET, "%s",
 					"the peer closed the control connection mid-run");
-			if (rperf_clock_end(r->cfg->clk) - t0 > r->stall_ticks)
+			if (gen_clock_end(&r->dev) - t0 > r->stall_ticks)
 				return fail(
 					r, ETIMEDOUT,
 					"a %s did not complete within the stall limit",
@@ -159,8 +161,8 @@ static int compare_sample(struct lsg_run *r, struct sample *s)
 	if (!rc)
 		rc = wait_done(r, s, WIRE);
 	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG &&
-	    rperf_post_recvs(r->qps->wire, r->qps->wire_rx_buf, r->cfg->size,
-			     1))
+	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
+				 r->cfg->size, 1))
 		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
 	return rc;
 }
@@ -197,14 +199,16 @@ static int refill_loop_rx(struct lsg_run *r)
 	struct ibv_wc wc[16];
 	int n, rc;
 
-	while ((n = ibv_poll_cq(r->qps->loop_rx->recv_cq, 16, wc)) > 0) {
+	while ((n = gen_poll_cq(&r->dev, r->qps->loop_rx->recv_cq, 16, wc)) >
+	       0) {
 		for (int j = 0; j < n; j++)
 			if (wc[j].status != IBV_WC_SUCCESS)
 				return fail(r, EIO,
 					    "loopback receive failed: %s",
 					    ibv_wc_status_str(wc[j].status));
-		rc = rperf_post_recvs(r->qps->loop_rx, r->qps->loop_rx_buf,
-				      r->cfg->size, (unsigned int)n);
+		rc = rperf_gen_post_recvs(&r->dev, r->qps->loop_rx,
+					  r->qps->loop_rx_buf, r->cfg->size,
+					  (unsigned int)n);
 		if (rc)
 			return fail(r, rc, "%s",
 				    "reposting loopback receives failed");
@@ -301,6 +305,7 @@ static void setup(struct lsg_run *r)
 {
 	const struct rperf_lsg_qps *q = r->qps;
 
+	r->dev = rperf_gen_dev(r->cfg->ops, r->cfg->ops_ctx, r->cfg->clk);
 	r->cq[WIRE] = q->wire->send_cq;
 	r->cq[LOOP] = q->loop_tx->send_cq;
 	r->cq[REPLY] = q->wire->recv_cq;
@@ -324,7 +329,7 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 
 	setup(&r);
 	gap = ns_to_ticks(cfg->clk, cfg->gap_ns);
-	t0 = next = rperf_clock_start(cfg->clk);
+	t0 = next = gen_clock_start(&r.dev);
 	while (!rc) {
 		if (*cfg->stop) {
 			rc = fail(&r, EINTR, "%s", "interrupted");
@@ -335,23 +340,23 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 			break;
 		if (warm < cfg->warmup) {
 			warm++;
-			t0 = rperf_clock_start(cfg->clk);
+			t0 = gen_clock_start(&r.dev);
 		} else {
 			rc = record(&r, &s);
 		}
 		if (!rc && cfg->method == RPERF_METHOD_RPERF)
 			rc = refill_loop_rx(&r);
-		now = rperf_clock_end(cfg->clk);
+		now = gen_clock_end(&r.dev);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
 			break;
 		for (next += gap; gap && now < next;
-		     now = rperf_clock_end(cfg->clk))
+		     now = gen_clock_end(&r.dev))
 			;
 	}
 	res->warmup = warm;
 	res->seconds =
-		rperf_clock_ticks_to_ns(
-			cfg->clk, (int64_t)(rperf_clock_end(cfg->clk) - t0)) /
+		rperf_clock_ticks_to_ns(cfg->clk,
+					(int64_t)(gen_clock_end(&r.dev) - t0)) /
 		1e9;
 	return rc;
 }
