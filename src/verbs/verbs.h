@@ -60,6 +60,9 @@ struct rperf_qp {
 	/* completion events: the recv CQ with recv_events, the send CQ with
 	 * send_events (one channel for both); NULL without either */
 	struct ibv_comp_channel *channel;
+	/* with send_ts: the send CQ as created (ibv_create_cq_ex with
+	 * completion timestamps; send_cq is its ibv_cq); NULL otherwise */
+	struct ibv_cq_ex *send_cq_ex;
 	uint32_t psn;
 	uint32_t max_inline;
 };
@@ -70,6 +73,7 @@ struct rperf_qp_cfg {
 	uint32_t inline_size;
 	bool recv_events; /* a completion channel for the recv CQ */
 	bool send_events; /* ... and/or for the send CQ */
+	bool send_ts; /* send CQ with NIC completion timestamps */
 	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
 
