@@ -21,6 +21,7 @@
 #include "verbs/verbs.h"
 
 struct rperf_dev_ops;
+struct rperf_nic_clock;
 
 struct rperf_lsg_cfg {
 	const struct rperf_clock *clk;
@@ -44,6 +45,9 @@ struct rperf_lsg_cfg {
 	 * is libibverbs and @clk; tests pass a scripted device */
 	const struct rperf_dev_ops *ops;
 	void *ops_ctx;
+	/* rperf method: RTT from the NIC's completion timestamps (both send
+	 * CQs were created with them: qps' send_cq_ex); NULL: CPU stamps */
+	const struct rperf_nic_clock *nic;
 };
 
 /* The client's QPs and buffers (set up and connected by the caller). */
