@@ -124,6 +124,12 @@ struct rperf_report {
 	size_t npercentiles;
 	const char *const *warnings;
 	size_t nwarnings;
+	/* rperf lat: which clock stamped the completions of the rperf
+	 * method, "nic" or "cpu" (NULL: not reported); the NIC clock's
+	 * frequency with "nic" (0 otherwise); why auto chose cpu, or NULL */
+	const char *timestamps;
+	double nic_clock_hz;
+	const char *timestamps_note;
 	bool partial; /* the run ended early; results cover what was done */
 	const char *error; /* why it ended early, or NULL */
 };

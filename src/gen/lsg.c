@@ -133,7 +133,7 @@ static bool peer_gone(const struct lsg_run *r)
 static int check_waiting(struct lsg_run *r, const struct sample *s,
 			 unsigned int left)
 {
-	int k = left & 1u << WIRE ? WIRE : left & 1u << LOOP ? LOOP : REPLY;
+	int k = (left & 1u << WIRE) ? WIRE : (left & 1u << LOOP) ? LOOP : REPLY;
 	uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
 
 	if (*r->cfg->stop)

@@ -29,6 +29,9 @@ struct rperf_lat_run {
 	size_t nwarnings;
 	bool partial;
 	char error[320];
+	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
+	double nic_clock_hz; /* with nic_ts */
+	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
 };
 
 /* Both return the process exit status (enum rperf_exit). */

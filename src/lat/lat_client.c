@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "gen/nic_ts.h"
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
 
@@ -34,6 +36,7 @@ struct client {
 	uint64_t max_size;
 	uint64_t sent; /* wire SENDs of the round, warm-up included */
 	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
+	struct rperf_nic_clock nic; /* with conn.nic_ts */
 };
 
 static int say(struct client *c, int code, const char *fmt, ...)
@@ -149,7 +152,8 @@ static void lsg_cfg(const struct client *c, int method, struct rperf_lsg_cfg *l)
 		.gap_ns = cfg->latency_gap_ns,
 		.stall_ns = stall_ns(cfg),
 		.stop = c->run->stop,
-		.peer_fd = c->io.fd
+		.peer_fd = c->io.fd,
+		.nic = c->conn.nic_ts ? &c->nic : NULL
 	};
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
@@ -252,6 +256,30 @@ static int measure(struct client *c)
 	return 0;
 }
 
+/* Which completion stamps the run uses, for the reports. */
+static void note_stamps(struct client *c)
+{
+	struct rperf_lat_run *run = c->run;
+	const struct rperf_dev_ts *ts = &c->conn.ts;
+
+	run->nic_ts = c->conn.nic_ts;
+	run->nic_clock_hz = c->conn.nic_ts ? ts->hz : 0;
+	snprintf(run->ts_note, sizeof(run->ts_note), "%s", c->conn.ts_note);
+	if (run->ts_note[0]) {
+		printf("rperf: note: %s\n", run->ts_note);
+		fflush(stdout);
+	}
+	if (!c->conn.nic_ts)
+		return;
+	c->nic = (struct rperf_nic_clock){ .hz = ts->hz, .mask = ts->mask };
+	if (ts->measured_hz > 0 && fabs(ts->check_ppm) > 1000)
+		rperf_lat_warn(
+			run,
+			"%s: the NIC clock runs at %.0f Hz, hca_core_clock says %.0f Hz (%+.0f ppm): NIC-stamped RTTs scale by that much",
+			c->conn.dev->name, ts->measured_hz, ts->hz,
+			ts->check_ppm);
+}
+
 static int setup(struct client *c)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -265,9 +293,11 @@ static int setup(struct client *c)
 				   sizeof(err));
 	if (rc)
 		return say(c,
-			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
-							  RPERF_EXIT_RUNTIME,
+			   rc == ENODEV || rc == ERANGE || rc == ENOTSUP ?
+				   RPERF_EXIT_USAGE :
+				   RPERF_EXIT_RUNTIME,
 			   "%s", err);
+	note_stamps(c);
 	rc = rperf_session_connect(cfg, c->run->stop, "lat", &c->io.fd, err,
 				   sizeof(err));
 	if (rc)

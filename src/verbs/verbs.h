@@ -100,6 +100,23 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 		     size_t len, unsigned int n);
 
+/* The HCA's completion-timestamp clock. */
+struct rperf_dev_ts {
+	double hz; /* hca_core_clock (kHz) * 1000 */
+	uint64_t mask; /* completion_timestamp_mask: the counter's width */
+	double measured_hz; /* the raw clock against CLOCK_MONOTONIC_RAW; 0 if
+			     * the provider cannot read it */
+	double check_ppm; /* measured vs hca_core_clock; 0 when not measured */
+};
+
+/*
+ * Frequency and width of @d's completion timestamps, cross-checked over
+ * @window_ms (0: no check). ENOTSUP with @err naming the device when it has
+ * none (Soft-RoCE).
+ */
+int rperf_dev_query_ts(struct rperf_dev *d, double window_ms,
+		       struct rperf_dev_ts *out, char *err, size_t errlen);
+
 /* Port's active MTU in bytes; an IBV_MTU_* for a byte count (0 if invalid). */
 int rperf_port_mtu(const struct rperf_dev *d);
 enum ibv_mtu rperf_mtu_enum(int bytes);
