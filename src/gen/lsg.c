@@ -327,12 +327,24 @@ static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
 	return (uint64_t)((double)ns / clk->ns_per_tick);
 }
 
+/* The sample's last completion stamp: the time, without another read. */
+static uint64_t last_stamp(const struct sample *s)
+{
+	uint64_t t = 0;
+
+	for (int k = WIRE; k <= REPLY; k++)
+		if (s->done[k] && s->tc[k] > t)
+			t = s->tc[k];
+	return t;
+}
+
 static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 {
 	const struct rperf_lsg_cfg *c = r->cfg;
 
-	if (c->duration_ns)
-		return now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
+	if (c->duration_ns) /* now may predate t0 right after the warm-up */
+		return now > t0 &&
+		       now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
 	return r->res->samples >= c->iters;
 }
 
@@ -392,7 +404,8 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		}
 		if (!rc && cfg->method == RPERF_METHOD_RPERF)
 			rc = refill_loop_rx(&r);
-		now = gen_clock_end(&r.dev);
+		/* without a gap, the sample's last stamp is recent enough */
+		now = gap ? gen_clock_end(&r.dev) : last_stamp(&s);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
 			break;
 		for (next += gap; gap && now < next;
