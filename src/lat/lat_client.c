@@ -266,7 +266,8 @@ static void note_stamps(struct client *c)
 	run->nic_clock_hz = c->conn.nic_ts ? ts->hz : 0;
 	snprintf(run->ts_note, sizeof(run->ts_note), "%s", c->conn.ts_note);
 	if (run->ts_note[0]) {
-		printf("rperf: note: %s\n", run->ts_note);
+		printf("rperf: note: %s: CPU completion stamps (--timestamps auto)\n",
+		       run->ts_note);
 		fflush(stdout);
 	}
 	if (!c->conn.nic_ts)

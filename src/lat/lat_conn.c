@@ -81,8 +81,7 @@ static int choose_stamps(struct rperf_lat_conn *c, int want, char *err,
 		return rc;
 	}
 	if (rc)
-		snprintf(c->ts_note, sizeof(c->ts_note),
-			 "%s: CPU completion stamps (--timestamps auto)", why);
+		snprintf(c->ts_note, sizeof(c->ts_note), "%s", why);
 	c->nic_ts = !rc;
 	return 0;
 }
@@ -97,7 +96,7 @@ static int make_wire(struct rperf_lat_conn *c, int want, char *err,
 	if (rc && c->nic_ts && want == RPERF_TS_AUTO) {
 		snprintf(
 			c->ts_note, sizeof(c->ts_note),
-			"%s: a CQ with completion timestamps cannot be created (%s): CPU completion stamps (--timestamps auto)",
+			"%s: a CQ with completion timestamps cannot be created (%s)",
 			c->dev->name, strerror(rc));
 		c->nic_ts = false;
 		rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire,

@@ -25,7 +25,7 @@ struct rperf_lat_conn {
 	 * timestamps (--timestamps nic, or auto on a device that has them) */
 	bool nic_ts;
 	struct rperf_dev_ts ts; /* with nic_ts */
-	char ts_note[256]; /* auto fell back to CPU stamps: why; "" if not */
+	char ts_note[200]; /* auto fell back to CPU stamps: why; "" if not */
 };
 
 /*

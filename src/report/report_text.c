@@ -89,11 +89,12 @@ static void print_stamps(FILE *f, const struct rperf_report *r)
 		fprintf(f,
 			"  timestamps   : nic (the HCA's completion timestamps, %.0f Hz; posts on the clock above)\n",
 			r->nic_clock_hz);
+	else if (r->timestamps_note)
+		fprintf(f, "  timestamps   : cpu (--timestamps auto: %s)\n",
+			r->timestamps_note);
 	else
 		fprintf(f,
-			"  timestamps   : cpu (each completion when the poll that returns it returns)%s%s\n",
-			r->timestamps_note ? ": " : "",
-			r->timestamps_note ? r->timestamps_note : "");
+			"  timestamps   : cpu (each completion when the poll that returns it returns)\n");
 }
 
 static void print_figure(FILE *f, const struct rperf_report *r, bool mixed)
