@@ -31,8 +31,6 @@
 #define ROUNDS 5
 #define STUB_CALLS 100000000ull
 
-static volatile uint64_t sink;
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -49,20 +47,17 @@ static void instant(void *arg, int qp, uint64_t seq, struct sdev_wr *w)
 	w->lat_ns = 0;
 }
 
-static const struct rperf_clock *real_clk;
-
+/* The scripted device's ops with the real clock's reads. */
 static uint64_t real_start(void *ctx, const struct rperf_clock *clk)
 {
 	(void)ctx;
-	(void)clk;
-	return rperf_clock_start(real_clk);
+	return rperf_clock_start(clk);
 }
 
 static uint64_t real_end(void *ctx, const struct rperf_clock *clk)
 {
 	(void)ctx;
-	(void)clk;
-	return rperf_clock_end(real_clk);
+	return rperf_clock_end(clk);
 }
 
 struct lsg_fx {
@@ -72,14 +67,15 @@ struct lsg_fx {
 	struct rperf_dev_ops ops; /* scripted; clock reads real or virtual */
 };
 
-static int lsg_setup(struct lsg_fx *f, bool real_clock)
+/* @real: the clock the LSG reads, NULL: the device's virtual clock */
+static int lsg_setup(struct lsg_fx *f, const struct rperf_clock *real)
 {
 	f->d = sdev_create(instant, NULL);
 	if (!f->d)
 		return ENOMEM;
 	f->d->post_ns = f->d->poll_ns = f->d->clock_ns = 0;
 	f->ops = sdev_ops;
-	if (real_clock) {
+	if (real) {
 		f->ops.clock_start = real_start;
 		f->ops.clock_end = real_end;
 	}
@@ -89,8 +85,7 @@ static int lsg_setup(struct lsg_fx *f, bool real_clock)
 	f->q.send_buf = f->q.loop_rx_buf = f->q.wire_rx_buf = &f->d->buf;
 	f->q.rx_depth = 64;
 	f->d->qps[2].recvs = 64;
-	f->cfg = (struct rperf_lsg_cfg){ .clk = real_clock ? real_clk :
-							     &f->d->clk,
+	f->cfg = (struct rperf_lsg_cfg){ .clk = real ? real : &f->d->clk,
 					 .method = RPERF_METHOD_RPERF,
 					 .size = 64,
 					 .iters = LSG_SAMPLES,
@@ -104,7 +99,7 @@ static int lsg_setup(struct lsg_fx *f, bool real_clock)
 }
 
 /* The device calls of @n LSG samples (rperf method, no breakdown). */
-static void lsg_replay(struct lsg_fx *f, uint64_t n, bool clock_calls)
+static uint64_t lsg_replay(struct lsg_fx *f, uint64_t n, bool clock_calls)
 {
 	const struct rperf_dev_ops *o = &f->ops;
 	struct ibv_sge sge = { .addr = (uintptr_t)f->d->buf.addr,
@@ -118,6 +113,7 @@ static void lsg_replay(struct lsg_fx *f, uint64_t n, bool clock_calls)
 	struct rperf_qp *qp[2] = { f->q.wire, f->q.loop_tx };
 	struct ibv_wc wc[16];
 	void *d = f->d;
+	uint64_t sink = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
 		for (int k = 0; k < 2; k++) {
@@ -133,15 +129,17 @@ static void lsg_replay(struct lsg_fx *f, uint64_t n, bool clock_calls)
 					       &rbad);
 		sink += (uint64_t)o->poll_cq(d, f->q.loop_rx->recv_cq, 16, wc);
 	}
+	return sink;
 }
 
 /* Best of ROUNDS: ns per sample of the run and of the replay. */
-static int bench_lsg(bool real_clock)
+static int bench_lsg(const struct rperf_clock *real)
 {
 	double run = 1e30, rep = 1e30, t0;
+	volatile uint64_t keep;
 	struct rperf_lsg_res res;
 	struct lsg_fx f;
-	int rc = lsg_setup(&f, real_clock);
+	int rc = lsg_setup(&f, real);
 
 	for (int i = 0; i < ROUNDS && !rc; i++) {
 		rc = rperf_lsg_res_init(&res, RPERF_METHOD_RPERF, false);
@@ -155,7 +153,8 @@ static int bench_lsg(bool real_clock)
 			rc = EIO;
 		rperf_lsg_res_fini(&res);
 		t0 = now_s();
-		lsg_replay(&f, LSG_SAMPLES, !real_clock);
+		keep = lsg_replay(&f, LSG_SAMPLES, !real);
+		(void)keep;
 		t0 = now_s() - t0;
 		rep = t0 < rep ? t0 : rep;
 	}
@@ -164,9 +163,8 @@ static int bench_lsg(bool real_clock)
 
 		printf("gen.lsg_own_ns per_sample=%.1f goal<=150 [%s] (%s)\n",
 		       own, own <= 150 ? "met" : "MISSED",
-		       real_clock ?
-			       "its 4 real clock reads included (T_P and T_C of both SENDs): the hot loop as on hardware" :
-			       "virtual clock: the logic alone");
+		       real ? "its 4 real clock reads included (T_P and T_C of both SENDs): the hot loop as on hardware" :
+			      "virtual clock: the logic alone");
 		printf("  (run %.1f ns/sample, device calls replayed %.1f ns/sample, best of %d x %llu samples)\n",
 		       run * 1e9 / LSG_SAMPLES, rep * 1e9 / LSG_SAMPLES, ROUNDS,
 		       LSG_SAMPLES);
@@ -183,14 +181,14 @@ struct bsg_fx {
 };
 
 /* The device calls of a BSG run that made @posts posts and @polls polls. */
-static void bsg_replay(struct bsg_fx *f, uint64_t posts, uint64_t polls)
+static uint64_t bsg_replay(struct bsg_fx *f, uint64_t posts, uint64_t polls)
 {
 	const uint32_t pl = f->cfg.post_list;
 	struct ibv_sge sge = { .addr = (uintptr_t)f->d->buf.addr,
 			       .length = 64 };
 	struct ibv_send_wr wr[16], *bad;
 	struct ibv_wc wc[32];
-	uint64_t sent = 0;
+	uint64_t sent = 0, sink = 0;
 
 	for (uint32_t j = 0; j < pl; j++)
 		wr[j] = (struct ibv_send_wr){
@@ -211,6 +209,7 @@ static void bsg_replay(struct bsg_fx *f, uint64_t posts, uint64_t polls)
 		sink += (uint64_t)sdev_ops.poll_cq(f->d, f->q.qp->send_cq, 32,
 						   wc);
 	}
+	return sink;
 }
 
 static int bench_bsg(uint32_t post_list)
@@ -218,6 +217,7 @@ static int bench_bsg(uint32_t post_list)
 	double run = 1e30, rep = 1e30, t0;
 	struct rperf_bsg_res res;
 	struct bsg_fx f = { .d = sdev_create(instant, NULL) };
+	volatile uint64_t keep;
 	uint64_t polls;
 	int rc = f.d ? 0 : ENOMEM;
 
@@ -247,7 +247,8 @@ static int bench_bsg(uint32_t post_list)
 		if (!rc && res.messages != BSG_MESSAGES)
 			rc = EIO;
 		t0 = now_s();
-		bsg_replay(&f, res.post_calls, polls);
+		keep = bsg_replay(&f, res.post_calls, polls);
+		(void)keep;
 		t0 = now_s() - t0;
 		rep = t0 < rep ? t0 : rep;
 	}
@@ -284,10 +285,9 @@ stub_post(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 
 enum { DIRECT, GEN, TABLE };
 
-static __attribute__((noinline)) double stub_loop(int how,
-						  const struct rperf_gen_dev *d,
-						  struct ibv_cq *cq,
-						  struct ibv_qp *qp)
+static __attribute__((noinline)) double
+stub_loop(int how, const struct rperf_gen_dev *d, struct ibv_cq *cq,
+	  struct ibv_qp *qp, uint64_t *out)
 {
 	struct ibv_send_wr wr = { .num_sge = 0 }, *bad;
 	struct ibv_wc wc;
@@ -306,16 +306,17 @@ static __attribute__((noinline)) double stub_loop(int how,
 							  &bad) +
 					d->ops->poll_cq(d->ctx, cq, 1, &wc));
 	}
-	sink += s;
+	*out = s;
 	return (now_s() - t0) * 1e9 / STUB_CALLS;
 }
 
-static int bench_indirection(void)
+static int bench_indirection(const struct rperf_clock *clk)
 {
+	uint64_t sum;
 	struct ibv_context ctx;
 	struct ibv_cq cq;
 	struct ibv_qp qp;
-	struct rperf_gen_dev d = rperf_gen_dev(NULL, NULL, real_clk);
+	struct rperf_gen_dev d = rperf_gen_dev(NULL, NULL, clk);
 	double best[3] = { 1e30, 1e30, 1e30 }, diff;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -327,7 +328,7 @@ static int bench_indirection(void)
 	qp.context = &ctx;
 	for (int r = 0; r < ROUNDS; r++)
 		for (int how = DIRECT; how <= TABLE; how++) {
-			double ns = stub_loop(how, &d, &cq, &qp);
+			double ns = stub_loop(how, &d, &cq, &qp, &sum);
 
 			best[how] = ns < best[how] ? ns : best[how];
 		}
@@ -348,18 +349,17 @@ int main(void)
 		fprintf(stderr, "bench_gen: clock: %s\n", strerror(rc));
 		return 1;
 	}
-	real_clk = &clk;
 	printf("clock: %s, %.0f Hz (%s)\n", rperf_clock_source_name(clk.source),
 	       clk.hz, clk.trusted ? "trusted" : "untrusted");
-	rc = bench_lsg(false);
+	rc = bench_lsg(NULL);
 	if (!rc)
-		rc = bench_lsg(true);
+		rc = bench_lsg(&clk);
 	if (!rc)
 		rc = bench_bsg(1);
 	if (!rc)
 		rc = bench_bsg(16);
 	if (!rc)
-		rc = bench_indirection();
+		rc = bench_indirection(&clk);
 	if (rc)
 		fprintf(stderr, "bench_gen: %s\n", strerror(rc));
 	return rc ? 1 : 0;
