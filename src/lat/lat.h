@@ -13,7 +13,6 @@
 #include "cli/config.h"
 #include "gen/lsg.h"
 
-#define RPERF_SERVER_MAX_SIZE (16u << 20) /* largest SEND a server accepts */
 #define RPERF_MAX_WARNINGS 16
 
 /* Runtime state and results of a client run (config stays in cfg). */

@@ -16,18 +16,6 @@
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
 
-/*
- * A sample slower than this ends the run: four times what RC takes to give up
- * (retry_count + 1 timeouts of 4.096 us * 2^qp_timeout), at least 5 s.
- */
-static uint64_t stall_ns(const struct rperf_cli_config *cfg)
-{
-	double t = 4096.0 * (double)(1ull << cfg->qp_timeout) *
-		   (double)(cfg->retry_count + 1) * 4;
-
-	return t > 5e9 ? (uint64_t)t : 5000000000ull;
-}
-
 struct client {
 	struct rperf_lat_run *run;
 	struct rperf_lat_conn conn;
@@ -150,7 +138,8 @@ static void lsg_cfg(const struct client *c, int method, struct rperf_lsg_cfg *l)
 		.solicit_every =
 			(uint32_t)(cfg->rx_depth / 4 ? cfg->rx_depth / 4 : 1),
 		.gap_ns = cfg->latency_gap_ns,
-		.stall_ns = stall_ns(cfg),
+		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
+					      (unsigned int)cfg->retry_count),
 		.stop = c->run->stop,
 		.peer_fd = c->io.fd,
 		.nic = c->conn.nic_ts ? &c->nic : NULL

@@ -100,6 +100,13 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 		     size_t len, unsigned int n);
 
+/*
+ * How long a waiting generator tolerates no progress before it declares the
+ * peer or the path stalled: four times what RC takes to give up (retry_count
+ * + 1 timeouts of 4.096 us * 2^qp_timeout), at least 5 s.
+ */
+uint64_t rperf_rc_stall_ns(unsigned int qp_timeout, unsigned int retry_count);
+
 /* The HCA's completion-timestamp clock. */
 struct rperf_dev_ts {
 	double hz; /* hca_core_clock (kHz) * 1000 */

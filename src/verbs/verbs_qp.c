@@ -232,3 +232,11 @@ int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 	}
 	return 0;
 }
+
+uint64_t rperf_rc_stall_ns(unsigned int qp_timeout, unsigned int retry_count)
+{
+	double t = 4096.0 * (double)(1ull << (qp_timeout & 31)) *
+		   (double)(retry_count + 1) * 4;
+
+	return t > 5e9 ? (uint64_t)t : 5000000000ull;
+}
