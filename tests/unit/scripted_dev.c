@@ -68,7 +68,8 @@ static int post_one(struct sdev *d, struct sdev_qp *q,
 	int rc = 0;
 
 	d->script(d->arg, (int)(q - d->qps), q->seq++, &w);
-	if (w.never)
+	q->stuck |= w.never; /* RC: nothing after it completes either */
+	if (q->stuck)
 		return 0;
 	if ((wr->send_flags & IBV_SEND_SIGNALED) || w.status != IBV_WC_SUCCESS)
 		rc = push(d, &q->scq, wr->wr_id, t + w.lat_ns, w.status);

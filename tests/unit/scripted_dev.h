@@ -65,6 +65,7 @@ struct sdev_qp {
 	bool replies; /* every SEND gets a reply on rcq (pingpong peer) */
 	uint64_t seq; /* send WRs posted */
 	uint64_t recvs; /* receives posted, not consumed */
+	bool stuck; /* a WR never completed: the QP is stalled */
 };
 
 struct sdev {
