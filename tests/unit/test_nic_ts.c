@@ -4,6 +4,7 @@
  * NIC and CPU clocks at different frequencies and a narrow NIC counter that
  * wraps, and the LSG in NIC mode on the scripted device.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli/config.h"
+#include "gen/gen_ops.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
 #include "scripted_dev.h"
@@ -170,13 +172,73 @@ static void lsg_nic(void **state)
 	sdev_destroy(d);
 }
 
+/*
+ * The real path's extended-CQ polling (rperf_verbs_poll_ts through
+ * gen_poll_ts) against a stub provider: ibv_end_poll() follows every
+ * successful ibv_start_poll() and never an empty (ENOENT) or failed one.
+ */
+struct stub_cq {
+	struct ibv_cq_ex ex;
+	int start_rc; /* what start_poll returns */
+	int ends; /* end_poll calls */
+};
+
+static int stub_start(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	struct stub_cq *s = (struct stub_cq *)cq;
+
+	(void)attr;
+	if (!s->start_rc) {
+		cq->wr_id = 77;
+		cq->status = IBV_WC_SUCCESS;
+	}
+	return s->start_rc;
+}
+
+static void stub_end(struct ibv_cq_ex *cq)
+{
+	((struct stub_cq *)cq)->ends++;
+}
+
+static uint64_t stub_ts(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 123456789;
+}
+
+static void real_poll_ts(void **state)
+{
+	struct stub_cq s = { .start_rc = ENOENT };
+	struct rperf_gen_dev d = rperf_gen_dev(NULL, NULL, NULL);
+	struct ibv_wc wc = { .wr_id = 0 };
+	uint64_t ts = 0;
+
+	(void)state;
+	s.ex.start_poll = stub_start;
+	s.ex.end_poll = stub_end;
+	s.ex.read_completion_ts = stub_ts;
+	assert_int_equal(gen_poll_ts(&d, &s.ex, &wc, &ts), 0);
+	assert_int_equal(s.ends, 0);
+	s.start_rc = EIO;
+	assert_int_equal(gen_poll_ts(&d, &s.ex, &wc, &ts), -EIO);
+	assert_int_equal(s.ends, 0);
+	s.start_rc = 0;
+	assert_int_equal(gen_poll_ts(&d, &s.ex, &wc, &ts), 1);
+	assert_int_equal(s.ends, 1);
+	assert_int_equal(wc.wr_id, 77);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(ts, 123456789);
+	/* the same through the table's pointer */
+	assert_int_equal(rperf_verbs_ops.poll_ts(NULL, &s.ex, &wc, &ts), 1);
+	assert_int_equal(s.ends, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(delta),
-		cmocka_unit_test(frequencies),
-		cmocka_unit_test(wrap),
-		cmocka_unit_test(lsg_nic),
+		cmocka_unit_test(delta),	cmocka_unit_test(frequencies),
+		cmocka_unit_test(wrap),		cmocka_unit_test(lsg_nic),
+		cmocka_unit_test(real_poll_ts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
