@@ -124,6 +124,12 @@ struct rperf_report {
 	size_t npercentiles;
 	const char *const *warnings;
 	size_t nwarnings;
+	/* rperf lat: which clock stamped the completions of the rperf
+	 * method, "nic" or "cpu" (NULL: not reported); the NIC clock's
+	 * frequency with "nic" (0 otherwise); why auto chose cpu, or NULL */
+	const char *timestamps;
+	double nic_clock_hz;
+	const char *timestamps_note;
 	bool partial; /* the run ended early; results cover what was done */
 	const char *error; /* why it ended early, or NULL */
 };
@@ -173,7 +179,7 @@ int rperf_report_bw_write_json(const char *path, const struct rperf_report *r);
 struct rperf_raw_sample {
 	int64_t wire_ns; /* T_W - T_P,wire */
 	int64_t loop_ns; /* T_L - T_P,loop */
-	int64_t rtt_ns; /* wire_ns - loop_ns */
+	int64_t rtt_ns; /* wire_ns - loop_ns (NIC stamps: from the NIC's) */
 	uint64_t size; /* message bytes */
 };
 int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n);

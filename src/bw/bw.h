@@ -14,9 +14,7 @@
 #include "cli/config.h"
 #include "gen/bsg.h"
 
-#define RPERF_BW_SERVER_MAX_SIZE (16u << 20) /* largest message accepted */
 #define RPERF_BW_MAX_WARNINGS 16
-#define RPERF_BW_CTRL_TIMEOUT_MS 30000
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_bw_run {

@@ -154,7 +154,7 @@ static void decode_result(const struct rperf_ctrl_msg *m,
 static int bidir_wait(struct client *c)
 {
 	int rc = rperf_bw_rx_until(&c->conn, &c->rx, c->io.fd, NULL,
-				   RPERF_BW_CTRL_TIMEOUT_MS, c->rx_err,
+				   RPERF_SESSION_TIMEOUT_MS, c->rx_err,
 				   sizeof(c->rx_err));
 
 	if (rc && rc != EIO)
@@ -240,9 +240,6 @@ static int client_pass(void *arg, bool *progress)
 static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
-	double t = 4096.0 * (double)(1ull << cfg->qp_timeout) *
-		   (double)(cfg->retry_count + 1) * 4;
-
 	*b = (struct rperf_bsg_cfg){
 		.verb = cfg->verb,
 		.size = size,
@@ -260,7 +257,8 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.arg = c->run,
 		.stop = c->run->stop,
 		.peer_fd = c->io.fd,
-		.stall_ns = t > 5e9 ? (uint64_t)t : 5000000000ull,
+		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
+					      (unsigned int)cfg->retry_count),
 		.on_pass = cfg->bidir ? client_pass : NULL,
 		.pass_arg = c,
 	};
@@ -430,7 +428,7 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 	run->cfg = cfg;
 	run->stop = stop;
 	c.io = (struct rperf_ctrl_io){ .fd = -1,
-				       .timeout_ms = RPERF_BW_CTRL_TIMEOUT_MS,
+				       .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
 	rc = rperf_session_pin_or_say(cfg->cpu);

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <rperf/clock.h>
@@ -26,6 +25,7 @@
 #include "bw/bw_conn.h"
 #include "bw/bw_rx.h"
 #include "cli/cli.h"
+#include "host/cputime.h"
 #include "lat/lat.h"
 #include "session/session_ctrl.h"
 #include "session/session.h"
@@ -76,8 +76,7 @@ static int greet(struct server *sv)
 {
 	char why[RPERF_CTRL_REASON_LEN];
 	int rc = rperf_session_greet(&sv->s, &sv->io, "bw",
-				     RPERF_BW_SERVER_MAX_SIZE, why,
-				     sizeof(why));
+				     RPERF_SERVER_MAX_SIZE, why, sizeof(why));
 
 	if (rc == EPROTO)
 		return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
@@ -97,8 +96,8 @@ static int take_params(struct server *sv)
 		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
 	rc = rperf_ctrl_params_decode(&m, &obj);
 	if (!rc)
-		rc = rperf_bw_params_decode(obj, RPERF_BW_SERVER_MAX_SIZE,
-					    &sv->p, why, sizeof(why));
+		rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p,
+					    why, sizeof(why));
 	rperf_ctrl_msg_release(&m);
 	if (rc)
 		return refuse(sv, rc == EPROTO ? "malformed PARAMS" : why);
@@ -186,14 +185,10 @@ static int sink(struct server *sv)
 static int send_result(struct server *sv, double cpu0)
 {
 	double secs = rperf_bw_rx_seconds(&sv->rx);
-	struct rusage ru;
-	double cpu = 0;
+	double cpu = rperf_cpu_seconds_process();
 	json_t *res;
 	int rc;
 
-	if (!getrusage(RUSAGE_SELF, &ru))
-		cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-		      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	res = json_pack("{s:I, s:I, s:f, s:f}", "received",
 			(json_int_t)sv->rx.messages, "bytes",
 			(json_int_t)sv->rx.bytes, "seconds", secs,
@@ -213,16 +208,6 @@ static int send_result(struct server *sv, double cpu0)
 		   ENOMEM;
 	json_decref(res);
 	return rc;
-}
-
-static double cpu_now(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 /* -b, once per generator pass: the receive side; the control socket
@@ -253,8 +238,6 @@ static int bidir_pass(void *arg, bool *progress)
 static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 {
 	const struct rperf_bw_params *p = &sv->p;
-	double t = 4096.0 * (double)(1ull << p->path.qp_timeout) *
-		   (double)(p->path.retry_count + 1) * 4;
 
 	*b = (struct rperf_bsg_cfg){
 		.verb = p->verb,
@@ -268,7 +251,9 @@ static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 		.limit_per_s = sv->limit_per_s,
 		.stop = &sv->gen_stop,
 		.peer_fd = -1, /* DONE may arrive mid-run: bidir_pass */
-		.stall_ns = t > 5e9 ? (uint64_t)t : 5000000000ull,
+		.stall_ns =
+			rperf_rc_stall_ns((unsigned int)p->path.qp_timeout,
+					  (unsigned int)p->path.retry_count),
 		.on_pass = bidir_pass,
 		.pass_arg = sv,
 	};
@@ -301,7 +286,7 @@ static int bidir(struct server *sv)
 			"sending to the client stopped after %llu messages: %s",
 			(unsigned long long)sv->g.messages, sv->g.error);
 	rc = rperf_bw_rx_until(&sv->conn, &sv->rx, sv->io.fd, sv->stop,
-			       RPERF_BW_CTRL_TIMEOUT_MS, err, sizeof(err));
+			       RPERF_SESSION_TIMEOUT_MS, err, sizeof(err));
 	return rc ? note(sv, RPERF_EXIT_RUNTIME, "waiting for DONE: %s",
 			 err[0] ? err : strerror(rc)) :
 		    0;
@@ -314,7 +299,7 @@ static int round_once(struct server *sv)
 	char why[RPERF_CTRL_REASON_LEN], err[128] = "";
 	struct rperf_ctrl_msg m;
 	uint64_t samples = 0;
-	double cpu0 = cpu_now();
+	double cpu0 = rperf_cpu_seconds_process();
 	int rc;
 
 	memset(&sv->rx, 0, sizeof(sv->rx));
@@ -405,7 +390,7 @@ static int serve_one(struct server *sv, int fd)
 	int rc;
 
 	sv->io = (struct rperf_ctrl_io){ .fd = fd,
-					 .timeout_ms = RPERF_BW_CTRL_TIMEOUT_MS,
+					 .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
 					 .stop = sv->stop };
 	rperf_ctrl_session_init(&sv->s, RPERF_CTRL_SERVER);
 	rc = greet(sv);

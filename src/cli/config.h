@@ -42,6 +42,13 @@ enum rperf_pair_order {
 	RPERF_PAIR_SEQUENTIAL,
 };
 
+/* --timestamps: which clock stamps the completions of the rperf method */
+enum rperf_timestamps {
+	RPERF_TS_AUTO = 0, /* the NIC's when the device has them, else cpu */
+	RPERF_TS_NIC,
+	RPERF_TS_CPU,
+};
+
 enum rperf_verb {
 	RPERF_VERB_SEND = 0,
 	RPERF_VERB_WRITE,
@@ -90,6 +97,7 @@ struct rperf_cli_config {
 	uint64_t warmup;
 	int method; /* enum rperf_method */
 	int pair_order; /* enum rperf_pair_order */
+	int timestamps; /* enum rperf_timestamps */
 	int poll_mode; /* 0 busy, 1 yield */
 	uint64_t latency_gap_ns;
 	double rate; /* samples per second, 0: as fast as possible */

@@ -22,6 +22,8 @@ static const char *const verbs[] = { "send", "write", "write_imm", NULL };
 static const char *const rate_units[] = { "M", "g", "p", NULL };
 static const char *const pair_orders[] = { "alternate", "wire-first",
 					   "loop-first", "sequential", NULL };
+/* Indexes match enum rperf_timestamps. */
+static const char *const timestamps[] = { "auto", "nic", "cpu", NULL };
 /* Indexes match enum rperf_clock_source. */
 static const char *const clocks[] = { "auto", "tsc", "arm", "posix", NULL };
 
@@ -279,6 +281,14 @@ const struct rperf_opt rperf_options[] = {
 	  .metavar = "ORDER",
 	  .dflt = "alternate",
 	  .help = "alternate, wire-first, loop-first or sequential." },
+	{ .name = "timestamps",
+	  .type = RPERF_OT_ENUM,
+	  .cmds = L,
+	  .off = OFF(timestamps),
+	  .choices = timestamps,
+	  .metavar = "SRC",
+	  .dflt = "auto",
+	  .help = "Completion stamps of the rperf method: nic (the HCA's completion timestamps; an error where the device has none), cpu (the CPU clock when the poll returns) or auto (nic where available, else cpu with a note)." },
 	{ .name = "poll",
 	  .type = RPERF_OT_ENUM,
 	  .cmds = L,

@@ -14,6 +14,7 @@
 #include <rperf/clock.h>
 
 #include "cli/config.h"
+#include "gen/gen_ops.h"
 
 #define POLL_BATCH 32
 #define IDLE_CLOCK 64 /* empty passes between clock reads */
@@ -64,6 +65,7 @@ struct run {
 	struct qstate *qs;
 	size_t nqs;
 	struct rperf_bsg_res *res;
+	struct rperf_gen_dev dev;
 	struct rperf_tbucket tb;
 	uint64_t t0; /* precise start (seconds) */
 	uint64_t t0c, now, last_done, next_tick, last_tick,
@@ -177,7 +179,7 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 		last->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
 		last->imm_data = htonl(k);
 	}
-	rc = ibv_post_send(s->q->qp->qp, s->wr, &bad);
+	rc = gen_post_send(&r->dev, s->q->qp->qp, s->wr, &bad);
 	last->next = k < cfg->post_list ? &s->wr[k] : NULL;
 	last->opcode = cfg->verb == RPERF_VERB_SEND ? IBV_WR_SEND :
 						      IBV_WR_RDMA_WRITE;
@@ -194,7 +196,7 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 static int poll_one(struct run *r, struct qstate *s, int *got)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = ibv_poll_cq(s->q->qp->send_cq, POLL_BATCH, wc);
+	int n = gen_poll_cq(&r->dev, s->q->qp->send_cq, POLL_BATCH, wc);
 
 	*got = n > 0 ? n : 0;
 	if (n < 0)
@@ -427,7 +429,10 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 		  const struct rperf_bsg_qp *qps, size_t nqps,
 		  struct rperf_bsg_res *res)
 {
-	struct run r = { .cfg = cfg, .nqs = nqps, .res = res };
+	struct run r = { .cfg = cfg,
+			 .nqs = nqps,
+			 .res = res,
+			 .dev = rperf_gen_dev(cfg->ops, cfg->ops_ctx, NULL) };
 	unsigned int idle_passes = 0;
 	double cpu0 = cpu_now();
 	int rc;

@@ -18,6 +18,8 @@
 
 #include "verbs/verbs.h"
 
+struct rperf_dev_ops;
+
 /* Token bucket (pure; unit tested): tokens are messages. */
 struct rperf_tbucket {
 	double per_ns; /* tokens added per ns */
@@ -60,6 +62,10 @@ struct rperf_bsg_cfg {
 	 * returns 0 or an errno (the run fails), *progress when it did work */
 	int (*on_pass)(void *arg, bool *progress);
 	void *pass_arg;
+	/* the device calls of the loop (gen/gen_ops.h): NULL is libibverbs;
+	 * tests pass a scripted device (events mode needs the real one) */
+	const struct rperf_dev_ops *ops;
+	void *ops_ctx;
 };
 
 /* One QP of the generator (connected by the caller). */

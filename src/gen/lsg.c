@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cli/config.h"
+#include "gen/gen_ops.h"
+#include "gen/nic_ts.h"
 
 /* Completion queues a sample waits on: wire send, loopback send, wire recv */
 enum { WIRE = 0, LOOP = 1, REPLY = 2 };
@@ -18,6 +20,7 @@ enum { WIRE = 0, LOOP = 1, REPLY = 2 };
 /* One sample's timestamps (raw ticks) and state. */
 struct sample {
 	uint64_t tp[3], tc[3];
+	uint64_t tn[2]; /* NIC completion timestamps (cfg->nic) */
 	uint64_t tpe[3]; /* when ibv_post_send returned (breakdown) */
 	bool done[3], pre[3];
 };
@@ -28,7 +31,9 @@ struct lsg_run {
 	const struct rperf_lsg_cfg *cfg;
 	const struct rperf_lsg_qps *qps;
 	struct rperf_lsg_res *res;
+	struct rperf_gen_dev dev;
 	struct ibv_cq *cq[3];
+	struct ibv_cq_ex *cqx[3]; /* NIC timestamps: WIRE and LOOP, else NULL */
 	struct ibv_qp *qp[2];
 	struct ibv_sge sge;
 	bool inl[2];
@@ -69,18 +74,23 @@ static int post_send(struct lsg_run *r, int k)
 	}
 	if (r->inl[k])
 		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(r->qp[k], &wr, &bad);
+	return gen_post_send(&r->dev, r->qp[k], &wr, &bad);
 }
 
-/* Poll @k's CQ once; stamps and checks a completion. 1 done, 0 not, <0 err */
+/*
+ * Poll @k's CQ once; a completion is stamped when the poll that returns it
+ * returns (and, with NIC timestamps, its NIC stamp kept). 1 done, 0 not,
+ * <0 a negative errno.
+ */
 static int poll_once(struct lsg_run *r, struct sample *s, int k)
 {
 	struct ibv_wc wc;
-	int n = ibv_poll_cq(r->cq[k], 1, &wc);
+	int n = r->cqx[k] ? gen_poll_ts(&r->dev, r->cqx[k], &wc, &s->tn[k]) :
+			    gen_poll_cq(&r->dev, r->cq[k], 1, &wc);
 
 	if (n <= 0)
 		return n < 0 ? -EIO : 0;
-	s->tc[k] = rperf_clock_end(r->cfg->clk);
+	s->tc[k] = gen_clock_end(&r->dev);
 	s->done[k] = true;
 	if (wc.status != IBV_WC_SUCCESS) {
 		snprintf(
@@ -96,10 +106,10 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 {
 	int rc;
 
-	s->tp[k] = rperf_clock_start(r->cfg->clk);
+	s->tp[k] = gen_clock_start(&r->dev);
 	rc = post_send(r, k);
 	if (r->cfg->breakdown)
-		s->tpe[k] = rperf_clock_end(r->cfg->clk);
+		s->tpe[k] = gen_clock_end(&r->dev);
 	if (rc)
 		return fail(r, rc, "ibv_post_send on the %s QP failed",
 			    k == WIRE ? "wire" : "loopback");
@@ -119,48 +129,73 @@ static bool peer_gone(const struct lsg_run *r)
 	return r->cfg->peer_fd >= 0 && poll(&pf, 1, 0) > 0;
 }
 
-static int wait_done(struct lsg_run *r, struct sample *s, int k)
+/* Every few thousand empty passes: stop flag, peer, stall limit. */
+static int check_waiting(struct lsg_run *r, const struct sample *s,
+			 unsigned int left)
+{
+	int k = (left & 1u << WIRE) ? WIRE : (left & 1u << LOOP) ? LOOP : REPLY;
+	uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
+
+	if (*r->cfg->stop)
+		return fail(r, EINTR, "%s", "interrupted");
+	if (peer_gone(r))
+		return fail(r, ECONNRESET, "%s",
+			    "the peer closed the control connection mid-run");
+	if (gen_clock_end(&r->dev) - t0 > r->stall_ticks)
+		return fail(r, ETIMEDOUT,
+			    "a %s did not complete within the stall limit",
+			    cq_names[k]);
+	return 0;
+}
+
+/*
+ * Poll every CQ of @want (a mask of 1 << WIRE, LOOP, REPLY) in one loop
+ * until all have completed: each pass polls each pending CQ once, so a
+ * completion is stamped at most one pass after it arrived, whichever CQ
+ * it is on (never left sitting while another CQ is waited on).
+ */
+static int wait_all(struct lsg_run *r, struct sample *s, unsigned int want)
 {
 	uint64_t spins = 0;
-	int rc;
+	unsigned int left;
+	int rc, got;
 
-	while (!s->done[k]) {
-		rc = poll_once(r, s, k);
-		if (rc < 0)
-			return -rc;
-		if (r->cfg->yield && !rc)
+	for (;;) {
+		left = 0;
+		got = 0;
+		for (int k = WIRE; k <= REPLY; k++) {
+			if (!(want & 1u << k) || s->done[k])
+				continue;
+			rc = poll_once(r, s, k);
+			if (rc < 0)
+				return -rc;
+			got |= rc;
+			left |= rc ? 0 : 1u << k;
+		}
+		if (!left)
+			return 0;
+		if (r->cfg->yield && !got)
 			sched_yield();
 		if (++spins % 4096 == 0) {
-			uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
-
-			if (*r->cfg->stop)
-				return fail(r, EINTR, "%s", "interrupted");
-			if (peer_gone(r))
-				return fail(
-					r, ECONNRESET, "%s",
-					"the peer closed the control connection mid-run");
-			if (rperf_clock_end(r->cfg->clk) - t0 > r->stall_ticks)
-				return fail(
-					r, ETIMEDOUT,
-					"a %s did not complete within the stall limit",
-					cq_names[k]);
+			rc = check_waiting(r, s, left);
+			if (rc)
+				return rc;
 		}
 	}
-	return 0;
 }
 
 /* pingpong: SEND, wait for the peer's reply; postpoll: WRITE, poll it. */
 static int compare_sample(struct lsg_run *r, struct sample *s)
 {
+	bool pp = r->cfg->method == RPERF_METHOD_PINGPONG;
 	int rc = post_and_peek(r, s, WIRE);
 
-	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG)
-		rc = wait_done(r, s, REPLY);
+	/* the reply and the SEND's own completion race: poll both */
 	if (!rc)
-		rc = wait_done(r, s, WIRE);
+		rc = wait_all(r, s, 1u << WIRE | (pp ? 1u << REPLY : 0));
 	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG &&
-	    rperf_post_recvs(r->qps->wire, r->qps->wire_rx_buf, r->cfg->size,
-			     1))
+	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
+				 r->cfg->size, 1))
 		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
 	return rc;
 }
@@ -175,10 +210,10 @@ static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
 	if (order == RPERF_PAIR_SEQUENTIAL) {
 		rc = post_and_peek(r, s, WIRE);
 		if (!rc)
-			rc = wait_done(r, s, WIRE);
+			rc = wait_all(r, s, 1u << WIRE);
 		if (!rc)
 			rc = post_and_peek(r, s, LOOP);
-		return rc ? rc : wait_done(r, s, LOOP);
+		return rc ? rc : wait_all(r, s, 1u << LOOP);
 	}
 	first = order == RPERF_PAIR_LOOP_FIRST ? LOOP :
 		order == RPERF_PAIR_WIRE_FIRST ? WIRE :
@@ -186,9 +221,7 @@ static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
 	rc = post_and_peek(r, s, first);
 	if (!rc)
 		rc = post_and_peek(r, s, !first);
-	if (!rc)
-		rc = wait_done(r, s, first);
-	return rc ? rc : wait_done(r, s, !first);
+	return rc ? rc : wait_all(r, s, 1u << WIRE | 1u << LOOP);
 }
 
 /* Keep the loopback receiver's queue full, off the timed path. */
@@ -197,14 +230,16 @@ static int refill_loop_rx(struct lsg_run *r)
 	struct ibv_wc wc[16];
 	int n, rc;
 
-	while ((n = ibv_poll_cq(r->qps->loop_rx->recv_cq, 16, wc)) > 0) {
+	while ((n = gen_poll_cq(&r->dev, r->qps->loop_rx->recv_cq, 16, wc)) >
+	       0) {
 		for (int j = 0; j < n; j++)
 			if (wc[j].status != IBV_WC_SUCCESS)
 				return fail(r, EIO,
 					    "loopback receive failed: %s",
 					    ibv_wc_status_str(wc[j].status));
-		rc = rperf_post_recvs(r->qps->loop_rx, r->qps->loop_rx_buf,
-				      r->cfg->size, (unsigned int)n);
+		rc = rperf_gen_post_recvs(&r->dev, r->qps->loop_rx,
+					  r->qps->loop_rx_buf, r->cfg->size,
+					  (unsigned int)n);
 		if (rc)
 			return fail(r, rc, "%s",
 				    "reposting loopback receives failed");
@@ -218,7 +253,7 @@ static int64_t delta_ns(const struct rperf_clock *clk, uint64_t a, uint64_t b)
 }
 
 /* Keep one raw sample; grows the array outside the timed part. */
-static int keep_raw(struct lsg_run *r, int64_t w, int64_t l)
+static int keep_raw(struct lsg_run *r, int64_t w, int64_t l, int64_t rtt)
 {
 	struct rperf_lsg_res *res = r->res;
 
@@ -232,11 +267,9 @@ static int keep_raw(struct lsg_run *r, int64_t w, int64_t l)
 		res->raw = p;
 		res->raw_cap = cap;
 	}
-	res->raw[res->nraw++] =
-		(struct rperf_raw_sample){ .wire_ns = w,
-					   .loop_ns = l,
-					   .rtt_ns = w - l,
-					   .size = r->cfg->size };
+	res->raw[res->nraw++] = (struct rperf_raw_sample){
+		.wire_ns = w, .loop_ns = l, .rtt_ns = rtt, .size = r->cfg->size
+	};
 	return 0;
 }
 
@@ -256,7 +289,7 @@ static int record_compare(struct lsg_run *r, const struct sample *s)
 	r->res->samples++;
 	r->res->nonpositive += t <= 0;
 	r->res->precompleted += s->pre[WIRE];
-	return r->cfg->keep_raw ? keep_raw(r, t, 0) : 0;
+	return r->cfg->keep_raw ? keep_raw(r, t, 0, t) : 0;
 }
 
 static int record(struct lsg_run *r, const struct sample *s)
@@ -264,12 +297,18 @@ static int record(struct lsg_run *r, const struct sample *s)
 	const struct rperf_clock *clk = r->cfg->clk;
 	int64_t w = delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
 	int64_t l = delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
+	int64_t rtt = w - l;
 
 	if (r->cfg->method != RPERF_METHOD_RPERF)
 		return record_compare(r, s);
+	/* NIC stamps: the completions on the HCA's clock, the posts on ours */
+	if (r->cfg->nic)
+		rtt = llround(rperf_nic_rtt_ns(r->cfg->nic, clk, s->tn[WIRE],
+					       s->tn[LOOP], s->tp[WIRE],
+					       s->tp[LOOP]));
 	rperf_hist_record(r->res->wire, w);
 	rperf_hist_record(r->res->loop, l);
-	rperf_hist_record(r->res->rtt, w - l);
+	rperf_hist_record(r->res->rtt, rtt);
 	if (r->cfg->breakdown) {
 		rperf_hist_record(r->res->post_wire,
 				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
@@ -277,10 +316,10 @@ static int record(struct lsg_run *r, const struct sample *s)
 				  delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
 	}
 	r->res->samples++;
-	r->res->nonpositive += w - l <= 0;
+	r->res->nonpositive += rtt <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	r->res->loop_precompleted += s->pre[LOOP];
-	return r->cfg->keep_raw ? keep_raw(r, w, l) : 0;
+	return r->cfg->keep_raw ? keep_raw(r, w, l, rtt) : 0;
 }
 
 static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
@@ -288,19 +327,41 @@ static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
 	return (uint64_t)((double)ns / clk->ns_per_tick);
 }
 
+/* The sample's last completion stamp: the time, without another read. */
+static uint64_t last_stamp(const struct sample *s)
+{
+	uint64_t t = 0;
+
+	for (int k = WIRE; k <= REPLY; k++)
+		if (s->done[k] && s->tc[k] > t)
+			t = s->tc[k];
+	return t;
+}
+
 static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 {
 	const struct rperf_lsg_cfg *c = r->cfg;
 
-	if (c->duration_ns)
-		return now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
+	if (c->duration_ns) /* now may predate t0 right after the warm-up */
+		return now > t0 &&
+		       now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
 	return r->res->samples >= c->iters;
 }
 
-static void setup(struct lsg_run *r)
+static int setup(struct lsg_run *r)
 {
 	const struct rperf_lsg_qps *q = r->qps;
+	bool nic = r->cfg->nic && r->cfg->method == RPERF_METHOD_RPERF;
 
+	if (nic && (!q->wire->send_cq_ex || !q->loop_tx->send_cq_ex ||
+		    r->cfg->nic->hz <= 0 || r->cfg->nic->mask < 3))
+		return fail(
+			r, EINVAL, "%s",
+			"NIC timestamps need both send CQs created with completion timestamps and the NIC clock");
+	r->cqx[WIRE] = nic ? q->wire->send_cq_ex : NULL;
+	r->cqx[LOOP] = nic ? q->loop_tx->send_cq_ex : NULL;
+
+	r->dev = rperf_gen_dev(r->cfg->ops, r->cfg->ops_ctx, r->cfg->clk);
 	r->cq[WIRE] = q->wire->send_cq;
 	r->cq[LOOP] = q->loop_tx->send_cq;
 	r->cq[REPLY] = q->wire->recv_cq;
@@ -312,6 +373,7 @@ static void setup(struct lsg_run *r)
 				   .length = (uint32_t)r->cfg->size,
 				   .lkey = q->send_buf->mr->lkey };
 	r->stall_ticks = ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
+	return 0;
 }
 
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
@@ -320,11 +382,12 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 	struct lsg_run r = { .cfg = cfg, .qps = qps, .res = res };
 	uint64_t t0, next, gap, now, warm = 0;
 	struct sample s;
-	int rc = 0;
+	int rc = setup(&r);
 
-	setup(&r);
+	if (rc)
+		return rc;
 	gap = ns_to_ticks(cfg->clk, cfg->gap_ns);
-	t0 = next = rperf_clock_start(cfg->clk);
+	t0 = next = gen_clock_start(&r.dev);
 	while (!rc) {
 		if (*cfg->stop) {
 			rc = fail(&r, EINTR, "%s", "interrupted");
@@ -335,23 +398,24 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 			break;
 		if (warm < cfg->warmup) {
 			warm++;
-			t0 = rperf_clock_start(cfg->clk);
+			t0 = gen_clock_start(&r.dev);
 		} else {
 			rc = record(&r, &s);
 		}
 		if (!rc && cfg->method == RPERF_METHOD_RPERF)
 			rc = refill_loop_rx(&r);
-		now = rperf_clock_end(cfg->clk);
+		/* without a gap, the sample's last stamp is recent enough */
+		now = gap ? gen_clock_end(&r.dev) : last_stamp(&s);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
 			break;
 		for (next += gap; gap && now < next;
-		     now = rperf_clock_end(cfg->clk))
+		     now = gen_clock_end(&r.dev))
 			;
 	}
 	res->warmup = warm;
 	res->seconds =
-		rperf_clock_ticks_to_ns(
-			cfg->clk, (int64_t)(rperf_clock_end(cfg->clk) - t0)) /
+		rperf_clock_ticks_to_ns(cfg->clk,
+					(int64_t)(gen_clock_end(&r.dev) - t0)) /
 		1e9;
 	return rc;
 }

@@ -20,6 +20,9 @@
 
 #include "verbs/verbs.h"
 
+struct rperf_dev_ops;
+struct rperf_nic_clock;
+
 struct rperf_lsg_cfg {
 	const struct rperf_clock *clk;
 	int method; /* RPERF_METHOD_RPERF, _PINGPONG or _POSTPOLL */
@@ -38,6 +41,13 @@ struct rperf_lsg_cfg {
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	int peer_fd; /* control connection: EOF or data mid-run = peer gone; -1 */
+	/* the device and clock reads of the hot loop (gen/gen_ops.h): NULL
+	 * is libibverbs and @clk; tests pass a scripted device */
+	const struct rperf_dev_ops *ops;
+	void *ops_ctx;
+	/* rperf method: RTT from the NIC's completion timestamps (both send
+	 * CQs were created with them: qps' send_cq_ex); NULL: CPU stamps */
+	const struct rperf_nic_clock *nic;
 };
 
 /* The client's QPs and buffers (set up and connected by the caller). */

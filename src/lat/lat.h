@@ -13,7 +13,6 @@
 #include "cli/config.h"
 #include "gen/lsg.h"
 
-#define RPERF_SERVER_MAX_SIZE (16u << 20) /* largest SEND a server accepts */
 #define RPERF_MAX_WARNINGS 16
 
 /* Runtime state and results of a client run (config stays in cfg). */
@@ -29,6 +28,9 @@ struct rperf_lat_run {
 	size_t nwarnings;
 	bool partial;
 	char error[320];
+	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
+	double nic_clock_hz; /* with nic_ts */
+	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
 };
 
 /* Both return the process exit status (enum rperf_exit). */

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,20 +12,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "gen/nic_ts.h"
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
-
-/*
- * A sample slower than this ends the run: four times what RC takes to give up
- * (retry_count + 1 timeouts of 4.096 us * 2^qp_timeout), at least 5 s.
- */
-static uint64_t stall_ns(const struct rperf_cli_config *cfg)
-{
-	double t = 4096.0 * (double)(1ull << cfg->qp_timeout) *
-		   (double)(cfg->retry_count + 1) * 4;
-
-	return t > 5e9 ? (uint64_t)t : 5000000000ull;
-}
 
 struct client {
 	struct rperf_lat_run *run;
@@ -34,6 +24,7 @@ struct client {
 	uint64_t max_size;
 	uint64_t sent; /* wire SENDs of the round, warm-up included */
 	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
+	struct rperf_nic_clock nic; /* with conn.nic_ts */
 };
 
 static int say(struct client *c, int code, const char *fmt, ...)
@@ -147,9 +138,11 @@ static void lsg_cfg(const struct client *c, int method, struct rperf_lsg_cfg *l)
 		.solicit_every =
 			(uint32_t)(cfg->rx_depth / 4 ? cfg->rx_depth / 4 : 1),
 		.gap_ns = cfg->latency_gap_ns,
-		.stall_ns = stall_ns(cfg),
+		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
+					      (unsigned int)cfg->retry_count),
 		.stop = c->run->stop,
-		.peer_fd = c->io.fd
+		.peer_fd = c->io.fd,
+		.nic = c->conn.nic_ts ? &c->nic : NULL
 	};
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
@@ -252,6 +245,31 @@ static int measure(struct client *c)
 	return 0;
 }
 
+/* Which completion stamps the run uses, for the reports. */
+static void note_stamps(struct client *c)
+{
+	struct rperf_lat_run *run = c->run;
+	const struct rperf_dev_ts *ts = &c->conn.ts;
+
+	run->nic_ts = c->conn.nic_ts;
+	run->nic_clock_hz = c->conn.nic_ts ? ts->hz : 0;
+	snprintf(run->ts_note, sizeof(run->ts_note), "%s", c->conn.ts_note);
+	if (run->ts_note[0]) {
+		printf("rperf: note: %s: CPU completion stamps (--timestamps auto)\n",
+		       run->ts_note);
+		fflush(stdout);
+	}
+	if (!c->conn.nic_ts)
+		return;
+	c->nic = (struct rperf_nic_clock){ .hz = ts->hz, .mask = ts->mask };
+	if (ts->measured_hz > 0 && fabs(ts->check_ppm) > 1000)
+		rperf_lat_warn(
+			run,
+			"%s: the NIC clock runs at %.0f Hz, hca_core_clock says %.0f Hz (%+.0f ppm): NIC-stamped RTTs scale by that much",
+			c->conn.dev->name, ts->measured_hz, ts->hz,
+			ts->check_ppm);
+}
+
 static int setup(struct client *c)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -265,9 +283,11 @@ static int setup(struct client *c)
 				   sizeof(err));
 	if (rc)
 		return say(c,
-			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
-							  RPERF_EXIT_RUNTIME,
+			   rc == ENODEV || rc == ERANGE || rc == ENOTSUP ?
+				   RPERF_EXIT_USAGE :
+				   RPERF_EXIT_RUNTIME,
 			   "%s", err);
+	note_stamps(c);
 	rc = rperf_session_connect(cfg, c->run->stop, "lat", &c->io.fd, err,
 				   sizeof(err));
 	if (rc)

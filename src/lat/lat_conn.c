@@ -28,6 +28,8 @@ static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
 				  .recv_depth = recv,
 				  .inline_size = c->vcfg.inline_size,
 				  .recv_events = events,
+				  /* the SENDs' CQs: wire and loop_tx */
+				  .send_ts = c->nic_ts && qp != &c->loop_rx,
 				  /* postpoll WRITEs into the server's buffer */
 				  .access = events ? IBV_ACCESS_REMOTE_WRITE :
 						     0 };
@@ -59,6 +61,50 @@ static int make_bufs(struct rperf_lat_conn *c, bool send, char *err,
 	return rc;
 }
 
+/*
+ * --timestamps: NIC completion timestamps when asked for (an error without
+ * them) or, with auto, where the device has them; a note when auto falls
+ * back to CPU stamps.
+ */
+static int choose_stamps(struct rperf_lat_conn *c, int want, char *err,
+			 size_t errlen)
+{
+	char why[200];
+	int rc;
+
+	if (want == RPERF_TS_CPU)
+		return 0;
+	rc = rperf_dev_query_ts(c->dev, 20, &c->ts, why, sizeof(why));
+	if (rc && want == RPERF_TS_NIC) {
+		snprintf(err, errlen,
+			 "--timestamps nic: %s; accepted: cpu or auto", why);
+		return rc;
+	}
+	if (rc)
+		snprintf(c->ts_note, sizeof(c->ts_note), "%s", why);
+	c->nic_ts = !rc;
+	return 0;
+}
+
+/* The wire QP; with auto, without NIC stamps if the CQ cannot have them. */
+static int make_wire(struct rperf_lat_conn *c, int want, char *err,
+		     size_t errlen)
+{
+	int rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire, "wire",
+			 err, errlen);
+
+	if (rc && c->nic_ts && want == RPERF_TS_AUTO) {
+		snprintf(
+			c->ts_note, sizeof(c->ts_note),
+			"%s: a CQ with completion timestamps cannot be created (%s)",
+			c->dev->name, strerror(rc));
+		c->nic_ts = false;
+		rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire,
+			     "wire", err, errlen);
+	}
+	return rc;
+}
+
 static int connect_loop(struct rperf_lat_conn *c, char *err, size_t errlen)
 {
 	struct rperf_endpoint tx, rx;
@@ -86,9 +132,10 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
 	if (!rc)
 		rc = check_depth(c, err, errlen);
+	if (!rc)
+		rc = choose_stamps(c, cfg->timestamps, err, errlen);
 	if (!rc) /* receives for pingpong replies */
-		rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire,
-			     "wire", err, errlen);
+		rc = make_wire(c, cfg->timestamps, err, errlen);
 	if (!rc)
 		rc = make_qp(c, SEND_DEPTH, 1, false, &c->loop_tx,
 			     "loopback sender", err, errlen);

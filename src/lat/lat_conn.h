@@ -21,11 +21,19 @@ struct rperf_lat_conn {
 	uint64_t max_size;
 	unsigned int rx_depth;
 	struct rperf_cm cm; /* -R: the wire QP's connection */
+	/* client: the send CQs of wire and loop_tx carry NIC completion
+	 * timestamps (--timestamps nic, or auto on a device that has them) */
+	bool nic_ts;
+	struct rperf_dev_ts ts; /* with nic_ts */
+	char ts_note[200]; /* auto fell back to CPU stamps: why; "" if not */
 };
 
 /*
  * Client: open the device, create the wire QP and the loopback pair (already
- * connected to each other), register buffers, post receives. Server: open
+ * connected to each other), register buffers, post receives; with
+ * --timestamps nic or auto, the send CQs with NIC completion timestamps
+ * (nic on a device without them: ENOTSUP; auto: CPU stamps and ts_note
+ * says why). Server: open
  * the device, create the wire QP with a completion channel, post receives.
  * Return 0 or an errno with a one-line @err.
  */

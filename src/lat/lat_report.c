@@ -200,6 +200,9 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;
 	rep.nwarnings = run->nwarnings;
+	rep.timestamps = run->nic_ts ? "nic" : "cpu";
+	rep.nic_clock_hz = run->nic_ts ? run->nic_clock_hz : 0;
+	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;
 	rep.partial = run->partial;
 	rep.error = run->error[0] ? run->error : NULL;
 	rc = rperf_report_text(stdout, &rep);

@@ -262,6 +262,22 @@ static int check_report(const struct rperf_report *r)
 	return 0;
 }
 
+/* "timestamps": "nic"|"cpu", "nic_clock_hz": Hz or null, the note. */
+static int json_stamps(json_t *root, const struct rperf_report *r)
+{
+	bool nic = r->nic_clock_hz > 0;
+	int err = 0;
+
+	err |= json_object_set_new(root, "timestamps",
+				   rperf_rpt_json_str(r->timestamps));
+	err |= json_object_set_new(root, "nic_clock_hz",
+				   nic ? json_real(r->nic_clock_hz) :
+					 json_null());
+	err |= json_object_set_new(root, "timestamps_note",
+				   rperf_rpt_json_str(r->timestamps_note));
+	return err;
+}
+
 int rperf_report_json(FILE *f, const struct rperf_report *r)
 {
 	json_t *root, *config = NULL;
@@ -290,6 +306,8 @@ int rperf_report_json(FILE *f, const struct rperf_report *r)
 				   rperf_rpt_json_platform(r->platform));
 	err |= json_object_set_new(root, "clock",
 				   rperf_rpt_json_clock(r->clock, r->selftest));
+	if (r->timestamps)
+		err |= json_stamps(root, r);
 	err |= json_object_set_new(root, "results", json_results(r));
 	err |= json_object_set_new(root, "warnings", json_warnings(r));
 	err |= json_object_set_new(root, "partial", json_boolean(r->partial));

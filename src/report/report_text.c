@@ -81,6 +81,22 @@ static void print_clock(FILE *f, const struct rperf_clock *c)
 		c->forced ? ", forced" : "", c->hz, c->method, c->error_ppm);
 }
 
+static void print_stamps(FILE *f, const struct rperf_report *r)
+{
+	if (!r->timestamps)
+		return;
+	if (r->nic_clock_hz > 0)
+		fprintf(f,
+			"  timestamps   : nic (the HCA's completion timestamps, %.0f Hz; posts on the clock above)\n",
+			r->nic_clock_hz);
+	else if (r->timestamps_note)
+		fprintf(f, "  timestamps   : cpu (--timestamps auto: %s)\n",
+			r->timestamps_note);
+	else
+		fprintf(f,
+			"  timestamps   : cpu (each completion when the poll that returns it returns)\n");
+}
+
 static void print_figure(FILE *f, const struct rperf_report *r, bool mixed)
 {
 	const char *fig = "RTT (round-trip time)";
@@ -108,6 +124,7 @@ static void print_header(FILE *f, const struct rperf_report *r, bool mixed)
 	print_figure(f, r, mixed);
 	fprintf(f, "  units        : usec (measured in ns)\n");
 	print_clock(f, r->clock);
+	print_stamps(f, r);
 	fprintf(f, "  samples      : %" PRIu64 " recorded%s\n", samples,
 		r->nlat > 1 ? " (all rows)" : "");
 	fprintf(f, "  warm-up      : %" PRIu64 " samples excluded\n", warmup);

@@ -13,6 +13,9 @@
 #include "cli/config.h"
 #include "verbs/verbs.h"
 
+/* The largest message a two-host server (lat, bw) accepts. */
+#define RPERF_SERVER_MAX_SIZE (16u << 20)
+
 /* Device/port/GID/path settings of @cfg (--tclass, else -T, else 0). */
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v);

@@ -60,6 +60,9 @@ struct rperf_qp {
 	/* completion events: the recv CQ with recv_events, the send CQ with
 	 * send_events (one channel for both); NULL without either */
 	struct ibv_comp_channel *channel;
+	/* with send_ts: the send CQ as created (ibv_create_cq_ex with
+	 * completion timestamps; send_cq is its ibv_cq); NULL otherwise */
+	struct ibv_cq_ex *send_cq_ex;
 	uint32_t psn;
 	uint32_t max_inline;
 };
@@ -70,6 +73,7 @@ struct rperf_qp_cfg {
 	uint32_t inline_size;
 	bool recv_events; /* a completion channel for the recv CQ */
 	bool send_events; /* ... and/or for the send CQ */
+	bool send_ts; /* send CQ with NIC completion timestamps */
 	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
 
@@ -95,6 +99,30 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 /* Post @n receives of @len bytes from @buf (all into the same buffer). */
 int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 		     size_t len, unsigned int n);
+
+/*
+ * How long a waiting generator tolerates no progress before it declares the
+ * peer or the path stalled: four times what RC takes to give up (retry_count
+ * + 1 timeouts of 4.096 us * 2^qp_timeout), at least 5 s.
+ */
+uint64_t rperf_rc_stall_ns(unsigned int qp_timeout, unsigned int retry_count);
+
+/* The HCA's completion-timestamp clock. */
+struct rperf_dev_ts {
+	double hz; /* hca_core_clock (kHz) * 1000 */
+	uint64_t mask; /* completion_timestamp_mask: the counter's width */
+	double measured_hz; /* the raw clock against CLOCK_MONOTONIC_RAW; 0 if
+			     * the provider cannot read it */
+	double check_ppm; /* measured vs hca_core_clock; 0 when not measured */
+};
+
+/*
+ * Frequency and width of @d's completion timestamps, cross-checked over
+ * @window_ms (0: no check). ENOTSUP with @err naming the device when it has
+ * none (Soft-RoCE).
+ */
+int rperf_dev_query_ts(struct rperf_dev *d, double window_ms,
+		       struct rperf_dev_ts *out, char *err, size_t errlen);
 
 /* Port's active MTU in bytes; an IBV_MTU_* for a byte count (0 if invalid). */
 int rperf_port_mtu(const struct rperf_dev *d);

@@ -41,6 +41,21 @@ void rperf_buf_free(struct rperf_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* A send CQ whose completions carry the NIC's timestamp. */
+static struct ibv_cq *create_ts_cq(struct rperf_dev *d,
+				   const struct rperf_qp_cfg *cfg,
+				   struct rperf_qp *q)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = cfg->send_depth,
+		.channel = cfg->send_events ? q->channel : NULL,
+		.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	};
+
+	q->send_cq_ex = ibv_create_cq_ex(d->ctx, &a);
+	return q->send_cq_ex ? ibv_cq_ex_to_cq(q->send_cq_ex) : NULL;
+}
+
 static int create_cqs(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
 		      struct rperf_qp *q)
 {
@@ -49,8 +64,12 @@ static int create_cqs(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
 		if (!q->channel)
 			return errno ? errno : ENOMEM;
 	}
-	q->send_cq = ibv_create_cq(d->ctx, (int)cfg->send_depth, NULL,
-				   cfg->send_events ? q->channel : NULL, 0);
+	if (cfg->send_ts)
+		q->send_cq = create_ts_cq(d, cfg, q);
+	else
+		q->send_cq = ibv_create_cq(d->ctx, (int)cfg->send_depth, NULL,
+					   cfg->send_events ? q->channel : NULL,
+					   0);
 	if (!q->send_cq)
 		return errno ? errno : ENOMEM;
 	if (cfg->send_events && ibv_req_notify_cq(q->send_cq, 0))
@@ -212,4 +231,12 @@ int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 			return errno ? errno : EIO;
 	}
 	return 0;
+}
+
+uint64_t rperf_rc_stall_ns(unsigned int qp_timeout, unsigned int retry_count)
+{
+	double t = 4096.0 * (double)(1ull << (qp_timeout & 31)) *
+		   (double)(retry_count + 1) * 4;
+
+	return t > 5e9 ? (uint64_t)t : 5000000000ull;
 }

@@ -96,6 +96,16 @@ static void lat_options(void **state)
 	assert_string_equal(r.cfg.out_json_file, "o.json");
 	assert_int_equal(r.cfg.mtu, 1024);
 	assert_string_equal(r.cfg.host, "h1");
+	assert_int_equal(r.cfg.timestamps, RPERF_TS_AUTO); /* the default */
+	parse(&r, "lat", "--timestamps", "nic", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.timestamps, RPERF_TS_NIC);
+	parse(&r, "lat", "--timestamps", "cpu", "h1", NULL);
+	assert_int_equal(r.cfg.timestamps, RPERF_TS_CPU);
+	parse(&r, "lat", "--timestamps", "hca", "h1", NULL);
+	expect_error("--timestamps", &r);
+	parse(&r, "bw", "--timestamps", "nic", "h1", NULL);
+	assert_int_not_equal(r.rc, 0); /* lat only */
 }
 
 static void sizes_all_and_list(void **state)

@@ -180,6 +180,50 @@ static void test_json_bad_input(void **state)
 	fclose(f);
 }
 
+/* Which completion stamps: "cpu" (with auto's note) or "nic" and its Hz;
+ * absent when the report does not say (not a lat report). */
+static void test_json_timestamps(void **state)
+{
+	struct fixture *fx = *state;
+	struct rperf_report r = fx->r;
+	json_t *root;
+	char *out = render(rperf_report_json, &r);
+
+	root = parse(out);
+	assert_null(json_object_get(root, "timestamps"));
+	assert_null(json_object_get(root, "nic_clock_hz"));
+	json_decref(root);
+	free(out);
+	r.timestamps = "cpu";
+	r.timestamps_note = "rxe_h2 has no NIC completion timestamps";
+	out = render(rperf_report_json, &r);
+	root = parse(out);
+	assert_string_equal(get_str(root, "timestamps"), "cpu");
+	assert_true(json_is_null(get(root, "nic_clock_hz")));
+	assert_string_equal(get_str(root, "timestamps_note"),
+			    "rxe_h2 has no NIC completion timestamps");
+	json_decref(root);
+	free(out);
+	out = render(rperf_report_text, &r);
+	assert_non_null(strstr(out, "timestamps   : cpu"));
+	assert_non_null(strstr(out, "rxe_h2 has no NIC completion timestamps"));
+	free(out);
+	r.timestamps = "nic";
+	r.nic_clock_hz = 156250000;
+	r.timestamps_note = NULL;
+	out = render(rperf_report_json, &r);
+	root = parse(out);
+	assert_string_equal(get_str(root, "timestamps"), "nic");
+	assert_close(get_real(root, "nic_clock_hz"), 156250000);
+	assert_true(json_is_null(get(root, "timestamps_note")));
+	json_decref(root);
+	free(out);
+	out = render(rperf_report_text, &r);
+	assert_non_null(strstr(out, "timestamps   : nic"));
+	assert_non_null(strstr(out, "156250000 Hz"));
+	free(out);
+}
+
 /* A stream that fails every write: renderers must report EIO. */
 static void test_write_error(void **state)
 {
@@ -204,6 +248,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_partial_custom_pcts,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_bad_input, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_json_timestamps, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_write_error, setup,
 						teardown),

@@ -28,11 +28,23 @@ send_lat() {  # send_lat LABEL N: ib_send_lat h2 -> h1; sets LAT (a RESULT strin
 	lab_result "ib_send_lat $1 $LAT"
 }
 
+# perftest's own clock fit can fail on a loaded machine ("Correlation
+# coefficient r^2 < 0.9") and print 0.00 MB/s although the transfer worked:
+# a third-party hiccup, so up to three attempts, each one printed.
 send_bw() {
-	local r
-	lab_pair 1 2 "$T" ib_send_bw -F -n 200 -s 65536 || return 1
-	r=$(lab_bw_result) || { echo "GOT no bandwidth table in the client output"; return 1; }
-	lab_result "ib_send_bw $r"
+	local r a
+	for a in 1 2 3; do
+		r=
+		if lab_pair 1 2 "$T" ib_send_bw -F -n 200 -s 65536; then
+			r=$(lab_bw_result) || echo "NOTE attempt $a: no bandwidth table in ib_send_bw's output"
+		else
+			echo "NOTE attempt $a: ib_send_bw failed"
+		fi
+		lab_result "ib_send_bw attempt=$a $r"
+		[ -n "$r" ] && awk -v b="$(lab_field "$r" bw_avg_MBps)" 'BEGIN { exit !(b >= 0.1) }' && break
+		[ "$a" -lt 3 ] && echo "NOTE ib_send_bw attempt $a unusable (perftest's clock fit or its connection); retrying"
+	done
+	[ -n "$r" ] || { echo "GOT no usable ib_send_bw run in 3 attempts"; return 1; }
 	lab_expect_ge "ib_send_bw MB/s" "$(lab_field "$r" bw_avg_MBps)" 0.1
 }
 

@@ -183,6 +183,23 @@ persistent() {
 	[ "$r1" = 0 ] && [ "$r2" = 137 ] && [ "$r3" = 0 ] && [ "$alive" = 0 ]
 }
 
+# --timestamps: Soft-RoCE has no NIC completion timestamps. nic is a
+# one-line error naming the device (exit 2); auto notes it and uses CPU stamps.
+ts_nic() {
+	expect_exit 2 "--timestamps nic: rxe_h2 has no NIC completion timestamps" \
+		rperf lat -d rxe_h2 --timestamps nic 10.77.0.1
+}
+ts_auto() {
+	local j=$OUT/ts-auto.json
+	rperf_pair "$j" -s 64 -n 300 --warmup 20 --pair-order sequential --timestamps auto || return 1
+	echo "EXPECT stdout note naming rxe_h2, JSON timestamps=cpu nic_clock_hz=null, 300 samples"
+	echo "GOT note: $(grep -c 'rperf: note: rxe_h2 has no NIC completion timestamps' /tmp/rcli.log) line(s); timestamps=$(jget "$j" .timestamps) nic_clock_hz=$(jget "$j" .nic_clock_hz) samples=$(jget "$j" '.results[0].samples')"
+	grep -q 'rperf: note: rxe_h2 has no NIC completion timestamps' /tmp/rcli.log &&
+		grep -q 'timestamps   : cpu' /tmp/rcli.log &&
+		[ "$(jget "$j" .timestamps)" = cpu ] && [ "$(jget "$j" .nic_clock_hz)" = null ] &&
+		[ "$(jget "$j" '.results[0].samples')" = 300 ]
+}
+
 info_devices() {
 	rperf info --json --spin 20ms > "$OUT/info.json" || return 1
 	jq -c '.devices[] | {name, ports: [.ports[] | {port, state, link_layer, rate_gbps, mtu, max_vl_num, gids: (.gids | length)}]}' "$OUT/info.json"
@@ -202,4 +219,6 @@ check "server not listening: exit 3 after the retry window"    no_server
 check "size above the server's limit: refused, exit 2"         refused
 check "server killed mid-run: partial results, exit 3"         peer_killed
 check "--persistent server survives a client killed mid-run"    persistent
+check "--timestamps nic on rxe: one-line error naming it, exit 2" ts_nic
+check "--timestamps auto on rxe: a note, CPU stamps, succeeds"    ts_auto
 lab_summary
