@@ -188,6 +188,8 @@ fifo_runs() {
 	done
 	echo "INFO h1-sw after the FIFO runs: $(tc -n sw -s qdisc show dev h1-sw | tr '\n' ' ')"
 }
+# rx_col GBPS: the received column; a WRITE's sink has nothing to count
+rx_col() { if [ "$BSG_VERB" = write ]; then echo "n/a (write)"; else printf '%.6f\n' "$1"; fi; }
 # the table: BSGs, LSG p50, growth over the previous run, Equation 2
 fifo_table() {
 	local pred=$1 k g
@@ -195,8 +197,8 @@ fifo_table() {
 	for k in 0 1 2 3; do
 		g=-
 		[ "$k" -gt 0 ] && g=$(awk -v a="${FP50[$((k - 1))]}" -v b="${FP50[$k]}" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
-		awk -v k="$k" -v p="${FP50[$k]}" -v g="$g" -v e="$pred" -v t="${FTX[$k]}" -v r="${FRX[$k]}" 'BEGIN {
-			printf "INFO  %4d  %10.3f  %9s  %6s  %10s  %13.6f  %17.6f\n", k, p / 1e6, g,
+		awk -v k="$k" -v p="${FP50[$k]}" -v g="$g" -v e="$pred" -v t="${FTX[$k]}" -v r="$(rx_col "${FRX[$k]}")" 'BEGIN {
+			printf "INFO  %4d  %10.3f  %9s  %6s  %10s  %13.6f  %17s\n", k, p / 1e6, g,
 				(k ? e : "-"), (k ? sprintf("%.3f", g / e) : "-"), t, r }'
 	done
 }
@@ -296,11 +298,11 @@ prio_runs() {
 prio_table() {
 	echo "INFO  case              LSG_p50_ms  BSG_Gbps_sent  BSG_Gbps_received"
 	awk -v a="${FP50[0]}" -v b="${FP50[3]}" -v c="$PP50_0" -v d="$PP50_3" \
-		-v t3="${FTX[3]}" -v r3="${FRX[3]}" -v pt="$PTX3" -v pr="$PRX3" 'BEGIN {
+		-v t3="${FTX[3]}" -v r3="$(rx_col "${FRX[3]}")" -v pt="$PTX3" -v pr="$(rx_col "$PRX3")" 'BEGIN {
 		printf "INFO  FIFO, 0 BSGs     %10.3f  %13s  %17s\n", a / 1e6, "-", "-"
-		printf "INFO  FIFO, 3 BSGs     %10.3f  %13.6f  %17.6f\n", b / 1e6, t3, r3
+		printf "INFO  FIFO, 3 BSGs     %10.3f  %13.6f  %17s\n", b / 1e6, t3, r3
 		printf "INFO  lane, 0 BSGs     %10.3f  %13s  %17s\n", c / 1e6, "-", "-"
-		printf "INFO  lane, 3 BSGs     %10.3f  %13.6f  %17.6f\n", d / 1e6, pt, pr }'
+		printf "INFO  lane, 3 BSGs     %10.3f  %13.6f  %17s\n", d / 1e6, pt, pr }'
 }
 prio_rtt() {
 	[ -n "$PP50_3" ] || { echo "GOT no priority results"; return 1; }
