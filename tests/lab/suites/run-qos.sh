@@ -295,6 +295,20 @@ prio_runs() {
 	lab_expect_ge "lane packets in the 3-BSG run (LSG samples $s)" "$((b1 - a1))" "$s" &&
 		lab_expect_ge "FIFO-band packets in the 3-BSG run (>= 1 s of 4 Mb/s)" "$((b2 - a2))" 450
 }
+# the JSON's per-class aggregates of the 3-BSG lane run: tclass 96 holds the
+# LSG (same median), tclass 0 the 3 BSGs (their Gb/s summed)
+prio_classes() {
+	local j=$OUT/qos-prio3.json
+	[ -s "$j" ] || { echo "GOT no $j"; return 1; }
+	echo "INFO classes: $(jq -c '[.classes[] | {name, tclass, lsg_count, bsg_count, p50: .rtt_ns.p50, gbps}]' "$j")"
+	echo "EXPECT tclass $LSG_TCLASS: 1 LSG, p50 = the LSG's ($PP50_3); tclass 0: 3 BSGs, Gb/s = their sum ($PTX3)"
+	echo "GOT $(jq -c '[.classes[] | [.tclass, .lsg_count, .bsg_count, .rtt_ns.p50, .gbps]]' "$j")"
+	jq -e --argjson t "$LSG_TCLASS" --argjson p "$PP50_3" --argjson g "$PTX3" '
+		(.classes | length) == 2 and
+		any(.classes[]; .tclass == $t and .lsg_count == 1 and .bsg_count == 0 and .rtt_ns.p50 == $p) and
+		any(.classes[]; .tclass == 0 and .lsg_count == 0 and .bsg_count == 3 and
+			((.gbps - $g) | fabs) <= 1e-6 * $g)' "$j" > /dev/null
+}
 prio_table() {
 	echo "INFO  case              LSG_p50_ms  BSG_Gbps_sent  BSG_Gbps_received"
 	awk -v a="${FP50[0]}" -v b="${FP50[3]}" -v c="$PP50_0" -v d="$PP50_3" \
@@ -338,6 +352,7 @@ check "FIFO h1-sw 4 Mb/s: 0..3 BSGs, runs exit 0, BSGs cross"    fifo_runs
 check "FIFO: LSG median RTT grows with each added BSG"           fifo_grows
 check "FIFO: growth per BSG = Equation 2 (W / R)"                fifo_eq2
 check "lane for tclass $LSG_TCLASS: LSG in band 1, BSGs in band 2" prio_runs
+check "JSON classes: tclass $LSG_TCLASS = the LSG, tclass 0 = the BSGs"   prio_classes
 check "lane: LSG median with 3 BSGs <= 2 x no-BSG median"        prio_rtt
 check "lane: BSG total >= 90 % of the FIFO 3-BSG case"           prio_bw
 agents_stop
