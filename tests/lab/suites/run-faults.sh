@@ -204,6 +204,15 @@ wrong_key() {
 	echo "GOT exit $KEY_RC, $n QPs created, stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
 	[ "$KEY_RC" = 3 ] && [ "$n" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err
 }
+# no --key-file at all against agents that require one: refused too
+no_key() {
+	local rc
+	timeout "$T" rperf run "$OUT/faults-key.ini" > /tmp/nk.out 2> /tmp/nk.err
+	rc=$?
+	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key"
+	echo "GOT exit $rc: $(head -c 300 /tmp/nk.err | tr '\n' ' ')"
+	[ "$rc" = 3 ] && grep -q -E 'h[1-4]' /tmp/nk.err && grep -q -i key /tmp/nk.err
+}
 # the control: the same probe around a run with the right key sees the QPs
 right_key() {
 	local n
@@ -272,6 +281,7 @@ check "agent h3 killed mid-run: exit 3 within 2 x timeout"          kill_agent
 check "... others' results reported, failed_hosts = [h3]"           kill_report
 check "... survivors freed their QPs and serve the next run"        kill_survivors
 check "--key-file: wrong key refused (exit 3), no QP created"       wrong_key
+check "--key-file: no key at all: refused (exit 3)"                 no_key
 check "--key-file: right key runs, its QPs are seen (control)"      right_key
 agents_stop
 check "bad job: unknown host in from (exit 2, FILE:LINE)"           bad_from

@@ -188,6 +188,8 @@ fifo_runs() {
 	done
 	echo "INFO h1-sw after the FIFO runs: $(tc -n sw -s qdisc show dev h1-sw | tr '\n' ' ')"
 }
+# rx_col GBPS: the received column; a WRITE's sink has nothing to count
+rx_col() { if [ "$BSG_VERB" = write ]; then echo "n/a (write)"; else printf '%.6f\n' "$1"; fi; }
 # the table: BSGs, LSG p50, growth over the previous run, Equation 2
 fifo_table() {
 	local pred=$1 k g
@@ -195,8 +197,8 @@ fifo_table() {
 	for k in 0 1 2 3; do
 		g=-
 		[ "$k" -gt 0 ] && g=$(awk -v a="${FP50[$((k - 1))]}" -v b="${FP50[$k]}" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
-		awk -v k="$k" -v p="${FP50[$k]}" -v g="$g" -v e="$pred" -v t="${FTX[$k]}" -v r="${FRX[$k]}" 'BEGIN {
-			printf "INFO  %4d  %10.3f  %9s  %6s  %10s  %13.6f  %17.6f\n", k, p / 1e6, g,
+		awk -v k="$k" -v p="${FP50[$k]}" -v g="$g" -v e="$pred" -v t="${FTX[$k]}" -v r="$(rx_col "${FRX[$k]}")" 'BEGIN {
+			printf "INFO  %4d  %10.3f  %9s  %6s  %10s  %13.6f  %17s\n", k, p / 1e6, g,
 				(k ? e : "-"), (k ? sprintf("%.3f", g / e) : "-"), t, r }'
 	done
 }
@@ -293,14 +295,28 @@ prio_runs() {
 	lab_expect_ge "lane packets in the 3-BSG run (LSG samples $s)" "$((b1 - a1))" "$s" &&
 		lab_expect_ge "FIFO-band packets in the 3-BSG run (>= 1 s of 4 Mb/s)" "$((b2 - a2))" 450
 }
+# the JSON's per-class aggregates of the 3-BSG lane run: tclass 96 holds the
+# LSG (same median), tclass 0 the 3 BSGs (their Gb/s summed)
+prio_classes() {
+	local j=$OUT/qos-prio3.json
+	[ -s "$j" ] || { echo "GOT no $j"; return 1; }
+	echo "INFO classes: $(jq -c '[.classes[] | {name, tclass, lsg_count, bsg_count, p50: .rtt_ns.p50, gbps}]' "$j")"
+	echo "EXPECT tclass $LSG_TCLASS: 1 LSG, p50 = the LSG's ($PP50_3); tclass 0: 3 BSGs, Gb/s = their sum ($PTX3)"
+	echo "GOT $(jq -c '[.classes[] | [.tclass, .lsg_count, .bsg_count, .rtt_ns.p50, .gbps]]' "$j")"
+	jq -e --argjson t "$LSG_TCLASS" --argjson p "$PP50_3" --argjson g "$PTX3" '
+		(.classes | length) == 2 and
+		any(.classes[]; .tclass == $t and .lsg_count == 1 and .bsg_count == 0 and .rtt_ns.p50 == $p) and
+		any(.classes[]; .tclass == 0 and .lsg_count == 0 and .bsg_count == 3 and
+			((.gbps - $g) | fabs) <= 1e-6 * $g)' "$j" > /dev/null
+}
 prio_table() {
 	echo "INFO  case              LSG_p50_ms  BSG_Gbps_sent  BSG_Gbps_received"
 	awk -v a="${FP50[0]}" -v b="${FP50[3]}" -v c="$PP50_0" -v d="$PP50_3" \
-		-v t3="${FTX[3]}" -v r3="${FRX[3]}" -v pt="$PTX3" -v pr="$PRX3" 'BEGIN {
+		-v t3="${FTX[3]}" -v r3="$(rx_col "${FRX[3]}")" -v pt="$PTX3" -v pr="$(rx_col "$PRX3")" 'BEGIN {
 		printf "INFO  FIFO, 0 BSGs     %10.3f  %13s  %17s\n", a / 1e6, "-", "-"
-		printf "INFO  FIFO, 3 BSGs     %10.3f  %13.6f  %17.6f\n", b / 1e6, t3, r3
+		printf "INFO  FIFO, 3 BSGs     %10.3f  %13.6f  %17s\n", b / 1e6, t3, r3
 		printf "INFO  lane, 0 BSGs     %10.3f  %13s  %17s\n", c / 1e6, "-", "-"
-		printf "INFO  lane, 3 BSGs     %10.3f  %13.6f  %17.6f\n", d / 1e6, pt, pr }'
+		printf "INFO  lane, 3 BSGs     %10.3f  %13.6f  %17s\n", d / 1e6, pt, pr }'
 }
 prio_rtt() {
 	[ -n "$PP50_3" ] || { echo "GOT no priority results"; return 1; }
@@ -336,6 +352,7 @@ check "FIFO h1-sw 4 Mb/s: 0..3 BSGs, runs exit 0, BSGs cross"    fifo_runs
 check "FIFO: LSG median RTT grows with each added BSG"           fifo_grows
 check "FIFO: growth per BSG = Equation 2 (W / R)"                fifo_eq2
 check "lane for tclass $LSG_TCLASS: LSG in band 1, BSGs in band 2" prio_runs
+check "JSON classes: tclass $LSG_TCLASS = the LSG, tclass 0 = the BSGs"   prio_classes
 check "lane: LSG median with 3 BSGs <= 2 x no-BSG median"        prio_rtt
 check "lane: BSG total >= 90 % of the FIFO 3-BSG case"           prio_bw
 agents_stop
