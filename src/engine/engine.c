@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,24 +27,9 @@ uint64_t rperf_engine_now_ns(void)
 
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p)
 {
-	double t = 4096.0 * (double)(1ull << (p->qp_timeout & 31)) *
-		   (double)(p->retry_count + 1) * 4;
+	uint64_t t = rperf_rc_stall_ns(p->qp_timeout, p->retry_count);
 
-	if (t < 5e9)
-		return 5000000000ull;
-	if (t > (double)RPERF_ENGINE_MAX_STALL_NS)
-		return RPERF_ENGINE_MAX_STALL_NS;
-	return (uint64_t)t;
-}
-
-double rperf_engine_thread_cpu(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return t < RPERF_ENGINE_MAX_STALL_NS ? t : RPERF_ENGINE_MAX_STALL_NS;
 }
 
 void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,

@@ -119,11 +119,9 @@ struct rperf_gen_inst {
 	struct rperf_proto_result res;
 };
 
-/* Stall limit of a spec: 4x what RC takes to give up (retry_count + 1
- * timeouts of 4.096 us * 2^qp_timeout), at least 5 s, at most 60 s. */
+/* Stall limit of a spec: rperf_rc_stall_ns() (4x what RC takes to give
+ * up, at least 5 s), capped at RPERF_ENGINE_MAX_STALL_NS. */
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p);
-/* CPU time of the calling thread (RUSAGE_THREAD), seconds. */
-double rperf_engine_thread_cpu(void);
 /* The verbs endpoint of a QP in wire form (+ an offered buffer, may be
  * NULL). */
 void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/engine_priv.h"
+#include "host/cputime.h"
 
 #define SLICE_NS 50000000ull /* stop-flag checks while waiting */
 #define SINK_WAIT_MS 100
@@ -66,9 +67,9 @@ static void *source_main(void *arg)
 		snprintf(g->res.error, sizeof(g->res.error),
 			 "stopped before its start");
 	else {
-		cpu0 = rperf_engine_thread_cpu();
+		cpu0 = rperf_cpu_seconds_thread();
 		(void)g->ops->run(g, &e->stop);
-		g->res.cpu_seconds = rperf_engine_thread_cpu() - cpu0;
+		g->res.cpu_seconds = rperf_cpu_seconds_thread() - cpu0;
 		if (g->aborted)
 			snprintf(g->res.error, sizeof(g->res.error),
 				 "stopped: its work did not complete "
@@ -170,7 +171,7 @@ static void *sink_main(void *arg)
 {
 	struct sink_run *s = arg;
 	struct rperf_engine *e = s->e;
-	double cpu0 = rperf_engine_thread_cpu();
+	double cpu0 = rperf_cpu_seconds_thread();
 	size_t i;
 
 	while (!e->sink_stop) {
@@ -189,7 +190,7 @@ static void *sink_main(void *arg)
 				sink_drop(s, sl);
 		}
 	}
-	e->sink_cpu = rperf_engine_thread_cpu() - cpu0;
+	e->sink_cpu = rperf_cpu_seconds_thread() - cpu0;
 	for (i = 0; i < s->nslot; i++)
 		s->slot[i].g->res.cpu_seconds = e->sink_cpu;
 	free(s->slot);
