@@ -8,7 +8,6 @@
 #include "engine/engine.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +16,10 @@
 
 #include "engine/engine_priv.h"
 #include "host/cputime.h"
+#include "session/session.h"
 
 #define SLICE_NS 50000000ull /* stop-flag checks while waiting */
 #define SINK_WAIT_MS 100
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	if (cpu >= CPU_SETSIZE)
-		return EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
 
 /* Sleep until @at_ns (CLOCK_MONOTONIC) or the stop flag: 0 or EINTR. */
 static int wait_until(uint64_t at_ns, volatile sig_atomic_t *stop)
@@ -58,7 +45,7 @@ static void *source_main(void *arg)
 	struct rperf_engine *e = g->engine;
 	uint64_t one = 1;
 	double cpu0;
-	int rc = pin(g->cpu);
+	int rc = rperf_session_pin(g->cpu); /* this thread */
 
 	if (rc)
 		snprintf(g->res.error, sizeof(g->res.error),
