@@ -19,10 +19,14 @@
 #    busy pollers than the 2 vCPUs quantize latency to the 8 ms tick). Lab
 #    packet processing is steered to CPU 0 (RPS) and the LSG pinned to CPU 1,
 #    as in lat.sh.
-#  - A BSG keeps W = tx_depth 2 x 2 KiB in flight (4 packets at MTU 1024):
-#    3 x W queue for 26 ms at 4 Mb/s, below the RC ACK timeout of 67 ms
-#    (qp_timeout 14); qp_timeout 18 (1.07 s) all the same, so that a slow VM
-#    never retransmits on queueing delay.
+#  - A BSG keeps W = tx_depth 8 x 512 B in flight (8 packets, 4720 bytes on
+#    the wire): 3 x W queue for 28 ms at 4 Mb/s, below the RC ACK timeout of
+#    67 ms (qp_timeout 14); qp_timeout 18 (1.07 s) all the same, so that a
+#    slow VM never retransmits on queueing delay. Many small messages rather
+#    than 2 x 2 KiB: a BSG whose completion event comes late (the VM's
+#    scheduler, up to a tick) still has 7 messages queued, where with 2 x 2 KiB
+#    the queue ran dry and the 1-BSG step came out at 0.50-0.99 x W/R (4 x
+#    1 KiB: 0.75 x); with 8 x 512 B 0.97 x.
 #  - The BSGs use RDMA WRITE: the destination's CPU then does nothing per
 #    message (no receive completions to wait for, nothing to refill). Each
 #    BSG message costs the VM's CPU time, and in the priority lane that CPU
@@ -40,11 +44,19 @@
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 RATE_BPS=4000000              # the shaped port h1-sw, bits/s
-BSG_SIZE=2048 BSG_DEPTH=2 MTU=1024 BSG_VERB=write
+BSG_SIZE=512 BSG_DEPTH=8 MTU=1024 BSG_VERB=write
 LSG_SIZE=2 LSG_TCLASS=96
 LSG_RATE=500 LSG_PACED=''     # samples/s, when the job file takes [lsg] rate
 DURATION=3s WARMUP=1s
 T=60                          # a run's timeout (timeout(1)), seconds
+# NAME=VALUE arguments override the settings above (for experiments), e.g.
+#   rxe-lab run --hosts 5 run-qos.sh BSG_SIZE=1024 BSG_DEPTH=4
+for a in "$@"; do
+	case ${a%%=*} in
+	BSG_SIZE | BSG_DEPTH | BSG_VERB | LSG_SIZE | LSG_RATE | DURATION | WARMUP) declare "$a" ;;
+	*) echo "run-qos.sh: unknown argument '$a'"; exit 2 ;;
+	esac
+done
 
 # ------------------------------------------------------------- agents
 # agents_start N: `rperf agent --bind 10.77.0.I` for h1..hN, listening
@@ -225,7 +237,7 @@ fifo_grows() {
 # 100-300 samples shifts by a few ms when the VM stalls) while the slope
 # stayed within +-2 %. The growth falls short of W / R by the time a BSG's
 # bytes are out of the queue (its ACK's way back, the completion event and
-# the repost: 0.1-1 ms of VM time, up to 500 B of its 4.4 KB). +-15 % on the
+# the repost: 0.1-1 ms of VM time, up to 500 B of its 4.7 KB). +-15 % on the
 # slope still fails a BSG that keeps half or twice its window in the queue,
 # a queue that is not shared or a header miscount of 100 B per packet.
 EQ2_TOL=15 EQ2_STEP_TOL=50
