@@ -5,7 +5,10 @@
  * by time: a first run of warmup_ns whose samples are counted and dropped,
  * then the measured run of duration_ns. Source completion "event" has no
  * meaning for a closed loop that times every completion: it makes the loop
- * yield the CPU between polls (lat's --poll yield).
+ * yield the CPU between polls (lat's --poll yield). Completion stamps as
+ * rperf lat's --timestamps auto: the NIC's where the device has them (the
+ * send CQs of wire and loop_tx created with them), else the CPU's; the
+ * result's "timestamps" says which.
  */
 #include "engine/engine.h"
 
@@ -16,6 +19,7 @@
 
 #include "cli/config.h"
 #include "gen/lsg.h"
+#include "gen/nic_ts.h"
 
 #define SEND_DEPTH 16
 
@@ -26,12 +30,18 @@ struct lsg_src {
 	bool res_ok;
 	uint64_t warm_samples;
 	unsigned int rx_depth;
+	bool nic_ts; /* NIC completion stamps on wire and loop_tx */
+	struct rperf_nic_clock nic;
 };
 
 static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	      struct rperf_qp **out, const char *what, char *err, size_t errlen)
 {
-	struct rperf_qp_cfg q = { .send_depth = send, .recv_depth = recv };
+	const struct lsg_src *l = g->priv;
+	/* the SENDs' CQs (wire, loop_tx) carry the NIC's stamps */
+	struct rperf_qp_cfg q = { .send_depth = send,
+				  .recv_depth = recv,
+				  .send_ts = l->nic_ts && send > 1 };
 	int rc = rperf_qp_create(g->dev, &q, out);
 
 	if (rc)
@@ -55,6 +65,33 @@ static int connect_loop(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
 	return rc;
 }
 
+/* NIC stamps where the device has them (else CPU stamps, silently: the
+ * result's "timestamps" says which). */
+static void choose_stamps(struct rperf_gen_inst *g, struct lsg_src *l)
+{
+	struct rperf_dev_ts ts;
+	char why[200];
+
+	l->nic_ts = !rperf_dev_query_ts(g->dev, 20, &ts, why, sizeof(why));
+	if (l->nic_ts)
+		l->nic = (struct rperf_nic_clock){ .hz = ts.hz,
+						   .mask = ts.mask };
+}
+
+/* The wire QP; without NIC stamps if a CQ with them cannot be made. */
+static int make_wire(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
+		     size_t errlen)
+{
+	int rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+
+	if (rc && l->nic_ts) {
+		l->nic_ts = false;
+		err[0] = '\0';
+		rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+	}
+	return rc;
+}
+
 static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	struct lsg_src *l = calloc(1, sizeof(*l));
@@ -63,13 +100,14 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!l)
 		return ENOMEM;
 	g->priv = l;
+	choose_stamps(g, l);
 	l->rx_depth = RPERF_ENGINE_RX_DEPTH;
 	if ((int)l->rx_depth > g->dev->attr.max_qp_wr)
 		l->rx_depth = (unsigned int)g->dev->attr.max_qp_wr;
 	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, false);
 	l->res_ok = rc == 0;
 	if (!rc)
-		rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+		rc = make_wire(g, l, err, errlen);
 	if (!rc)
 		rc = qp(g, SEND_DEPTH, 1, &l->loop_tx, "loopback sender", err,
 			errlen);
@@ -124,6 +162,8 @@ static int lsg_connect(struct rperf_gen_inst *g,
 static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 		    struct rperf_lsg_cfg *c)
 {
+	const struct lsg_src *l = g->priv;
+
 	memset(c, 0, sizeof(*c));
 	c->clk = g->clk;
 	c->method = RPERF_METHOD_RPERF;
@@ -137,6 +177,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 				       g->spec.rate_bps);
 	c->stop = stop;
 	c->peer_fd = -1;
+	c->nic = l->nic_ts ? &l->nic : NULL;
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */
@@ -215,6 +256,7 @@ static int lsg_result(struct rperf_gen_inst *g)
 	g->res.precompleted = l->res.precompleted;
 	g->res.loop_precompleted = l->res.loop_precompleted;
 	g->res.seconds = l->res.seconds;
+	g->res.nic_ts = l->nic_ts;
 	if (!g->res.rtt) { /* move the histograms (once) */
 		g->res.rtt = l->res.rtt;
 		g->res.wire = l->res.wire;

@@ -64,6 +64,8 @@
  *    LSG source: "samples","warmup","nonpositive","precompleted",
  *                "loop_precompleted","rtt_hist","wire_hist","loop_hist"
  *                (rperf_hist_serialize() bytes as lowercase hex),
+ *                "timestamps": "nic"|"cpu" (which clock stamped the
+ *                completions, as rperf lat --timestamps auto; optional),
  *    BSG source: "messages","bytes","posted","post_calls",
  *    sink (both kinds): "messages","bytes" received (0 for a BSG of
  *                   verb "write": an RDMA WRITE makes no receive
@@ -237,6 +239,7 @@ struct rperf_proto_result {
 	double seconds, cpu_seconds;
 	/* LSG source */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
+	bool nic_ts; /* "timestamps": "nic" | "cpu" (absent: cpu) */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;

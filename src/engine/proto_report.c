@@ -120,6 +120,9 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 	for (i = 0; !rc && has_hists(r) && i < 3; i++)
 		rc = hist_set(o, hist_keys[i],
 			      *hist_of((struct rperf_proto_result *)r, i));
+	if (!rc && has_hists(r))
+		rc = rperf_ctrl_set_str(o, "timestamps",
+					r->nic_ts ? "nic" : "cpu");
 	return rc;
 }
 
@@ -205,6 +208,25 @@ static int head_decode(const json_t *o, struct rperf_proto_result *r)
 	return 0;
 }
 
+/* optional "timestamps": "nic" | "cpu" */
+static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
+			 size_t idx, char *why, size_t whylen)
+{
+	char ts[8];
+	int rc = rperf_ctrl_get_str(o, "timestamps", ts, sizeof(ts));
+
+	if (rc == ENOENT)
+		return 0;
+	if (rc || (strcmp(ts, "nic") && strcmp(ts, "cpu"))) {
+		snprintf(why, whylen,
+			 "instances[%zu]: 'timestamps' not \"nic\" or \"cpu\"",
+			 idx);
+		return EBADMSG;
+	}
+	r->nic_ts = ts[0] == 'n';
+	return 0;
+}
+
 static int result_decode(const json_t *o, struct rperf_proto_result *r,
 			 size_t idx, char *why, size_t whylen)
 {
@@ -236,7 +258,7 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 			return rc;
 		}
 	}
-	return 0;
+	return has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
 }
 
 int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,

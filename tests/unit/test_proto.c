@@ -336,6 +336,7 @@ static void test_report(void **state)
 	res[0].samples = 2;
 	res[0].warmup = 9;
 	res[0].seconds = 1.25;
+	res[0].nic_ts = true;
 	assert_int_equal(rperf_proto_report_encode(&r, &o), EINVAL); /* hists */
 	assert_int_equal(rperf_hist_create(7, &res[0].rtt), 0);
 	assert_int_equal(rperf_hist_create(7, &res[0].wire), 0);
@@ -358,6 +359,7 @@ static void test_report(void **state)
 	assert_int_equal(d.res[0].warmup, 9);
 	assert_int_equal(rperf_hist_count(d.res[0].rtt), 2);
 	assert_int_equal(rperf_hist_min(d.res[0].rtt), -2);
+	assert_true(d.res[0].nic_ts);
 	assert_int_equal(d.res[1].bytes, 6553600);
 	assert_string_equal(d.res[1].error, "stalled");
 	assert_null(d.res[1].rtt);
@@ -370,6 +372,20 @@ static void test_report(void **state)
 	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
 			 EBADMSG);
 	assert_non_null(strstr(why, "rtt_hist"));
+	json_decref(c);
+	c = json_deep_copy(o);
+	json_object_set_new(json_array_get(json_object_get(c, "instances"), 0),
+			    "timestamps", json_string("tsc"));
+	msg(&m, RPERF_CTRL_REPORT, c);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "timestamps"));
+	json_object_del(json_array_get(json_object_get(c, "instances"), 0),
+			"timestamps"); /* optional: cpu */
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_false(d.res[0].nic_ts);
+	rperf_proto_report_fini(&d);
 	json_decref(c);
 	c = json_deep_copy(o);
 	json_object_del(json_array_get(json_object_get(c, "instances"), 1),
