@@ -9,9 +9,11 @@
  * gets REFUSE "wrong key" and nothing is created (no device opened).
  *
  * Deadlines: HELLO and AUTH must come within @timeout_ms of the accept;
- * every later message within @timeout_ms of the previous step, except STOP
- * while the sources run (their planned end + 2 x @timeout_ms). Every frame
- * read is bounded by @timeout_ms. A controller that goes away, sends ERROR,
+ * after AUTH every message within 6 x @timeout_ms of the previous step (the
+ * controller waits for every agent in turn, each within the job's timeout),
+ * STOP within the sources' planned end + 6 x @timeout_ms. Every frame read
+ * is bounded by @timeout_ms; TCP keepalive (~25 s) notices a controller
+ * whose host died. A controller that goes away, sends ERROR,
  * misses a deadline or breaks the order ends its experiment: every thread
  * stops, every QP/MR/CQ/channel is freed, and the agent listens again.
  *

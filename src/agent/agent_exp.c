@@ -9,9 +9,12 @@
 #include "agent/agent.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,10 +29,31 @@ static uint64_t ms_ns(int ms)
 	return (uint64_t)ms * NS_MS;
 }
 
+/*
+ * After AUTH the controller is trusted to pace the steps: it waits for
+ * every agent in turn (each within its own timeout, which may be the job's
+ * and longer than ours), so the next message may take several of our
+ * timeouts; a controller that vanishes shows as EOF, or through TCP
+ * keepalive when its host dies.
+ */
+#define STEP_TIMEOUTS 6
+
 static void expect(struct rperf_agent *a, const char *what, uint64_t in_ns)
 {
 	a->exp.awaiting = what;
 	a->exp.deadline_ns = rperf_engine_now_ns() + in_ns;
+}
+
+/* A controller whose host dies sends no FIN: TCP keepalive notices it
+ * (~25 s) and the next read fails (best effort). */
+static void keepalive(int fd)
+{
+	int on = 1, idle = 10, intvl = 5, cnt = 3;
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
 void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
@@ -44,6 +68,7 @@ void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
 	if (gmtime_r(&now, &tm))
 		strftime(x->since, sizeof(x->since), "%Y-%m-%d %H:%M:%S UTC",
 			 &tm);
+	keepalive(fd);
 	rperf_proto_session_init(&x->s, RPERF_PROTO_AGENT);
 	/* the handshake deadline: HELLO and AUTH within one timeout */
 	expect(a, "HELLO", ms_ns(a->cfg.timeout_ms));
@@ -153,7 +178,7 @@ static int on_auth(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		agent_log(a, "controller %s: %s", a->exp.peer,
 			  a->cfg.key ? "authenticated" :
 				       "accepted (no key required)");
-		expect(a, "PLAN", ms_ns(a->cfg.timeout_ms));
+		expect(a, "PLAN", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	}
 	return rc;
 }
@@ -227,7 +252,7 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	rc = send_endpoints(a);
 	if (!rc)
-		expect(a, "CONNECT", ms_ns(a->cfg.timeout_ms));
+		expect(a, "CONNECT", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	return rc;
 }
 
@@ -251,8 +276,7 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	if (!rc) {
 		agent_log(a, "controller %s: armed (QPs connected, sinks live)",
 			  a->exp.peer);
-		/* the controller waits for every agent: allow it twice */
-		expect(a, "GO", 2 * ms_ns(a->cfg.timeout_ms));
+		expect(a, "GO", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	}
 	return rc;
 }
@@ -276,7 +300,8 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	agent_log(a, "controller %s: GO: %zu source(s) start in %.3f s",
 		  a->exp.peer, a->exp.nsources, (double)in_ns / 1e9);
 	expect(a, "STOP",
-	       in_ns + a->exp.run_end_ns + 2 * ms_ns(a->cfg.timeout_ms));
+	       in_ns + a->exp.run_end_ns +
+		       STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	if (!a->exp.nsources) /* nothing of ours to wait for */
 		rc = say(a, RPERF_CTRL_FINISHED, NULL);
 	return rc;
@@ -308,7 +333,7 @@ static int on_stop(struct rperf_agent *a)
 	if (!rc) {
 		agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
 			  a->exp.peer, r.n);
-		expect(a, "BYE", ms_ns(a->cfg.timeout_ms));
+		expect(a, "BYE", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	}
 	rperf_proto_report_fini(&r);
 	return rc;
