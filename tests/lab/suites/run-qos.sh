@@ -230,12 +230,12 @@ fifo_grows() {
 }
 # Growth per BSG vs Equation 2: the least-squares slope of the LSG median
 # over 0..3 BSGs must be W / R within +-EQ2_TOL %, and each step within
-# +-EQ2_STEP_TOL %. Chosen from what was measured in this set-up (rperf lat +
-# rperf bw -e flows, then rperf run): on a quiet host each step came within
-# -16 % .. +3.4 % of W / R and the slope within -16 % .. +1 %; with a second
-# VM sharing the host's 2 cores single steps moved -30 % .. +26 % (a median of
-# 100-300 samples shifts by a few ms when the VM stalls) while the slope
-# stayed within +-2 %. The growth falls short of W / R by the time a BSG's
+# +-EQ2_STEP_TOL %. Chosen from what was measured in this set-up: with
+# rperf run and 8 x 512 B per BSG every step came within -4 % .. +1.4 % of
+# W / R and the slope within -2.4 % .. -1.7 % (3 boots); with 2 x 2 KiB per BSG
+# and a second VM sharing the host's 2 cores single steps moved -50 % ..
+# +26 % (a median of 100-300 samples shifts by a few ms when the VM stalls)
+# while the slope stayed within -15 % .. +1 %. The growth falls short of W / R by the time a BSG's
 # bytes are out of the queue (its ACK's way back, the completion event and
 # the repost: 0.1-1 ms of VM time, up to 500 B of its 4.7 KB). +-15 % on the
 # slope still fails a BSG that keeps half or twice its window in the queue,
