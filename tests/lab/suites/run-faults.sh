@@ -5,7 +5,8 @@
 # h1 is the destination, h2 runs an LSG, h3 and h4 a BSG each.
 #  - an agent (h3, a BSG source) killed mid-run: the controller reports the
 #    others' results, lists h3 in failed_hosts and exits 3 within 2 x timeout
-#    of the kill; the surviving agents free their QPs and serve the next run;
+#    of the kill; a second controller meanwhile is refused as busy; the
+#    surviving agents free their QPs and serve the next run;
 #  - agents with --key-file: a controller with the wrong key is refused
 #    (exit 3, the message names the host) and the agent created nothing: no
 #    QP number was used on rxe_h1 (rxe numbers QPs in order, per device; a
