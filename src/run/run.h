@@ -52,6 +52,7 @@ struct rperf_run_inst {
 	double cpu_seconds;
 	/* LSG source */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
+	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	/* BSG source */
 	uint64_t messages, bytes, posted, post_calls;

@@ -63,6 +63,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->precompleted));
 		e |= set(o, "loop_precompleted",
 			 rperf_rpt_json_uint(in->loop_precompleted));
+		e |= set(o, "timestamps",
+			 json_string(in->nic_ts ? "nic" : "cpu"));
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));

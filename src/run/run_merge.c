@@ -193,6 +193,7 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->bytes = p->bytes;
 		in->posted = p->posted;
 		in->post_calls = p->post_calls;
+		in->nic_ts = p->nic_ts;
 		in->rtt = p->rtt;
 		in->wire = p->wire;
 		in->loop = p->loop;

@@ -188,6 +188,12 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 			fprintf(f, "\nClock of each LSG host:\n");
 		any = true;
 		clock_line(f, h->host->name, h->clock);
+		for (size_t j = 0; j < r->job->ninst; j++)
+			if (r->inst[j].nic_ts &&
+			    !strcmp(r->inst[j].spec->from, h->host->name))
+				fprintf(f,
+					"  %s: %s: completions stamped by the NIC's clock\n",
+					h->host->name, r->inst[j].spec->name);
 	}
 }
 

@@ -220,6 +220,7 @@ static void json_contract(void **state)
 	for (size_t k = 0; k < 8; k++)
 		key(rtt, rtt_keys[k]);
 	assert_int_equal(json_integer_value(key(rtt, "min")), 1000);
+	assert_string_equal(json_string_value(key(g, "timestamps")), "cpu");
 	g = json_array_get(gens, 2);
 	assert_string_equal(json_string_value(key(g, "kind")), "bsg");
 	assert_true(json_is_number(key(g, "gbps")));
