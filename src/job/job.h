@@ -12,10 +12,12 @@
  *              (use only the first N of from; 0 = none), to, size, start,
  *              completion (poll|event), sl (0..15), tclass (0..255), mtu
  *              (0 = the port's, 256..4096), qp_timeout (0..31), retry_count
- *              (0..7); LSG only: pair_order (alternate|wire_first|
- *              loop_first|sequential); BSG only: verb (send|write|
- *              write_imm), tx_depth, post_list (<= tx_depth), cq_mod, qps,
- *              rate (0 = unlimited). Unset keys: rperf_gen_spec_defaults().
+ *              (0..7), rate (0 = unlimited; a BSG's offered load, an
+ *              LSG's wire SENDs paced to size x 8 x samples/s); LSG only:
+ *              pair_order (alternate|wire_first|loop_first|sequential);
+ *              BSG only: verb (send|write|write_imm), tx_depth, post_list
+ *              (<= tx_depth), cq_mod, qps. Unset keys:
+ *              rperf_gen_spec_defaults().
  *
  * Values:
  *   sizes  binary: 64, 4K = 4Ki = 4KiB = 4KB = 4096, 1M, 1G; optional B

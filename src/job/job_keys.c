@@ -138,7 +138,7 @@ static const struct job_key gen_keys[] = {
 	KEY("post_list", B, VT_COUNT, S(post_list), 1, 4096),
 	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("qps", B, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
-	KEY("rate", B, VT_RATE, S(rate_bps), 0, 0),
+	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	{ .name = NULL },
 };
 

@@ -257,7 +257,8 @@ static void units(void **state)
 			      "[bsg b]\nfrom=h3\nto=h1\nsize=4K\nrate=4Mb\n"
 			      "[bsg c]\nfrom=h4\nto=h1\nsize=1M\nrate=100Gbps\n"
 			      "[bsg d]\nfrom=h4\nto=h2\nsize=1G\nrate=1G\n"
-			      "start = 0.5\n");
+			      "start = 0.5\n"
+			      "[lsg e]\nfrom=h3\nto=h1\nrate=64k\n");
 	assert_int_equal(job->duration_ns, 1500000000ull);
 	assert_int_equal(job->warmup_ns, 2000);
 	assert_int_equal(job->inst[0].size, 4096);
@@ -268,6 +269,9 @@ static void units(void **state)
 	assert_true(job->inst[2].rate_bps == 100e9);
 	assert_true(job->inst[3].rate_bps == 1e9);
 	assert_int_equal(job->inst[3].start_ns, 500000000ull);
+	/* an LSG takes a rate too: its wire SENDs are paced to it */
+	assert_int_equal(job->inst[4].kind, RPERF_GEN_LSG);
+	assert_true(job->inst[4].rate_bps == 64e3);
 	rperf_job_free(job);
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nsize=2G\n",
 		  "t.ini:12: [bsg a] size: '2G' is out of range");
