@@ -231,8 +231,8 @@ fifo_grows() {
 # Growth per BSG vs Equation 2: the least-squares slope of the LSG median
 # over 0..3 BSGs must be W / R within +-EQ2_TOL %, and each step within
 # +-EQ2_STEP_TOL %. Chosen from what was measured in this set-up: with
-# rperf run and 8 x 512 B per BSG every step came within -4 % .. +1.4 % of
-# W / R and the slope within -2.4 % .. -1.7 % (3 boots); with 2 x 2 KiB per BSG
+# rperf run and 8 x 512 B per BSG every step came within -9 % .. +4 % of
+# W / R and the slope within -2.4 % .. -1.4 % (6 boots); with 2 x 2 KiB per BSG
 # and a second VM sharing the host's 2 cores single steps moved -50 % ..
 # +26 % (a median of 100-300 samples shifts by a few ms when the VM stalls)
 # while the slope stayed within -15 % .. +1 %. The growth falls short of W / R by the time a BSG's
