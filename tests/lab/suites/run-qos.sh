@@ -14,7 +14,7 @@
 # Ends with "N passed, M failed"; the tables checked are INFO lines.
 #
 # Lab settings, each from a measurement (rperf lat + rperf bw -e flows in
-# this topology, 8 boots; tests/lab/README.md):
+# this topology, then rperf run: about 20 boots; tests/lab/README.md):
 #  - Only the LSG busy-polls: BSGs and sinks wait for completion events (more
 #    busy pollers than the 2 vCPUs quantize latency to the 8 ms tick). Lab
 #    packet processing is steered to CPU 0 (RPS) and the LSG pinned to CPU 1,
@@ -30,11 +30,11 @@
 #  - The BSGs use RDMA WRITE: the destination's CPU then does nothing per
 #    message (no receive completions to wait for, nothing to refill). Each
 #    BSG message costs the VM's CPU time, and in the priority lane that CPU
-#    time, not the switch, is what the LSG's 40 us RTT grows by: with SEND
-#    the lane's median rose 2.3-2.4x, with WRITE 1.7-2.0x (while a second VM
-#    shared the 2 host cores).
-#  - The LSG sends 2 B messages (60 B frames): unpaced in the lane it takes
-#    ~3 % of the 4 Mb/s port (64 B: 12 %), which the BSGs would lose.
+#    time, not the switch, is what the LSG's 40-90 us RTT grows by: with SEND
+#    the lane's median rose 2.3-2.4x, with WRITE 1.7-2.0x while a second VM
+#    shared the 2 host cores; with WRITE and no other VM 1.17-1.65x.
+#  - The LSG sends 2 B messages (60 B frames), the smallest share of the port
+#    per sample; paced when the job file can (see lsg_rate_probe).
 #  - The lane sits under a tbf shaper, not htb (lab_prio): behind htb the lane
 #    packet waited for the token debt of the BSG packet sent before it (LSG
 #    p50 1.1-3.1 ms instead of 0.1 ms); tbf sends it as soon as the bucket
@@ -108,7 +108,7 @@ job_write() {
 }
 
 # run_job TAG NBSG: runs the job; sets J (JSON), P50 (LSG, ns), TX/RX (sum
-# of the BSGs' Gb/s sent/received), NB (BSG results), PORT_BPS (h1-sw)
+# of the BSGs' Gb/s sent/received), NB (BSG results), PORT_BYTES (h1-sw)
 run_job() {
 	local tag=$1 n=$2 job=$OUT/qos-$1.ini rc t b0 b1 el
 	J=$OUT/qos-$tag.json
@@ -160,8 +160,8 @@ tc_retry() {
 }
 # An unpaced closed-loop LSG in the lane takes what the BSGs lose: with rperf
 # lat it ran 540-1800 samples/s of 60 B frames (3-21 % of the 4 Mb/s port),
-# with rperf run and WRITE BSGs 6000/s (70 %: the BSGs kept 29 % of their FIFO
-# bandwidth). On hardware its share is < 2 %. The issue's key table gives
+# with rperf run and WRITE BSGs 12-70 % of the port (the BSGs kept 29-86 % of
+# their FIFO bandwidth, 9 boots). On hardware its share is < 2 %. The issue's key table gives
 # [lsg] a `rate` (as rperf lat --rate, samples/s): used when the job file
 # accepts it. 500/s is 6 % of the port (the BSGs keep ~94 %); with rperf lat
 # --rate in this set-up 500/s kept the lane's median at 1.4-1.9 x the no-BSG
