@@ -8,10 +8,11 @@
 #    of the kill; a second controller meanwhile is refused as busy; the
 #    surviving agents free their QPs and serve the next run;
 #  - agents with --key-file: a controller with the wrong key is refused
-#    (exit 3, the message names the host) and the agent created nothing: no
-#    QP number was used on rxe_h1 (rxe numbers QPs in order, per device; a
-#    probe QP before and after must be consecutive; the same probe around a
-#    run with the right key shows the sinks' QPs, so the check can fail);
+#    (exit 3, the message names the host) and the agents created nothing:
+#    the kernel numbers device contexts, PDs, CQs, MRs and QPs in order per
+#    device, and a probe program's numbers before and after must be
+#    consecutive on every device (the same probe around a run with the right
+#    key sees the sinks' QPs, so the check can fail);
 #  - bad job files: exit 2 naming FILE:LINE (unknown host in from/to, a
 #    generator to itself, duplicate names, unknown key or section with
 #    "did you mean"); an agent that is not running: exit 3 naming it within
@@ -172,13 +173,57 @@ kill_survivors() {
 	[ "$rc" = 0 ] || { agent_logs; return 1; }
 }
 
-# qpn_probe: the QP number ibv_rc_pingpong's server gets on rxe_h1
-qpn_probe() {
-	lab_pair 1 2 30 ibv_rc_pingpong -n 5 > /tmp/qpn.log 2>&1 || { cat /tmp/qpn.log >&2; return 1; }
-	local h
-	h=$(sed -n 's/.*local address:.*QPN 0x\([0-9a-fA-F]*\),.*/\1/p' "$LAB_SRV_LOG" | head -n 1)
-	[ -n "$h" ] || { echo "GOT no QPN in ibv_rc_pingpong's output" >&2; cat "$LAB_SRV_LOG" >&2; return 1; }
-	echo $((16#$h))
+# res_probe: the restrack numbers (ctxn pdn cqn mrn lqpn) that a new verbs
+# program gets on each of rxe_h1..rxe_h4: an ibv_rc_pingpong server per
+# device creates its context, PD, CQ, MR and QP, then waits for a client;
+# its numbers are read from `rdma resource` and it is killed. The kernel
+# numbers each kind in order per device, so between two probes a number
+# advances by 1 plus what others created meanwhile. Prints "DEV ctxn pdn cqn
+# mrn lqpn" lines.
+res_probe() {
+	local i k pids=() n
+	for i in 1 2 3 4; do
+		ibv_rc_pingpong -d "rxe_h$i" -g "$(lab_host_gid "h$i")" -p $((18600 + i)) > "/tmp/probe-$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for ((k = 0; k < 100; k++)); do
+		n=$(ss -Hltn 'sport >= :18601 and sport <= :18604' | wc -l)
+		[ "$n" -ge 4 ] && break
+		sleep 0.1
+	done
+	{
+		for k in ctx:ctxn pd:pdn cq:cqn mr:mrn qp:lqpn; do
+			rdma -j resource show "${k%%:*}" | jq -r --arg key "${k#*:}" --arg kind "${k%%:*}" \
+				--argjson p "[$(IFS=,; echo "${pids[*]}")]" \
+				'.[] | select(.pid as $x | $p | index($x)) | "\(.ifname // (.link | split("/")[0])) \($kind) \(.[$key])"'
+		done
+	} > /tmp/probe.res
+	kill "${pids[@]}" 2> /dev/null
+	wait "${pids[@]}" 2> /dev/null
+	[ "$n" -ge 4 ] || { echo "GOT the probe servers did not listen: $(cat /tmp/probe-*.log)" >&2; return 1; }
+	awk '{ v[$1, $2] = $3; d[$1] = 1 }
+		END { for (x in d) print x, v[x, "ctx"], v[x, "pd"], v[x, "cq"], v[x, "mr"], v[x, "qp"] }' /tmp/probe.res | sort
+}
+# qps_created_by CMD...: CMD between two probes; CREATED = what appeared on
+# each device meanwhile ("rxe_h1 ctx=0 pd=0 cq=0 mr=0 qp=0 ..."), NCREATED
+# the total count, NQP1 the QPs on rxe_h1
+CREATED='' NCREATED='' NQP1=''
+qps_created_by() {
+	local a b
+	a=$(res_probe) || return 1
+	"$@"
+	b=$(res_probe) || return 1
+	echo "INFO probe numbers before (dev ctxn pdn cqn mrn lqpn): $(echo "$a" | tr '\n' ';')"
+	echo "INFO probe numbers after: $(echo "$b" | tr '\n' ';')"
+	CREATED=$(printf '%s\n%s\n' "$a" "$b" | awk '
+		{ if ($1 in seen) { for (i = 2; i <= 6; i++) c[$1, i] = $i - v[$1, i] - 1 } else { seen[$1] = 1; o[++n] = $1; for (i = 2; i <= 6; i++) v[$1, i] = $i } }
+		END { split("ctx pd cq mr qp", k, " ")
+			for (j = 1; j <= n; j++) { s = s o[j]; for (i = 2; i <= 6; i++) s = s " " k[i - 1] "=" c[o[j], i]; s = s "; " }
+			print s }')
+	NCREATED=$(echo "$CREATED" | grep -o '=[-0-9]*' | tr -d = | awk '{ s += ($1 < 0 ? -$1 : $1) } END { print s + 0 }')
+	NQP1=$(echo "$CREATED" | sed -n 's/.*rxe_h1 [^;]*qp=\([-0-9]*\).*/\1/p')
+	[ "$(echo "$a" | wc -l)" = 4 ] && [ "$(echo "$b" | wc -l)" = 4 ] ||
+		{ echo "GOT probes on $(echo "$a" | wc -l) / $(echo "$b" | wc -l) devices, expected 4"; return 1; }
 }
 key_setup() {
 	agents_stop
@@ -186,17 +231,6 @@ key_setup() {
 	printf '%s\n' 0000000000000000000000000000000000000000000000000000000000000001 > /tmp/wrong.key
 	chmod 600 /tmp/agent.key /tmp/wrong.key
 	agents_start 4 --key-file /tmp/agent.key
-}
-# qps_created_by CMD...: CMD between two probe QPs on rxe_h1; NQP = the QPs
-# created on rxe_h1 meanwhile
-NQP=''
-qps_created_by() {
-	local a b
-	a=$(qpn_probe) || return 1
-	"$@"
-	b=$(qpn_probe) || return 1
-	echo "INFO probe QPNs on rxe_h1: $a, then $b"
-	NQP=$((b - a - 1))
 }
 KEY_RC=''
 wrong_key_run() {
@@ -214,14 +248,13 @@ right_key_run() {
 }
 wrong_key() {
 	key_setup || return 1
-	local n
 	qps_created_by wrong_key_run || return 1
-	n=$NQP
 	agent_logs
-	lab_result "run_wrong_key status=$KEY_RC qps_created_on_rxe_h1=$n"
-	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; 0 QPs created on rxe_h1"
-	echo "GOT exit $KEY_RC, $n QPs created, stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
-	[ "$KEY_RC" = 3 ] && [ "$n" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err
+	lab_result "run_wrong_key status=$KEY_RC created_meanwhile=$NCREATED ($CREATED)"
+	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; nothing created on rxe_h1..rxe_h4 (contexts, PDs, CQs, MRs, QPs); each agent says it created nothing"
+	echo "GOT exit $KEY_RC, created: $CREATED; stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
+	[ "$KEY_RC" = 3 ] && [ "$NCREATED" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err &&
+		[ "$(grep -l -i 'refused.*nothing was created' /tmp/agent-h[1-4].log | wc -l)" = 4 ]
 }
 # no --key-file at all against agents that require one: refused too
 no_key() {
@@ -234,13 +267,11 @@ no_key() {
 }
 # the control: the same probe around a run with the right key sees the QPs
 right_key() {
-	local n
 	qps_created_by right_key_run || return 1
-	n=$NQP
-	lab_result "run_right_key status=$KEY_RC qps_created_on_rxe_h1=$n"
+	lab_result "run_right_key status=$KEY_RC created_meanwhile=$NCREATED ($CREATED)"
 	echo "EXPECT exit 0 and >= 3 QPs created on rxe_h1 (sinks of 1 LSG + 2 BSGs)"
-	echo "GOT exit $KEY_RC, $n"
-	[ "$KEY_RC" = 0 ] && [ "$n" -ge 3 ]
+	echo "GOT exit $KEY_RC, $NQP1 QPs on rxe_h1; created: $CREATED"
+	[ "$KEY_RC" = 0 ] && [ "${NQP1:-0}" -ge 3 ]
 }
 
 # expect_bad NAME 'SECTIONS' PATTERN...: a job whose LAST line is wrong;
@@ -307,7 +338,7 @@ check "agent h3 killed mid-run: exit 3 within 2 x timeout"          kill_agent
 check "... others' results reported, failed_hosts = [h3]"           kill_report
 check "... a second controller meanwhile: refused, busy (exit 3)"    busy
 check "... survivors freed their QPs and serve the next run"        kill_survivors
-check "--key-file: wrong key refused (exit 3), no QP created"       wrong_key
+check "--key-file: wrong key refused (exit 3), nothing created"     wrong_key
 check "--key-file: no key at all: refused (exit 3)"                 no_key
 check "--key-file: right key runs, its QPs are seen (control)"      right_key
 agents_stop
