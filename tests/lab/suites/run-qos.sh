@@ -48,12 +48,13 @@ BSG_SIZE=512 BSG_DEPTH=8 MTU=1024 BSG_VERB=write
 LSG_SIZE=2 LSG_TCLASS=96
 LSG_RATE=500 LSG_PACED=''     # samples/s, when the job file takes [lsg] rate
 DURATION=3s WARMUP=1s
+RPS=1 BSG_CPU=''               # RPS=1: lab packet processing on CPU 0; BSG hosts' cpu
 T=60                          # a run's timeout (timeout(1)), seconds
 # NAME=VALUE arguments override the settings above (for experiments), e.g.
 #   rxe-lab run --hosts 5 run-qos.sh BSG_SIZE=1024 BSG_DEPTH=4
 for a in "$@"; do
 	case ${a%%=*} in
-	BSG_SIZE | BSG_DEPTH | BSG_VERB | LSG_SIZE | LSG_RATE | DURATION | WARMUP) declare "$a" ;;
+	BSG_SIZE | BSG_DEPTH | BSG_VERB | LSG_SIZE | LSG_RATE | DURATION | WARMUP | RPS | BSG_CPU) declare "$a" ;;
 	*) echo "run-qos.sh: unknown argument '$a'"; exit 2 ;;
 	esac
 done
@@ -96,7 +97,7 @@ job_write() {
 		for i in 1 2 3 4 5; do
 			printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
 				"$i" "$i" "$i" "$(lab_host_gid "h$i")"
-			case $i in 1) echo "cpu = 0" ;; 2) echo "cpu = 1" ;; esac
+			case $i in 1) echo "cpu = 0" ;; 2) echo "cpu = 1" ;; *) [ -n "$BSG_CPU" ] && echo "cpu = $BSG_CPU" ;; esac
 		done
 		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = %s\ntclass = %s\npair_order = sequential\n' \
 			"$LSG_SIZE" "$LSG_TCLASS"
@@ -180,7 +181,7 @@ lsg_rate_probe() {
 	fi
 }
 setup() {
-	switch_on_cpu0
+	[ "$RPS" = 1 ] && switch_on_cpu0
 	lsg_rate_probe
 	agents_start 5 || return 1
 	echo "INFO rperf $(rperf --version 2>&1 | head -1); rxe MTU $(ibv_devinfo -d rxe_h1 | awk '/active_mtu/ { print $2 }')"
