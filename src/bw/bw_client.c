@@ -431,11 +431,9 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 				       .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
-	rc = rperf_session_pin_or_say(cfg->cpu);
-	if (!rc) {
-		rperf_platform_collect(&run->platform);
+	rc = rperf_session_place(cfg, &run->host, &run->platform);
+	if (!rc)
 		rc = client_run(&c);
-	}
 	if (c.io.fd >= 0)
 		close(c.io.fd);
 	rperf_bw_peer_free(&c.peer);

@@ -81,6 +81,9 @@ int rperf_nic_locality(const char *sys, const char *proc, const char *dev,
 	snprintf(rel, sizeof(rel), "class/infiniband/%s/device/numa_node", dev);
 	if (!rperf_read_long(sys, rel, &node) && node >= 0 && node < 4096)
 		out->numa_node = (int)node;
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/fw_ver", dev);
+	if (rperf_read_line(sys, rel, out->fw_ver, sizeof(out->fw_ver)))
+		out->fw_ver[0] = '\0';
 	read_pcie(sys, dev, out);
 	read_irqs(sys, proc, dev, out);
 	return 0;

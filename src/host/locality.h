@@ -10,6 +10,7 @@
 
 struct rperf_nic_locality {
 	int numa_node; /* -1: no NUMA, or the device does not say */
+	char fw_ver[64]; /* class/infiniband/DEV/fw_ver, "" if unknown */
 	char pcie_speed[48]; /* current_link_speed, e.g. "8.0 GT/s PCIe"; "" */
 	int pcie_width; /* current_link_width (lanes); 0 if unknown */
 	int nirqs; /* MSI/MSI-X vectors found */

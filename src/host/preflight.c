@@ -191,7 +191,11 @@ static void check_nic(const struct rperf_preflight_in *in,
 		    "the NIC's NUMA node is unknown (-1: no NUMA, or a device without one such as Soft-RoCE)");
 		return;
 	}
-	if (p && p->remote)
+	if (!p)
+		add(out, "nic_local", true,
+		    "the NIC is on node %d (rperf lat/bw place themselves there by default)",
+		    in->nic->numa_node);
+	else if (p->remote)
 		add(out, "nic_local", false,
 		    "the NIC is on node %d, the generator on node %d and its buffers on node %d: remote placement (costs up to ~27%% of bandwidth)",
 		    in->nic->numa_node, p->cpu_node, p->mem_node);

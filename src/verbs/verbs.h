@@ -77,6 +77,11 @@ struct rperf_qp_cfg {
 	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
 
+/*
+ * The name of the device rperf_dev_open would open for @want (NULL: the
+ * first one), without opening it. 0, or ENODEV / the listing's errno.
+ */
+int rperf_dev_resolve_name(const char *want, char *out, size_t len);
 int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,
 		   char *err, size_t errlen);
 void rperf_dev_close(struct rperf_dev *d);

@@ -69,6 +69,7 @@ static void locality(void **state)
 	assert_int_equal(l.numa_node, 1);
 	assert_string_equal(l.pcie_speed, "16.0 GT/s PCIe");
 	assert_int_equal(l.pcie_width, 16);
+	assert_string_equal(l.fw_ver, "16.35.2000");
 	assert_int_equal(l.nirqs, 2);
 	assert_string_equal(l.irq_cpus_str, "2-3,8");
 	/* Soft-RoCE: no PCI device at all */
