@@ -31,7 +31,10 @@ struct rperf_port_info {
 	char encoding[16]; /* "8b/10b", "64b/66b", "PAM4/FEC", "" */
 	bool has_sl2vl; /* sl2vl[] was read (SMP through umad) */
 	uint8_t sl2vl[16];
-	char vl_note[192]; /* why the VL tables are not shown, "" if shown */
+	bool has_vlarb; /* VL arbitration, [0] low and [1] high priority */
+	uint8_t vlarb_vl[2][32];
+	uint8_t vlarb_weight[2][32]; /* 0: entry unused */
+	char vl_note[224]; /* why the VL tables are not shown, "" if shown */
 	size_t ngids;
 	struct rperf_gid_info *gids; /* non-zero GIDs only */
 };

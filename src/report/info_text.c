@@ -75,6 +75,26 @@ static void print_platform(FILE *f, const struct rperf_platform *p)
 	fprintf(f, "  collected at : %s\n", p->timestamp);
 }
 
+/* SL:VL pairs and the used VL arbitration entries, when they were read. */
+static void print_vl_tables(FILE *f, const struct rperf_port_info *p)
+{
+	if (p->has_sl2vl) {
+		fprintf(f, "      sl2vl:");
+		for (int sl = 0; sl < 16; sl++)
+			fprintf(f, " %d:%u", sl, p->sl2vl[sl]);
+		fprintf(f, "\n");
+	}
+	if (p->has_vlarb)
+		for (int k = 0; k < 2; k++) {
+			fprintf(f, "      vlarb %s:", k ? "high" : "low");
+			for (int e = 0; e < 32; e++)
+				if (p->vlarb_weight[k][e])
+					fprintf(f, " %u:%u", p->vlarb_vl[k][e],
+						p->vlarb_weight[k][e]);
+			fprintf(f, " (VL:weight)\n");
+		}
+}
+
 static void print_port(FILE *f, const struct rperf_port_info *p)
 {
 	size_t i;
@@ -85,12 +105,7 @@ static void print_port(FILE *f, const struct rperf_port_info *p)
 		fprintf(f, ", %s %s (%s), lid %d", p->width, p->speed,
 			p->encoding, p->lid);
 	fprintf(f, "\n");
-	if (p->has_sl2vl) {
-		fprintf(f, "      sl2vl:");
-		for (int sl = 0; sl < 16; sl++)
-			fprintf(f, " %d:%u", sl, p->sl2vl[sl]);
-		fprintf(f, "\n");
-	}
+	print_vl_tables(f, p);
 	if (p->vl_note[0])
 		fprintf(f, "      vl: %s\n", p->vl_note);
 	for (i = 0; i < p->ngids; i++) {

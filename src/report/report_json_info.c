@@ -6,7 +6,7 @@
  *     devices: [{name, numa_node, node_guid, fw_ver, pcie: {speed, width} or
  *       null, irq_cpus, ports: [{port, state, link_layer, rate_gbps, mtu,
  *       max_vl_num, lid, speed, width, encoding, [sl2vl: [16 VLs]],
- *       vl_note, gids: [{index, gid, type, netdev}]}]}],
+ *       [vlarb: {low: [{vl, weight}], high: [...]}], vl_note, gids: [{index, gid, type, netdev}]}]}],
  *     preflight: [{check, ok, detail}], [devices_errno, devices_note] }
  *
  * numa_node is -1 when unknown (no NUMA, or Soft-RoCE); unknown strings are
@@ -57,6 +57,33 @@ static json_t *json_sl2vl(const struct rperf_port_info *p)
 	return a;
 }
 
+/* {low: [{vl, weight}], high: [...]}: the used entries (weight > 0). */
+static json_t *json_vlarb(const struct rperf_port_info *p)
+{
+	static const char *const names[2] = { "low", "high" };
+	json_t *o = json_object();
+	int err = o ? 0 : -1;
+
+	for (int k = 0; k < 2 && !err; k++) {
+		json_t *a = json_array();
+
+		err |= a ? 0 : -1;
+		for (int i = 0; i < 32 && !err; i++)
+			if (p->vlarb_weight[k][i])
+				err |= json_array_append_new(
+					a,
+					json_pack("{s:i,s:i}", "vl",
+						  p->vlarb_vl[k][i], "weight",
+						  p->vlarb_weight[k][i]));
+		err |= json_object_set_new(o, names[k], a);
+	}
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *json_port(const struct rperf_port_info *p)
 {
 	json_t *o = json_object();
@@ -86,6 +113,8 @@ static json_t *json_port(const struct rperf_port_info *p)
 	err |= json_object_set_new(o, "encoding", opt_str(p->encoding));
 	if (p->has_sl2vl)
 		err |= json_object_set_new(o, "sl2vl", json_sl2vl(p));
+	if (p->has_vlarb)
+		err |= json_object_set_new(o, "vlarb", json_vlarb(p));
 	err |= json_object_set_new(o, "vl_note", opt_str(p->vl_note));
 	err |= json_object_set_new(o, "gids", gids);
 	if (err) {

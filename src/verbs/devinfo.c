@@ -12,6 +12,7 @@
 
 #include "host/locality.h"
 #include "verbs/rate.h"
+#include "verbs/vl.h"
 
 /* Speed/width names and encoding of an InfiniBand port. */
 static void ib_link_names(const struct ibv_port_attr *pa,
@@ -30,19 +31,37 @@ static void ib_link_names(const struct ibv_port_attr *pa,
 
 /*
  * The VL tables are SMP attributes: reading them takes a SubnGet through
- * /dev/infiniband/umadN (root or the rdma group) and a build with
- * libibmad. Say which is missing.
+ * /dev/infiniband/umadN (root or the rdma group). Read them, or say why not.
  */
-static void vl_note(const struct ibv_port_attr *pa, struct rperf_port_info *pi)
+static void vl_tables(const char *dev, const struct ibv_port_attr *pa,
+		      struct rperf_port_info *pi)
 {
-	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
+	struct rperf_vlarb_block b[2];
+	struct rperf_sl2vl t;
+	char why[160];
+
+	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET) {
 		snprintf(
 			pi->vl_note, sizeof(pi->vl_note),
 			"Ethernet port: no SL to VL tables (RoCE classes traffic with --tclass)");
-	else
-		snprintf(
-			pi->vl_note, sizeof(pi->vl_note),
-			"SL to VL and VL arbitration tables not read: needs SMP queries through /dev/infiniband/umad* (root or the rdma group) and a build with libibmad; smpquery sl2vl / vlarb show them");
+		return;
+	}
+	memset(b, 0, sizeof(b));
+	if (rperf_vl_read_tables(dev, pi->port, &t, &b[0], &b[1], why,
+				 sizeof(why))) {
+		snprintf(pi->vl_note, sizeof(pi->vl_note),
+			 "SL to VL and VL arbitration tables not read: %s",
+			 why);
+		return;
+	}
+	pi->has_sl2vl = true;
+	memcpy(pi->sl2vl, t.vl, sizeof(pi->sl2vl));
+	pi->has_vlarb = true;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < RPERF_VLARB_ENTRIES; i++) {
+			pi->vlarb_vl[k][i] = b[k].e[i].vl;
+			pi->vlarb_weight[k][i] = b[k].e[i].weight;
+		}
 }
 
 static const char *port_state_name(enum ibv_port_state s)
@@ -130,8 +149,8 @@ static int fill_gids(struct ibv_context *ctx, const struct ibv_port_attr *pa,
 	return 0;
 }
 
-static int fill_port(struct ibv_context *ctx, int port, int nports,
-		     struct rperf_port_info *pi)
+static int fill_port(struct ibv_context *ctx, const char *dev, int port,
+		     int nports, struct rperf_port_info *pi)
 {
 	struct ibv_port_attr pa;
 
@@ -145,7 +164,6 @@ static int fill_port(struct ibv_context *ctx, int port, int nports,
 	pi->mtu = 128 << pa.active_mtu;
 	pi->max_vl_num = rperf_vl_count(pa.max_vl_num);
 	pi->lid = pa.lid;
-	vl_note(&pa, pi);
 	if (fill_gids(ctx, &pa, port, nports, pi))
 		return ENOMEM;
 	if (pa.link_layer == IBV_LINK_LAYER_ETHERNET)
@@ -156,6 +174,7 @@ static int fill_port(struct ibv_context *ctx, int port, int nports,
 			rperf_ib_rate_gbps(pa.active_speed, pa.active_width);
 	if (pa.link_layer != IBV_LINK_LAYER_ETHERNET)
 		ib_link_names(&pa, pi);
+	vl_tables(dev, &pa, pi);
 	return 0;
 }
 
@@ -196,7 +215,7 @@ static int fill_device(struct ibv_device *d, struct rperf_device_info *di)
 		goto close_dev;
 	}
 	for (int p = 1; p <= da.phys_port_cnt && !rc; p++) {
-		rc = fill_port(ctx, p, da.phys_port_cnt,
+		rc = fill_port(ctx, di->name, p, da.phys_port_cnt,
 			       &di->ports[di->nports]);
 		if (!rc)
 			di->nports++;

@@ -8,6 +8,7 @@
 #ifndef RPERF_VERBS_VL_H
 #define RPERF_VERBS_VL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,35 @@ int rperf_smp_data(const uint8_t *mad, size_t len, uint16_t attr_id,
  */
 int rperf_vl_pick_sl(const struct rperf_sl2vl *t, int read_rc, const char *why,
 		     int vl, int *sl, char *msg, size_t msglen);
+
+/*
+ * Read @dev port @port's SL->VL table into @t and, when non-NULL, the low
+ * and high priority VL arbitration blocks (entries 0..31; left zeroed when
+ * that SMP fails) with directed-route SMPs through /dev/infiniband/umadN.
+ * 0, or an errno with @why (ENODEV: no umad device, EACCES: no access,
+ * ETIMEDOUT...). InfiniBand ports only (vl_umad.c).
+ */
+int rperf_vl_read_tables(const char *dev, int port, struct rperf_sl2vl *t,
+			 struct rperf_vlarb_block *low,
+			 struct rperf_vlarb_block *high, char *why,
+			 size_t whylen);
+
+/* What --vl needs to know about a port. */
+struct rperf_vl_port {
+	char dev[64]; /* the device resolved (NULL want: the first one) */
+	bool roce; /* Ethernet link layer: no VLs */
+	bool has_table; /* t was read */
+	struct rperf_sl2vl t;
+	int read_rc; /* why not (errno), with why */
+	char why[160];
+};
+
+/*
+ * Open @want (NULL: the first device), query @port's link layer and, on
+ * InfiniBand, read its SL->VL table. 0 (has_table tells whether the table
+ * was read), or ENODEV/EIO when the device or port cannot be queried.
+ */
+int rperf_vl_port_query(const char *want, int port, struct rperf_vl_port *out);
 
 /* "0:0 1:1 ..." (SL:VL pairs) into @buf. */
 void rperf_sl2vl_format(const struct rperf_sl2vl *t, char *buf, size_t len);
