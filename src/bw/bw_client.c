@@ -376,6 +376,8 @@ static int setup(struct client *c)
 			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
 							  RPERF_EXIT_RUNTIME,
 			   "%s", err);
+	if (rperf_session_note_buffers(&c->run->host, c->conn.dev))
+		rperf_bw_warn(c->run, "%s", c->conn.dev->buf_note);
 	rc = rperf_session_connect(cfg, c->run->stop, "bw", &c->io.fd, err,
 				   sizeof(err));
 	if (rc)

@@ -74,3 +74,13 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 	say_preflight(&h->preflight);
 	return 0;
 }
+
+bool rperf_session_note_buffers(struct rperf_session_host *h,
+				const struct rperf_dev *d)
+{
+	if (!d || !d->buf_note[0])
+		return false;
+	snprintf(h->place.buffers_note, sizeof(h->place.buffers_note), "%s",
+		 d->buf_note);
+	return true;
+}

@@ -8,10 +8,13 @@
 #ifndef RPERF_SESSION_PLACE_H
 #define RPERF_SESSION_PLACE_H
 
+#include <stdbool.h>
+
 #include <rperf/platform.h>
 
 #include "cli/config.h"
 #include "host/locality.h"
+#include "verbs/verbs.h"
 
 struct rperf_session_host {
 	struct rperf_nic_locality nic;
@@ -27,5 +30,10 @@ struct rperf_session_host {
 int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
 			struct rperf_platform *plat);
+
+/* Copy @d's buffer note (hugepage fallback, mlock) into the placement;
+ * true when there is one (the caller adds it to the run's warnings). */
+bool rperf_session_note_buffers(struct rperf_session_host *h,
+				const struct rperf_dev *d);
 
 #endif

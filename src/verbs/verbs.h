@@ -24,6 +24,7 @@ struct rperf_verbs_cfg {
 	uint8_t retry_count;
 	uint8_t sl;
 	uint8_t tclass;
+	int huge_shift; /* buffers in pages of 1 << huge_shift (21, 30); 0 no */
 };
 
 struct rperf_dev {
@@ -36,6 +37,8 @@ struct rperf_dev {
 	union ibv_gid gid;
 	bool roce;
 	char name[64];
+	int huge_shift; /* from rperf_verbs_cfg */
+	char buf_note[192]; /* hugepage fallback / mlock failure, "" if none */
 };
 
 /* Connection facts one QP needs about the other. */
@@ -51,6 +54,8 @@ struct rperf_buf {
 	void *addr;
 	size_t len;
 	struct ibv_mr *mr;
+	size_t map_len; /* > 0: mmap()ed huge pages of this length */
+	size_t lock_len; /* > 0: mlock()ed */
 };
 
 struct rperf_qp {

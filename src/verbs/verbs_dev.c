@@ -190,6 +190,7 @@ int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,
 
 	if (!d)
 		return ENOMEM;
+	d->huge_shift = cfg->huge_shift;
 	rc = open_ctx(d, cfg, err, errlen);
 	if (rc)
 		goto free_dev;
