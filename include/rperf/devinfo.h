@@ -3,6 +3,7 @@
 #ifndef RPERF_DEVINFO_H
 #define RPERF_DEVINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,16 @@ struct rperf_port_info {
 	double rate_gbps; /* data rate (after link encoding); 0 if unknown */
 	int mtu; /* active MTU in bytes */
 	int max_vl_num; /* number of data VLs the port supports */
+	int lid; /* base LID (InfiniBand), 0 if none */
+	char speed[8]; /* "SDR".."XDR" (InfiniBand), "" if unknown */
+	char width[8]; /* "1x".."12x" (InfiniBand), "" if unknown */
+	char encoding[16]; /* "8b/10b", "64b/66b", "PAM4/FEC", "" */
+	bool has_sl2vl; /* sl2vl[] was read (SMP through umad) */
+	uint8_t sl2vl[16];
+	bool has_vlarb; /* VL arbitration, [0] low and [1] high priority */
+	uint8_t vlarb_vl[2][32];
+	uint8_t vlarb_weight[2][32]; /* 0: entry unused */
+	char vl_note[224]; /* why the VL tables are not shown, "" if shown */
 	size_t ngids;
 	struct rperf_gid_info *gids; /* non-zero GIDs only */
 };
@@ -32,6 +43,10 @@ struct rperf_device_info {
 	char name[64];
 	int numa_node; /* -1 if unknown */
 	char node_guid[24];
+	char fw_ver[64]; /* "" if unknown */
+	char pcie_speed[48]; /* PCIe link speed, "" if unknown (Soft-RoCE) */
+	int pcie_width; /* lanes, 0 if unknown */
+	char irq_cpus[128]; /* CPUs of the device's interrupts, "" if none */
 	size_t nports;
 	struct rperf_port_info *ports;
 };

@@ -132,6 +132,9 @@ struct rperf_report {
 	const char *timestamps_note;
 	bool partial; /* the run ended early; results cover what was done */
 	const char *error; /* why it ended early, or NULL */
+	/* where the generator ran, the host checks (NULL: not reported) */
+	const struct rperf_placement *placement;
+	const struct rperf_preflight *preflight;
 };
 
 /* What rperf info shows. */
@@ -140,6 +143,7 @@ struct rperf_info {
 	const struct rperf_clock_selftest *selftest;
 	const struct rperf_platform *platform;
 	const struct rperf_device_list *devices;
+	const struct rperf_preflight *preflight; /* NULL: not run */
 };
 
 enum rperf_report_format {

@@ -13,6 +13,7 @@
 
 #include "cli/config.h"
 #include "gen/bsg.h"
+#include "session/session_place.h"
 
 #define RPERF_BW_MAX_WARNINGS 16
 
@@ -21,6 +22,7 @@ struct rperf_bw_run {
 	const struct rperf_cli_config *cfg;
 	volatile sig_atomic_t *stop;
 	struct rperf_platform platform;
+	struct rperf_session_host host; /* placement, preflight */
 	struct rperf_bw_result *res; /* [nsizes] */
 	struct rperf_bw_result *rev; /* [nsizes]: -b, server -> client */
 	size_t nres; /* measured so far */

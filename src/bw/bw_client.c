@@ -376,6 +376,8 @@ static int setup(struct client *c)
 			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
 							  RPERF_EXIT_RUNTIME,
 			   "%s", err);
+	if (rperf_session_note_buffers(&c->run->host, c->conn.dev))
+		rperf_bw_warn(c->run, "%s", c->conn.dev->buf_note);
 	rc = rperf_session_connect(cfg, c->run->stop, "bw", &c->io.fd, err,
 				   sizeof(err));
 	if (rc)
@@ -431,11 +433,9 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 				       .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
-	rc = rperf_session_pin_or_say(cfg->cpu);
-	if (!rc) {
-		rperf_platform_collect(&run->platform);
+	rc = rperf_session_place(cfg, &run->host, &run->platform);
+	if (!rc)
 		rc = client_run(&c);
-	}
 	if (c.io.fd >= 0)
 		close(c.io.fd);
 	rperf_bw_peer_free(&c.peer);

@@ -159,6 +159,8 @@ int rperf_bw_report(const struct rperf_bw_run *run)
 	rep.config = kv;
 	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
 	rep.platform = &run->platform;
+	rep.placement = &run->host.place;
+	rep.preflight = &run->host.preflight;
 	rep.bw = run->res;
 	rep.nbw = run->nres;
 	rep.report_gbits = run->cfg->report_gbits;

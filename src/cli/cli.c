@@ -87,6 +87,7 @@ int rperf_cli_main(int argc, char **argv)
 		rperf_cli_markdown(stdout);
 		return RPERF_EXIT_OK;
 	default:
-		return run_command(&cfg);
+		rc = rperf_cli_resolve_vl(&cfg);
+		return rc ? rc : run_command(&cfg);
 	}
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf info: clock self-test, versions, RDMA devices. */
+/* rperf info: clock self-test, versions, RDMA devices, preflight checks. */
+#define _GNU_SOURCE
 #include "cli/commands.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,10 +14,28 @@
 #include <rperf/report.h>
 
 #include "cli/cli.h"
+#include "host/preflight.h"
+
+/* The host checks, against the first device (the default of lat/bw). */
+static void info_preflight(const struct rperf_device_list *devs,
+			   struct rperf_preflight *pf)
+{
+	struct rperf_nic_locality nic;
+	struct rperf_preflight_in in = { .sys = "/sys",
+					 .proc = "/proc",
+					 .cpu = sched_getcpu(),
+					 .busy_sample_ms = 50 };
+
+	if (devs->n &&
+	    rperf_nic_locality(in.sys, in.proc, devs->dev[0].name, &nic) == 0)
+		in.nic = &nic;
+	rperf_preflight_run(&in, pf);
+}
 
 int rperf_cmd_info(const struct rperf_cli_config *cfg)
 {
 	struct rperf_device_list devs = { 0 };
+	struct rperf_preflight pf;
 	struct rperf_clock_selftest st;
 	struct rperf_platform plat;
 	struct rperf_clock clk;
@@ -51,6 +71,8 @@ int rperf_cmd_info(const struct rperf_cli_config *cfg)
 			strerror(rc));
 		return RPERF_EXIT_RUNTIME;
 	}
+	info_preflight(&devs, &pf);
+	info.preflight = &pf;
 	rc = cfg->json ? rperf_info_json(stdout, &info) :
 			 rperf_info_text(stdout, &info);
 	rperf_devices_free(&devs);

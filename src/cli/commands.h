@@ -17,4 +17,10 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 /* lat, bw, run, agent until they are built: says so, never pretends. */
 int rperf_cmd_not_built(const struct rperf_cli_config *cfg);
 
+/*
+ * --vl: set cfg->sl from the local port's SL->VL table, and note which VL
+ * the SL maps to when known (cli_vl.c). Returns an exit status.
+ */
+int rperf_cli_resolve_vl(struct rperf_cli_config *cfg);
+
 #endif

@@ -55,6 +55,13 @@ enum rperf_verb {
 	RPERF_VERB_WRITE_IMM,
 };
 
+/* --use_hugepages: page size of the generator buffers */
+enum rperf_hugepages {
+	RPERF_HUGE_NONE = 0,
+	RPERF_HUGE_2M,
+	RPERF_HUGE_1G,
+};
+
 /* perftest's --rate_units: MB/s, Gb/s, packets/s */
 enum rperf_rate_units {
 	RPERF_RATE_MBPS = 0, /* M */
@@ -87,6 +94,11 @@ struct rperf_cli_config {
 	uint64_t connect_timeout_ns;
 	bool persistent;
 	int64_t cpu; /* -1: no pinning */
+	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
+	int64_t cpu_node; /* -1: the NIC's node */
+	int64_t mem_node; /* -1: the NIC's node */
+	int hugepages; /* enum rperf_hugepages */
+	int64_t vl; /* --vl: -1 unset (use --sl) */
 
 	/* measurement */
 	uint64_t sizes[RPERF_MAX_SIZES];

@@ -25,6 +25,8 @@ static const char *const pair_orders[] = { "alternate", "wire-first",
 /* Indexes match enum rperf_timestamps. */
 static const char *const timestamps[] = { "auto", "nic", "cpu", NULL };
 /* Indexes match enum rperf_clock_source. */
+/* Indexes match enum rperf_hugepages. */
+static const char *const hugepages[] = { "none", "2M", "1G", NULL };
 static const char *const clocks[] = { "auto", "tsc", "arm", "posix", NULL };
 
 /*
@@ -211,6 +213,42 @@ const struct rperf_opt rperf_options[] = {
 	  .metavar = "N",
 	  .server = 1,
 	  .help = "Pin the measuring thread to CPU N." },
+	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
+	{ .name = "cpu-node",
+	  .type = RPERF_OT_INT,
+	  .cmds = T,
+	  .off = OFF(cpu_node),
+	  .min = 0,
+	  .max = 4095,
+	  .metavar = "N",
+	  .dflt = "the NIC's node",
+	  .help = "Run the measuring thread on NUMA node N." },
+	{ .name = "mem-node",
+	  .type = RPERF_OT_INT,
+	  .cmds = T,
+	  .off = OFF(mem_node),
+	  .min = 0,
+	  .max = 4095,
+	  .metavar = "N",
+	  .dflt = "the NIC's node",
+	  .help = "Bind the generator's buffers to NUMA node N." },
+	{ .name = "use_hugepages",
+	  .type = RPERF_OT_ENUM,
+	  .cmds = T,
+	  .off = OFF(hugepages),
+	  .choices = hugepages,
+	  .bare = "2M",
+	  .metavar = "SIZE",
+	  .dflt = "none",
+	  .help = "Generator buffers in huge pages: 2M or 1G (--use_hugepages alone: 2M; a size needs the =); falls back to normal pages with a warning." },
+	{ .name = "vl",
+	  .type = RPERF_OT_INT,
+	  .cmds = T,
+	  .off = OFF(vl),
+	  .min = 0,
+	  .max = 14,
+	  .metavar = "VL",
+	  .help = "InfiniBand: use an SL that the local port maps to virtual lane VL (not with -S)." },
 	/* measurement */
 	{ .name = "size",
 	  .letter = 's',
@@ -524,44 +562,6 @@ const struct rperf_opt rperf_options[] = {
 
 const size_t rperf_noptions = sizeof(rperf_options) / sizeof(rperf_options[0]);
 
-static const struct {
-	enum rperf_cmd cmd;
-	const char *name;
-	const char *summary;
-} commands[] = {
-	{ RPERF_CMD_LAT, "lat",
-	  "latency (LSG): RPerf RTTs from paired wire + loopback SENDs" },
-	{ RPERF_CMD_BW, "bw", "bandwidth (BSG): open-loop bulk traffic" },
-	{ RPERF_CMD_RUN, "run", "multi-host experiment from a job file" },
-	{ RPERF_CMD_AGENT, "agent", "long-lived per-host agent for rperf run" },
-	{ RPERF_CMD_INFO, "info",
-	  "clock self-test, versions and RDMA devices" },
-};
-
-const char *rperf_cmd_name(enum rperf_cmd cmd)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].cmd == cmd)
-			return commands[i].name;
-	return NULL;
-}
-
-const char *rperf_cmd_summary(enum rperf_cmd cmd)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].cmd == cmd)
-			return commands[i].summary;
-	return NULL;
-}
-
-enum rperf_cmd rperf_cmd_parse(const char *name)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return commands[i].cmd;
-	return RPERF_CMD_NONE;
-}
-
 const struct rperf_opt *rperf_opt_find(const char *name)
 {
 	for (size_t i = 0; i < rperf_noptions; i++)
@@ -583,6 +583,9 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->tcp_port = RPERF_DEFAULT_TCP_PORT;
 	cfg->connect_timeout_ns = 10 * NS_S;
 	cfg->cpu = -1;
+	cfg->cpu_node = -1;
+	cfg->mem_node = -1;
+	cfg->vl = -1;
 	cfg->iters = 10000;
 	cfg->warmup = 1000;
 	cfg->repeat = 1;

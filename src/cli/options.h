@@ -40,6 +40,7 @@ struct rperf_opt {
 	const char *help;
 	const char *dflt; /* default as shown in --help, NULL if none */
 	const char *implies; /* long name of a flag this option also sets */
+	const char *bare; /* value when given without one (optional arg) */
 	unsigned int server : 1; /* also taken on the server side */
 	unsigned int pow2 : 1; /* SIZE: must be a power of two */
 };

@@ -191,6 +191,13 @@ static bool needs_arg(const struct rperf_opt *o)
 	       o->type != RPERF_OT_VERSION;
 }
 
+static int arg_kind(const struct rperf_opt *o)
+{
+	if (!needs_arg(o))
+		return no_argument;
+	return o->bare ? optional_argument : required_argument;
+}
+
 /* getopt tables for the options of @cmd (NONE: help and version). */
 static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
 {
@@ -205,10 +212,8 @@ static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
 				    o->type != RPERF_OT_VERSION :
 			    !(o->cmds & cmd))
 			continue;
-		lopts[nl++] = (struct option){
-			o->name, needs_arg(o) ? required_argument : no_argument,
-			NULL, LONG_BASE + (int)i
-		};
+		lopts[nl++] = (struct option){ o->name, arg_kind(o), NULL,
+					       LONG_BASE + (int)i };
 		if (o->letter) {
 			sopts[ns++] = (char)o->letter;
 			if (needs_arg(o))
@@ -357,6 +362,10 @@ static int check_combinations(struct parse_state *st)
 		return errf(
 			st, EINVAL,
 			"--rate: given with --latency_gap; accepted: one way of pacing");
+	if (was_given(st, "vl") && was_given(st, "sl"))
+		return errf(
+			st, EINVAL,
+			"--vl: given with -S/--sl; accepted: one of them (--vl picks the SL)");
 	if (cfg->cmd == RPERF_CMD_BW && check_bw(st))
 		return EINVAL;
 	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || cfg->host)
@@ -409,7 +418,7 @@ static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
 	else if (o->type == RPERF_OT_VERSION)
 		*act = RPERF_ACT_VERSION;
 	else
-		return apply_value(st, o, optarg);
+		return apply_value(st, o, optarg ? optarg : o->bare);
 	return 0;
 }
 

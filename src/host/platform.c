@@ -18,6 +18,7 @@
 
 #include <rperf/platform.h>
 
+#include "host/sysread.h"
 #include "version.h"
 
 /* Copy @src into @dst[@len], truncating, always terminated. */
@@ -145,6 +146,56 @@ static void collect_timestamp(struct rperf_platform *p)
 		p->timestamp[0] = '\0';
 }
 
+/*
+ * rdma-core's release from libibverbs' version: "1.14.44.0" is rdma-core
+ * 44.0 (libibverbs 1.MINOR.RELEASE.PATCH since rdma-core v13).
+ */
+static void collect_rdma_core(struct rperf_platform *p)
+{
+	unsigned int maj, min, rel, patch;
+
+	if (sscanf(p->ibverbs_version, "%u.%u.%u.%u", &maj, &min, &rel,
+		   &patch) == 4 &&
+	    snprintf(p->rdma_core_version, sizeof(p->rdma_core_version),
+		     "%u.%u", rel, patch) < 0)
+		p->rdma_core_version[0] = '\0';
+}
+
+/* "node0: cpus 0-7, 31.3 GiB; node1: ..." from libnuma. */
+static void collect_numa(struct rperf_platform *p)
+{
+	struct bitmask *cpus;
+	size_t used = 0, len = sizeof(p->numa_summary);
+	int maxnode;
+
+	if (numa_available() < 0)
+		return;
+	p->numa_nodes = numa_num_configured_nodes();
+	cpus = numa_allocate_cpumask();
+	if (!cpus)
+		return;
+	maxnode = numa_max_node();
+	for (int n = 0; n <= maxnode && used < len; n++) {
+		struct rperf_cpuset set = { { 0 } };
+		char list[64];
+		long long size = numa_node_size64(n, NULL);
+
+		if (size < 0 || numa_node_to_cpus(n, cpus))
+			continue;
+		for (unsigned int c = 0; c < cpus->size && c < RPERF_MAX_CPUS;
+		     c++)
+			if (numa_bitmask_isbitset(cpus, c))
+				rperf_cpuset_add(&set, (int)c);
+		rperf_cpuset_format(&set, list, sizeof(list));
+		used += (size_t)snprintf(p->numa_summary + used, len - used,
+					 "%snode%d: cpus %s, %.1f GiB",
+					 used ? "; " : "", n,
+					 list[0] ? list : "none",
+					 (double)size / (1 << 30));
+	}
+	numa_bitmask_free(cpus);
+}
+
 int rperf_platform_collect(struct rperf_platform *out)
 {
 	long n;
@@ -155,8 +206,7 @@ int rperf_platform_collect(struct rperf_platform *out)
 	collect_cpu_model(out);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	out->cpus_online = n > 0 ? n : 0;
-	if (numa_available() >= 0)
-		out->numa_nodes = numa_num_configured_nodes();
+	collect_numa(out);
 	copy_str(out->rperf_version, sizeof(out->rperf_version), RPERF_VERSION);
 	copy_str(out->ibverbs_version, sizeof(out->ibverbs_version),
 		 RPERF_IBVERBS_VERSION);
@@ -164,6 +214,7 @@ int rperf_platform_collect(struct rperf_platform *out)
 		 RPERF_RDMACM_VERSION);
 	copy_str(out->json_library, sizeof(out->json_library),
 		 "jansson " JANSSON_VERSION);
+	collect_rdma_core(out);
 	collect_timestamp(out);
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "cli/config.h"
 #include "gen/lsg.h"
+#include "session/session_place.h"
 
 #define RPERF_MAX_WARNINGS 16
 
@@ -22,6 +23,7 @@ struct rperf_lat_run {
 	struct rperf_clock clk;
 	struct rperf_clock_selftest selftest;
 	struct rperf_platform platform;
+	struct rperf_session_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
 	size_t nres; /* measured so far (the last may be partial) */
 	char warnings[RPERF_MAX_WARNINGS][256];

@@ -288,6 +288,8 @@ static int setup(struct client *c)
 				   RPERF_EXIT_RUNTIME,
 			   "%s", err);
 	note_stamps(c);
+	if (rperf_session_note_buffers(&c->run->host, c->conn.dev))
+		rperf_lat_warn(c->run, "%s", c->conn.dev->buf_note);
 	rc = rperf_session_connect(cfg, c->run->stop, "lat", &c->io.fd, err,
 				   sizeof(err));
 	if (rc)

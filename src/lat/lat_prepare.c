@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Before a client run: pin, calibrate the clock, collect platform facts. */
+/* Before a client run: place, calibrate the clock, collect platform facts. */
 #include "lat/lat.h"
 
 #include <errno.h>
@@ -8,13 +8,14 @@
 
 #include "cli/cli.h"
 #include "session/session.h"
+#include "session/session_place.h"
 
 int rperf_lat_prepare(struct rperf_lat_run *run)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
 	int rc;
 
-	rc = rperf_session_pin_or_say(cfg->cpu);
+	rc = rperf_session_place(cfg, &run->host, &run->platform);
 	if (rc)
 		return rc;
 	rc = rperf_clock_init(&run->clk, (enum rperf_clock_source)cfg->clock);
@@ -36,6 +37,5 @@ int rperf_lat_prepare(struct rperf_lat_run *run)
 			strerror(rc));
 		return RPERF_EXIT_RUNTIME;
 	}
-	rperf_platform_collect(&run->platform);
 	return 0;
 }

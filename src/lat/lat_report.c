@@ -194,6 +194,8 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.clock = &run->clk;
 	rep.selftest = &run->selftest;
 	rep.platform = &run->platform;
+	rep.placement = &run->host.place;
+	rep.preflight = &run->host.preflight;
 	rep.lat = lat;
 	rep.nlat = run->nres;
 	rep.percentiles = run->cfg->percentiles;

@@ -68,15 +68,46 @@ static void print_platform(FILE *f, const struct rperf_platform *p)
 		"  versions     : rperf %s, libibverbs %s, librdmacm %s, %s\n",
 		p->rperf_version, p->ibverbs_version, p->rdmacm_version,
 		p->json_library);
+	fprintf(f, "  rdma-core    : %s\n",
+		p->rdma_core_version[0] ? p->rdma_core_version : "unknown");
+	fprintf(f, "  numa         : %s\n",
+		p->numa_summary[0] ? p->numa_summary : "unknown");
 	fprintf(f, "  collected at : %s\n", p->timestamp);
+}
+
+/* SL:VL pairs and the used VL arbitration entries, when they were read. */
+static void print_vl_tables(FILE *f, const struct rperf_port_info *p)
+{
+	if (p->has_sl2vl) {
+		fprintf(f, "      sl2vl:");
+		for (int sl = 0; sl < 16; sl++)
+			fprintf(f, " %d:%u", sl, p->sl2vl[sl]);
+		fprintf(f, "\n");
+	}
+	if (p->has_vlarb)
+		for (int k = 0; k < 2; k++) {
+			fprintf(f, "      vlarb %s:", k ? "high" : "low");
+			for (int e = 0; e < 32; e++)
+				if (p->vlarb_weight[k][e])
+					fprintf(f, " %u:%u", p->vlarb_vl[k][e],
+						p->vlarb_weight[k][e]);
+			fprintf(f, " (VL:weight)\n");
+		}
 }
 
 static void print_port(FILE *f, const struct rperf_port_info *p)
 {
 	size_t i;
 
-	fprintf(f, "    port %d: %s, %s, %.2f Gb/s, mtu %d, %d VLs\n", p->port,
+	fprintf(f, "    port %d: %s, %s, %.2f Gb/s, mtu %d, %d VLs", p->port,
 		p->state, p->link_layer, p->rate_gbps, p->mtu, p->max_vl_num);
+	if (p->speed[0])
+		fprintf(f, ", %s %s (%s), lid %d", p->width, p->speed,
+			p->encoding, p->lid);
+	fprintf(f, "\n");
+	print_vl_tables(f, p);
+	if (p->vl_note[0])
+		fprintf(f, "      vl: %s\n", p->vl_note);
 	for (i = 0; i < p->ngids; i++) {
 		const struct rperf_gid_info *g = &p->gids[i];
 
@@ -110,11 +141,28 @@ static void print_devices(FILE *f, const struct rperf_device_list *l)
 	for (i = 0; i < l->n; i++) {
 		const struct rperf_device_info *d = &l->dev[i];
 
-		fprintf(f, "  %s (numa node %d, node guid %s)\n", d->name,
-			d->numa_node, d->node_guid);
+		fprintf(f, "  %s (numa node %d%s, node guid %s, fw %s)\n",
+			d->name, d->numa_node,
+			d->numa_node < 0 ? ": unknown/no NUMA" : "",
+			d->node_guid, d->fw_ver[0] ? d->fw_ver : "unknown");
+		if (d->pcie_width || d->pcie_speed[0])
+			fprintf(f, "    pcie: %s x%d\n", d->pcie_speed,
+				d->pcie_width);
+		fprintf(f, "    irq cpus: %s\n",
+			d->irq_cpus[0] ? d->irq_cpus : "none found");
 		for (j = 0; j < d->nports; j++)
 			print_port(f, &d->ports[j]);
 	}
+}
+
+static void print_preflight(FILE *f, const struct rperf_preflight *pf)
+{
+	if (!pf)
+		return;
+	fprintf(f, "preflight\n");
+	for (size_t i = 0; i < pf->n && i < RPERF_MAX_CHECKS; i++)
+		fprintf(f, "  %-13s: %s %s\n", pf->c[i].check,
+			pf->c[i].ok ? "ok  " : "WARN", pf->c[i].detail);
 }
 
 int rperf_info_text(FILE *f, const struct rperf_info *info)
@@ -139,5 +187,6 @@ int rperf_info_text(FILE *f, const struct rperf_info *info)
 	print_clock(f, info->clock, info->selftest);
 	print_platform(f, info->platform);
 	print_devices(f, info->devices);
+	print_preflight(f, info->preflight);
 	return rperf_rpt_io_status(f);
 }

@@ -130,6 +130,15 @@ json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 	return o;
 }
 
+json_t *rperf_rpt_json_pcie(const char *speed, int width)
+{
+	if (!speed[0] && width <= 0)
+		return json_null();
+	return json_pack("{s:o,s:o}", "speed",
+			 rperf_rpt_json_str(speed[0] ? speed : NULL), "width",
+			 width > 0 ? json_integer(width) : json_null());
+}
+
 json_t *rperf_rpt_json_platform(const struct rperf_platform *p)
 {
 	json_t *o;
@@ -161,6 +170,14 @@ json_t *rperf_rpt_json_platform(const struct rperf_platform *p)
 				   rperf_rpt_json_str(p->json_library));
 	err |= json_object_set_new(o, "timestamp",
 				   rperf_rpt_json_str(p->timestamp));
+	err |= json_object_set_new(o, "rdma_core_version",
+				   rperf_rpt_json_str(p->rdma_core_version));
+	err |= json_object_set_new(o, "numa_summary",
+				   rperf_rpt_json_str(p->numa_summary));
+	err |= json_object_set_new(o, "device", rperf_rpt_json_str(p->device));
+	err |= json_object_set_new(o, "fw_ver", rperf_rpt_json_str(p->fw_ver));
+	err |= json_object_set_new(
+		o, "pcie", rperf_rpt_json_pcie(p->pcie_speed, p->pcie_width));
 	if (err) {
 		json_decref(o);
 		return NULL;

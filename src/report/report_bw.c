@@ -257,6 +257,7 @@ int rperf_report_bw_text(FILE *f, const struct rperf_report *r)
 			", path MTU %d B, line rate %.2f Gb/s%s\n",
 			b0->qps, b0->mtu, b0->line_gbps,
 			b0->line_gbps > 0 ? "" : " (unknown)");
+	rperf_rpt_text_host(f, r->placement, r->preflight);
 	if (r->partial)
 		fprintf(f, "  status: PARTIAL (%s)\n",
 			r->error ? r->error : "run ended early");

@@ -32,6 +32,18 @@ json_t *rperf_rpt_json_uint(uint64_t u); /* > INT64_MAX -> real */
 json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 			     const struct rperf_clock_selftest *st);
 json_t *rperf_rpt_json_platform(const struct rperf_platform *p);
+/* {speed, width} of a PCIe link (unknown parts null); null when none. */
+json_t *rperf_rpt_json_pcie(const char *speed, int width);
+
+/* Placement and preflight (host_report.c): JSON values, the two top-level
+ * keys "placement" and "preflight" (each only when given; 0 or ENOMEM), and
+ * the text lines of a run report. */
+json_t *rperf_rpt_json_placement(const struct rperf_placement *p);
+json_t *rperf_rpt_json_preflight(const struct rperf_preflight *pf);
+int rperf_rpt_json_host(json_t *root, const struct rperf_placement *p,
+			const struct rperf_preflight *pf);
+void rperf_rpt_text_host(FILE *f, const struct rperf_placement *p,
+			 const struct rperf_preflight *pf);
 
 /* The statistics of one histogram, as under "rtt_ns" of rperf lat: min,
  * p50, p99, p999, p9999, max, mean, stdev, percentiles{@ps}, unreliable. */

@@ -308,6 +308,7 @@ int rperf_report_json(FILE *f, const struct rperf_report *r)
 				   rperf_rpt_json_clock(r->clock, r->selftest));
 	if (r->timestamps)
 		err |= json_stamps(root, r);
+	err |= rperf_rpt_json_host(root, r->placement, r->preflight);
 	err |= json_object_set_new(root, "results", json_results(r));
 	err |= json_object_set_new(root, "warnings", json_warnings(r));
 	err |= json_object_set_new(root, "partial", json_boolean(r->partial));

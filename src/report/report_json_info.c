@@ -3,9 +3,14 @@
  * rperf info as JSON. Contract:
  *
  *   { schema_version, clock{...same object as the run report...}, platform{},
- *     devices: [{name, numa_node, node_guid, ports: [{port, state, link_layer,
- *       rate_gbps, mtu, max_vl_num, gids: [{index, gid, type, netdev}]}]}],
- *     [devices_errno, devices_note] }
+ *     devices: [{name, numa_node, node_guid, fw_ver, pcie: {speed, width} or
+ *       null, irq_cpus, ports: [{port, state, link_layer, rate_gbps, mtu,
+ *       max_vl_num, lid, speed, width, encoding, [sl2vl: [16 VLs]],
+ *       [vlarb: {low: [{vl, weight}], high: [...]}], vl_note, gids: [{index, gid, type, netdev}]}]}],
+ *     preflight: [{check, ok, detail}], [devices_errno, devices_note] }
+ *
+ * numa_node is -1 when unknown (no NUMA, or Soft-RoCE); unknown strings are
+ * null; sl2vl only when the table was read (vl_note says why not).
  *
  * devices is an empty array when there are none; devices_errno/devices_note
  * are present only when ibv_get_device_list failed (list_errno != 0).
@@ -26,6 +31,52 @@ static json_t *json_gid(const struct rperf_gid_info *g)
 	err |= json_object_set_new(o, "gid", rperf_rpt_json_str(g->gid));
 	err |= json_object_set_new(o, "type", rperf_rpt_json_str(g->type));
 	err |= json_object_set_new(o, "netdev", rperf_rpt_json_str(g->netdev));
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "" -> null */
+static json_t *opt_str(const char *s)
+{
+	return rperf_rpt_json_str(s[0] ? s : NULL);
+}
+
+/* [vl of SL0, ..., vl of SL15] */
+static json_t *json_sl2vl(const struct rperf_port_info *p)
+{
+	json_t *a = json_array();
+
+	for (int sl = 0; a && sl < 16; sl++)
+		if (json_array_append_new(a, json_integer(p->sl2vl[sl]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* {low: [{vl, weight}], high: [...]}: the used entries (weight > 0). */
+static json_t *json_vlarb(const struct rperf_port_info *p)
+{
+	static const char *const names[2] = { "low", "high" };
+	json_t *o = json_object();
+	int err = o ? 0 : -1;
+
+	for (int k = 0; k < 2 && !err; k++) {
+		json_t *a = json_array();
+
+		err |= a ? 0 : -1;
+		for (int i = 0; i < 32 && !err; i++)
+			if (p->vlarb_weight[k][i])
+				err |= json_array_append_new(
+					a,
+					json_pack("{s:i,s:i}", "vl",
+						  p->vlarb_vl[k][i], "weight",
+						  p->vlarb_weight[k][i]));
+		err |= json_object_set_new(o, names[k], a);
+	}
 	if (err) {
 		json_decref(o);
 		return NULL;
@@ -56,6 +107,15 @@ static json_t *json_port(const struct rperf_port_info *p)
 	err |= json_object_set_new(o, "mtu", json_integer(p->mtu));
 	err |= json_object_set_new(o, "max_vl_num",
 				   json_integer(p->max_vl_num));
+	err |= json_object_set_new(o, "lid", json_integer(p->lid));
+	err |= json_object_set_new(o, "speed", opt_str(p->speed));
+	err |= json_object_set_new(o, "width", opt_str(p->width));
+	err |= json_object_set_new(o, "encoding", opt_str(p->encoding));
+	if (p->has_sl2vl)
+		err |= json_object_set_new(o, "sl2vl", json_sl2vl(p));
+	if (p->has_vlarb)
+		err |= json_object_set_new(o, "vlarb", json_vlarb(p));
+	err |= json_object_set_new(o, "vl_note", opt_str(p->vl_note));
 	err |= json_object_set_new(o, "gids", gids);
 	if (err) {
 		json_decref(o);
@@ -82,6 +142,10 @@ static json_t *json_device(const struct rperf_device_info *d)
 	err |= json_object_set_new(o, "numa_node", json_integer(d->numa_node));
 	err |= json_object_set_new(o, "node_guid",
 				   rperf_rpt_json_str(d->node_guid));
+	err |= json_object_set_new(o, "fw_ver", opt_str(d->fw_ver));
+	err |= json_object_set_new(
+		o, "pcie", rperf_rpt_json_pcie(d->pcie_speed, d->pcie_width));
+	err |= json_object_set_new(o, "irq_cpus", opt_str(d->irq_cpus));
 	err |= json_object_set_new(o, "ports", ports);
 	if (err) {
 		json_decref(o);
@@ -157,6 +221,8 @@ int rperf_info_json(FILE *f, const struct rperf_info *info)
 				   rperf_rpt_json_platform(info->platform));
 	err |= json_object_set_new(root, "devices",
 				   json_devices(info->devices));
+	if (info->preflight)
+		err |= rperf_rpt_json_host(root, NULL, info->preflight);
 	if (info->devices && info->devices->list_errno != 0) {
 		int e = info->devices->list_errno;
 

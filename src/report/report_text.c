@@ -125,6 +125,7 @@ static void print_header(FILE *f, const struct rperf_report *r, bool mixed)
 	fprintf(f, "  units        : usec (measured in ns)\n");
 	print_clock(f, r->clock);
 	print_stamps(f, r);
+	rperf_rpt_text_host(f, r->placement, r->preflight);
 	fprintf(f, "  samples      : %" PRIu64 " recorded%s\n", samples,
 		r->nlat > 1 ? " (all rows)" : "");
 	fprintf(f, "  warm-up      : %" PRIu64 " samples excluded\n", warmup);

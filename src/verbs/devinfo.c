@@ -10,19 +10,58 @@
 
 #include <infiniband/verbs.h>
 
+#include "host/locality.h"
 #include "verbs/rate.h"
+#include "verbs/vl.h"
 
-static int read_sysfs_int(const char *path, int dflt)
+/* Speed/width names and encoding of an InfiniBand port. */
+static void ib_link_names(const struct ibv_port_attr *pa,
+			  struct rperf_port_info *pi)
 {
-	FILE *f = fopen(path, "r");
-	int v;
+	const struct rperf_ib_speed *s = rperf_ib_speed_find(pa->active_speed);
+	int lanes = rperf_ib_width_lanes(pa->active_width);
 
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%d", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
+	if (s) {
+		snprintf(pi->speed, sizeof(pi->speed), "%s", s->name);
+		snprintf(pi->encoding, sizeof(pi->encoding), "%s", s->encoding);
+	}
+	if (lanes)
+		snprintf(pi->width, sizeof(pi->width), "%dx", lanes);
+}
+
+/*
+ * The VL tables are SMP attributes: reading them takes a SubnGet through
+ * /dev/infiniband/umadN (root or the rdma group). Read them, or say why not.
+ */
+static void vl_tables(const char *dev, const struct ibv_port_attr *pa,
+		      struct rperf_port_info *pi)
+{
+	struct rperf_vlarb_block b[2];
+	struct rperf_sl2vl t;
+	char why[160];
+
+	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		snprintf(
+			pi->vl_note, sizeof(pi->vl_note),
+			"Ethernet port: no SL to VL tables (RoCE classes traffic with --tclass)");
+		return;
+	}
+	memset(b, 0, sizeof(b));
+	if (rperf_vl_read_tables(dev, pi->port, &t, &b[0], &b[1], why,
+				 sizeof(why))) {
+		snprintf(pi->vl_note, sizeof(pi->vl_note),
+			 "SL to VL and VL arbitration tables not read: %s",
+			 why);
+		return;
+	}
+	pi->has_sl2vl = true;
+	memcpy(pi->sl2vl, t.vl, sizeof(pi->sl2vl));
+	pi->has_vlarb = true;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < RPERF_VLARB_ENTRIES; i++) {
+			pi->vlarb_vl[k][i] = b[k].e[i].vl;
+			pi->vlarb_weight[k][i] = b[k].e[i].weight;
+		}
 }
 
 static const char *port_state_name(enum ibv_port_state s)
@@ -110,8 +149,8 @@ static int fill_gids(struct ibv_context *ctx, const struct ibv_port_attr *pa,
 	return 0;
 }
 
-static int fill_port(struct ibv_context *ctx, int port, int nports,
-		     struct rperf_port_info *pi)
+static int fill_port(struct ibv_context *ctx, const char *dev, int port,
+		     int nports, struct rperf_port_info *pi)
 {
 	struct ibv_port_attr pa;
 
@@ -124,6 +163,7 @@ static int fill_port(struct ibv_context *ctx, int port, int nports,
 							    "InfiniBand");
 	pi->mtu = 128 << pa.active_mtu;
 	pi->max_vl_num = rperf_vl_count(pa.max_vl_num);
+	pi->lid = pa.lid;
 	if (fill_gids(ctx, &pa, port, nports, pi))
 		return ENOMEM;
 	if (pa.link_layer == IBV_LINK_LAYER_ETHERNET)
@@ -132,21 +172,30 @@ static int fill_port(struct ibv_context *ctx, int port, int nports,
 	else
 		pi->rate_gbps =
 			rperf_ib_rate_gbps(pa.active_speed, pa.active_width);
+	if (pa.link_layer != IBV_LINK_LAYER_ETHERNET)
+		ib_link_names(&pa, pi);
+	vl_tables(dev, &pa, pi);
 	return 0;
 }
 
 static int fill_device(struct ibv_device *d, struct rperf_device_info *di)
 {
+	struct rperf_nic_locality loc;
 	struct ibv_device_attr da;
 	struct ibv_context *ctx;
-	char path[256];
 	uint64_t guid;
 	int rc = 0;
 
 	snprintf(di->name, sizeof(di->name), "%s", ibv_get_device_name(d));
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/device/numa_node", di->name);
-	di->numa_node = read_sysfs_int(path, -1);
+	if (rperf_nic_locality("/sys", "/proc", di->name, &loc) == 0) {
+		snprintf(di->fw_ver, sizeof(di->fw_ver), "%s", loc.fw_ver);
+		snprintf(di->pcie_speed, sizeof(di->pcie_speed), "%s",
+			 loc.pcie_speed);
+		di->pcie_width = loc.pcie_width;
+		snprintf(di->irq_cpus, sizeof(di->irq_cpus), "%s",
+			 loc.irq_cpus_str);
+	}
+	di->numa_node = loc.numa_node;
 	guid = be64toh(ibv_get_device_guid(d));
 	snprintf(di->node_guid, sizeof(di->node_guid), "%04x:%04x:%04x:%04x",
 		 (unsigned)(guid >> 48) & 0xffff,
@@ -166,7 +215,7 @@ static int fill_device(struct ibv_device *d, struct rperf_device_info *di)
 		goto close_dev;
 	}
 	for (int p = 1; p <= da.phys_port_cnt && !rc; p++) {
-		rc = fill_port(ctx, p, da.phys_port_cnt,
+		rc = fill_port(ctx, di->name, p, da.phys_port_cnt,
 			       &di->ports[di->nports]);
 		if (!rc)
 			di->nports++;

@@ -4,59 +4,54 @@
 #include <stdio.h>
 #include <string.h>
 
-double rperf_ib_rate_gbps(uint8_t active_speed, uint8_t active_width)
-{
-	double lane, lanes;
+/*
+ * Per-lane rates (IBTA Vol 2 and the speed codes of rdma-core's
+ * ibv_port_attr). From HDR the lanes are PAM4 with Reed-Solomon FEC: the
+ * data rate is the nominal 50/100/200 Gb/s, not signal * 64/66.
+ */
+static const struct rperf_ib_speed ib_speeds[] = {
+	{ 1, "SDR", 2.5, "8b/10b", 2.5 * 8 / 10 },
+	{ 2, "DDR", 5.0, "8b/10b", 5.0 * 8 / 10 },
+	{ 4, "QDR", 10.0, "8b/10b", 10.0 * 8 / 10 },
+	{ 8, "FDR10", 10.3125, "64b/66b", 10.3125 * 64 / 66 },
+	{ 16, "FDR", 14.0625, "64b/66b", 14.0625 * 64 / 66 },
+	{ 32, "EDR", 25.78125, "64b/66b", 25.78125 * 64 / 66 },
+	{ 64, "HDR", 53.125, "PAM4/FEC", 50.0 },
+	{ 128, "NDR", 106.25, "PAM4/FEC", 100.0 },
+	{ 256, "XDR", 212.5, "PAM4/FEC", 200.0 },
+};
 
-	/* Per-lane data rates after encoding. */
-	switch (active_speed) {
+const struct rperf_ib_speed *rperf_ib_speed_find(uint32_t code)
+{
+	for (size_t i = 0; i < sizeof(ib_speeds) / sizeof(ib_speeds[0]); i++)
+		if (ib_speeds[i].code == code)
+			return &ib_speeds[i];
+	return NULL;
+}
+
+int rperf_ib_width_lanes(uint32_t width)
+{
+	switch (width) {
 	case 1:
-		lane = 2.5 * 8 / 10;
-		break; /* SDR */
+		return 1;
 	case 2:
-		lane = 5.0 * 8 / 10;
-		break; /* DDR */
+		return 4;
 	case 4:
-		lane = 10.0 * 8 / 10;
-		break; /* QDR */
+		return 8;
 	case 8:
-		lane = 10.3125 * 64 / 66;
-		break; /* FDR10 */
+		return 12;
 	case 16:
-		lane = 14.0625 * 64 / 66;
-		break; /* FDR */
-	case 32:
-		lane = 25.78125 * 64 / 66;
-		break; /* EDR */
-	case 64:
-		lane = 50.0;
-		break; /* HDR (PAM4, after FEC) */
-	case 128:
-		lane = 100.0;
-		break; /* NDR */
+		return 2;
 	default:
 		return 0;
 	}
-	switch (active_width) {
-	case 1:
-		lanes = 1;
-		break;
-	case 2:
-		lanes = 4;
-		break;
-	case 4:
-		lanes = 8;
-		break;
-	case 8:
-		lanes = 12;
-		break;
-	case 16:
-		lanes = 2;
-		break;
-	default:
-		return 0;
-	}
-	return lane * lanes;
+}
+
+double rperf_ib_rate_gbps(uint32_t active_speed, uint32_t active_width)
+{
+	const struct rperf_ib_speed *s = rperf_ib_speed_find(active_speed);
+
+	return s ? s->lane_gbps * rperf_ib_width_lanes(active_width) : 0;
 }
 
 int rperf_vl_count(uint8_t max_vl_num)

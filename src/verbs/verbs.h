@@ -24,6 +24,7 @@ struct rperf_verbs_cfg {
 	uint8_t retry_count;
 	uint8_t sl;
 	uint8_t tclass;
+	int huge_shift; /* buffers in pages of 1 << huge_shift (21, 30); 0 no */
 };
 
 struct rperf_dev {
@@ -36,6 +37,8 @@ struct rperf_dev {
 	union ibv_gid gid;
 	bool roce;
 	char name[64];
+	int huge_shift; /* from rperf_verbs_cfg */
+	char buf_note[192]; /* hugepage fallback / mlock failure, "" if none */
 };
 
 /* Connection facts one QP needs about the other. */
@@ -51,6 +54,8 @@ struct rperf_buf {
 	void *addr;
 	size_t len;
 	struct ibv_mr *mr;
+	size_t map_len; /* > 0: mmap()ed huge pages of this length */
+	size_t lock_len; /* > 0: mlock()ed */
 };
 
 struct rperf_qp {
@@ -77,6 +82,11 @@ struct rperf_qp_cfg {
 	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
 
+/*
+ * The name of the device rperf_dev_open would open for @want (NULL: the
+ * first one), without opening it. 0, or ENODEV / the listing's errno.
+ */
+int rperf_dev_resolve_name(const char *want, char *out, size_t len);
 int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,
 		   char *err, size_t errlen);
 void rperf_dev_close(struct rperf_dev *d);

@@ -190,6 +190,7 @@ int rperf_dev_open(const struct rperf_verbs_cfg *cfg, struct rperf_dev **out,
 
 	if (!d)
 		return ENOMEM;
+	d->huge_shift = cfg->huge_shift;
 	rc = open_ctx(d, cfg, err, errlen);
 	if (rc)
 		goto free_dev;
@@ -245,4 +246,21 @@ enum ibv_mtu rperf_mtu_enum(int bytes)
 	default:
 		return 0;
 	}
+}
+
+int rperf_dev_resolve_name(const char *want, char *out, size_t len)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev;
+	int n = 0;
+
+	out[0] = '\0';
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return errno ? errno : ENODEV;
+	dev = n > 0 ? find_device(list, n, want) : NULL;
+	if (dev)
+		snprintf(out, len, "%s", ibv_get_device_name(dev));
+	ibv_free_device_list(list);
+	return dev ? 0 : ENODEV;
 }

@@ -6,8 +6,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+/* Huge pages of 1 << @shift bytes covering @len; NULL if none are free. */
+static void *map_huge(size_t len, int shift, size_t *map_len)
+{
+	size_t page = (size_t)1 << shift;
+	void *p;
+
+	*map_len = (len + page - 1) / page * page;
+	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+			 (shift << MAP_HUGE_SHIFT),
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		*map_len = 0;
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Buffers: huge pages when asked (falling back to normal pages with a
+ * note in d->buf_note), pre-touched (so first-touch places them on the
+ * thread's memory policy node) and locked before anything is measured.
+ */
 int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
 		    struct rperf_buf *out)
 {
@@ -16,18 +40,33 @@ int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = posix_memalign(&out->addr, (size_t)page,
-			    alloc ? alloc : (size_t)page);
-	if (rc)
-		return rc;
-	memset(out->addr, 0, alloc ? alloc : (size_t)page);
+	alloc = alloc ? alloc : (size_t)page;
+	if (d->huge_shift)
+		out->addr = map_huge(alloc, d->huge_shift, &out->map_len);
+	if (d->huge_shift && !out->addr && !d->buf_note[0])
+		snprintf(
+			d->buf_note, sizeof(d->buf_note),
+			"no free %s huge pages (see /proc/sys/vm/nr_hugepages): normal pages used",
+			d->huge_shift == 30 ? "1G" : "2M");
+	if (out->map_len) {
+		alloc = out->map_len;
+	} else {
+		rc = posix_memalign(&out->addr, (size_t)page, alloc);
+		if (rc)
+			return rc;
+	}
+	memset(out->addr, 0, alloc);
+	if (mlock(out->addr, alloc) == 0)
+		out->lock_len = alloc;
+	else if (!d->buf_note[0])
+		snprintf(d->buf_note, sizeof(d->buf_note),
+			 "buffers not locked (mlock: %s; raise RLIMIT_MEMLOCK)",
+			 strerror(errno));
 	out->len = len;
-	out->mr = ibv_reg_mr(d->pd, out->addr, alloc ? alloc : (size_t)page,
-			     access);
+	out->mr = ibv_reg_mr(d->pd, out->addr, alloc, access);
 	if (!out->mr) {
 		rc = errno ? errno : ENOMEM;
-		free(out->addr);
-		out->addr = NULL;
+		rperf_buf_free(out);
 		return rc;
 	}
 	return 0;
@@ -37,7 +76,12 @@ void rperf_buf_free(struct rperf_buf *b)
 {
 	if (b->mr)
 		ibv_dereg_mr(b->mr);
-	free(b->addr);
+	if (b->lock_len)
+		munlock(b->addr, b->lock_len);
+	if (b->map_len)
+		munmap(b->addr, b->map_len);
+	else
+		free(b->addr);
 	memset(b, 0, sizeof(*b));
 }
 

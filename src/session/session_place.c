@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE
+#include "session/session_place.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "host/place.h"
+#include "host/preflight.h"
+#include "verbs/verbs.h"
+
+#define BUSY_SAMPLE_MS 50
+
+static const char *const huge_names[] = { "none", "2M", "1G" };
+
+static void fill_platform(const struct rperf_session_host *h, const char *dev,
+			  struct rperf_platform *plat)
+{
+	snprintf(plat->device, sizeof(plat->device), "%s", dev);
+	snprintf(plat->fw_ver, sizeof(plat->fw_ver), "%s", h->nic.fw_ver);
+	snprintf(plat->pcie_speed, sizeof(plat->pcie_speed), "%s",
+		 h->nic.pcie_speed);
+	plat->pcie_width = h->nic.pcie_width;
+}
+
+static void say_preflight(const struct rperf_preflight *pf)
+{
+	for (size_t i = 0; i < pf->n; i++)
+		if (!pf->c[i].ok)
+			fprintf(stderr, "rperf: warning: preflight %s: %s\n",
+				pf->c[i].check, pf->c[i].detail);
+}
+
+int rperf_session_place(const struct rperf_cli_config *cfg,
+			struct rperf_session_host *h,
+			struct rperf_platform *plat)
+{
+	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node };
+	struct rperf_preflight_in in = { .sys = "/sys",
+					 .proc = "/proc",
+					 .busy_sample_ms = BUSY_SAMPLE_MS };
+	char dev[64], msg[320];
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	rperf_platform_collect(plat);
+	/* no device here: dev_open says so later, with the accepted names */
+	if (rperf_dev_resolve_name(cfg->ib_dev, dev, sizeof(dev)) ||
+	    rperf_nic_locality(in.sys, in.proc, dev, &h->nic))
+		h->nic.numa_node = -1;
+	rc = rperf_place_decide(&req, h->nic.numa_node,
+				rperf_place_node_of_cpu(cfg->cpu),
+				rperf_place_nnodes(), &h->place, msg,
+				sizeof(msg));
+	if (!rc)
+		rc = rperf_place_apply(&h->place, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "rperf: %s\n", msg);
+		return RPERF_EXIT_USAGE;
+	}
+	if (cfg->hugepages >= 0 && cfg->hugepages <= RPERF_HUGE_1G)
+		snprintf(h->place.hugepages, sizeof(h->place.hugepages), "%s",
+			 huge_names[cfg->hugepages]);
+	fill_platform(h, dev, plat);
+	if (!dev[0])
+		return 0; /* the run fails at dev_open: no warnings before it */
+	in.cpu = h->place.cpu >= 0 ? h->place.cpu : sched_getcpu();
+	in.nic = &h->nic;
+	in.place = &h->place;
+	rperf_preflight_run(&in, &h->preflight);
+	say_preflight(&h->preflight);
+	return 0;
+}
+
+bool rperf_session_note_buffers(struct rperf_session_host *h,
+				const struct rperf_dev *d)
+{
+	if (!d || !d->buf_note[0])
+		return false;
+	snprintf(h->place.buffers_note, sizeof(h->place.buffers_note), "%s",
+		 d->buf_note);
+	return true;
+}
