@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <numa.h>
 
@@ -48,6 +49,8 @@ static int decide_cpu(const struct rperf_place_req *req, int nic_node,
 	} else if (req->cpu_node >= 0) {
 		out->cpu_node = (int)req->cpu_node;
 		SET(out->cpu_source, "--cpu-node");
+	} else if (req->inherited) {
+		SET(out->cpu_source, "inherited affinity kept (taskset)");
 	} else if (nic_node >= 0) {
 		out->cpu_node = nic_node;
 		SET(out->cpu_source, "the NIC's node");
@@ -155,6 +158,16 @@ int rperf_place_node_of_cpu(int64_t cpu)
 	if (cpu < 0 || cpu > 65535 || numa_available() < 0)
 		return -1;
 	return numa_node_of_cpu((int)cpu);
+}
+
+bool rperf_place_affinity_restricted(void)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return online > 0 && CPU_COUNT(&set) < online;
 }
 
 int rperf_place_nnodes(void)

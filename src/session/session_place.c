@@ -38,7 +38,8 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
 			struct rperf_platform *plat)
 {
-	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node };
+	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node,
+				       rperf_place_affinity_restricted() };
 	struct rperf_preflight_in in = { .sys = "/sys",
 					 .proc = "/proc",
 					 .busy_sample_ms = BUSY_SAMPLE_MS };
