@@ -85,3 +85,18 @@ bool rperf_session_note_buffers(struct rperf_session_host *h,
 		 d->buf_note);
 	return true;
 }
+
+bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
+				  size_t len)
+{
+	const struct rperf_placement *p = &h->place;
+
+	if (!p->remote)
+		return false;
+	snprintf(
+		buf, len,
+		"remote placement: the NIC is on node %d, the measuring thread on node %d (%s), its buffers on node %d (%s)",
+		p->nic_node, p->cpu_node, p->cpu_source, p->mem_node,
+		p->mem_source);
+	return true;
+}

@@ -31,6 +31,10 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
 			struct rperf_platform *plat);
 
+/* The report warning of a remote placement into @buf; false if local. */
+bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
+				  size_t len);
+
 /* Copy @d's buffer note (hugepage fallback, mlock) into the placement;
  * true when there is one (the caller adds it to the run's warnings). */
 bool rperf_session_note_buffers(struct rperf_session_host *h,
