@@ -397,6 +397,7 @@ static int client_run(struct client *c)
 		return rc;
 	path_facts(c);
 	c->io.stop = NULL; /* after SIGINT the run still closes cleanly */
+	rperf_session_say_preflight(&c->run->host);
 	rc = measure(c);
 	if (!rc)
 		rperf_session_bye(&c->s, &c->io);

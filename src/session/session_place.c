@@ -26,9 +26,11 @@ static void fill_platform(const struct rperf_session_host *h, const char *dev,
 	plat->pcie_width = h->nic.pcie_width;
 }
 
-static void say_preflight(const struct rperf_preflight *pf)
+void rperf_session_say_preflight(const struct rperf_session_host *h)
 {
-	for (size_t i = 0; i < pf->n; i++)
+	const struct rperf_preflight *pf = &h->preflight;
+
+	for (size_t i = 0; i < pf->n && i < RPERF_MAX_CHECKS; i++)
 		if (!pf->c[i].ok)
 			fprintf(stderr, "rperf: warning: preflight %s: %s\n",
 				pf->c[i].check, pf->c[i].detail);
@@ -67,12 +69,11 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 			 huge_names[cfg->hugepages]);
 	fill_platform(h, dev, plat);
 	if (!dev[0])
-		return 0; /* the run fails at dev_open: no warnings before it */
+		return 0; /* no device: the run fails at dev_open */
 	in.cpu = h->place.cpu >= 0 ? h->place.cpu : sched_getcpu();
 	in.nic = &h->nic;
 	in.place = &h->place;
 	rperf_preflight_run(&in, &h->preflight);
-	say_preflight(&h->preflight);
 	return 0;
 }
 
