@@ -45,22 +45,35 @@ static void fill_host(struct rperf_device_info *d, struct rperf_port_info *p,
 	pf->c[1] = (struct rperf_check){ "governor", true, "performance" };
 }
 
-static void test_info_host_json(void **state)
-{
-	struct fixture *fx = *state;
+/* rperf info over one device (fill_host) and its preflight. */
+struct host_info {
 	struct rperf_device_info d;
 	struct rperf_port_info p;
 	struct rperf_preflight pf;
-	struct rperf_device_list l = { .n = 1, .dev = &d };
-	struct rperf_info info = { .clock = &fx->clk,
-				   .platform = &fx->plat,
-				   .devices = &l,
-				   .preflight = &pf };
+	struct rperf_device_list l;
+	struct rperf_info info;
+};
+
+static void host_info(struct host_info *h, struct fixture *fx)
+{
+	fill_host(&h->d, &h->p, &h->pf);
+	h->l = (struct rperf_device_list){ .n = 1, .dev = &h->d };
+	h->info = (struct rperf_info){ .clock = &fx->clk,
+				       .platform = &fx->plat,
+				       .devices = &h->l,
+				       .preflight = &h->pf };
+}
+
+static void test_info_host_json(void **state)
+{
+	static struct host_info h;
+	struct rperf_device_info *d = &h.d;
+	struct rperf_port_info *p = &h.p;
 	json_t *root, *dev, *port, *c;
 	char *out;
 
-	fill_host(&d, &p, &pf);
-	out = render_info(rperf_info_json, &info);
+	host_info(&h, *state);
+	out = render_info(rperf_info_json, &h.info);
 	root = parse(out);
 	dev = json_array_get(get(root, "devices"), 0);
 	assert_int_equal(get_int(dev, "numa_node"), 1);
@@ -91,12 +104,12 @@ static void test_info_host_json(void **state)
 	free(out);
 
 	/* Soft-RoCE: no PCIe, no IRQs, no tables: nulls and the note */
-	d.pcie_speed[0] = '\0';
-	d.pcie_width = 0;
-	d.irq_cpus[0] = '\0';
-	p.has_sl2vl = p.has_vlarb = false;
-	snprintf(p.vl_note, sizeof(p.vl_note), "needs umad access");
-	out = render_info(rperf_info_json, &info);
+	d->pcie_speed[0] = '\0';
+	d->pcie_width = 0;
+	d->irq_cpus[0] = '\0';
+	p->has_sl2vl = p->has_vlarb = false;
+	snprintf(p->vl_note, sizeof(p->vl_note), "needs umad access");
+	out = render_info(rperf_info_json, &h.info);
 	root = parse(out);
 	dev = json_array_get(get(root, "devices"), 0);
 	port = json_array_get(get(dev, "ports"), 0);
@@ -111,19 +124,11 @@ static void test_info_host_json(void **state)
 
 static void test_info_host_text(void **state)
 {
-	struct fixture *fx = *state;
-	struct rperf_device_info d;
-	struct rperf_port_info p;
-	struct rperf_preflight pf;
-	struct rperf_device_list l = { .n = 1, .dev = &d };
-	struct rperf_info info = { .clock = &fx->clk,
-				   .platform = &fx->plat,
-				   .devices = &l,
-				   .preflight = &pf };
+	static struct host_info h;
 	char *out;
 
-	fill_host(&d, &p, &pf);
-	out = render_info(rperf_info_text, &info);
+	host_info(&h, *state);
+	out = render_info(rperf_info_text, &h.info);
 	assert_non_null(strstr(out, "mlx5_0 (numa node 1, node guid"));
 	assert_non_null(strstr(out, "fw 16.35.2000"));
 	assert_non_null(strstr(out, "pcie: 16.0 GT/s PCIe x16"));
