@@ -12,6 +12,22 @@
 
 #define SET(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
 
+/*
+ * libnuma reports errors by printing (perror) from numa_error/numa_warn,
+ * which it declares weak so that programs may replace them. Library code
+ * never prints: rperf's callers get errnos and messages instead.
+ */
+void numa_error(char *where)
+{
+	(void)where;
+}
+
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
+
 static int check_node(const char *opt, int64_t node, int nnodes, char *msg,
 		      size_t msglen)
 {
