@@ -161,6 +161,30 @@ static void placement(void **state)
 	assert_int_equal(p.nic_node, -1);
 }
 
+/* Applying a placement on this host (node 0 exists wherever NUMA does). */
+static void placement_apply(void **state)
+{
+	struct rperf_place_req r = { -1, 0, 0, false };
+	struct rperf_placement p;
+	char msg[256] = "";
+
+	(void)state;
+	if (rperf_place_nnodes() < 1)
+		skip();
+	assert_int_equal(rperf_place_decide(&r, -1, -1, rperf_place_nnodes(),
+					    &p, msg, sizeof(msg)),
+			 0);
+	assert_int_equal(rperf_place_apply(&p, msg, sizeof(msg)), 0);
+	/* a node that the kernel does not have: an errno and a message */
+	p.cpu_node = 4000;
+	assert_int_not_equal(rperf_place_apply(&p, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "cannot run on node 4000"));
+	/* a CPU beyond the set: refused before any system call */
+	p.cpu = 1 << 20;
+	assert_int_equal(rperf_place_apply(&p, msg, sizeof(msg)), EINVAL);
+	assert_non_null(strstr(msg, "--cpu"));
+}
+
 static const struct rperf_check *find(const struct rperf_preflight *pf,
 				      const char *name)
 {
@@ -257,6 +281,7 @@ int main(void)
 		cmocka_unit_test(cpusets),
 		cmocka_unit_test(locality),
 		cmocka_unit_test(placement),
+		cmocka_unit_test(placement_apply),
 		cmocka_unit_test(preflight_vm),
 		cmocka_unit_test(preflight_metal),
 		cmocka_unit_test(busy),
