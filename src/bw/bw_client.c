@@ -397,6 +397,7 @@ static int client_run(struct client *c)
 		return rc;
 	path_facts(c);
 	c->io.stop = NULL; /* after SIGINT the run still closes cleanly */
+	rperf_session_say_preflight(&c->run->host);
 	rc = measure(c);
 	if (!rc)
 		rperf_session_bye(&c->s, &c->io);
@@ -413,6 +414,7 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 {
 	struct rperf_bw_run *run = calloc(1, sizeof(*run));
 	struct client c = { .run = run };
+	char remote[256];
 	int rc;
 
 	if (run) {
@@ -434,6 +436,9 @@ int rperf_bw_client(const struct rperf_cli_config *cfg,
 				       .stop = stop };
 	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
 	rc = rperf_session_place(cfg, &run->host, &run->platform);
+	if (!rc &&
+	    rperf_session_remote_warning(&run->host, remote, sizeof(remote)))
+		rperf_bw_warn(run, "%s", remote);
 	if (!rc)
 		rc = client_run(&c);
 	if (c.io.fd >= 0)

@@ -48,10 +48,10 @@ int rperf_cli_resolve_vl(struct rperf_cli_config *cfg)
 		}
 		cfg->sl = sl;
 	}
-	if (vp.has_table)
-		fprintf(stderr,
-			"rperf: note: SL %lld maps to VL %u on %s port %lld (the local port's table; switches map SLs with their own)\n",
-			(long long)cfg->sl, vp.t.vl[cfg->sl & 15], vp.dev,
-			(long long)cfg->ib_port);
+	if (vp.has_table && !cfg->jsonl) /* stdout: errors keep one line */
+		printf("rperf: note: SL %lld maps to VL %u on %s port %lld (the local port's table; switches map SLs with their own)\n",
+		       (long long)cfg->sl, vp.t.vl[cfg->sl & 15], vp.dev,
+		       (long long)cfg->ib_port);
+	fflush(stdout);
 	return 0;
 }

@@ -6,10 +6,27 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <numa.h>
 
 #define SET(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
+
+/*
+ * libnuma reports errors by printing (perror) from numa_error/numa_warn,
+ * which it declares weak so that programs may replace them. Library code
+ * never prints: rperf's callers get errnos and messages instead.
+ */
+void numa_error(char *where)
+{
+	(void)where;
+}
+
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
 
 static int check_node(const char *opt, int64_t node, int nnodes, char *msg,
 		      size_t msglen)
@@ -48,6 +65,8 @@ static int decide_cpu(const struct rperf_place_req *req, int nic_node,
 	} else if (req->cpu_node >= 0) {
 		out->cpu_node = (int)req->cpu_node;
 		SET(out->cpu_source, "--cpu-node");
+	} else if (req->inherited) {
+		SET(out->cpu_source, "inherited affinity kept (taskset)");
 	} else if (nic_node >= 0) {
 		out->cpu_node = nic_node;
 		SET(out->cpu_source, "the NIC's node");
@@ -155,6 +174,16 @@ int rperf_place_node_of_cpu(int64_t cpu)
 	if (cpu < 0 || cpu > 65535 || numa_available() < 0)
 		return -1;
 	return numa_node_of_cpu((int)cpu);
+}
+
+bool rperf_place_affinity_restricted(void)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return online > 0 && CPU_COUNT(&set) < online;
 }
 
 int rperf_place_nnodes(void)

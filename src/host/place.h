@@ -7,6 +7,7 @@
 #ifndef RPERF_HOST_PLACE_H
 #define RPERF_HOST_PLACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,8 @@ struct rperf_place_req {
 	int64_t cpu; /* --cpu, -1 unset */
 	int64_t cpu_node; /* --cpu-node, -1 unset */
 	int64_t mem_node; /* --mem-node, -1 unset */
+	bool inherited; /* the process already has a restricted CPU affinity
+			 * (taskset, cgroup): the default keeps it */
 };
 
 /*
@@ -35,6 +38,9 @@ int rperf_place_decide(const struct rperf_place_req *req, int nic_node,
  */
 int rperf_place_apply(const struct rperf_placement *p, char *msg,
 		      size_t msglen);
+
+/* Whether the calling thread may run on fewer CPUs than are online. */
+bool rperf_place_affinity_restricted(void);
 
 /* The NUMA node of @cpu, -1 if unknown. Host NUMA nodes, 0 if no NUMA. */
 int rperf_place_node_of_cpu(int64_t cpu);

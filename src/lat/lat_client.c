@@ -307,6 +307,7 @@ static int client_run(struct client *c)
 		rc = exchange(c);
 	if (rc)
 		return rc;
+	rperf_session_say_preflight(&c->run->host);
 	rc = measure(c);
 	if (rc)
 		rperf_session_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,

@@ -13,11 +13,14 @@
 int rperf_lat_prepare(struct rperf_lat_run *run)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
+	char remote[256];
 	int rc;
 
 	rc = rperf_session_place(cfg, &run->host, &run->platform);
 	if (rc)
 		return rc;
+	if (rperf_session_remote_warning(&run->host, remote, sizeof(remote)))
+		rperf_lat_warn(run, "%s", remote);
 	rc = rperf_clock_init(&run->clk, (enum rperf_clock_source)cfg->clock);
 	if (rc == ENOTSUP) {
 		fprintf(stderr,

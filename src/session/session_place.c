@@ -26,9 +26,11 @@ static void fill_platform(const struct rperf_session_host *h, const char *dev,
 	plat->pcie_width = h->nic.pcie_width;
 }
 
-static void say_preflight(const struct rperf_preflight *pf)
+void rperf_session_say_preflight(const struct rperf_session_host *h)
 {
-	for (size_t i = 0; i < pf->n; i++)
+	const struct rperf_preflight *pf = &h->preflight;
+
+	for (size_t i = 0; i < pf->n && i < RPERF_MAX_CHECKS; i++)
 		if (!pf->c[i].ok)
 			fprintf(stderr, "rperf: warning: preflight %s: %s\n",
 				pf->c[i].check, pf->c[i].detail);
@@ -38,7 +40,8 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
 			struct rperf_platform *plat)
 {
-	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node };
+	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node,
+				       rperf_place_affinity_restricted() };
 	struct rperf_preflight_in in = { .sys = "/sys",
 					 .proc = "/proc",
 					 .busy_sample_ms = BUSY_SAMPLE_MS };
@@ -66,12 +69,11 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 			 huge_names[cfg->hugepages]);
 	fill_platform(h, dev, plat);
 	if (!dev[0])
-		return 0; /* the run fails at dev_open: no warnings before it */
+		return 0; /* no device: the run fails at dev_open */
 	in.cpu = h->place.cpu >= 0 ? h->place.cpu : sched_getcpu();
 	in.nic = &h->nic;
 	in.place = &h->place;
 	rperf_preflight_run(&in, &h->preflight);
-	say_preflight(&h->preflight);
 	return 0;
 }
 
@@ -82,5 +84,20 @@ bool rperf_session_note_buffers(struct rperf_session_host *h,
 		return false;
 	snprintf(h->place.buffers_note, sizeof(h->place.buffers_note), "%s",
 		 d->buf_note);
+	return true;
+}
+
+bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
+				  size_t len)
+{
+	const struct rperf_placement *p = &h->place;
+
+	if (!p->remote)
+		return false;
+	snprintf(
+		buf, len,
+		"remote placement: the NIC is on node %d, the measuring thread on node %d (%s), its buffers on node %d (%s)",
+		p->nic_node, p->cpu_node, p->cpu_source, p->mem_node,
+		p->mem_source);
 	return true;
 }

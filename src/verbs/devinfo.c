@@ -56,11 +56,12 @@ static void vl_tables(const char *dev, const struct ibv_port_attr *pa,
 	}
 	pi->has_sl2vl = true;
 	memcpy(pi->sl2vl, t.vl, sizeof(pi->sl2vl));
-	pi->has_vlarb = true;
+	/* a failed VL arbitration SMP leaves its block zeroed: not shown */
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < RPERF_VLARB_ENTRIES; i++) {
 			pi->vlarb_vl[k][i] = b[k].e[i].vl;
 			pi->vlarb_weight[k][i] = b[k].e[i].weight;
+			pi->has_vlarb |= b[k].e[i].weight != 0;
 		}
 }
 

@@ -100,7 +100,7 @@ int rperf_vl_pick_sl(const struct rperf_sl2vl *t, int read_rc, const char *why,
 	if (!t) {
 		snprintf(
 			msg, msglen,
-			"the port's SL to VL table cannot be read (%s); give -S/--sl instead",
+			"the port's SL to VL table cannot be read (%s); accepted: -S/--sl SL instead",
 			why && *why ? why : "no reason given");
 		return read_rc ? read_rc : ENODATA;
 	}

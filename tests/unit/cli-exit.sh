@@ -74,7 +74,11 @@ if command -v jq > /dev/null; then
 			and (.overhead_ns.min > 0) and (.overhead_ns.median >= .overhead_ns.min)
 			and (.invariant | type == "boolean") and (.hypervisor | type == "boolean")
 			and (.clocksource | type == "string")) and
-		(.devices | type == "array")' "$tmp/out" > /dev/null; then
+		(.devices | type == "array") and
+		(.preflight | type == "array" and length >= 7 and
+			all(.[]; (.check | type == "string") and (.ok | type == "boolean")
+				and (.detail | type == "string"))) and
+		(.platform | has("rdma_core_version") and has("numa_summary") and has("pcie"))' "$tmp/out" > /dev/null; then
 		ok "info --json has the contract keys ($(jq -c '{source: .clock.source, trusted: .clock.trusted, devices: (.devices | length)}' "$tmp/out"))"
 	else
 		bad "info --json lacks contract keys:"; head -c 2000 "$tmp/out"

@@ -261,6 +261,41 @@ static void table_consistency(void **state)
 	free(md);
 }
 
+/* --cpu-node, --mem-node, --use_hugepages[=SIZE], --vl (issue 12) */
+static void placement_options(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "10.0.0.1", NULL);
+	assert_int_equal(r.cfg.cpu_node, -1);
+	assert_int_equal(r.cfg.mem_node, -1);
+	assert_int_equal(r.cfg.vl, -1);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_NONE);
+	parse(&r, "bw", "--cpu-node", "1", "--mem-node", "0", "--use_hugepages",
+	      "--vl", "2", "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.cpu_node, 1);
+	assert_int_equal(r.cfg.mem_node, 0);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_2M);
+	assert_int_equal(r.cfg.vl, 2);
+	assert_string_equal(r.cfg.host, "10.0.0.1");
+	parse(&r, "lat", "--use_hugepages=1G", "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_1G);
+	parse(&r, "lat", "--use_hugepages=4K", "10.0.0.1", NULL);
+	expect_error("--use_hugepages: '4K' is not a choice", &r);
+	parse(&r, "lat", "--vl", "15", "10.0.0.1", NULL);
+	expect_error("--vl", &r);
+	parse(&r, "lat", "--vl", "1", "-S", "3", "10.0.0.1", NULL);
+	expect_error("--vl: given with -S/--sl", &r);
+	parse(&r, "lat", "--cpu-node", "-1", "10.0.0.1", NULL);
+	expect_error("--cpu-node", &r);
+	/* client-only: the server takes what the client ships */
+	parse(&r, "lat", "--mem-node", "0", NULL);
+	expect_error("not a server option", &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +307,7 @@ int main(void)
 		cmocka_unit_test(server_side),
 		cmocka_unit_test(help_and_version),
 		cmocka_unit_test(table_consistency),
+		cmocka_unit_test(placement_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,7 +93,7 @@ static void locality(void **state)
 
 static void placement(void **state)
 {
-	struct rperf_place_req r = { -1, -1, -1 };
+	struct rperf_place_req r = { -1, -1, -1, false };
 	struct rperf_placement p;
 	char msg[256], line[256];
 
@@ -116,7 +116,7 @@ static void placement(void **state)
 	assert_non_null(strstr(line, "memory node 0 (--mem-node)"));
 	assert_non_null(strstr(line, "REMOTE"));
 	/* --cpu decides the CPU's node; a contradicting --cpu-node fails */
-	r = (struct rperf_place_req){ 3, 0, -1 };
+	r = (struct rperf_place_req){ 3, 0, -1, false };
 	assert_int_equal(rperf_place_decide(&r, 1, 1, 2, &p, msg, sizeof(msg)),
 			 EINVAL);
 	assert_non_null(strstr(msg, "--cpu-node"));
@@ -125,32 +125,64 @@ static void placement(void **state)
 			 0);
 	assert_int_equal(p.cpu, 3);
 	assert_string_equal(p.cpu_source, "--cpu");
+	/* an inherited restricted affinity (taskset) is kept by default;
+	 * the memory still goes to the NIC's node */
+	r = (struct rperf_place_req){ -1, -1, -1, true };
+	assert_int_equal(rperf_place_decide(&r, 1, -1, 2, &p, msg, sizeof(msg)),
+			 0);
+	assert_int_equal(p.cpu_node, -1);
+	assert_int_equal(p.mem_node, 1);
+	assert_non_null(strstr(p.cpu_source, "taskset"));
 	/* NIC node unknown (-1): nothing bound, nothing remote */
-	r = (struct rperf_place_req){ -1, -1, -1 };
+	r = (struct rperf_place_req){ -1, -1, -1, false };
 	assert_int_equal(
 		rperf_place_decide(&r, -1, -1, 1, &p, msg, sizeof(msg)), 0);
 	assert_int_equal(p.cpu_node, -1);
 	assert_int_equal(p.mem_node, -1);
 	assert_false(p.remote);
 	/* explicit node 0 on a one-node host (the lab VM) */
-	r = (struct rperf_place_req){ -1, 0, 0 };
+	r = (struct rperf_place_req){ -1, 0, 0, false };
 	assert_int_equal(
 		rperf_place_decide(&r, -1, -1, 1, &p, msg, sizeof(msg)), 0);
 	assert_int_equal(p.cpu_node, 0);
 	assert_int_equal(p.mem_node, 0);
 	/* nodes that do not exist; a hostile NIC node */
-	r = (struct rperf_place_req){ -1, 2, -1 };
+	r = (struct rperf_place_req){ -1, 2, -1, false };
 	assert_int_equal(rperf_place_decide(&r, 1, -1, 2, &p, msg, sizeof(msg)),
 			 EINVAL);
 	assert_non_null(strstr(msg, "accepted: 0 to 1"));
-	r = (struct rperf_place_req){ -1, -1, 1 };
+	r = (struct rperf_place_req){ -1, -1, 1, false };
 	assert_int_equal(rperf_place_decide(&r, -1, -1, 0, &p, msg,
 					    sizeof(msg)),
 			 EINVAL);
-	r = (struct rperf_place_req){ -1, -1, -1 };
+	r = (struct rperf_place_req){ -1, -1, -1, false };
 	assert_int_equal(rperf_place_decide(&r, 7, -1, 2, &p, msg, sizeof(msg)),
 			 0);
 	assert_int_equal(p.nic_node, -1);
+}
+
+/* Applying a placement on this host (node 0 exists wherever NUMA does). */
+static void placement_apply(void **state)
+{
+	struct rperf_place_req r = { -1, 0, 0, false };
+	struct rperf_placement p;
+	char msg[256] = "";
+
+	(void)state;
+	if (rperf_place_nnodes() < 1)
+		skip();
+	assert_int_equal(rperf_place_decide(&r, -1, -1, rperf_place_nnodes(),
+					    &p, msg, sizeof(msg)),
+			 0);
+	assert_int_equal(rperf_place_apply(&p, msg, sizeof(msg)), 0);
+	/* a node that the kernel does not have: an errno and a message */
+	p.cpu_node = 4000;
+	assert_int_not_equal(rperf_place_apply(&p, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "cannot run on node 4000"));
+	/* a CPU beyond the set: refused before any system call */
+	p.cpu = 1 << 20;
+	assert_int_equal(rperf_place_apply(&p, msg, sizeof(msg)), EINVAL);
+	assert_non_null(strstr(msg, "--cpu"));
 }
 
 static const struct rperf_check *find(const struct rperf_preflight *pf,
@@ -167,7 +199,7 @@ static void preflight_vm(void **state)
 {
 	struct rperf_nic_locality nic;
 	struct rperf_placement pl;
-	struct rperf_place_req r = { -1, 0, -1 };
+	struct rperf_place_req r = { -1, 0, -1, false };
 	struct rperf_preflight pf;
 	char sys[512], proc[512], msg[128];
 	struct rperf_preflight_in in = { .sys = sys, .proc = proc, .cpu = 2 };
@@ -249,6 +281,7 @@ int main(void)
 		cmocka_unit_test(cpusets),
 		cmocka_unit_test(locality),
 		cmocka_unit_test(placement),
+		cmocka_unit_test(placement_apply),
 		cmocka_unit_test(preflight_vm),
 		cmocka_unit_test(preflight_metal),
 		cmocka_unit_test(busy),
