@@ -172,12 +172,12 @@ tc_retry() {
 # An unpaced closed-loop LSG in the lane takes what the BSGs lose: with rperf
 # lat it ran 540-1800 samples/s of 60 B frames (3-21 % of the 4 Mb/s port),
 # with rperf run and WRITE BSGs 12-70 % of the port (the BSGs kept 29-86 % of
-# their FIFO bandwidth, 9 boots). On hardware its share is < 2 %. The key table gives
-# [lsg] a `rate` (bits/s of its wire SENDs: size x 8 x samples/s): used when
-# the job file accepts it. 500/s is 6 % of the port (the BSGs keep ~94 %); with rperf lat
-# --rate in this set-up 500/s kept the lane's median at 1.4-1.9 x the no-BSG
-# one, while 200/s left the VM's CPUs idle long enough between samples that
-# waking them made the median bimodal (0.1-2.3 ms).
+# their FIFO bandwidth, 9 boots). On hardware its share is < 2 %. The job
+# file's [lsg] rate (bits/s of its wire SENDs: size x 8 x samples/s) paces
+# it; the probe below says so when an rperf lacks it. 500/s is 5.4-5.8 % of
+# the port (the BSGs kept 94.4-95.6 %, lane median 0.5-1.1 x the no-BSG one,
+# 3 boots); 200/s left the VM's CPUs idle long enough between samples that
+# waking them made the median bimodal (0.1-2.3 ms, rperf lat --rate).
 lsg_rate_probe() {
 	printf '[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:2\n[lsg p]\nfrom = a\nto = b\nrate = %s\n' \
 		"$LSG_RATE" > /tmp/lsg-rate.ini
