@@ -13,18 +13,6 @@
 #include "bw/bw_params.h"
 #include "cli/config_kv.h"
 
-void rperf_bw_warn(struct rperf_bw_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (run->nwarnings >= RPERF_BW_MAX_WARNINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(run->warnings[run->nwarnings++], sizeof(run->warnings[0]),
-		  fmt, ap);
-	va_end(ap);
-}
-
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {
 	if (b->receiver_note)
@@ -148,13 +136,11 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 int rperf_bw_report(const struct rperf_bw_run *run)
 {
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
-	const char *warn[RPERF_BW_MAX_WARNINGS];
+	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	const char *path;
 	int rc = 0, jrc;
 
-	for (size_t i = 0; i < run->nwarnings; i++)
-		warn[i] = run->warnings[i];
 	rep.command = "bw";
 	rep.config = kv;
 	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
@@ -163,13 +149,13 @@ int rperf_bw_report(const struct rperf_bw_run *run)
 	rep.nbw = run->nres;
 	rep.report_gbits = run->cfg->report_gbits;
 	rep.warnings = warn;
-	rep.nwarnings = run->nwarnings;
-	rep.partial = run->partial;
-	rep.error = run->error[0] ? run->error : NULL;
+	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
+	rep.partial = run->notes.partial;
+	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	if (!run->cfg->jsonl)
 		rc = rperf_report_bw_text(stdout, &rep);
 	else
-		for (size_t i = 0; i < run->nwarnings; i++)
+		for (size_t i = 0; i < rep.nwarnings; i++)
 			fprintf(stderr, "rperf: warning: %s\n", warn[i]);
 	if (fflush(stdout) && !rc)
 		rc = EIO;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen/gen.h"
+
 enum rperf_cmd {
 	RPERF_CMD_NONE = 0,
 	RPERF_CMD_LAT = 1 << 0,
@@ -27,40 +29,6 @@ enum rperf_cmd {
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
 #define RPERF_MAX_PERCENTILES 32
-
-enum rperf_method {
-	RPERF_METHOD_RPERF = 0,
-	RPERF_METHOD_PINGPONG,
-	RPERF_METHOD_POSTPOLL,
-	RPERF_METHOD_ALL,
-};
-
-enum rperf_pair_order {
-	RPERF_PAIR_ALTERNATE = 0,
-	RPERF_PAIR_WIRE_FIRST,
-	RPERF_PAIR_LOOP_FIRST,
-	RPERF_PAIR_SEQUENTIAL,
-};
-
-/* --timestamps: which clock stamps the completions of the rperf method */
-enum rperf_timestamps {
-	RPERF_TS_AUTO = 0, /* the NIC's when the device has them, else cpu */
-	RPERF_TS_NIC,
-	RPERF_TS_CPU,
-};
-
-enum rperf_verb {
-	RPERF_VERB_SEND = 0,
-	RPERF_VERB_WRITE,
-	RPERF_VERB_WRITE_IMM,
-};
-
-/* perftest's --rate_units: MB/s, Gb/s, packets/s */
-enum rperf_rate_units {
-	RPERF_RATE_MBPS = 0, /* M */
-	RPERF_RATE_GBPS, /* g */
-	RPERF_RATE_PPS, /* p */
-};
 
 struct rperf_cli_config {
 	enum rperf_cmd cmd;

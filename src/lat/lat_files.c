@@ -9,8 +9,6 @@
 
 #include <rperf/report.h>
 
-#include "cli/cli.h"
-
 static int write_raw(FILE *f, void *arg)
 {
 	const struct rperf_lat_run *run = arg;
@@ -92,7 +90,7 @@ static bool over(const char *opt, double p, uint64_t limit_ns,
 	return true;
 }
 
-int rperf_lat_thresholds(const struct rperf_lat_run *run)
+bool rperf_lat_thresholds(const struct rperf_lat_run *run)
 {
 	bool exceeded = false;
 
@@ -101,7 +99,7 @@ int rperf_lat_thresholds(const struct rperf_lat_run *run)
 		exceeded |=
 			over("--max-p999", 99.9, run->cfg->max_p999_ns, run, i);
 	}
-	return exceeded ? RPERF_EXIT_THRESHOLD : RPERF_EXIT_OK;
+	return exceeded;
 }
 
 static void row(const char *what, const struct rperf_hist *h)
