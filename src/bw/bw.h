@@ -11,7 +11,7 @@
 #include <rperf/platform.h>
 #include <rperf/report.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/bsg.h"
 #include "session/session_err.h"
 
@@ -36,7 +36,7 @@ struct rperf_bw_run {
 	bool measured; /* the rounds began: there is something to report */
 };
 
-/* A client run's state (ENOMEM), and its end. */
+/* A client run's state with its result arrays (ENOMEM), and its end. */
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out);
 void rperf_bw_run_free(struct rperf_bw_run *run);
@@ -47,9 +47,6 @@ int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e);
 /* The server's ops for rperf_session_serve (session/session_life.h). */
 struct rperf_session_server_ops;
 extern const struct rperf_session_server_ops rperf_bw_server_ops;
-int rperf_bw_server_new(const struct rperf_cli_config *cfg,
-			volatile sig_atomic_t *stop, void **out);
-void rperf_bw_server_free(void *sv);
 
 /* Fill run->res[i] from the generator's figures and the server's RESULT
  * (@rx NULL: none). */
@@ -78,6 +75,8 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i);
 
 /* Print the text report (unless --jsonl) and write the JSON file if asked.
  * 0 or errno. */
-int rperf_bw_report(const struct rperf_bw_run *run);
+struct rperf_kv;
+int rperf_bw_report(const struct rperf_bw_run *run,
+		    const struct rperf_kv *config, size_t nconfig);
 
 #endif

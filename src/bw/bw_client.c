@@ -29,8 +29,8 @@ struct client {
 #define fail(c, ...) rperf_err_set((c)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
 
 /* The server's ENDPOINT in, ours out, every QP connected. */
-static int exchange(void *arg, struct rperf_session_chan *ch,
-		    struct rperf_err *e)
+static int bw_exchange(void *arg, struct rperf_session_chan *ch,
+		       struct rperf_err *e)
 {
 	struct client *c = arg;
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -301,8 +301,8 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	return code;
 }
 
-static int measure(void *arg, struct rperf_session_chan *ch,
-		   struct rperf_err *e)
+static int bw_measure(void *arg, struct rperf_session_chan *ch,
+		      struct rperf_err *e)
 {
 	struct client *c = arg;
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -330,51 +330,30 @@ static int measure(void *arg, struct rperf_session_chan *ch,
 	return rc;
 }
 
-static int setup(void *arg, struct rperf_err *e)
+static int bw_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 {
 	struct client *c = arg;
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	uint64_t max = 0;
-	char err[256];
-	int rc;
 
-	for (size_t i = 0; i < cfg->nsizes; i++)
-		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	rc = rperf_bw_conn_client(&c->conn, cfg, max, err, sizeof(err));
-	return rc ? rperf_err_set(e,
-				  rc == ENODEV || rc == ERANGE ?
-					  RPERF_ERRC_USAGE :
-					  RPERF_ERRC_RUNTIME,
-				  rc, "%s", err) :
-		    0;
-}
-
-static json_t *params(void *arg)
-{
-	const struct client *c = arg;
-
-	return rperf_bw_params_encode(c->run->cfg);
+	return rperf_bw_conn_client(&c->conn, c->run->cfg, max_size, err,
+				    errlen);
 }
 
 static const struct rperf_session_client_ops bw_client_ops = {
 	.command = "bw",
-	.setup = setup,
-	.params = params,
-	.endpoints = exchange,
-	.rounds = measure,
+	.setup = bw_setup,
+	.params = rperf_bw_params_encode,
+	.endpoints = bw_exchange,
+	.rounds = bw_measure,
 	.rounds_ignore_stop = true, /* after SIGINT the run closes cleanly */
 };
 
 int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e)
 {
 	struct client c = { .run = run };
-	int rc = rperf_session_pin(run->cfg->cpu);
+	int rc = rperf_session_pin_cpu(run->cfg->cpu, e);
 
 	if (rc)
-		return rperf_err_set(
-			e, RPERF_ERRC_USAGE, rc,
-			"--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
-			(long long)run->cfg->cpu, strerror(rc));
+		return rc;
 	rperf_platform_collect(&run->platform);
 	rc = rperf_session_client_run(run->cfg, run->stop, &bw_client_ops, &c,
 				      e);
@@ -386,16 +365,15 @@ int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e)
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out)
 {
-	struct rperf_bw_run *run = calloc(1, sizeof(*run));
+	/* one block: the run, then res[nsizes] and rev[nsizes] */
+	size_t n = cfg->nsizes;
+	struct rperf_bw_run *run =
+		calloc(1, sizeof(*run) + 2 * n * sizeof(*run->res));
 
-	if (run) {
-		run->res = calloc(cfg->nsizes, sizeof(*run->res));
-		run->rev = calloc(cfg->nsizes, sizeof(*run->rev));
-	}
-	if (!run || !run->res || !run->rev) {
-		rperf_bw_run_free(run);
+	if (!run)
 		return ENOMEM;
-	}
+	run->res = (struct rperf_bw_result *)(run + 1);
+	run->rev = run->res + n;
 	run->cfg = cfg;
 	run->stop = stop;
 	*out = run;
@@ -404,9 +382,5 @@ int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 
 void rperf_bw_run_free(struct rperf_bw_run *run)
 {
-	if (!run)
-		return;
-	free(run->res);
-	free(run->rev);
 	free(run);
 }

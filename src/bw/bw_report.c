@@ -11,7 +11,6 @@
 
 #include "bw/bw_math.h"
 #include "bw/bw_params.h"
-#include "cli/config_kv.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {
@@ -133,17 +132,17 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 		(void)rperf_report_bw_jsonl(stdout, &run->res[i]);
 }
 
-int rperf_bw_report(const struct rperf_bw_run *run)
+int rperf_bw_report(const struct rperf_bw_run *run,
+		    const struct rperf_kv *config, size_t nconfig)
 {
-	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	const char *path;
 	int rc = 0, jrc;
 
 	rep.command = "bw";
-	rep.config = kv;
-	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
+	rep.config = config;
+	rep.nconfig = nconfig;
 	rep.platform = &run->platform;
 	rep.bw = run->res;
 	rep.nbw = run->nres;

@@ -52,12 +52,15 @@ struct server {
 	rperf_err_set((sv)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
 
 /* PARAMS with the server's limits; the device and the QPs. */
-static int params(void *arg, const json_t *obj, struct rperf_err *e)
+static int bw_params(void *arg, struct rperf_session_chan *ch,
+		     const json_t *obj, struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
 	int rc;
 
+	sv->cfg = ch->cfg;
+	sv->stop = ch->stop;
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
 	if (rc)
@@ -81,8 +84,8 @@ static int params(void *arg, const json_t *obj, struct rperf_err *e)
 }
 
 /* Our ENDPOINT out, the client's in, every QP connected. */
-static int endpoints(void *arg, struct rperf_session_chan *ch,
-		     struct rperf_err *e)
+static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
+			struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
@@ -270,8 +273,8 @@ static int bidir(struct server *sv)
 }
 
 /* START: with -b it carries the round's size and rate limit. */
-static int start(void *arg, struct rperf_session_chan *ch,
-		 const struct rperf_ctrl_msg *m, struct rperf_err *e)
+static int bw_start(void *arg, struct rperf_session_chan *ch,
+		    const struct rperf_ctrl_msg *m, struct rperf_err *e)
 {
 	struct server *sv = arg;
 
@@ -290,8 +293,8 @@ static int start(void *arg, struct rperf_session_chan *ch,
 }
 
 /* Sink (-b: generate too) until the control socket speaks (DONE). */
-static int round_loop(void *arg, struct rperf_session_chan *ch,
-		      struct rperf_err *e)
+static int bw_round_loop(void *arg, struct rperf_session_chan *ch,
+			 struct rperf_err *e)
 {
 	struct server *sv = arg;
 
@@ -303,7 +306,7 @@ static int round_loop(void *arg, struct rperf_session_chan *ch,
 	return sv->p.bidir ? bidir(sv) : sink(sv);
 }
 
-static uint64_t received(void *arg)
+static uint64_t bw_received(void *arg)
 {
 	const struct server *sv = arg;
 
@@ -311,8 +314,8 @@ static uint64_t received(void *arg)
 }
 
 /* After DONE: catch up with the sender, RESULT. */
-static int result(void *arg, uint64_t samples, json_t **out, char *line,
-		  size_t linelen, struct rperf_err *e)
+static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
+		     size_t linelen, struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char err[128] = "";
@@ -335,7 +338,7 @@ static int result(void *arg, uint64_t samples, json_t **out, char *line,
 	return 0;
 }
 
-static void close_run(void *arg)
+static void bw_close_run(void *arg)
 {
 	struct server *sv = arg;
 
@@ -347,29 +350,12 @@ static void close_run(void *arg)
 
 const struct rperf_session_server_ops rperf_bw_server_ops = {
 	.command = "bw",
-	.params = params,
-	.endpoints = endpoints,
-	.start = start,
-	.round = round_loop,
-	.received = received,
-	.result = result,
-	.close = close_run,
+	.state_size = sizeof(struct server),
+	.params = bw_params,
+	.endpoints = bw_endpoints,
+	.start = bw_start,
+	.round = bw_round_loop,
+	.received = bw_received,
+	.result = bw_result,
+	.close = bw_close_run,
 };
-
-int rperf_bw_server_new(const struct rperf_cli_config *cfg,
-			volatile sig_atomic_t *stop, void **out)
-{
-	struct server *sv = calloc(1, sizeof(*sv));
-
-	if (!sv)
-		return ENOMEM;
-	sv->cfg = cfg;
-	sv->stop = stop;
-	*out = sv;
-	return 0;
-}
-
-void rperf_bw_server_free(void *sv)
-{
-	free(sv);
-}

@@ -10,6 +10,7 @@
 #include "bw/bw.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/config_kv.h"
 #include "lat/lat.h"
 #include "session/session_life.h"
 #include "version.h"
@@ -46,7 +47,7 @@ static void client_line(void *arg, const char *peer, const char *msg)
 /* The server side of both: listen, say so, serve. */
 static int serve(const struct rperf_cli_config *cfg,
 		 volatile sig_atomic_t *stop, const char *name,
-		 const struct rperf_session_server_ops *ops, void *arg)
+		 const struct rperf_session_server_ops *ops)
 {
 	const struct rperf_session_log log = { .line = client_line };
 	struct rperf_err e;
@@ -57,13 +58,14 @@ static int serve(const struct rperf_cli_config *cfg,
 	printf("rperf %s server: listening on port %lld\n", name,
 	       (long long)cfg->tcp_port);
 	fflush(stdout);
-	rperf_session_serve(cfg, lfd, stop, ops, arg, &log, &e);
+	rperf_session_serve(cfg, lfd, stop, ops, &log, &e);
 	return rperf_cmd_exit(&e); /* every failure was logged as it came */
 }
 
 static int lat_client(const struct rperf_cli_config *cfg,
 		      volatile sig_atomic_t *stop)
 {
+	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	struct rperf_lat_run *run;
 	struct rperf_err e = { 0 };
 	int rc, code;
@@ -81,7 +83,7 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	code = say_err(&e);
 	if (run->measured) {
 		rperf_lat_check_results(run);
-		if (rperf_lat_report(run))
+		if (rperf_lat_report(run, kv, rperf_cli_config_kv(cfg, kv)))
 			code = RPERF_EXIT_RUNTIME;
 		else if (!rc && rperf_lat_thresholds(run))
 			code = RPERF_EXIT_THRESHOLD;
@@ -93,16 +95,9 @@ static int lat_client(const struct rperf_cli_config *cfg,
 int rperf_cmd_lat(const struct rperf_cli_config *cfg,
 		  volatile sig_atomic_t *stop)
 {
-	void *sv;
-	int code;
-
 	if (cfg->host)
 		return lat_client(cfg, stop);
-	if (rperf_lat_server_new(cfg, stop, &sv))
-		return RPERF_EXIT_INTERNAL;
-	code = serve(cfg, stop, "lat", &rperf_lat_server_ops, sv);
-	rperf_lat_server_free(sv);
-	return code;
+	return serve(cfg, stop, "lat", &rperf_lat_server_ops);
 }
 
 static void bw_warning(void *arg, const char *msg)
@@ -114,6 +109,7 @@ static void bw_warning(void *arg, const char *msg)
 static int bw_client(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop)
 {
+	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	struct rperf_bw_run *run;
 	struct rperf_err e = { 0 };
 	int code;
@@ -123,7 +119,8 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	run->on_warning = bw_warning;
 	rperf_bw_client(run, &e);
 	code = say_err(&e);
-	if (run->measured && rperf_bw_report(run))
+	if (run->measured &&
+	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
 		code = RPERF_EXIT_RUNTIME;
 	rperf_bw_run_free(run);
 	return code;
@@ -132,9 +129,6 @@ static int bw_client(const struct rperf_cli_config *cfg,
 int rperf_cmd_bw(const struct rperf_cli_config *cfg,
 		 volatile sig_atomic_t *stop)
 {
-	void *sv;
-	int code;
-
 	if (cfg->rdma_cm) {
 		fprintf(stderr,
 			"rperf: -R/--rdma_cm: not built yet in rperf %s; accepted: the default connection over rperf's TCP control channel\n",
@@ -143,9 +137,5 @@ int rperf_cmd_bw(const struct rperf_cli_config *cfg,
 	}
 	if (cfg->host)
 		return bw_client(cfg, stop);
-	if (rperf_bw_server_new(cfg, stop, &sv))
-		return RPERF_EXIT_INTERNAL;
-	code = serve(cfg, stop, "bw", &rperf_bw_server_ops, sv);
-	rperf_bw_server_free(sv);
-	return code;
+	return serve(cfg, stop, "bw", &rperf_bw_server_ops);
 }

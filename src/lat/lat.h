@@ -10,7 +10,7 @@
 #include <rperf/clock.h>
 #include <rperf/platform.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/lsg.h"
 #include "session/session_err.h"
 
@@ -43,10 +43,6 @@ int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e);
 /* The server's ops for rperf_session_serve (session/session_life.h). */
 struct rperf_session_server_ops;
 extern const struct rperf_session_server_ops rperf_lat_server_ops;
-/* Per-server state for those ops (ENOMEM). */
-int rperf_lat_server_new(const struct rperf_cli_config *cfg,
-			 volatile sig_atomic_t *stop, void **out);
-void rperf_lat_server_free(void *sv);
 
 /* Derive the warnings the results call for (precompleted, loop > wire...). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
@@ -71,6 +67,8 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
 void rperf_lat_print_half(const struct rperf_lat_run *run);
 
 /* Print the text report and write the JSON file if asked. 0 or errno. */
-int rperf_lat_report(const struct rperf_lat_run *run);
+struct rperf_kv;
+int rperf_lat_report(const struct rperf_lat_run *run,
+		     const struct rperf_kv *config, size_t nconfig);
 
 #endif

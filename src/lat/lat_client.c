@@ -19,7 +19,6 @@
 struct client {
 	struct rperf_lat_run *run;
 	struct rperf_lat_conn conn;
-	uint64_t max_size;
 	uint64_t sent; /* wire SENDs of the round, warm-up included */
 	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
 	struct rperf_nic_clock nic; /* with conn.nic_ts */
@@ -48,8 +47,8 @@ static int connect_wire(struct client *c, const struct rperf_endpoint *peer,
 }
 
 /* The server's ENDPOINT in, ours out, the wire QP connected. */
-static int exchange(void *arg, struct rperf_session_chan *ch,
-		    struct rperf_err *e)
+static int lat_exchange(void *arg, struct rperf_session_chan *ch,
+			struct rperf_err *e)
 {
 	struct client *c = arg;
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -184,8 +183,8 @@ static int end_round(struct client *c, struct rperf_session_chan *ch,
 	return 0;
 }
 
-static int measure(void *arg, struct rperf_session_chan *ch,
-		   struct rperf_err *e)
+static int lat_measure(void *arg, struct rperf_session_chan *ch,
+		       struct rperf_err *e)
 {
 	struct client *c = arg;
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -223,42 +222,23 @@ static void note_stamps(struct client *c)
 			ts->check_ppm);
 }
 
-static int setup(void *arg, struct rperf_err *e)
+static int lat_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 {
 	struct client *c = arg;
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	char err[256];
-	int rc;
+	int rc = rperf_lat_conn_client(&c->conn, c->run->cfg, max_size, err,
+				       errlen);
 
-	for (size_t i = 0; i < cfg->nsizes; i++)
-		c->max_size = cfg->sizes[i] > c->max_size ? cfg->sizes[i] :
-							    c->max_size;
-	rc = rperf_lat_conn_client(&c->conn, cfg, c->max_size, err,
-				   sizeof(err));
-	if (rc)
-		return rperf_err_set(e,
-				     rc == ENODEV || rc == ERANGE ||
-						     rc == ENOTSUP ?
-					     RPERF_ERRC_USAGE :
-					     RPERF_ERRC_RUNTIME,
-				     rc, "%s", err);
-	note_stamps(c);
-	return 0;
-}
-
-static json_t *params(void *arg)
-{
-	const struct client *c = arg;
-
-	return rperf_lat_params_encode(c->run->cfg);
+	if (!rc)
+		note_stamps(c);
+	return rc;
 }
 
 static const struct rperf_session_client_ops lat_client_ops = {
 	.command = "lat",
-	.setup = setup,
-	.params = params,
-	.endpoints = exchange,
-	.rounds = measure,
+	.setup = lat_setup,
+	.params = rperf_lat_params_encode,
+	.endpoints = lat_exchange,
+	.rounds = lat_measure,
 };
 
 int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e)

@@ -12,12 +12,9 @@ int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e)
 	const struct rperf_cli_config *cfg = run->cfg;
 	int rc;
 
-	rc = rperf_session_pin(cfg->cpu);
+	rc = rperf_session_pin_cpu(cfg->cpu, e);
 	if (rc)
-		return rperf_err_set(
-			e, RPERF_ERRC_USAGE, rc,
-			"--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
-			(long long)cfg->cpu, strerror(rc));
+		return rc;
 	rc = rperf_clock_init(&run->clk, (enum rperf_clock_source)cfg->clock);
 	if (rc == ENOTSUP) {
 		return rperf_err_set(

@@ -10,8 +10,6 @@
 
 #include <rperf/report.h>
 
-#include "cli/config_kv.h"
-
 static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
 		      uint64_t size)
 {
@@ -144,10 +142,10 @@ static int write_json(const char *path, const struct rperf_report *rep)
 	return rc;
 }
 
-int rperf_lat_report(const struct rperf_lat_run *run)
+int rperf_lat_report(const struct rperf_lat_run *run,
+		     const struct rperf_kv *config, size_t nconfig)
 {
 	struct rperf_lat_result *lat = calloc(run->nres + 1, sizeof(*lat));
-	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	int rc, jrc;
@@ -176,8 +174,8 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 		};
 	}
 	rep.command = "lat";
-	rep.config = kv;
-	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
+	rep.config = config;
+	rep.nconfig = nconfig;
 	rep.clock = &run->clk;
 	rep.selftest = &run->selftest;
 	rep.platform = &run->platform;

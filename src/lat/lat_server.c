@@ -50,13 +50,16 @@ static int cm_listen(struct server *sv, char *err, size_t errlen)
 }
 
 /* PARAMS with the server's limits; the device and the wire QP. */
-static int params(void *arg, const json_t *obj, struct rperf_err *e)
+static int lat_params(void *arg, struct rperf_session_chan *ch,
+		      const json_t *obj, struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256];
 	struct rperf_lat_params p;
 	int rc;
 
+	sv->cfg = ch->cfg;
+	sv->stop = ch->stop;
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (rc)
@@ -71,8 +74,8 @@ static int params(void *arg, const json_t *obj, struct rperf_err *e)
 }
 
 /* Our ENDPOINT (and buffer) out, the client's in, the wire QP connected. */
-static int endpoints(void *arg, struct rperf_session_chan *ch,
-		     struct rperf_err *e)
+static int lat_endpoints(void *arg, struct rperf_session_chan *ch,
+			 struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
@@ -225,8 +228,8 @@ static int echo_loop(struct server *sv)
 }
 
 /* START {"method"}: which loop this round runs. */
-static int start(void *arg, struct rperf_session_chan *ch,
-		 const struct rperf_ctrl_msg *m, struct rperf_err *e)
+static int lat_start(void *arg, struct rperf_session_chan *ch,
+		     const struct rperf_ctrl_msg *m, struct rperf_err *e)
 {
 	struct server *sv = arg;
 	char name[RPERF_CTRL_NAME_LEN] = "rperf";
@@ -242,8 +245,8 @@ static int start(void *arg, struct rperf_session_chan *ch,
 }
 
 /* The method's loop until the control socket speaks (DONE). */
-static int round_loop(void *arg, struct rperf_session_chan *ch,
-		      struct rperf_err *e)
+static int lat_round_loop(void *arg, struct rperf_session_chan *ch,
+			  struct rperf_err *e)
 {
 	struct server *sv = arg;
 
@@ -254,7 +257,7 @@ static int round_loop(void *arg, struct rperf_session_chan *ch,
 						     event_loop(sv);
 }
 
-static uint64_t received(void *arg)
+static uint64_t lat_received(void *arg)
 {
 	const struct server *sv = arg;
 
@@ -262,8 +265,8 @@ static uint64_t received(void *arg)
 }
 
 /* After DONE: the last completions may trail the ACKs; RESULT. */
-static int result(void *arg, uint64_t samples, json_t **out, char *line,
-		  size_t linelen, struct rperf_err *e)
+static int lat_result(void *arg, uint64_t samples, json_t **out, char *line,
+		      size_t linelen, struct rperf_err *e)
 {
 	struct server *sv = arg;
 	int rc;
@@ -287,7 +290,7 @@ static int result(void *arg, uint64_t samples, json_t **out, char *line,
 				    "out of memory");
 }
 
-static void close_run(void *arg)
+static void lat_close_run(void *arg)
 {
 	struct server *sv = arg;
 
@@ -297,29 +300,12 @@ static void close_run(void *arg)
 
 const struct rperf_session_server_ops rperf_lat_server_ops = {
 	.command = "lat",
-	.params = params,
-	.endpoints = endpoints,
-	.start = start,
-	.round = round_loop,
-	.received = received,
-	.result = result,
-	.close = close_run,
+	.state_size = sizeof(struct server),
+	.params = lat_params,
+	.endpoints = lat_endpoints,
+	.start = lat_start,
+	.round = lat_round_loop,
+	.received = lat_received,
+	.result = lat_result,
+	.close = lat_close_run,
 };
-
-int rperf_lat_server_new(const struct rperf_cli_config *cfg,
-			 volatile sig_atomic_t *stop, void **out)
-{
-	struct server *sv = calloc(1, sizeof(*sv));
-
-	if (!sv)
-		return ENOMEM;
-	sv->cfg = cfg;
-	sv->stop = stop;
-	*out = sv;
-	return 0;
-}
-
-void rperf_lat_server_free(void *sv)
-{
-	free(sv);
-}

@@ -6,6 +6,8 @@
 #include <sched.h>
 #include <string.h>
 
+#include "session/session_err.h"
+
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v)
 {
@@ -36,4 +38,15 @@ int rperf_session_pin(int64_t cpu)
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+}
+
+int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
+{
+	int rc = rperf_session_pin(cpu);
+
+	return rc ? rperf_err_set(
+			    e, RPERF_ERRC_USAGE, rc,
+			    "--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
+			    (long long)cpu, strerror(rc)) :
+		    0;
 }

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "verbs/verbs.h"
 
 /* The largest message a two-host server (lat, bw) accepts. */
@@ -21,5 +21,8 @@ void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 
 /* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
 int rperf_session_pin(int64_t cpu);
+/* The same for --cpu, with the one-line error (usage class) in @e. */
+struct rperf_err;
+int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e);
 
 #endif

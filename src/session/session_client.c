@@ -25,10 +25,10 @@ static int hello(struct rperf_session_chan *ch, const char *command,
 }
 
 static int send_params(struct rperf_session_chan *ch,
-		       const struct rperf_session_client_ops *ops, void *arg,
+		       const struct rperf_session_client_ops *ops,
 		       struct rperf_err *e)
 {
-	json_t *p = ops->params(arg);
+	json_t *p = ops->params(ch->cfg);
 	int rc;
 
 	if (!p)
@@ -61,18 +61,28 @@ static int open_run(struct rperf_session_chan *ch,
 		    const struct rperf_session_client_ops *ops, void *arg,
 		    struct rperf_err *e)
 {
-	char err[256];
-	int rc = ops->setup(arg, e);
+	const struct rperf_cli_config *cfg = ch->cfg;
+	uint64_t max = 0;
+	char err[256] = "";
+	int rc;
 
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
+	rc = ops->setup(arg, max, err, sizeof(err));
 	if (rc)
-		return rc;
+		return rperf_err_set(e,
+				     rc == ENODEV || rc == ERANGE ||
+						     rc == ENOTSUP ?
+					     RPERF_ERRC_USAGE :
+					     RPERF_ERRC_RUNTIME,
+				     rc, "%s", err[0] ? err : strerror(rc));
 	rc = rperf_session_connect(ch->cfg, ch->stop, ops->command, &ch->io.fd,
 				   err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = hello(ch, ops->command, e);
 	if (!rc)
-		rc = send_params(ch, ops, arg, e);
+		rc = send_params(ch, ops, e);
 	if (!rc)
 		rc = ops->endpoints(arg, ch, e);
 	return rc ? rc : ready(ch, e);

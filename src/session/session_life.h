@@ -37,10 +37,12 @@ struct rperf_session_chan {
 
 struct rperf_session_client_ops {
 	const char *command; /* "lat", "bw": HELLO's command */
-	/* the device and QPs, before the control channel */
-	int (*setup)(void *arg, struct rperf_err *e);
+	/* the device and QPs for messages up to @max_size, before the
+	 * control channel: 0 or errno with @err (ENODEV, ERANGE, ENOTSUP:
+	 * the user's choice cannot work here) */
+	int (*setup)(void *arg, uint64_t max_size, char *err, size_t errlen);
 	/* the PARAMS payload (new reference; NULL: out of memory) */
-	json_t *(*params)(void *arg);
+	json_t *(*params)(const struct rperf_cli_config *cfg);
 	/* after PARAMS: the endpoint exchange, QPs connected */
 	int (*endpoints)(void *arg, struct rperf_session_chan *ch,
 			 struct rperf_err *e);
@@ -68,9 +70,11 @@ int rperf_session_result(struct rperf_session_chan *ch,
 
 struct rperf_session_server_ops {
 	const char *command;
+	size_t state_size; /* @arg of every op: zeroed for each client */
 	/* PARAMS decoded with the server's limits, device and QPs set up;
 	 * a failure refuses the client with e->msg */
-	int (*params)(void *arg, const json_t *obj, struct rperf_err *e);
+	int (*params)(void *arg, struct rperf_session_chan *ch,
+		      const json_t *obj, struct rperf_err *e);
 	/* our ENDPOINT out, the client's in, QPs connected */
 	int (*endpoints)(void *arg, struct rperf_session_chan *ch,
 			 struct rperf_err *e);
@@ -86,7 +90,7 @@ struct rperf_session_server_ops {
 	 * payload in *out (new reference), a log line in @line */
 	int (*result)(void *arg, uint64_t samples, json_t **out, char *line,
 		      size_t linelen, struct rperf_err *e);
-	/* free what the client's run created */
+	/* free what the client's run created (also after a failed params) */
 	void (*close)(void *arg);
 };
 
@@ -100,11 +104,12 @@ struct rperf_session_log {
 int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
 			 struct rperf_err *e);
 /* Server: serve one client on @lfd, or with --persistent one after
- * another until a signal; every failure of a client is logged as it
- * happens. @e: the last client's outcome. Closes @lfd. */
+ * another until a signal, each with a fresh ops->state_size state; every
+ * failure of a client is logged as it happens. @e: the last client's
+ * outcome. Closes @lfd. */
 int rperf_session_serve(const struct rperf_cli_config *cfg, int lfd,
 			volatile sig_atomic_t *stop,
-			const struct rperf_session_server_ops *ops, void *arg,
+			const struct rperf_session_server_ops *ops,
 			const struct rperf_session_log *log,
 			struct rperf_err *e);
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -72,7 +73,7 @@ static int take_params(struct served *sv, struct rperf_err *e)
 	if (rc)
 		rperf_err_set(e, RPERF_ERRC_USAGE, rc, "malformed PARAMS");
 	else
-		rc = sv->ops->params(sv->arg, obj, e);
+		rc = sv->ops->params(sv->arg, &sv->ch, obj, e);
 	rperf_ctrl_msg_release(&m);
 	if (rc)
 		return refuse(sv, e);
@@ -181,6 +182,12 @@ static int serve_one(struct served *sv, int fd, struct rperf_err *e)
 	int rc;
 
 	memset(e, 0, sizeof(*e));
+	sv->arg = calloc(1, sv->ops->state_size);
+	if (!sv->arg) {
+		close(fd);
+		rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM, "out of memory");
+		return failed(sv, e);
+	}
 	sv->ch.io =
 		(struct rperf_ctrl_io){ .fd = fd,
 					.timeout_ms = RPERF_SESSION_TIMEOUT_MS,
@@ -192,6 +199,8 @@ static int serve_one(struct served *sv, int fd, struct rperf_err *e)
 	if (!rc)
 		rc = serve_run(sv, e);
 	sv->ops->close(sv->arg);
+	free(sv->arg);
+	sv->arg = NULL;
 	close(fd);
 	return rc;
 }
@@ -199,14 +208,12 @@ static int serve_one(struct served *sv, int fd, struct rperf_err *e)
 int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
 			 struct rperf_err *e)
 {
-	int rc = rperf_session_pin(cfg->cpu);
+	int rc;
 
 	memset(e, 0, sizeof(*e));
+	rc = rperf_session_pin_cpu(cfg->cpu, e);
 	if (rc)
-		return rperf_err_set(
-			e, RPERF_ERRC_USAGE, rc,
-			"--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
-			(long long)cfg->cpu, strerror(rc));
+		return rc;
 	rc = rperf_ctrl_listen(cfg->bind, (uint16_t)cfg->tcp_port, lfd);
 	if (rc)
 		return rperf_err_set(
@@ -219,13 +226,12 @@ int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
 
 int rperf_session_serve(const struct rperf_cli_config *cfg, int lfd,
 			volatile sig_atomic_t *stop,
-			const struct rperf_session_server_ops *ops, void *arg,
+			const struct rperf_session_server_ops *ops,
 			const struct rperf_session_log *log,
 			struct rperf_err *e)
 {
 	struct served sv = { .ch = { .cfg = cfg, .stop = stop },
 			     .ops = ops,
-			     .arg = arg,
 			     .log = log };
 	int fd, rc;
 
