@@ -26,9 +26,8 @@ struct rperf_bw_run {
 	int mtu; /* path MTU */
 	double line_gbps; /* the port's data rate, 0 unknown */
 	bool roce, grh;
-	/* the command layer's: a warning worth saying before the run ends */
-	void (*on_warning)(void *arg, const char *msg);
-	void *warning_arg;
+	/* the command layer's: early warnings, file errors */
+	struct rperf_say say;
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;

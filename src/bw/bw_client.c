@@ -77,11 +77,9 @@ static void path_facts(struct client *c)
 				"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
 				g, (unsigned long long)cfg->sizes[i], d->name,
 				run->line_gbps);
-			if (run->on_warning)
-				run->on_warning(
-					run->warning_arg,
-					run->notes.warnings[run->notes.nwarnings -
-							    1]);
+			rperf_say(
+				&run->say, "warning: %s",
+				run->notes.warnings[run->notes.nwarnings - 1]);
 			break;
 		}
 	}

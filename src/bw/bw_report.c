@@ -155,7 +155,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 		rc = rperf_report_bw_text(stdout, &rep);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
-			fprintf(stderr, "rperf: warning: %s\n", warn[i]);
+			rperf_say(&run->say, "warning: %s", warn[i]);
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (!run->cfg->out_json)
@@ -163,7 +163,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	path = run->cfg->out_json_file ? run->cfg->out_json_file : "rperf.json";
 	jrc = rperf_report_bw_write_json(path, &rep);
 	if (jrc)
-		fprintf(stderr, "rperf: --out_json_file: cannot write %s: %s\n",
-			path, strerror(jrc));
+		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+			  path, strerror(jrc));
 	return rc ? rc : jrc;
 }

@@ -38,6 +38,13 @@ static int say_err(const struct rperf_err *e)
 	return rperf_cmd_exit(e);
 }
 
+/* The runs' one-line messages (struct rperf_say). */
+static void say_line(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "rperf: %s\n", msg);
+}
+
 static void client_line(void *arg, const char *peer, const char *msg)
 {
 	(void)arg;
@@ -72,6 +79,7 @@ static int lat_client(const struct rperf_cli_config *cfg,
 
 	if (rperf_lat_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
+	run->say.line = say_line;
 	rc = rperf_lat_prepare(run, &e);
 	if (!rc)
 		rc = rperf_lat_client(run, &e);
@@ -100,12 +108,6 @@ int rperf_cmd_lat(const struct rperf_cli_config *cfg,
 	return serve(cfg, stop, "lat", &rperf_lat_server_ops);
 }
 
-static void bw_warning(void *arg, const char *msg)
-{
-	(void)arg;
-	fprintf(stderr, "rperf: warning: %s\n", msg);
-}
-
 static int bw_client(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop)
 {
@@ -116,7 +118,7 @@ static int bw_client(const struct rperf_cli_config *cfg,
 
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
-	run->on_warning = bw_warning;
+	run->say.line = say_line;
 	rperf_bw_client(run, &e);
 	code = say_err(&e);
 	if (run->measured &&

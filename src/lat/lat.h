@@ -25,6 +25,7 @@ struct rperf_lat_run {
 	size_t nres; /* measured so far (the last may be partial) */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
+	struct rperf_say say; /* the command layer's: file errors, thresholds */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */

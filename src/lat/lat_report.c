@@ -132,13 +132,14 @@ static void print_spread(const struct rperf_lat_run *run)
 	}
 }
 
-static int write_json(const char *path, const struct rperf_report *rep)
+static int write_json(const struct rperf_lat_run *run, const char *path,
+		      const struct rperf_report *rep)
 {
 	int rc = rperf_report_write_file(path, RPERF_FMT_JSON, rep);
 
 	if (rc)
-		fprintf(stderr, "rperf: --out_json_file: cannot write %s: %s\n",
-			path, strerror(rc));
+		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+			  path, strerror(rc));
 	return rc;
 }
 
@@ -197,7 +198,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {
-		jrc = write_json(run->cfg->out_json_file ?
+		jrc = write_json(run,
+				 run->cfg->out_json_file ?
 					 run->cfg->out_json_file :
 					 "rperf.json",
 				 &rep);

@@ -18,6 +18,19 @@ int rperf_err_set(struct rperf_err *e, enum rperf_err_class cls, int rc,
 	return e->rc;
 }
 
+void rperf_say(const struct rperf_say *s, const char *fmt, ...)
+{
+	char msg[RPERF_ERR_MSG_LEN + 128];
+	va_list ap;
+
+	if (!s || !s->line)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->line(s->arg, msg);
+}
+
 void rperf_session_warn(struct rperf_session_notes *n, const char *fmt, ...)
 {
 	va_list ap;

@@ -31,6 +31,18 @@ struct rperf_err {
 int rperf_err_set(struct rperf_err *e, enum rperf_err_class cls, int rc,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The command layer's printer of one-line messages that cannot wait for a
+ * return value (a file that could not be written, a threshold crossed, a
+ * warning worth saying before a long run ends): library code never prints
+ * them itself. @line NULL: the messages are dropped. */
+struct rperf_say {
+	void (*line)(void *arg, const char *msg);
+	void *arg;
+};
+
+void rperf_say(const struct rperf_say *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #define RPERF_MAX_WARNINGS 16
 
 /* What a client run tells its report besides the figures. */

@@ -47,6 +47,24 @@ static void test_notes(void **state)
 	assert_string_equal(w[RPERF_MAX_WARNINGS - 1], "warning 15");
 }
 
+static void collect(void *arg, const char *msg)
+{
+	snprintf(arg, 64, "%s", msg);
+}
+
+static void test_say(void **state)
+{
+	char got[64] = "";
+	const struct rperf_say quiet = { 0 };
+	const struct rperf_say s = { .line = collect, .arg = got };
+
+	(void)state;
+	rperf_say(&quiet, "dropped %d", 1);
+	rperf_say(NULL, "dropped %d", 2);
+	rperf_say(&s, "--csv: cannot write %s", "x.csv");
+	assert_string_equal(got, "--csv: cannot write x.csv");
+}
+
 /* ---- fake server ---- */
 struct fake_srv {
 	int rounds;
@@ -319,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_err_value),
 		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_say),
 		cmocka_unit_test(test_conversation),
 		cmocka_unit_test(test_refused),
 	};
