@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf bw HOST: set up QPs, ship the parameters, generate, report. */
+/*
+ * rperf bw HOST: the BSG plugged into the shared client lifecycle
+ * (session/session_life.h): setup = the QPs and buffer, endpoints = all QPs
+ * in one ENDPOINT each way, rounds = one START/DONE/RESULT per size (with
+ * -b also receiving what the server sends).
+ */
 #include "bw/bw.h"
 
 #include <errno.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf bw (no HOST): serve one client (or, with --persistent, one after
- * another). Every run parameter comes from the client. The server is the
+ * rperf bw (no HOST): the server's ops for the shared lifecycle
+ * (session/session_life.h serves one client, or with --persistent one
+ * after another). Every run parameter comes from the client. The server is the
  * sink: it counts what arrives (SENDs; WRITE_WITH_IMM, whose immediate
  * carries how many WRITEs its list held) and keeps its receive queues full,
  * busy polling or (-e) from completion events. Plain WRITEs it cannot see.

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf lat HOST: set up QPs, ship the parameters, measure, report. */
+/*
+ * rperf lat HOST: the LSG plugged into the shared client lifecycle
+ * (session/session_life.h): setup = the wire QP and the loopback pair,
+ * endpoints = the wire QP's exchange (or rdma_cm with -R), rounds = one
+ * START/DONE/RESULT per method over every (repeat, size).
+ */
 #include "lat/lat.h"
 
 #include <arpa/inet.h>

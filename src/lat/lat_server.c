@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf lat (no HOST): serve one client (or, with --persistent, one after
- * another). The server takes every run parameter from the client; during the
+ * rperf lat (no HOST): the server's ops for the shared lifecycle
+ * (session/session_life.h serves one client, or with --persistent one
+ * after another). The server takes every run parameter from the client; during the
  * run nothing of it is on the critical path: the NIC ACKs the SENDs and the
  * server refills its receive queue from completion events.
  */
