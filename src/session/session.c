@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "session/session_err.h"
+#include "session/session_path.h"
 
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v)
@@ -25,6 +27,33 @@ void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 	v->tclass = (uint8_t)(cfg->tclass >= 0 ? cfg->tclass :
 			      cfg->tos >= 0    ? cfg->tos :
 						 0);
+}
+
+int rperf_session_dev_open(const struct rperf_cli_config *cfg,
+			   const struct rperf_session_path *path,
+			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
+			   char *err, size_t errlen)
+{
+	rperf_session_verbs_cfg(cfg, v);
+	/* the client's choices for the path; the server's for the device */
+	if (path)
+		rperf_session_path_apply(path, v);
+	return rperf_dev_open(v, d, err, errlen);
+}
+
+int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
+			      uint64_t depth, char *err, size_t errlen)
+{
+	int wr = d->attr.max_qp_wr, cqe = d->attr.max_cqe;
+	int max = cqe > 0 && cqe < wr ? cqe : wr;
+
+	if (depth <= (uint64_t)max)
+		return 0;
+	snprintf(
+		err, errlen,
+		"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
+		opt, (unsigned long long)depth, d->name, max, wr, cqe);
+	return ERANGE;
 }
 
 int rperf_session_pin(int64_t cpu)

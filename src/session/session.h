@@ -7,6 +7,7 @@
 #ifndef RPERF_SESSION_H
 #define RPERF_SESSION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config/config.h"
@@ -18,6 +19,22 @@
 /* Device/port/GID/path settings of @cfg (--tclass, else -T, else 0). */
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v);
+
+struct rperf_session_path;
+/*
+ * Open the device of @cfg with its path settings into @v and @d; on a
+ * server @path (the client's PARAMS choices; NULL on a client) overrides
+ * them. 0 or errno with @err (ENODEV: no such device).
+ */
+int rperf_session_dev_open(const struct rperf_cli_config *cfg,
+			   const struct rperf_session_path *path,
+			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
+			   char *err, size_t errlen);
+/* A queue depth for option @opt against what @d allows (max_qp_wr, and
+ * max_cqe: the CQ holds as many entries as the QP). 0 or ERANGE with
+ * @err naming the maximum. */
+int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
+			      uint64_t depth, char *err, size_t errlen);
 
 /* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
 int rperf_session_pin(int64_t cpu);
