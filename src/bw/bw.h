@@ -11,11 +11,10 @@
 #include <rperf/platform.h>
 #include <rperf/report.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/bsg.h"
+#include "session/session_err.h"
 #include "session/session_place.h"
-
-#define RPERF_BW_MAX_WARNINGS 16
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_bw_run {
@@ -29,23 +28,26 @@ struct rperf_bw_run {
 	int mtu; /* path MTU */
 	double line_gbps; /* the port's data rate, 0 unknown */
 	bool roce, grh;
+	/* the command layer's: early warnings, file errors */
+	struct rperf_say say;
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
-	char warnings[RPERF_BW_MAX_WARNINGS][256];
-	size_t nwarnings;
-	bool partial;
-	char error[320];
+	struct rperf_session_notes notes; /* warnings, partial, error */
+	bool measured; /* the rounds began: there is something to report */
 };
 
-/* Both return the process exit status (enum rperf_exit). */
-int rperf_bw_client(const struct rperf_cli_config *cfg,
-		    volatile sig_atomic_t *stop);
-int rperf_bw_server(const struct rperf_cli_config *cfg,
-		    volatile sig_atomic_t *stop);
+/* A client run's state with its result arrays (ENOMEM), and its end. */
+int rperf_bw_run_new(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop, struct rperf_bw_run **out);
+void rperf_bw_run_free(struct rperf_bw_run *run);
+/* The client run over the shared session lifecycle (placed first): 0 or
+ * errno with @e; run->measured says whether there are results. */
+int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e);
 
-void rperf_bw_warn(struct rperf_bw_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* The server's ops for rperf_session_serve (session/session_life.h). */
+struct rperf_session_server_ops;
+extern const struct rperf_session_server_ops rperf_bw_server_ops;
 
 /* Fill run->res[i] from the generator's figures and the server's RESULT
  * (@rx NULL: none). */
@@ -74,6 +76,8 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i);
 
 /* Print the text report (unless --jsonl) and write the JSON file if asked.
  * 0 or errno. */
-int rperf_bw_report(const struct rperf_bw_run *run);
+struct rperf_kv;
+int rperf_bw_report(const struct rperf_bw_run *run,
+		    const struct rperf_kv *config, size_t nconfig);
 
 #endif

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf bw HOST: set up QPs, ship the parameters, generate, report. */
+/*
+ * rperf bw HOST: the BSG plugged into the shared client lifecycle
+ * (session/session_life.h): setup = the QPs and buffer, endpoints = all QPs
+ * in one ENDPOINT each way, rounds = one START/DONE/RESULT per size (with
+ * -b also receiving what the server sends).
+ */
 #include "bw/bw.h"
 
 #include <errno.h>
@@ -12,85 +17,47 @@
 #include "bw/bw_conn.h"
 #include "bw/bw_math.h"
 #include "bw/bw_rx.h"
-#include "cli/cli.h"
-#include "lat/lat.h"
 #include "session/session_ctrl.h"
-#include "session/session.h"
+#include "session/session_life.h"
 #include "verbs/rate.h"
 
 struct client {
 	struct rperf_bw_run *run;
 	struct rperf_bw_conn conn;
 	struct rperf_bw_peer peer;
-	struct rperf_ctrl_session s;
-	struct rperf_ctrl_io io;
+	struct rperf_session_chan *ch; /* during the rounds */
+	struct rperf_err *e; /* the current op's */
 	struct rperf_bw_rxc rx; /* -b: what the server sent us this round */
 	char rx_err[128];
 };
 
-static int say(struct client *c, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define fail(c, ...) rperf_err_set((c)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
 
-static int say(struct client *c, int code, const char *fmt, ...)
+/* The server's ENDPOINT in, ours out, every QP connected. */
+static int bw_exchange(void *arg, struct rperf_session_chan *ch,
+		       struct rperf_err *e)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->run->error, sizeof(c->run->error), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "rperf: %s\n", c->run->error);
-	return code;
-}
-
-static int hello(struct client *c)
-{
-	char why[RPERF_CTRL_REASON_LEN];
-	int rc = rperf_session_hello(&c->s, &c->io, "bw", why, sizeof(why));
-
-	if (rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED)
-		return say(c, RPERF_EXIT_USAGE, "%s refused the run: %s",
-			   c->run->cfg->host, why);
-	return rc ? say(c, RPERF_EXIT_RUNTIME, "%s: %s", c->run->cfg->host,
-			why) :
-		    0;
-}
-
-/* PARAMS out, the server's ENDPOINT in, ours out, READY in. */
-static int exchange(struct client *c)
-{
+	struct client *c = arg;
 	const struct rperf_cli_config *cfg = c->run->cfg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
-	struct rperf_ctrl_msg m;
-	json_t *p = rperf_bw_params_encode(cfg);
 	int rc;
 
-	if (!p)
-		return say(c, RPERF_EXIT_INTERNAL, "out of memory");
-	rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_PARAMS, p);
-	json_decref(p);
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: sending PARAMS: %s",
-			   cfg->host, strerror(rc));
-	rc = rperf_bw_recv_endpoints(&c->s, &c->io, &c->conn, &c->peer, why,
+	rc = rperf_bw_recv_endpoints(&ch->s, &ch->io, &c->conn, &c->peer, why,
 				     sizeof(why));
 	if (rc)
-		return say(c,
-			   rc == EPROTO && c->s.state == RPERF_CTRL_CLOSED ?
-				   RPERF_EXIT_USAGE :
-				   RPERF_EXIT_RUNTIME,
-			   "%s refused the run: %s", cfg->host, why);
-	rc = rperf_bw_send_endpoints(&c->s, &c->io, &c->conn);
+		return rperf_err_set(
+			e,
+			rc == EPROTO && ch->s.state == RPERF_CTRL_CLOSED ?
+				RPERF_ERRC_USAGE :
+				RPERF_ERRC_RUNTIME,
+			rc, "%s refused the run: %s", cfg->host, why);
+	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &c->conn);
 	if (!rc)
 		rc = rperf_bw_connect_all(&c->conn, &c->peer, err, sizeof(err));
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "connecting the QPs: %s",
-			   err[0] ? err : strerror(rc));
-	rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_READY, &m, why,
-				  sizeof(why));
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: %s", cfg->host, why);
-	rperf_ctrl_msg_release(&m);
-	return 0;
+	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				  "connecting the QPs: %s",
+				  err[0] ? err : strerror(rc)) :
+		    0;
 }
 
 /* Path facts for the report; a rate limit above line rate is a warning. */
@@ -110,13 +77,14 @@ static void path_facts(struct client *c)
 					       cfg->sizes[i]);
 
 		if (g > run->line_gbps) {
-			rperf_bw_warn(
-				run,
+			rperf_session_warn(
+				&run->notes,
 				"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
 				g, (unsigned long long)cfg->sizes[i], d->name,
 				run->line_gbps);
-			fprintf(stderr, "rperf: warning: %s\n",
-				run->warnings[run->nwarnings - 1]);
+			rperf_say(
+				&run->say, "warning: %s",
+				run->notes.warnings[run->notes.nwarnings - 1]);
 			break;
 		}
 	}
@@ -153,7 +121,7 @@ static void decode_result(const struct rperf_ctrl_msg *m,
  * says it sent. */
 static int bidir_wait(struct client *c)
 {
-	int rc = rperf_bw_rx_until(&c->conn, &c->rx, c->io.fd, NULL,
+	int rc = rperf_bw_rx_until(&c->conn, &c->rx, c->ch->io.fd, NULL,
 				   RPERF_SESSION_TIMEOUT_MS, c->rx_err,
 				   sizeof(c->rx_err));
 
@@ -165,34 +133,24 @@ static int bidir_wait(struct client *c)
 static int round_result(struct client *c, const struct rperf_bsg_res *g,
 			struct rperf_bw_rx *rx, bool *have)
 {
-	char why[RPERF_CTRL_REASON_LEN];
 	struct rperf_ctrl_msg m;
-	json_t *done = json_object();
 	int rc;
 
 	*have = false;
-	rc = done ? rperf_ctrl_set_u64(done, "samples", g->messages) : ENOMEM;
-	if (!rc)
-		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_DONE,
-					     done);
-	json_decref(done);
+	rc = rperf_session_done(c->ch, g->messages, c->e);
 	if (!rc && c->run->cfg->bidir && bidir_wait(c))
-		return say(c, RPERF_EXIT_RUNTIME,
-			   "%s: receiving while the round closes: %s",
-			   c->run->cfg->host, c->rx_err);
+		return fail(c, "%s: receiving while the round closes: %s",
+			    c->run->cfg->host, c->rx_err);
 	if (!rc)
-		rc = rperf_session_expect(&c->s, &c->io, RPERF_CTRL_RESULT, &m,
-					  why, sizeof(why));
+		rc = rperf_session_result(c->ch, &m, c->e);
 	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s: closing the round: %s",
-			   c->run->cfg->host,
-			   rc == EPROTO ? why : strerror(rc));
+		return rc;
 	decode_result(&m, rx, have);
 	rperf_ctrl_msg_release(&m);
 	if (*have && rx->has_tx &&
 	    rperf_bw_rx_catch_up(&c->conn, &c->rx, rx->tx_messages, c->rx_err,
 				 sizeof(c->rx_err)))
-		return say(c, RPERF_EXIT_RUNTIME, "%s", c->rx_err);
+		return fail(c, "%s", c->rx_err);
 	return 0;
 }
 
@@ -201,8 +159,8 @@ static void check_one(struct client *c, const struct rperf_bw_result *b,
 {
 	if (b->receiver_valid &&
 	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
-		rperf_bw_warn(
-			c->run,
+		rperf_session_warn(
+			&c->run->notes,
 			"%llu B%s: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
 			(unsigned long long)b->size, dir,
 			(unsigned long long)b->rx_messages,
@@ -219,9 +177,10 @@ static void check_counts(struct client *c, size_t i)
 	if (b->reverse)
 		check_one(c, b->reverse, " (server -> client)");
 	else if (c->run->cfg->bidir)
-		rperf_bw_warn(c->run,
-			      "%llu B: the server sent no count of its sending",
-			      (unsigned long long)b->size);
+		rperf_session_warn(
+			&c->run->notes,
+			"%llu B: the server sent no count of its sending",
+			(unsigned long long)b->size);
 }
 
 /* -b, once per generator pass: take what the server sends. */
@@ -256,7 +215,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.on_interval = rperf_bw_on_interval,
 		.arg = c->run,
 		.stop = c->run->stop,
-		.peer_fd = c->io.fd,
+		.peer_fd = c->ch->io.fd,
 		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
 					      (unsigned int)cfg->retry_count),
 		.on_pass = cfg->bidir ? client_pass : NULL,
@@ -279,8 +238,10 @@ static int send_start(struct client *c, const struct rperf_bsg_cfg *b)
 						   b->limit_per_s);
 	}
 	if (!rc)
-		rc = rperf_ctrl_session_send(&c->s, &c->io, RPERF_CTRL_START,
-					     o);
+		rc = rperf_session_start(c->ch, o, c->e);
+	else
+		rc = rperf_err_set(c->e, RPERF_ERRC_INTERNAL, rc,
+				   "out of memory");
 	json_decref(o);
 	return rc;
 }
@@ -302,151 +263,132 @@ static void fill_reverse(struct client *c, size_t i,
 	rperf_bw_fill_reverse(c->run, i, srv, &own);
 }
 
-static int measure(struct client *c)
+/* One size: START, the generator, DONE/RESULT; its figures filed. */
+static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
 	struct rperf_bw_run *run = c->run;
-	struct rperf_bsg_qp *q = calloc(c->conn.nqp, sizeof(*q));
 	struct rperf_bsg_res g;
 	struct rperf_bsg_cfg b;
 	struct rperf_bw_rx rx;
 	int rc, code = 0;
-	bool have;
+	bool have = false;
 
+	bsg_cfg(c, &b, cfg->sizes[i]);
+	run->cur_size = cfg->sizes[i];
+	run->tick_msgs = run->tick_bytes = 0;
+	rc = send_start(c, &b);
+	if (rc)
+		return rc;
+	rc = rperf_bsg_run(&b, q, c->conn.nqp, &g);
+	if (rc) {
+		run->notes.partial = true;
+		code = fail(c, "run stopped at %llu B after %llu messages: %s",
+			    (unsigned long long)b.size,
+			    (unsigned long long)g.messages, g.error);
+	}
+	if (!rc && g.stopped && !cfg->run_infinitely) {
+		run->notes.partial = true;
+		code = fail(c, "interrupted at %llu B after %llu messages",
+			    (unsigned long long)b.size,
+			    (unsigned long long)g.messages);
+	}
+	if (!rc)
+		rc = round_result(c, &g, &rx, &have);
+	code = code ? code : rc;
+	rperf_bw_fill(run, i, &g, have ? &rx : NULL);
+	fill_reverse(c, i, &g, have ? &rx : NULL);
+	run->nres++;
+	check_counts(c, i);
+	rperf_bw_size_done(run, i);
+	return code;
+}
+
+static int bw_measure(void *arg, struct rperf_session_chan *ch,
+		      struct rperf_err *e)
+{
+	struct client *c = arg;
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_bsg_qp *q = calloc(c->conn.nqp, sizeof(*q));
+	int rc = 0;
+
+	c->ch = ch;
+	c->e = e;
 	if (!q)
-		return say(c, RPERF_EXIT_INTERNAL, "out of memory");
+		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+				     "out of memory");
+	path_facts(c);
+	c->run->measured = true;
+	rperf_session_say_preflight(&c->run->host, &c->run->say);
 	for (size_t i = 0; i < c->conn.nqp; i++)
 		q[i] = (struct rperf_bsg_qp){ .qp = c->conn.qp[i],
 					      .buf = &c->conn.buf,
 					      .raddr = c->peer.addr,
 					      .rkey = c->peer.rkey };
-	for (size_t i = 0; i < cfg->nsizes && !code && !*run->stop; i++) {
-		bsg_cfg(c, &b, cfg->sizes[i]);
-		run->cur_size = cfg->sizes[i];
-		run->tick_msgs = run->tick_bytes = 0;
-		rc = send_start(c, &b);
-		if (rc) {
-			code = say(c, RPERF_EXIT_RUNTIME,
-				   "%s: sending START: %s", cfg->host,
-				   strerror(rc));
-			break;
-		}
-		rc = rperf_bsg_run(&b, q, c->conn.nqp, &g);
-		if (rc) {
-			run->partial = true;
-			code = say(
-				c, RPERF_EXIT_RUNTIME,
-				"run stopped at %llu B after %llu messages: %s",
-				(unsigned long long)b.size,
-				(unsigned long long)g.messages, g.error);
-		}
-		if (!rc && g.stopped && !cfg->run_infinitely) {
-			run->partial = true;
-			code = say(c, RPERF_EXIT_RUNTIME,
-				   "interrupted at %llu B after %llu messages",
-				   (unsigned long long)b.size,
-				   (unsigned long long)g.messages);
-		}
-		have = false;
-		if (!rc)
-			rc = round_result(c, &g, &rx, &have);
-		code = code ? code : rc;
-		rperf_bw_fill(run, i, &g, have ? &rx : NULL);
-		fill_reverse(c, i, &g, have ? &rx : NULL);
-		run->nres++;
-		check_counts(c, i);
-		rperf_bw_size_done(run, i);
-	}
+	for (size_t i = 0; i < cfg->nsizes && !rc && !*c->run->stop; i++)
+		rc = measure_size(c, q, i);
 	free(q);
-	return code;
+	if (rc)
+		snprintf(c->run->notes.error, sizeof(c->run->notes.error), "%s",
+			 e->msg);
+	return rc;
 }
 
-static int setup(struct client *c)
+static int bw_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 {
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	uint64_t max = 0;
-	char err[256];
-	int rc;
+	struct client *c = arg;
+	int rc = rperf_bw_conn_client(&c->conn, c->run->cfg, max_size, err,
+				      errlen);
 
-	for (size_t i = 0; i < cfg->nsizes; i++)
-		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
-	rc = rperf_bw_conn_client(&c->conn, cfg, max, err, sizeof(err));
+	if (!rc)
+		rperf_session_buffers_noted(&c->run->host, c->conn.dev,
+					    &c->run->notes);
+	return rc;
+}
+
+static const struct rperf_session_client_ops bw_client_ops = {
+	.command = "bw",
+	.setup = bw_setup,
+	.params = rperf_bw_params_encode,
+	.endpoints = bw_exchange,
+	.rounds = bw_measure,
+	.rounds_ignore_stop = true, /* after SIGINT the run closes cleanly */
+};
+
+int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e)
+{
+	struct client c = { .run = run };
+	int rc = rperf_session_place_client(run->cfg, &run->host,
+					    &run->platform, &run->notes, e);
+
 	if (rc)
-		return say(c,
-			   rc == ENODEV || rc == ERANGE ? RPERF_EXIT_USAGE :
-							  RPERF_EXIT_RUNTIME,
-			   "%s", err);
-	if (rperf_session_note_buffers(&c->run->host, c->conn.dev))
-		rperf_bw_warn(c->run, "%s", c->conn.dev->buf_note);
-	rc = rperf_session_connect(cfg, c->run->stop, "bw", &c->io.fd, err,
-				   sizeof(err));
-	if (rc)
-		return say(c, RPERF_EXIT_RUNTIME, "%s", err);
+		return rc;
+	rc = rperf_session_client_run(run->cfg, run->stop, &bw_client_ops, &c,
+				      e);
+	rperf_bw_peer_free(&c.peer);
+	rperf_bw_conn_close(&c.conn);
+	return rc;
+}
+
+int rperf_bw_run_new(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop, struct rperf_bw_run **out)
+{
+	/* one block: the run, then res[nsizes] and rev[nsizes] */
+	size_t n = cfg->nsizes;
+	struct rperf_bw_run *run =
+		calloc(1, sizeof(*run) + 2 * n * sizeof(*run->res));
+
+	if (!run)
+		return ENOMEM;
+	run->res = (struct rperf_bw_result *)(run + 1);
+	run->rev = run->res + n;
+	run->cfg = cfg;
+	run->stop = stop;
+	*out = run;
 	return 0;
 }
 
-static int client_run(struct client *c)
+void rperf_bw_run_free(struct rperf_bw_run *run)
 {
-	int rc = setup(c);
-
-	if (!rc)
-		rc = hello(c);
-	if (!rc)
-		rc = exchange(c);
-	if (rc)
-		return rc;
-	path_facts(c);
-	c->io.stop = NULL; /* after SIGINT the run still closes cleanly */
-	rperf_session_say_preflight(&c->run->host);
-	rc = measure(c);
-	if (!rc)
-		rperf_session_bye(&c->s, &c->io);
-	else
-		rperf_session_send_reason(&c->s, &c->io, RPERF_CTRL_ERROR,
-					  c->run->error);
-	if (rperf_bw_report(c->run))
-		return RPERF_EXIT_RUNTIME;
-	return rc;
-}
-
-int rperf_bw_client(const struct rperf_cli_config *cfg,
-		    volatile sig_atomic_t *stop)
-{
-	struct rperf_bw_run *run = calloc(1, sizeof(*run));
-	struct client c = { .run = run };
-	char remote[256];
-	int rc;
-
-	if (run) {
-		run->res = calloc(cfg->nsizes, sizeof(*run->res));
-		run->rev = calloc(cfg->nsizes, sizeof(*run->rev));
-	}
-	if (!run || !run->res || !run->rev) {
-		if (run) {
-			free(run->res);
-			free(run->rev);
-		}
-		free(run);
-		return RPERF_EXIT_INTERNAL;
-	}
-	run->cfg = cfg;
-	run->stop = stop;
-	c.io = (struct rperf_ctrl_io){ .fd = -1,
-				       .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
-				       .stop = stop };
-	rperf_ctrl_session_init(&c.s, RPERF_CTRL_CLIENT);
-	rc = rperf_session_place(cfg, &run->host, &run->platform);
-	if (!rc &&
-	    rperf_session_remote_warning(&run->host, remote, sizeof(remote)))
-		rperf_bw_warn(run, "%s", remote);
-	if (!rc)
-		rc = client_run(&c);
-	if (c.io.fd >= 0)
-		close(c.io.fd);
-	rperf_bw_peer_free(&c.peer);
-	rperf_bw_conn_close(&c.conn);
-	free(run->res);
-	free(run->rev);
 	free(run);
-	return rc;
 }

@@ -9,24 +9,6 @@
 #include "session/session_ctrl.h"
 #include "session/session.h"
 
-static int check_depth(const struct rperf_bw_conn *c, const char *opt,
-		       uint64_t depth, char *err, size_t errlen)
-{
-	/* the completion queue must hold as many entries as the QP */
-	int wr = c->dev->attr.max_qp_wr, cqe = c->dev->attr.max_cqe;
-	int max = cqe > 0 && cqe < wr ? cqe : wr;
-
-	if (depth > (uint64_t)max) {
-		snprintf(
-			err, errlen,
-			"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
-			opt, (unsigned long long)depth, c->dev->name, max, wr,
-			cqe);
-		return ERANGE;
-	}
-	return 0;
-}
-
 static int make_qps(struct rperf_bw_conn *c, const struct rperf_qp_cfg *q,
 		    size_t n, char *err, size_t errlen)
 {
@@ -80,7 +62,6 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 	int rc, access = 0;
 
 	memset(c, 0, sizeof(*c));
-	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	c->max_size = max_size;
 	c->rx_depth = 1;
 	if (cfg->bidir) {
@@ -90,12 +71,13 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 		q.access = IBV_ACCESS_REMOTE_WRITE;
 		access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	}
-	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
 	if (!rc)
-		rc = check_depth(c, "-t/--tx-depth", cfg->tx_depth, err,
-				 errlen);
+		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
+					       cfg->tx_depth, err, errlen);
 	if (!rc)
-		rc = check_depth(c, "-r/--rx-depth", c->rx_depth, err, errlen);
+		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
+					       c->rx_depth, err, errlen);
 	if (!rc)
 		rc = make_qps(c, &q, (size_t)cfg->qps, err, errlen);
 	if (!rc)
@@ -121,18 +103,18 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	rperf_session_verbs_cfg(cfg, &c->vcfg);
-	/* the client's choices for the path; the server's for the device */
-	rperf_session_path_apply(&p->path, &c->vcfg);
 	c->max_size = p->max_size;
 	c->recvs = p->verb != RPERF_VERB_WRITE;
 	c->rx_depth = c->recvs ? (unsigned int)p->rx_depth : 1;
 	q.recv_depth = c->rx_depth;
-	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
+				    errlen);
 	if (!rc)
-		rc = check_depth(c, "-r/--rx-depth", c->rx_depth, err, errlen);
+		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
+					       c->rx_depth, err, errlen);
 	if (!rc && p->bidir)
-		rc = check_depth(c, "-t/--tx-depth", p->tx_depth, err, errlen);
+		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
+					       p->tx_depth, err, errlen);
 	if (!rc)
 		rc = make_qps(c, &q, (size_t)p->qps, err, errlen);
 	if (!rc)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "bw/bw_params.h"
-#include "cli/config.h"
+#include "config/config.h"
 #include "ctrl/ctrl.h"
 #include "verbs/verbs.h"
 

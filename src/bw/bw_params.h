@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "session/session_path.h"
 
 #define RPERF_BW_MAX_QPS 1024

@@ -11,19 +11,6 @@
 
 #include "bw/bw_math.h"
 #include "bw/bw_params.h"
-#include "cli/config_kv.h"
-
-void rperf_bw_warn(struct rperf_bw_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (run->nwarnings >= RPERF_BW_MAX_WARNINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(run->warnings[run->nwarnings++], sizeof(run->warnings[0]),
-		  fmt, ap);
-	va_end(ap);
-}
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {
@@ -145,19 +132,17 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 		(void)rperf_report_bw_jsonl(stdout, &run->res[i]);
 }
 
-int rperf_bw_report(const struct rperf_bw_run *run)
+int rperf_bw_report(const struct rperf_bw_run *run,
+		    const struct rperf_kv *config, size_t nconfig)
 {
-	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
-	const char *warn[RPERF_BW_MAX_WARNINGS];
+	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	const char *path;
 	int rc = 0, jrc;
 
-	for (size_t i = 0; i < run->nwarnings; i++)
-		warn[i] = run->warnings[i];
 	rep.command = "bw";
-	rep.config = kv;
-	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
+	rep.config = config;
+	rep.nconfig = nconfig;
 	rep.platform = &run->platform;
 	rep.placement = &run->host.place;
 	rep.preflight = &run->host.preflight;
@@ -165,14 +150,14 @@ int rperf_bw_report(const struct rperf_bw_run *run)
 	rep.nbw = run->nres;
 	rep.report_gbits = run->cfg->report_gbits;
 	rep.warnings = warn;
-	rep.nwarnings = run->nwarnings;
-	rep.partial = run->partial;
-	rep.error = run->error[0] ? run->error : NULL;
+	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
+	rep.partial = run->notes.partial;
+	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	if (!run->cfg->jsonl)
 		rc = rperf_report_bw_text(stdout, &rep);
 	else
-		for (size_t i = 0; i < run->nwarnings; i++)
-			fprintf(stderr, "rperf: warning: %s\n", warn[i]);
+		for (size_t i = 0; i < rep.nwarnings; i++)
+			rperf_say(&run->say, "warning: %s", warn[i]);
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (!run->cfg->out_json)
@@ -180,7 +165,7 @@ int rperf_bw_report(const struct rperf_bw_run *run)
 	path = run->cfg->out_json_file ? run->cfg->out_json_file : "rperf.json";
 	jrc = rperf_report_bw_write_json(path, &rep);
 	if (jrc)
-		fprintf(stderr, "rperf: --out_json_file: cannot write %s: %s\n",
-			path, strerror(jrc));
+		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+			  path, strerror(jrc));
 	return rc ? rc : jrc;
 }

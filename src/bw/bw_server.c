@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf bw (no HOST): serve one client (or, with --persistent, one after
- * another). Every run parameter comes from the client. The server is the
+ * rperf bw (no HOST): the server's ops for the shared lifecycle
+ * (session/session_life.h serves one client, or with --persistent one
+ * after another). Every run parameter comes from the client. The server is the
  * sink: it counts what arrives (SENDs; WRITE_WITH_IMM, whose immediate
  * carries how many WRITEs its list held) and keeps its receive queues full,
  * busy polling or (-e) from completion events. Plain WRITEs it cannot see.
@@ -14,7 +15,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +24,9 @@
 
 #include "bw/bw_conn.h"
 #include "bw/bw_rx.h"
-#include "cli/cli.h"
 #include "host/cputime.h"
-#include "lat/lat.h"
 #include "session/session_ctrl.h"
-#include "session/session.h"
+#include "session/session_life.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 
@@ -37,9 +35,9 @@ struct server {
 	volatile sig_atomic_t *stop;
 	struct rperf_bw_conn conn;
 	struct rperf_bw_params p;
-	struct rperf_ctrl_session s;
-	struct rperf_ctrl_io io;
-	char peer[96];
+	struct rperf_err *e; /* the current op's */
+	int fd; /* the control socket (DONE ends a round) */
+	double cpu0; /* process CPU seconds at the round's start */
 	struct rperf_bw_peer ep; /* the client's QPs and buffer */
 	struct rperf_bw_rxc rx;
 	struct pollfd *pf; /* [nqp + 1]: channels, then the control socket */
@@ -51,72 +49,64 @@ struct server {
 	struct rperf_bsg_res g;
 };
 
-static int note(struct server *sv, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define fail(sv, ...) \
+	rperf_err_set((sv)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
 
-static int note(struct server *sv, int code, const char *fmt, ...)
+/* PARAMS with the server's limits; the device and the QPs. */
+static int bw_params(void *arg, struct rperf_session_chan *ch,
+		     const json_t *obj, struct rperf_err *e)
 {
-	va_list ap;
-
-	fprintf(stderr, "rperf: client %s: ", sv->peer);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-static int refuse(struct server *sv, const char *why)
-{
-	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
-	return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
-}
-
-static int greet(struct server *sv)
-{
-	char why[RPERF_CTRL_REASON_LEN];
-	int rc = rperf_session_greet(&sv->s, &sv->io, "bw",
-				     RPERF_SERVER_MAX_SIZE, why, sizeof(why));
-
-	if (rc == EPROTO)
-		return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "%s", why) : 0;
-}
-
-static int take_params(struct server *sv)
-{
+	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
-	struct rperf_ctrl_msg m;
-	const json_t *obj;
 	int rc;
 
-	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
-				  sizeof(why));
+	sv->cfg = ch->cfg;
+	sv->stop = ch->stop;
+	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
+				    sizeof(why));
 	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
-	rc = rperf_ctrl_params_decode(&m, &obj);
-	if (!rc)
-		rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p,
-					    why, sizeof(why));
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return refuse(sv, rc == EPROTO ? "malformed PARAMS" : why);
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
+				     rc == EPROTO ? "malformed PARAMS" : why);
 	rc = rperf_bw_conn_server(&sv->conn, sv->cfg, &sv->p, err, sizeof(err));
 	if (rc)
-		return refuse(sv, err);
-	rc = rperf_bw_send_endpoints(&sv->s, &sv->io, &sv->conn);
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
+	sv->pf = calloc(sv->conn.nqp + 1, sizeof(*sv->pf));
+	if (!sv->pf)
+		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+				     "out of memory");
+	for (size_t i = 0; i < sv->conn.nqp; i++)
+		sv->pf[i] = (struct pollfd){
+			.fd = sv->conn.qp[i]->channel ?
+				      sv->conn.qp[i]->channel->fd :
+				      -1,
+			.events = POLLIN
+		};
+	return 0;
+}
+
+/* Our ENDPOINT out, the client's in, every QP connected. */
+static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
+			struct rperf_err *e)
+{
+	struct server *sv = arg;
+	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
+	int rc;
+
+	sv->fd = ch->io.fd;
+	sv->pf[sv->conn.nqp] =
+		(struct pollfd){ .fd = sv->fd, .events = POLLIN };
+	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &sv->conn);
 	if (!rc)
-		rc = rperf_bw_recv_endpoints(&sv->s, &sv->io, &sv->conn,
+		rc = rperf_bw_recv_endpoints(&ch->s, &ch->io, &sv->conn,
 					     &sv->ep, why, sizeof(why));
 	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "endpoint exchange: %s",
-			    rc == EPROTO || rc == EBADMSG ? why : strerror(rc));
+		return rperf_err_set(
+			e, RPERF_ERRC_RUNTIME, rc, "endpoint exchange: %s",
+			rc == EPROTO || rc == EBADMSG ? why : strerror(rc));
 	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));
-	if (!rc)
-		rc = rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_READY,
-					     NULL);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "connecting the QPs: %s",
-			 err[0] ? err : strerror(rc)) :
+	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				  "connecting the QPs: %s",
+				  err[0] ? err : strerror(rc)) :
 		    0;
 }
 
@@ -126,7 +116,7 @@ static int drain(struct server *sv, int *got)
 	char err[128];
 
 	if (rperf_bw_rx_drain(&sv->conn, &sv->rx, got, err, sizeof(err)))
-		return note(sv, RPERF_EXIT_RUNTIME, "%s", err);
+		return fail(sv, "%s", err);
 	return 0;
 }
 
@@ -139,12 +129,10 @@ static int on_events(struct server *sv)
 		if (!(sv->pf[q].revents & POLLIN))
 			continue;
 		if (ibv_get_cq_event(sv->conn.qp[q]->channel, &cq, &ctx))
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "ibv_get_cq_event failed");
+			return fail(sv, "ibv_get_cq_event failed");
 		ibv_ack_cq_events(cq, 1);
 		if (ibv_req_notify_cq(cq, 0))
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "ibv_req_notify_cq failed");
+			return fail(sv, "ibv_req_notify_cq failed");
 	}
 	return 0;
 }
@@ -163,37 +151,34 @@ static int sink(struct server *sv)
 			continue;
 		idle = 0;
 		if (*sv->stop)
-			return note(sv, RPERF_EXIT_RUNTIME, "interrupted");
+			return fail(sv, "interrupted");
 		for (size_t i = 0; i <= n; i++)
 			sv->pf[i].revents = 0;
 		if (sv->p.events) {
 			if (poll(sv->pf, (nfds_t)n + 1, 200) < 0 &&
 			    errno != EINTR)
-				return note(sv, RPERF_EXIT_RUNTIME, "poll: %s",
-					    strerror(errno));
+				return fail(sv, "poll: %s", strerror(errno));
 			if ((rc = on_events(sv)))
 				return rc;
 		} else if (poll(&sv->pf[n], 1, 0) < 0 && errno != EINTR) {
-			return note(sv, RPERF_EXIT_RUNTIME, "poll: %s",
-				    strerror(errno));
+			return fail(sv, "poll: %s", strerror(errno));
 		}
 		if (sv->pf[n].revents)
 			return 0;
 	}
 }
 
-static int send_result(struct server *sv, double cpu0)
+/* RESULT: what arrived; with -b what this side sent (tx_*). */
+static json_t *result_payload(struct server *sv)
 {
 	double secs = rperf_bw_rx_seconds(&sv->rx);
-	double cpu = rperf_cpu_seconds_process();
+	double cpu = rperf_cpu_seconds_process() - sv->cpu0;
 	json_t *res;
-	int rc;
 
 	res = json_pack("{s:I, s:I, s:f, s:f}", "received",
 			(json_int_t)sv->rx.messages, "bytes",
 			(json_int_t)sv->rx.bytes, "seconds", secs,
-			"cpu_seconds", cpu - cpu0 > 0 ? cpu - cpu0 : 0.0);
-	/* -b: what this side sent (the server -> client direction) */
+			"cpu_seconds", cpu > 0 ? cpu : 0.0);
 	if (res && sv->p.bidir &&
 	    (rperf_ctrl_set_u64(res, "tx_messages", sv->g.messages) ||
 	     rperf_ctrl_set_u64(res, "tx_bytes", sv->g.bytes) ||
@@ -203,11 +188,7 @@ static int send_result(struct server *sv, double cpu0)
 		json_decref(res);
 		res = NULL;
 	}
-	rc = res ? rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_RESULT,
-					   res) :
-		   ENOMEM;
-	json_decref(res);
-	return rc;
+	return res;
 }
 
 /* -b, once per generator pass: the receive side; the control socket
@@ -215,14 +196,13 @@ static int send_result(struct server *sv, double cpu0)
 static int bidir_pass(void *arg, bool *progress)
 {
 	struct server *sv = arg;
-	struct pollfd pf = { .fd = sv->io.fd, .events = POLLIN };
+	struct pollfd pf = { .fd = sv->fd, .events = POLLIN };
 	char err[128];
 	int got = 0;
 
 	if (sv->conn.recvs &&
 	    rperf_bw_rx_drain(&sv->conn, &sv->rx, &got, err, sizeof(err))) {
-		note(sv, 0, "%s", err);
-		return EIO;
+		return fail(sv, "%s", err);
 	}
 	*progress = got > 0;
 	if (got || ++sv->idle < SPIN_CHECK)
@@ -269,7 +249,8 @@ static int bidir(struct server *sv)
 	int rc;
 
 	if (!q)
-		return note(sv, RPERF_EXIT_INTERNAL, "out of memory");
+		return rperf_err_set(sv->e, RPERF_ERRC_INTERNAL, ENOMEM,
+				     "out of memory");
 	for (size_t i = 0; i < sv->conn.nqp; i++)
 		q[i] = (struct rperf_bsg_qp){ .qp = sv->conn.qp[i],
 					      .buf = &sv->conn.buf,
@@ -281,58 +262,24 @@ static int bidir(struct server *sv)
 	rc = rperf_bsg_run(&b, q, sv->conn.nqp, &sv->g);
 	free(q);
 	if (rc)
-		return note(
-			sv, RPERF_EXIT_RUNTIME,
+		return fail(
+			sv,
 			"sending to the client stopped after %llu messages: %s",
 			(unsigned long long)sv->g.messages, sv->g.error);
-	rc = rperf_bw_rx_until(&sv->conn, &sv->rx, sv->io.fd, sv->stop,
+	rc = rperf_bw_rx_until(&sv->conn, &sv->rx, sv->fd, sv->stop,
 			       RPERF_SESSION_TIMEOUT_MS, err, sizeof(err));
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "waiting for DONE: %s",
+	return rc ? fail(sv, "waiting for DONE: %s",
 			 err[0] ? err : strerror(rc)) :
 		    0;
 }
 
-/* One round: sink (-b: generate too) until DONE, catch up with the
- * sender, RESULT out. */
-static int round_once(struct server *sv)
+/* START: with -b it carries the round's size and rate limit. */
+static int bw_start(void *arg, struct rperf_session_chan *ch,
+		    const struct rperf_ctrl_msg *m, struct rperf_err *e)
 {
-	char why[RPERF_CTRL_REASON_LEN], err[128] = "";
-	struct rperf_ctrl_msg m;
-	uint64_t samples = 0;
-	double cpu0 = rperf_cpu_seconds_process();
-	int rc;
+	struct server *sv = arg;
 
-	memset(&sv->rx, 0, sizeof(sv->rx));
-	memset(&sv->g, 0, sizeof(sv->g));
-	if ((rc = sv->p.bidir ? bidir(sv) : sink(sv)))
-		return rc;
-	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
-				  sizeof(why));
-	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME,
-			    "went away mid-run after %llu messages (%s)",
-			    (unsigned long long)sv->rx.messages, why);
-	rperf_ctrl_done_decode(&m, &samples, NULL);
-	rperf_ctrl_msg_release(&m);
-	if (rperf_bw_rx_catch_up(&sv->conn, &sv->rx, samples, err, sizeof(err)))
-		return note(sv, RPERF_EXIT_RUNTIME, "%s", err);
-	rc = send_result(sv, cpu0);
-	fprintf(stderr, "rperf: client %s: %llu messages received (%llu B)",
-		sv->peer, (unsigned long long)sv->rx.messages,
-		(unsigned long long)sv->rx.bytes);
-	if (sv->p.bidir)
-		fprintf(stderr, ", %llu sent (%llu B)",
-			(unsigned long long)sv->g.messages,
-			(unsigned long long)sv->g.bytes);
-	fputc('\n', stderr);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "sending RESULT: %s",
-			 strerror(rc)) :
-		    0;
-}
-
-/* -b: START carries the round's size and rate limit. */
-static int start_args(struct server *sv, const struct rperf_ctrl_msg *m)
-{
+	(void)ch;
 	if (!sv->p.bidir)
 		return 0;
 	if (!m->payload ||
@@ -340,96 +287,76 @@ static int start_args(struct server *sv, const struct rperf_ctrl_msg *m)
 			       &sv->size) ||
 	    rperf_ctrl_get_double(m->payload, "limit_per_s", 0, 1e12,
 				  &sv->limit_per_s))
-		return note(
-			sv, RPERF_EXIT_RUNTIME,
+		return rperf_err_set(
+			e, RPERF_ERRC_RUNTIME, EBADMSG,
 			"malformed START (-b needs 'size' and 'limit_per_s')");
 	return 0;
 }
 
-/* START in; rounds until BYE; BYE out. */
-static int serve_run(struct server *sv)
+/* Sink (-b: generate too) until the control socket speaks (DONE). */
+static int bw_round_loop(void *arg, struct rperf_session_chan *ch,
+			 struct rperf_err *e)
 {
-	char why[RPERF_CTRL_REASON_LEN];
-	struct rperf_ctrl_msg m;
-	enum rperf_ctrl_type t;
-	int rc;
+	struct server *sv = arg;
 
-	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_START, &m, why,
-				  sizeof(why));
-	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
-	rc = start_args(sv, &m);
-	rperf_ctrl_msg_release(&m);
-	for (; !rc;) {
-		if ((rc = round_once(sv)))
-			return rc;
-		rc = rperf_ctrl_session_recv(&sv->s, &sv->io, &m);
-		if (rc)
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "waiting for START or BYE: %s",
-				    rc == EPROTO ? "out of order" :
-						   strerror(rc));
-		t = m.type;
-		rc = t == RPERF_CTRL_START ? start_args(sv, &m) : 0;
-		rperf_ctrl_msg_release(&m);
-		if (t == RPERF_CTRL_BYE)
-			break;
-		if (t != RPERF_CTRL_START)
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "the client ended the run: %s",
-				    rperf_ctrl_type_name((int)t));
-	}
-	if (rc)
-		return rc;
-	rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_BYE, NULL);
-	return RPERF_EXIT_OK;
+	(void)ch;
+	sv->e = e;
+	sv->cpu0 = rperf_cpu_seconds_process();
+	memset(&sv->rx, 0, sizeof(sv->rx));
+	memset(&sv->g, 0, sizeof(sv->g));
+	return sv->p.bidir ? bidir(sv) : sink(sv);
 }
 
-static int serve_one(struct server *sv, int fd)
+static uint64_t bw_received(void *arg)
 {
-	int rc;
+	const struct server *sv = arg;
 
-	sv->io = (struct rperf_ctrl_io){ .fd = fd,
-					 .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
-					 .stop = sv->stop };
-	rperf_ctrl_session_init(&sv->s, RPERF_CTRL_SERVER);
-	rc = greet(sv);
-	if (!rc)
-		rc = take_params(sv);
-	if (!rc) {
-		sv->pf = calloc(sv->conn.nqp + 1, sizeof(*sv->pf));
-		for (size_t i = 0; sv->pf && i < sv->conn.nqp; i++)
-			sv->pf[i] = (struct pollfd){
-				.fd = sv->conn.qp[i]->channel ?
-					      sv->conn.qp[i]->channel->fd :
-					      -1,
-				.events = POLLIN
-			};
-		if (sv->pf)
-			sv->pf[sv->conn.nqp] =
-				(struct pollfd){ .fd = fd, .events = POLLIN };
-		rc = sv->pf ? serve_run(sv) : RPERF_EXIT_INTERNAL;
-	}
+	return sv->rx.messages;
+}
+
+/* After DONE: catch up with the sender, RESULT. */
+static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
+		     size_t linelen, struct rperf_err *e)
+{
+	struct server *sv = arg;
+	char err[128] = "";
+	int n;
+
+	sv->e = e;
+	if (rperf_bw_rx_catch_up(&sv->conn, &sv->rx, samples, err, sizeof(err)))
+		return fail(sv, "%s", err);
+	*out = result_payload(sv);
+	if (!*out)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, ENOMEM,
+				     "sending RESULT: %s", strerror(ENOMEM));
+	n = snprintf(line, linelen, "%llu messages received (%llu B)",
+		     (unsigned long long)sv->rx.messages,
+		     (unsigned long long)sv->rx.bytes);
+	if (sv->p.bidir && n > 0 && (size_t)n < linelen)
+		snprintf(line + n, linelen - (size_t)n, ", %llu sent (%llu B)",
+			 (unsigned long long)sv->g.messages,
+			 (unsigned long long)sv->g.bytes);
+	return 0;
+}
+
+static void bw_close_run(void *arg)
+{
+	struct server *sv = arg;
+
 	free(sv->pf);
 	sv->pf = NULL;
 	rperf_bw_peer_free(&sv->ep);
 	rperf_bw_conn_close(&sv->conn);
-	close(fd);
-	return rc;
 }
 
-static int serve_client(void *arg, int fd, const char *peer)
-{
-	struct server *sv = arg;
-
-	snprintf(sv->peer, sizeof(sv->peer), "%s", peer);
-	return serve_one(sv, fd);
-}
-
-int rperf_bw_server(const struct rperf_cli_config *cfg,
-		    volatile sig_atomic_t *stop)
-{
-	struct server sv = { .cfg = cfg, .stop = stop };
-
-	return rperf_session_serve(cfg, stop, "bw", serve_client, &sv);
-}
+const struct rperf_session_server_ops rperf_bw_server_ops = {
+	.command = "bw",
+	.state_size = sizeof(struct server),
+	.params = bw_params,
+	.endpoints = bw_endpoints,
+	.start = bw_start,
+	.round = bw_round_loop,
+	.received = bw_received,
+	.result = bw_result,
+	.close = bw_close_run,
+};

@@ -2,6 +2,10 @@
 #ifndef RPERF_CLI_H
 #define RPERF_CLI_H
 
+#include <stdbool.h>
+
+#include "cli/config.h"
+
 /* Exit codes (contract; documented in man/rperf.1.md). */
 enum rperf_exit {
 	RPERF_EXIT_OK = 0,
@@ -11,7 +15,13 @@ enum rperf_exit {
 	RPERF_EXIT_INTERNAL = 4,
 };
 
-/* Run the command line; returns the process exit status. */
-int rperf_cli_main(int argc, char **argv);
+/*
+ * Parse the command line into @cfg. Errors, --help, --version and the
+ * man-page options are handled (printed) here: then *run stays false and
+ * the return value is the exit status. *run true: run cfg->cmd (main's
+ * dispatch).
+ */
+int rperf_cli_front(int argc, char **argv, struct rperf_cli_config *cfg,
+		    bool *run);
 
 #endif

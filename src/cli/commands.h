@@ -8,6 +8,15 @@
 #include "cli/config.h"
 
 int rperf_cmd_info(const struct rperf_cli_config *cfg);
+/* rperf lat / rperf bw, client (HOST) or server (src/cli/cmd_twohost.c);
+ * @stop: the signal flag. */
+int rperf_cmd_lat(const struct rperf_cli_config *cfg,
+		  volatile sig_atomic_t *stop);
+int rperf_cmd_bw(const struct rperf_cli_config *cfg,
+		 volatile sig_atomic_t *stop);
+/* An error value's exit status (enum rperf_exit): the one mapping. */
+struct rperf_err;
+int rperf_cmd_exit(const struct rperf_err *e);
 /* rperf run JOB (src/cli/cmd_run.c); @stop: the signal flag. */
 int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		  const volatile sig_atomic_t *stop);

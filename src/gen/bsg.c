@@ -13,7 +13,7 @@
 
 #include <rperf/clock.h>
 
-#include "cli/config.h"
+#include "gen/gen.h"
 #include "gen/gen_ops.h"
 
 #define POLL_BATCH 32

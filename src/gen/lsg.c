@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/config.h"
+#include "gen/gen.h"
 #include "gen/gen_ops.h"
 #include "gen/nic_ts.h"
 

@@ -10,11 +10,10 @@
 #include <rperf/clock.h>
 #include <rperf/platform.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/lsg.h"
+#include "session/session_err.h"
 #include "session/session_place.h"
-
-#define RPERF_MAX_WARNINGS 16
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_lat_run {
@@ -26,27 +25,27 @@ struct rperf_lat_run {
 	struct rperf_session_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
 	size_t nres; /* measured so far (the last may be partial) */
-	char warnings[RPERF_MAX_WARNINGS][256];
-	size_t nwarnings;
-	bool partial;
-	char error[320];
+	struct rperf_session_notes notes; /* warnings, partial, error */
+	bool measured; /* the rounds began: there is something to report */
+	struct rperf_say say; /* the command layer's: file errors, thresholds */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
 };
 
-/* Both return the process exit status (enum rperf_exit). */
-int rperf_lat_client(const struct rperf_cli_config *cfg,
-		     volatile sig_atomic_t *stop);
-int rperf_lat_server(const struct rperf_cli_config *cfg,
-		     volatile sig_atomic_t *stop);
+/* A client run's state (ENOMEM), and its end. */
+int rperf_lat_run_new(const struct rperf_cli_config *cfg,
+		      volatile sig_atomic_t *stop, struct rperf_lat_run **out);
+void rperf_lat_run_free(struct rperf_lat_run *run);
+/* Pin, calibrate, self-test, collect platform. 0 or errno with @e. */
+int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e);
+/* The client run over the shared session lifecycle: 0 or errno with @e;
+ * run->measured says whether there are results (maybe partial). */
+int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e);
 
-/* Pin, calibrate, self-test, collect platform; returns an exit status. */
-int rperf_lat_prepare(struct rperf_lat_run *run);
-
-/* Add a warning (printf format); silently keeps the first ones if full. */
-void rperf_lat_warn(struct rperf_lat_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* The server's ops for rperf_session_serve (session/session_life.h). */
+struct rperf_session_server_ops;
+extern const struct rperf_session_server_ops rperf_lat_server_ops;
 
 /* Derive the warnings the results call for (precompleted, loop > wire...). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
@@ -64,13 +63,15 @@ uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i);
 struct rperf_report;
 int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep);
-/* --max-p50 / --max-p999: RPERF_EXIT_THRESHOLD (with a line each) or 0. */
-int rperf_lat_thresholds(const struct rperf_lat_run *run);
+/* --max-p50 / --max-p999: true when one is exceeded (a line each). */
+bool rperf_lat_thresholds(const struct rperf_lat_run *run);
 /* --breakdown table on stdout; the pingpong RTT/2 lines. */
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
 void rperf_lat_print_half(const struct rperf_lat_run *run);
 
 /* Print the text report and write the JSON file if asked. 0 or errno. */
-int rperf_lat_report(const struct rperf_lat_run *run);
+struct rperf_kv;
+int rperf_lat_report(const struct rperf_lat_run *run,
+		     const struct rperf_kv *config, size_t nconfig);
 
 #endif

@@ -8,18 +8,6 @@
 
 #define SEND_DEPTH 16
 
-static int check_depth(const struct rperf_lat_conn *c, char *err, size_t errlen)
-{
-	if ((int)c->rx_depth > c->dev->attr.max_qp_wr) {
-		snprintf(
-			err, errlen,
-			"-r/--rx-depth: %u is above what %s allows; accepted: at most %d (max_qp_wr)",
-			c->rx_depth, c->dev->name, c->dev->attr.max_qp_wr);
-		return ERANGE;
-	}
-	return 0;
-}
-
 static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
 		   bool events, struct rperf_qp **qp, const char *what,
 		   char *err, size_t errlen)
@@ -126,12 +114,12 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	rperf_session_verbs_cfg(cfg, &c->vcfg);
 	c->max_size = max_size;
 	c->rx_depth = (unsigned int)cfg->rx_depth;
-	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
 	if (!rc)
-		rc = check_depth(c, err, errlen);
+		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
+					       c->rx_depth, err, errlen);
 	if (!rc)
 		rc = choose_stamps(c, cfg->timestamps, err, errlen);
 	if (!rc) /* receives for pingpong replies */
@@ -165,14 +153,13 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	rperf_session_verbs_cfg(cfg, &c->vcfg);
-	/* the client's choices for the path; the server's for the device */
-	rperf_session_path_apply(&p->path, &c->vcfg);
 	c->max_size = p->max_size;
 	c->rx_depth = (unsigned int)p->rx_depth;
-	rc = rperf_dev_open(&c->vcfg, &c->dev, err, errlen);
+	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
+				    errlen);
 	if (!rc)
-		rc = check_depth(c, err, errlen);
+		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
+					       c->rx_depth, err, errlen);
 	if (!rc) /* sends: pingpong replies */
 		rc = make_qp(c, SEND_DEPTH, c->rx_depth, true, &c->wire, "wire",
 			     err, errlen);

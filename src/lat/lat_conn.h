@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "lat/lat_params.h"
 #include "verbs/verbs.h"
 #include "verbs/verbs_cm.h"

@@ -9,8 +9,6 @@
 
 #include <rperf/report.h>
 
-#include "cli/cli.h"
-
 static int write_raw(FILE *f, void *arg)
 {
 	const struct rperf_lat_run *run = arg;
@@ -45,14 +43,14 @@ static int write_cdf(FILE *f, void *arg)
 	return rc;
 }
 
-static int one_file(const char *opt, const char *path,
-		    int (*fn)(FILE *, void *), void *arg)
+static int one_file(const struct rperf_lat_run *run, const char *opt,
+		    const char *path, int (*fn)(FILE *, void *))
 {
-	int rc = rperf_atomic_write(path, fn, arg);
+	int rc = rperf_atomic_write(path, fn, (void *)run);
 
 	if (rc)
-		fprintf(stderr, "rperf: %s: cannot write %s: %s\n", opt, path,
-			strerror(rc));
+		rperf_say(&run->say, "%s: cannot write %s: %s", opt, path,
+			  strerror(rc));
 	return rc;
 }
 
@@ -63,17 +61,15 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
 	int rc[3] = { 0, 0, 0 }; /* every file is attempted */
 
 	if (cfg->raw_file)
-		rc[0] = one_file("--raw", cfg->raw_file, write_raw,
-				 (void *)run);
+		rc[0] = one_file(run, "--raw", cfg->raw_file, write_raw);
 	if (cfg->hist_file)
-		rc[1] = one_file("--hist", cfg->hist_file, write_cdf,
-				 (void *)run);
+		rc[1] = one_file(run, "--hist", cfg->hist_file, write_cdf);
 	if (cfg->csv_file) {
 		rc[2] = rperf_report_write_file(cfg->csv_file, RPERF_FMT_CSV,
 						rep);
 		if (rc[2])
-			fprintf(stderr, "rperf: --csv: cannot write %s: %s\n",
-				cfg->csv_file, strerror(rc[2]));
+			rperf_say(&run->say, "--csv: cannot write %s: %s",
+				  cfg->csv_file, strerror(rc[2]));
 	}
 	return rc[0] ? rc[0] : rc[1] ? rc[1] : rc[2];
 }
@@ -85,14 +81,15 @@ static bool over(const char *opt, double p, uint64_t limit_ns,
 
 	if (!limit_ns || !run->res[i].samples || v <= (int64_t)limit_ns)
 		return false;
-	fprintf(stderr,
-		"rperf: %s: RTT p%g at %llu B is %.3f us, above the limit of %.3f us\n",
+	rperf_say(
+		&run->say,
+		"%s: RTT p%g at %llu B is %.3f us, above the limit of %.3f us",
 		opt, p, (unsigned long long)rperf_lat_res_size(run, i),
 		(double)v / 1e3, (double)limit_ns / 1e3);
 	return true;
 }
 
-int rperf_lat_thresholds(const struct rperf_lat_run *run)
+bool rperf_lat_thresholds(const struct rperf_lat_run *run)
 {
 	bool exceeded = false;
 
@@ -101,7 +98,7 @@ int rperf_lat_thresholds(const struct rperf_lat_run *run)
 		exceeded |=
 			over("--max-p999", 99.9, run->cfg->max_p999_ns, run, i);
 	}
-	return exceeded ? RPERF_EXIT_THRESHOLD : RPERF_EXIT_OK;
+	return exceeded;
 }
 
 static void row(const char *what, const struct rperf_hist *h)

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "session/session_path.h"
 
 struct rperf_lat_params {

@@ -10,20 +10,6 @@
 
 #include <rperf/report.h>
 
-#include "cli/config_kv.h"
-
-void rperf_lat_warn(struct rperf_lat_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (run->nwarnings >= RPERF_MAX_WARNINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(run->warnings[run->nwarnings++], sizeof(run->warnings[0]),
-		  fmt, ap);
-	va_end(ap);
-}
-
 static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
 		      uint64_t size)
 {
@@ -33,22 +19,22 @@ static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
 		return;
 	if (run->cfg->pair_order != RPERF_PAIR_SEQUENTIAL &&
 	    r->precompleted * 10 > r->samples)
-		rperf_lat_warn(
-			run,
+		rperf_session_warn(
+			&run->notes,
 			"%llu B: %.1f %% of wire SENDs were complete when ibv_post_send returned (the provider does the work inside the post, as Soft-RoCE does); T_P-based times are then post costs: use --pair-order sequential",
 			(unsigned long long)size,
 			100.0 * (double)r->precompleted / (double)r->samples);
 	wire50 = rperf_hist_percentile(r->wire, 50);
 	loop50 = rperf_hist_percentile(r->loop, 50);
 	if (loop50 >= wire50)
-		rperf_lat_warn(
-			run,
+		rperf_session_warn(
+			&run->notes,
 			"%llu B: loopback p50 %lld ns >= wire p50 %lld ns: the loopback does not model the local path, RTTs cannot be trusted",
 			(unsigned long long)size, (long long)loop50,
 			(long long)wire50);
 	if (r->nonpositive * 20 > r->samples)
-		rperf_lat_warn(
-			run,
+		rperf_session_warn(
+			&run->notes,
 			"%llu B: %.1f %% of RTTs are <= 0 (recorded, not dropped): the wire and loopback paths overlap too much to separate",
 			(unsigned long long)size,
 			100.0 * (double)r->nonpositive / (double)r->samples);
@@ -57,7 +43,8 @@ static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
 void rperf_lat_check_results(struct rperf_lat_run *run)
 {
 	if (!run->clk.trusted)
-		rperf_lat_warn(run, "clock not trusted: %s", run->clk.reason);
+		rperf_session_warn(&run->notes, "clock not trusted: %s",
+				   run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
 		if (rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF)
 			check_one(run, &run->res[i],
@@ -145,20 +132,21 @@ static void print_spread(const struct rperf_lat_run *run)
 	}
 }
 
-static int write_json(const char *path, const struct rperf_report *rep)
+static int write_json(const struct rperf_lat_run *run, const char *path,
+		      const struct rperf_report *rep)
 {
 	int rc = rperf_report_write_file(path, RPERF_FMT_JSON, rep);
 
 	if (rc)
-		fprintf(stderr, "rperf: --out_json_file: cannot write %s: %s\n",
-			path, strerror(rc));
+		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+			  path, strerror(rc));
 	return rc;
 }
 
-int rperf_lat_report(const struct rperf_lat_run *run)
+int rperf_lat_report(const struct rperf_lat_run *run,
+		     const struct rperf_kv *config, size_t nconfig)
 {
 	struct rperf_lat_result *lat = calloc(run->nres + 1, sizeof(*lat));
-	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
 	int rc, jrc;
@@ -186,11 +174,9 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 			.half = r->half,
 		};
 	}
-	for (size_t i = 0; i < run->nwarnings; i++)
-		warn[i] = run->warnings[i];
 	rep.command = "lat";
-	rep.config = kv;
-	rep.nconfig = rperf_cli_config_kv(run->cfg, kv);
+	rep.config = config;
+	rep.nconfig = nconfig;
 	rep.clock = &run->clk;
 	rep.selftest = &run->selftest;
 	rep.platform = &run->platform;
@@ -201,12 +187,12 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	rep.percentiles = run->cfg->percentiles;
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;
-	rep.nwarnings = run->nwarnings;
+	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
 	rep.timestamps = run->nic_ts ? "nic" : "cpu";
 	rep.nic_clock_hz = run->nic_ts ? run->nic_clock_hz : 0;
 	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;
-	rep.partial = run->partial;
-	rep.error = run->error[0] ? run->error : NULL;
+	rep.partial = run->notes.partial;
+	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	rc = rperf_report_text(stdout, &rep);
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
@@ -214,7 +200,8 @@ int rperf_lat_report(const struct rperf_lat_run *run)
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {
-		jrc = write_json(run->cfg->out_json_file ?
+		jrc = write_json(run,
+				 run->cfg->out_json_file ?
 					 run->cfg->out_json_file :
 					 "rperf.json",
 				 &rep);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf lat (no HOST): serve one client (or, with --persistent, one after
- * another). The server takes every run parameter from the client; during the
+ * rperf lat (no HOST): the server's ops for the shared lifecycle
+ * (session/session_life.h serves one client, or with --persistent one
+ * after another). The server takes every run parameter from the client; during the
  * run nothing of it is on the critical path: the NIC ACKs the SENDs and the
  * server refills its receive queue from completion events.
  */
@@ -12,56 +13,27 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
-#include "session/session.h"
+#include "session/session_life.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
 	volatile sig_atomic_t *stop;
 	struct rperf_lat_conn conn;
-	struct rperf_ctrl_session s;
-	struct rperf_ctrl_io io;
-	char peer[96];
+	struct rperf_err *e; /* the current op's */
+	int fd; /* the control socket (DONE ends a round) */
+	int method; /* this round's */
 	bool rdma_cm; /* this client connects the wire QP with rdma_cm */
 	uint64_t received, bytes;
 };
 
-static int note(struct server *sv, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int note(struct server *sv, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rperf: client %s: ", sv->peer);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-static int refuse(struct server *sv, const char *why)
-{
-	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_REFUSE, why);
-	return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
-}
-
-static int greet(struct server *sv)
-{
-	char why[RPERF_CTRL_REASON_LEN];
-	int rc = rperf_session_greet(&sv->s, &sv->io, "lat",
-				     RPERF_SERVER_MAX_SIZE, why, sizeof(why));
-
-	if (rc == EPROTO)
-		return note(sv, RPERF_EXIT_USAGE, "refused: %s", why);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "%s", why) : 0;
-}
+#define fail(sv, ...) \
+	rperf_err_set((sv)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
 
 /* -R: listen for the client's rdma_cm connection on our device's address. */
 static int cm_listen(struct server *sv, char *err, size_t errlen)
@@ -78,41 +50,50 @@ static int cm_listen(struct server *sv, char *err, size_t errlen)
 			       err, errlen);
 }
 
-static int take_params(struct server *sv)
+/* PARAMS with the server's limits; the device and the wire QP. */
+static int lat_params(void *arg, struct rperf_session_chan *ch,
+		      const json_t *obj, struct rperf_err *e)
 {
+	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256];
 	struct rperf_lat_params p;
-	struct rperf_endpoint peer;
-	struct rperf_ctrl_msg m;
-	const json_t *obj;
 	int rc;
 
-	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_PARAMS, &m, why,
-				  sizeof(why));
+	sv->cfg = ch->cfg;
+	sv->stop = ch->stop;
+	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
+				     sizeof(why));
 	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "%s", why);
-	rc = rperf_ctrl_params_decode(&m, &obj);
-	if (!rc)
-		rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p,
-					     why, sizeof(why));
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return refuse(sv, why);
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
 	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));
 	if (!rc && p.rdma_cm)
 		rc = cm_listen(sv, err, sizeof(err));
 	if (rc)
-		return refuse(sv, err);
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
 	sv->rdma_cm = p.rdma_cm;
-	rc = rperf_session_send_endpoint(&sv->s, &sv->io, sv->conn.dev,
+	return 0;
+}
+
+/* Our ENDPOINT (and buffer) out, the client's in, the wire QP connected. */
+static int lat_endpoints(void *arg, struct rperf_session_chan *ch,
+			 struct rperf_err *e)
+{
+	struct server *sv = arg;
+	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
+	struct rperf_endpoint peer;
+	struct rperf_ctrl_msg m;
+	int rc;
+
+	rc = rperf_session_send_endpoint(&ch->s, &ch->io, sv->conn.dev,
 					 sv->conn.wire, sv->conn.vcfg.mtu,
 					 &sv->conn.recv_buf);
 	if (!rc)
-		rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_ENDPOINT,
+		rc = rperf_session_expect(&ch->s, &ch->io, RPERF_CTRL_ENDPOINT,
 					  &m, why, sizeof(why));
 	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME, "endpoint exchange: %s",
-			    rc == EPROTO ? why : strerror(rc));
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				     "endpoint exchange: %s",
+				     rc == EPROTO ? why : strerror(rc));
 	rc = rperf_session_endpoint_from(&m, &peer, NULL);
 	rperf_ctrl_msg_release(&m);
 	if (!rc)
@@ -123,11 +104,9 @@ static int take_params(struct server *sv)
 				   rperf_qp_connect(sv->conn.wire, sv->conn.dev,
 						    &sv->conn.vcfg, &peer, err,
 						    sizeof(err));
-	if (!rc)
-		rc = rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_READY,
-					     NULL);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "connecting the QP: %s",
-			 err[0] ? err : strerror(rc)) :
+	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				  "connecting the QP: %s",
+				  err[0] ? err : strerror(rc)) :
 		    0;
 }
 
@@ -140,18 +119,16 @@ static int drain(struct server *sv)
 	while ((n = ibv_poll_cq(sv->conn.wire->recv_cq, 32, wc)) > 0) {
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				return note(sv, RPERF_EXIT_RUNTIME,
-					    "receive completion: %s",
+				return fail(sv, "receive completion: %s",
 					    ibv_wc_status_str(wc[i].status));
 			sv->bytes += wc[i].byte_len;
 		}
 		sv->received += (uint64_t)n;
 		if (rperf_post_recvs(sv->conn.wire, &sv->conn.recv_buf,
 				     sv->conn.max_size, (unsigned int)n))
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "reposting receives failed");
+			return fail(sv, "reposting receives failed");
 	}
-	return n < 0 ? note(sv, RPERF_EXIT_RUNTIME, "ibv_poll_cq failed") : 0;
+	return n < 0 ? fail(sv, "ibv_poll_cq failed") : 0;
 }
 
 static int on_event(struct server *sv)
@@ -160,12 +137,12 @@ static int on_event(struct server *sv)
 	void *ctx;
 
 	if (ibv_get_cq_event(sv->conn.wire->channel, &cq, &ctx))
-		return note(sv, RPERF_EXIT_RUNTIME, "ibv_get_cq_event failed");
+		return fail(sv, "ibv_get_cq_event failed");
 	ibv_ack_cq_events(cq, 1);
 	/* solicited only: the client solicits every rx_depth/4-th SEND, so the
 	 * server wakes a few times per queue, never per message */
 	if (ibv_req_notify_cq(cq, 1))
-		return note(sv, RPERF_EXIT_RUNTIME, "ibv_req_notify_cq failed");
+		return fail(sv, "ibv_req_notify_cq failed");
 	return drain(sv);
 }
 
@@ -174,15 +151,14 @@ static int event_loop(struct server *sv)
 {
 	struct pollfd pf[2] = { { .fd = sv->conn.wire->channel->fd,
 				  .events = POLLIN },
-				{ .fd = sv->io.fd, .events = POLLIN } };
+				{ .fd = sv->fd, .events = POLLIN } };
 	int rc;
 
 	for (;;) {
 		if (*sv->stop)
-			return note(sv, RPERF_EXIT_RUNTIME, "interrupted");
+			return fail(sv, "interrupted");
 		if (poll(pf, 2, 200) < 0 && errno != EINTR)
-			return note(sv, RPERF_EXIT_RUNTIME, "poll: %s",
-				    strerror(errno));
+			return fail(sv, "poll: %s", strerror(errno));
 		if ((pf[0].revents & POLLIN) && (rc = on_event(sv)))
 			return rc;
 		if (pf[1].revents)
@@ -198,9 +174,9 @@ static int reap_sends(struct server *sv)
 
 	for (int i = 0; i < n; i++)
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return note(sv, RPERF_EXIT_RUNTIME, "reply SEND: %s",
+			return fail(sv, "reply SEND: %s",
 				    ibv_wc_status_str(wc[i].status));
-	return n < 0 ? note(sv, RPERF_EXIT_RUNTIME, "ibv_poll_cq failed") : 0;
+	return n < 0 ? fail(sv, "ibv_poll_cq failed") : 0;
 }
 
 static int echo(struct server *sv, const struct ibv_wc *wc)
@@ -215,21 +191,21 @@ static int echo(struct server *sv, const struct ibv_wc *wc)
 			   *bad;
 
 	if (wc->status != IBV_WC_SUCCESS)
-		return note(sv, RPERF_EXIT_RUNTIME, "receive completion: %s",
+		return fail(sv, "receive completion: %s",
 			    ibv_wc_status_str(wc->status));
 	sv->received++;
 	sv->bytes += wc->byte_len;
 	if (ibv_post_send(sv->conn.wire->qp, &wr, &bad) ||
 	    rperf_post_recvs(sv->conn.wire, &sv->conn.recv_buf,
 			     sv->conn.max_size, 1))
-		return note(sv, RPERF_EXIT_RUNTIME, "posting the reply failed");
+		return fail(sv, "posting the reply failed");
 	return 0;
 }
 
 /* pingpong: the server's software echoes every SEND (perftest's way). */
 static int echo_loop(struct server *sv)
 {
-	struct pollfd pf = { .fd = sv->io.fd, .events = POLLIN };
+	struct pollfd pf = { .fd = sv->fd, .events = POLLIN };
 	struct ibv_wc wc[16];
 	uint64_t spins = 0;
 	int n, rc = 0;
@@ -237,8 +213,7 @@ static int echo_loop(struct server *sv)
 	while (!rc) {
 		n = ibv_poll_cq(sv->conn.wire->recv_cq, 16, wc);
 		if (n < 0)
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "ibv_poll_cq failed");
+			return fail(sv, "ibv_poll_cq failed");
 		for (int i = 0; i < n && !rc; i++)
 			rc = echo(sv, &wc[i]);
 		if (!rc)
@@ -246,135 +221,92 @@ static int echo_loop(struct server *sv)
 		if (++spins % 1024 || rc)
 			continue;
 		if (*sv->stop)
-			return note(sv, RPERF_EXIT_RUNTIME, "interrupted");
+			return fail(sv, "interrupted");
 		if (poll(&pf, 1, 0) > 0)
 			return 0; /* DONE (or the client went away) */
 	}
 	return rc;
 }
 
-/* One round: the method's loop until DONE, then RESULT with our counts. */
-static int serve_round(struct server *sv, int method)
+/* START {"method"}: which loop this round runs. */
+static int lat_start(void *arg, struct rperf_session_chan *ch,
+		     const struct rperf_ctrl_msg *m, struct rperf_err *e)
 {
-	char why[RPERF_CTRL_REASON_LEN];
-	struct rperf_ctrl_msg m;
-	uint64_t samples = 0;
-	json_t *res;
+	struct server *sv = arg;
+	char name[RPERF_CTRL_NAME_LEN] = "rperf";
+
+	(void)ch;
+	rperf_ctrl_get_str(m->payload, "method", name, sizeof(name));
+	for (sv->method = 0; sv->method < RPERF_METHOD_ALL; sv->method++)
+		if (!strcmp(name, rperf_lat_method_name(sv->method)))
+			return 0;
+	return rperf_err_set(e, RPERF_ERRC_USAGE, ENOTSUP,
+			     "method '%s' is a feature this server lacks",
+			     name);
+}
+
+/* The method's loop until the control socket speaks (DONE). */
+static int lat_round_loop(void *arg, struct rperf_session_chan *ch,
+			  struct rperf_err *e)
+{
+	struct server *sv = arg;
+
+	sv->e = e;
+	sv->fd = ch->io.fd;
+	sv->received = sv->bytes = 0;
+	return sv->method == RPERF_METHOD_PINGPONG ? echo_loop(sv) :
+						     event_loop(sv);
+}
+
+static uint64_t lat_received(void *arg)
+{
+	const struct server *sv = arg;
+
+	return sv->received;
+}
+
+/* After DONE: the last completions may trail the ACKs; RESULT. */
+static int lat_result(void *arg, uint64_t samples, json_t **out, char *line,
+		      size_t linelen, struct rperf_err *e)
+{
+	struct server *sv = arg;
 	int rc;
 
-	sv->received = sv->bytes = 0;
-	rc = method == RPERF_METHOD_PINGPONG ? echo_loop(sv) : event_loop(sv);
-	if (rc)
-		return rc;
-	rc = rperf_session_expect(&sv->s, &sv->io, RPERF_CTRL_DONE, &m, why,
-				  sizeof(why));
-	if (rc)
-		return note(sv, RPERF_EXIT_RUNTIME,
-			    "went away mid-run after %llu messages (%s)",
-			    (unsigned long long)sv->received, why);
-	rperf_ctrl_done_decode(&m, &samples, NULL);
-	rperf_ctrl_msg_release(&m);
-	for (int i = 0; i < 100 && method != RPERF_METHOD_POSTPOLL &&
+	sv->e = e;
+	for (int i = 0; i < 100 && sv->method != RPERF_METHOD_POSTPOLL &&
 			sv->received < samples;
 	     i++) {
 		if ((rc = drain(sv)))
 			return rc;
-		usleep(10000); /* the last completions may trail the ACKs */
+		usleep(10000);
 	}
-	fprintf(stderr, "rperf: client %s: %s: %llu SENDs received (%llu B)\n",
-		sv->peer, rperf_lat_method_name(method),
-		(unsigned long long)sv->received,
-		(unsigned long long)sv->bytes);
-	res = json_pack("{s:I, s:I}", "received", (json_int_t)sv->received,
-			"bytes", (json_int_t)sv->bytes);
-	rc = res ? rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_RESULT,
-					   res) :
-		   ENOMEM;
-	json_decref(res);
-	return rc ? note(sv, RPERF_EXIT_RUNTIME, "sending RESULT: %s",
-			 strerror(rc)) :
-		    0;
+	snprintf(line, linelen, "%s: %llu SENDs received (%llu B)",
+		 rperf_lat_method_name(sv->method),
+		 (unsigned long long)sv->received,
+		 (unsigned long long)sv->bytes);
+	*out = json_pack("{s:I, s:I}", "received", (json_int_t)sv->received,
+			 "bytes", (json_int_t)sv->bytes);
+	return *out ? 0 :
+		      rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+				    "out of memory");
 }
 
-static int round_method(struct server *sv, const struct rperf_ctrl_msg *m,
-			int *method)
-{
-	char name[RPERF_CTRL_NAME_LEN] = "rperf", why[96];
-
-	rperf_ctrl_get_str(m->payload, "method", name, sizeof(name));
-	for (*method = 0; *method < RPERF_METHOD_ALL; (*method)++)
-		if (!strcmp(name, rperf_lat_method_name(*method)))
-			return 0;
-	snprintf(why, sizeof(why), "method '%s' is a feature this server lacks",
-		 name);
-	rperf_session_send_reason(&sv->s, &sv->io, RPERF_CTRL_ERROR, why);
-	return note(sv, RPERF_EXIT_USAGE, "%s", why);
-}
-
-/* START {"method"} ... RESULT, as many rounds as the client asks; BYE. */
-static int serve_run(struct server *sv)
-{
-	struct rperf_ctrl_msg m;
-	int rc, method;
-
-	for (;;) {
-		rc = rperf_ctrl_session_recv(&sv->s, &sv->io, &m);
-		if (rc)
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "waiting for START or BYE: %s",
-				    strerror(rc));
-		if (m.type == RPERF_CTRL_BYE) {
-			rperf_ctrl_msg_release(&m);
-			rperf_ctrl_session_send(&sv->s, &sv->io, RPERF_CTRL_BYE,
-						NULL);
-			return RPERF_EXIT_OK;
-		}
-		if (m.type != RPERF_CTRL_START) {
-			rperf_ctrl_msg_release(&m);
-			return note(sv, RPERF_EXIT_RUNTIME,
-				    "the client ended the run (%s)",
-				    rperf_ctrl_type_name(m.type));
-		}
-		rc = round_method(sv, &m, &method);
-		rperf_ctrl_msg_release(&m);
-		if (!rc)
-			rc = serve_round(sv, method);
-		if (rc)
-			return rc;
-	}
-}
-
-static int serve_one(struct server *sv, int fd)
-{
-	int rc;
-
-	sv->io = (struct rperf_ctrl_io){ .fd = fd,
-					 .timeout_ms = RPERF_SESSION_TIMEOUT_MS,
-					 .stop = sv->stop };
-	sv->received = sv->bytes = 0;
-	rperf_ctrl_session_init(&sv->s, RPERF_CTRL_SERVER);
-	rc = greet(sv);
-	if (!rc)
-		rc = take_params(sv);
-	if (!rc)
-		rc = serve_run(sv);
-	rperf_lat_conn_close(&sv->conn);
-	close(fd);
-	return rc;
-}
-
-static int serve_client(void *arg, int fd, const char *peer)
+static void lat_close_run(void *arg)
 {
 	struct server *sv = arg;
 
-	snprintf(sv->peer, sizeof(sv->peer), "%s", peer);
-	return serve_one(sv, fd);
+	rperf_lat_conn_close(&sv->conn);
+	sv->received = sv->bytes = 0;
 }
 
-int rperf_lat_server(const struct rperf_cli_config *cfg,
-		     volatile sig_atomic_t *stop)
-{
-	struct server sv = { .cfg = cfg, .stop = stop };
-
-	return rperf_session_serve(cfg, stop, "lat", serve_client, &sv);
-}
+const struct rperf_session_server_ops rperf_lat_server_ops = {
+	.command = "lat",
+	.state_size = sizeof(struct server),
+	.params = lat_params,
+	.endpoints = lat_endpoints,
+	.start = lat_start,
+	.round = lat_round_loop,
+	.received = lat_received,
+	.result = lat_result,
+	.close = lat_close_run,
+};

@@ -6,10 +6,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cli/cli.h"
-#include "ctrl/ctrl.h"
+#include "session/session_err.h"
+#include "session/session_path.h"
 
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v)
@@ -33,6 +32,33 @@ void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 						 0);
 }
 
+int rperf_session_dev_open(const struct rperf_cli_config *cfg,
+			   const struct rperf_session_path *path,
+			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
+			   char *err, size_t errlen)
+{
+	rperf_session_verbs_cfg(cfg, v);
+	/* the client's choices for the path; the server's for the device */
+	if (path)
+		rperf_session_path_apply(path, v);
+	return rperf_dev_open(v, d, err, errlen);
+}
+
+int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
+			      uint64_t depth, char *err, size_t errlen)
+{
+	int wr = d->attr.max_qp_wr, cqe = d->attr.max_cqe;
+	int max = cqe > 0 && cqe < wr ? cqe : wr;
+
+	if (depth <= (uint64_t)max)
+		return 0;
+	snprintf(
+		err, errlen,
+		"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
+		opt, (unsigned long long)depth, d->name, max, wr, cqe);
+	return ERANGE;
+}
+
 int rperf_session_pin(int64_t cpu)
 {
 	cpu_set_t set;
@@ -46,49 +72,13 @@ int rperf_session_pin(int64_t cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
-int rperf_session_pin_or_say(int64_t cpu)
+int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
 {
 	int rc = rperf_session_pin(cpu);
 
-	if (!rc)
-		return 0;
-	fprintf(stderr,
-		"rperf: --cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on\n",
-		(long long)cpu, strerror(rc));
-	return RPERF_EXIT_USAGE;
-}
-
-int rperf_session_serve(const struct rperf_cli_config *cfg,
-			volatile sig_atomic_t *stop, const char *name,
-			int (*serve_one)(void *arg, int fd, const char *peer),
-			void *arg)
-{
-	char peer[96];
-	int lfd, fd, rc;
-
-	rc = rperf_session_pin_or_say(cfg->cpu);
-	if (rc)
-		return rc;
-	rc = rperf_ctrl_listen(cfg->bind, (uint16_t)cfg->tcp_port, &lfd);
-	if (rc) {
-		fprintf(stderr,
-			"rperf: -p/--port: cannot listen on %s port %lld: %s; accepted: a free port and a local address\n",
-			cfg->bind ? cfg->bind : "any address",
-			(long long)cfg->tcp_port, strerror(rc));
-		return RPERF_EXIT_RUNTIME;
-	}
-	printf("rperf %s server: listening on port %lld\n", name,
-	       (long long)cfg->tcp_port);
-	fflush(stdout);
-	do {
-		rc = rperf_ctrl_accept_ex(lfd, -1, stop, &fd, peer,
-					  sizeof(peer));
-		if (rc) {
-			rc = *stop ? RPERF_EXIT_OK : RPERF_EXIT_RUNTIME;
-			break;
-		}
-		rc = serve_one(arg, fd, peer);
-	} while (cfg->persistent && !*stop);
-	close(lfd);
-	return rc;
+	return rc ? rperf_err_set(
+			    e, RPERF_ERRC_USAGE, rc,
+			    "--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
+			    (long long)cpu, strerror(rc)) :
+		    0;
 }

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the two-host commands (rperf lat, rperf bw) share around their
- * generators: the verbs configuration from the command line, pinning, and the
- * server's listen/accept loop with its lifecycle (one client, or one after
- * another with --persistent, surviving clients that die mid-run).
+ * generators: the verbs configuration from the command line and pinning. The
+ * lifecycle of a client and a server is in session_life.h.
  */
 #ifndef RPERF_SESSION_H
 #define RPERF_SESSION_H
 
-#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "verbs/verbs.h"
 
 /* The largest message a two-host server (lat, bw) accepts. */
@@ -20,20 +20,26 @@
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v);
 
+struct rperf_session_path;
+/*
+ * Open the device of @cfg with its path settings into @v and @d; on a
+ * server @path (the client's PARAMS choices; NULL on a client) overrides
+ * them. 0 or errno with @err (ENODEV: no such device).
+ */
+int rperf_session_dev_open(const struct rperf_cli_config *cfg,
+			   const struct rperf_session_path *path,
+			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
+			   char *err, size_t errlen);
+/* A queue depth for option @opt against what @d allows (max_qp_wr, and
+ * max_cqe: the CQ holds as many entries as the QP). 0 or ERANGE with
+ * @err naming the maximum. */
+int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
+			      uint64_t depth, char *err, size_t errlen);
+
 /* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
 int rperf_session_pin(int64_t cpu);
-/* --cpu with the one-line error: 0 or RPERF_EXIT_USAGE. */
-int rperf_session_pin_or_say(int64_t cpu);
-
-/*
- * Server lifecycle: pin (--cpu), listen on --bind/-p BEFORE anything slow,
- * print "rperf NAME server: listening on port P", then serve one client with
- * @serve_one (its return value is the exit status), or with --persistent one
- * after another until a signal. Returns the exit status.
- */
-int rperf_session_serve(const struct rperf_cli_config *cfg,
-			volatile sig_atomic_t *stop, const char *name,
-			int (*serve_one)(void *arg, int fd, const char *peer),
-			void *arg);
+/* The same for --cpu, with the one-line error (usage class) in @e. */
+struct rperf_err;
+int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "session/session_ctrl.h"
 
-#include "cli/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "verbs/verbs.h"
 
 struct rperf_session_path {

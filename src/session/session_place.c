@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "host/place.h"
 #include "host/preflight.h"
 #include "verbs/verbs.h"
@@ -26,19 +25,20 @@ static void fill_platform(const struct rperf_session_host *h, const char *dev,
 	plat->pcie_width = h->nic.pcie_width;
 }
 
-void rperf_session_say_preflight(const struct rperf_session_host *h)
+void rperf_session_say_preflight(const struct rperf_session_host *h,
+				 const struct rperf_say *say)
 {
 	const struct rperf_preflight *pf = &h->preflight;
 
 	for (size_t i = 0; i < pf->n && i < RPERF_MAX_CHECKS; i++)
 		if (!pf->c[i].ok)
-			fprintf(stderr, "rperf: warning: preflight %s: %s\n",
-				pf->c[i].check, pf->c[i].detail);
+			rperf_say(say, "warning: preflight %s: %s",
+				  pf->c[i].check, pf->c[i].detail);
 }
 
 int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
-			struct rperf_platform *plat)
+			struct rperf_platform *plat, struct rperf_err *e)
 {
 	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node,
 				       rperf_place_affinity_restricted() };
@@ -60,10 +60,8 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 				sizeof(msg));
 	if (!rc)
 		rc = rperf_place_apply(&h->place, msg, sizeof(msg));
-	if (rc) {
-		fprintf(stderr, "rperf: %s\n", msg);
-		return RPERF_EXIT_USAGE;
-	}
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", msg);
 	if (cfg->hugepages >= 0 && cfg->hugepages <= RPERF_HUGE_1G)
 		snprintf(h->place.hugepages, sizeof(h->place.hugepages), "%s",
 			 huge_names[cfg->hugepages]);
@@ -100,4 +98,26 @@ bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
 		p->nic_node, p->cpu_node, p->cpu_source, p->mem_node,
 		p->mem_source);
 	return true;
+}
+
+int rperf_session_place_client(const struct rperf_cli_config *cfg,
+			       struct rperf_session_host *h,
+			       struct rperf_platform *plat,
+			       struct rperf_session_notes *notes,
+			       struct rperf_err *e)
+{
+	char remote[256];
+	int rc = rperf_session_place(cfg, h, plat, e);
+
+	if (!rc && rperf_session_remote_warning(h, remote, sizeof(remote)))
+		rperf_session_warn(notes, "%s", remote);
+	return rc;
+}
+
+void rperf_session_buffers_noted(struct rperf_session_host *h,
+				 const struct rperf_dev *d,
+				 struct rperf_session_notes *notes)
+{
+	if (rperf_session_note_buffers(h, d))
+		rperf_session_warn(notes, "%s", d->buf_note);
 }

@@ -2,8 +2,9 @@
 /*
  * Placement of a two-host client (rperf lat, rperf bw): find the device's
  * NUMA node, place the measuring thread and its buffers (--cpu, --cpu-node,
- * --mem-node, default the NIC's node), run the preflight checks and print
- * the failed ones once before measuring. Command layer: it prints.
+ * --mem-node, default the NIC's node), run the preflight checks and say
+ * the failed ones once before measuring (through the command layer's
+ * printer: nothing here prints).
  */
 #ifndef RPERF_SESSION_PLACE_H
 #define RPERF_SESSION_PLACE_H
@@ -12,7 +13,8 @@
 
 #include <rperf/platform.h>
 
-#include "cli/config.h"
+#include "config/config.h"
+#include "session/session_err.h"
 #include "host/locality.h"
 #include "verbs/verbs.h"
 
@@ -24,18 +26,33 @@ struct rperf_session_host {
 
 /*
  * Collect @plat (with the device's firmware and PCIe link), place the
- * calling thread, run the preflight checks. Returns an exit status (0, or
- * RPERF_EXIT_USAGE with the one-line error printed).
+ * calling thread, run the preflight checks. 0, or an errno with @e (a
+ * usage error: the placement asked for cannot be had).
  */
 int rperf_session_place(const struct rperf_cli_config *cfg,
 			struct rperf_session_host *h,
-			struct rperf_platform *plat);
+			struct rperf_platform *plat, struct rperf_err *e);
 
 /*
- * Print the failed preflight checks, once, on stderr: called right before
+ * Say the failed preflight checks, once, through @say: called right before
  * measuring, so that a run failing during setup keeps its one-line error.
  */
-void rperf_session_say_preflight(const struct rperf_session_host *h);
+void rperf_session_say_preflight(const struct rperf_session_host *h,
+				 const struct rperf_say *say);
+
+/* rperf_session_place() for a client run, with the remote-placement
+ * warning added to @notes. 0 or errno with @e. */
+int rperf_session_place_client(const struct rperf_cli_config *cfg,
+			       struct rperf_session_host *h,
+			       struct rperf_platform *plat,
+			       struct rperf_session_notes *notes,
+			       struct rperf_err *e);
+
+/* After the device is open: its buffer note (hugepage fallback, mlock)
+ * into the placement and @notes' warnings. */
+void rperf_session_buffers_noted(struct rperf_session_host *h,
+				 const struct rperf_dev *d,
+				 struct rperf_session_notes *notes);
 
 /* The report warning of a remote placement into @buf; false if local. */
 bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf lat and rperf bw: the command layer over src/lat, src/bw and the
+ * shared session lifecycle. The only place where their errors are printed
+ * and mapped to exit statuses.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bw/bw.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/config_kv.h"
+#include "lat/lat.h"
+#include "session/session_life.h"
+#include "version.h"
+
+int rperf_cmd_exit(const struct rperf_err *e)
+{
+	if (!e->rc)
+		return RPERF_EXIT_OK;
+	switch (e->cls) {
+	case RPERF_ERRC_THRESHOLD:
+		return RPERF_EXIT_THRESHOLD;
+	case RPERF_ERRC_USAGE:
+		return RPERF_EXIT_USAGE;
+	case RPERF_ERRC_INTERNAL:
+		return RPERF_EXIT_INTERNAL;
+	default:
+		return RPERF_EXIT_RUNTIME;
+	}
+}
+
+static int say_err(const struct rperf_err *e)
+{
+	if (e->rc)
+		fprintf(stderr, "rperf: %s\n", e->msg);
+	return rperf_cmd_exit(e);
+}
+
+/* The runs' one-line messages (struct rperf_say). */
+static void say_line(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "rperf: %s\n", msg);
+}
+
+static void client_line(void *arg, const char *peer, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "rperf: client %s: %s\n", peer, msg);
+}
+
+/* The server side of both: listen, say so, serve. */
+static int serve(const struct rperf_cli_config *cfg,
+		 volatile sig_atomic_t *stop, const char *name,
+		 const struct rperf_session_server_ops *ops)
+{
+	const struct rperf_session_log log = { .line = client_line };
+	struct rperf_err e;
+	int lfd;
+
+	if (rperf_session_listen(cfg, &lfd, &e))
+		return say_err(&e);
+	printf("rperf %s server: listening on port %lld\n", name,
+	       (long long)cfg->tcp_port);
+	fflush(stdout);
+	rperf_session_serve(cfg, lfd, stop, ops, &log, &e);
+	return rperf_cmd_exit(&e); /* every failure was logged as it came */
+}
+
+static int lat_client(const struct rperf_cli_config *cfg,
+		      volatile sig_atomic_t *stop)
+{
+	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
+	struct rperf_lat_run *run;
+	struct rperf_err e = { 0 };
+	int rc, code;
+
+	if (rperf_lat_run_new(cfg, stop, &run))
+		return RPERF_EXIT_INTERNAL;
+	run->say.line = say_line;
+	rc = rperf_lat_prepare(run, &e);
+	if (!rc)
+		rc = rperf_lat_client(run, &e);
+	if (run->ts_note[0]) {
+		printf("rperf: note: %s: CPU completion stamps (--timestamps auto)\n",
+		       run->ts_note);
+		fflush(stdout);
+	}
+	code = say_err(&e);
+	if (run->measured) {
+		rperf_lat_check_results(run);
+		if (rperf_lat_report(run, kv, rperf_cli_config_kv(cfg, kv)))
+			code = RPERF_EXIT_RUNTIME;
+		else if (!rc && rperf_lat_thresholds(run))
+			code = RPERF_EXIT_THRESHOLD;
+	}
+	rperf_lat_run_free(run);
+	return code;
+}
+
+int rperf_cmd_lat(const struct rperf_cli_config *cfg,
+		  volatile sig_atomic_t *stop)
+{
+	if (cfg->host)
+		return lat_client(cfg, stop);
+	return serve(cfg, stop, "lat", &rperf_lat_server_ops);
+}
+
+static int bw_client(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop)
+{
+	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
+	struct rperf_bw_run *run;
+	struct rperf_err e = { 0 };
+	int code;
+
+	if (rperf_bw_run_new(cfg, stop, &run))
+		return RPERF_EXIT_INTERNAL;
+	run->say.line = say_line;
+	rperf_bw_client(run, &e);
+	code = say_err(&e);
+	if (run->measured &&
+	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
+		code = RPERF_EXIT_RUNTIME;
+	rperf_bw_run_free(run);
+	return code;
+}
+
+int rperf_cmd_bw(const struct rperf_cli_config *cfg,
+		 volatile sig_atomic_t *stop)
+{
+	if (cfg->rdma_cm) {
+		fprintf(stderr,
+			"rperf: -R/--rdma_cm: not built yet in rperf %s; accepted: the default connection over rperf's TCP control channel\n",
+			RPERF_VERSION);
+		return RPERF_EXIT_USAGE;
+	}
+	if (cfg->host)
+		return bw_client(cfg, stop);
+	return serve(cfg, stop, "bw", &rperf_bw_server_ops);
+}

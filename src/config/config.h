@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The run configuration as the command line sets it (src/cli parses it and
+ * sets the defaults). Configuration only: runtime state and results live in
+ * the modules that run and report. It lives below src/cli so that the
+ * modules that read it (lat, bw, session) need nothing of the parser.
+ */
+#ifndef RPERF_CONFIG_H
+#define RPERF_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/gen.h"
+
+enum rperf_cmd {
+	RPERF_CMD_NONE = 0,
+	RPERF_CMD_LAT = 1 << 0,
+	RPERF_CMD_BW = 1 << 1,
+	RPERF_CMD_RUN = 1 << 2,
+	RPERF_CMD_AGENT = 1 << 3,
+	RPERF_CMD_INFO = 1 << 4,
+};
+
+#define RPERF_CMD_TRAFFIC (RPERF_CMD_LAT | RPERF_CMD_BW)
+#define RPERF_CMD_ALL                                                     \
+	(RPERF_CMD_LAT | RPERF_CMD_BW | RPERF_CMD_RUN | RPERF_CMD_AGENT | \
+	 RPERF_CMD_INFO)
+
+#define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
+#define RPERF_MAX_SIZES 64
+#define RPERF_MAX_PERCENTILES 32
+
+/* --use_hugepages: page size of the generator buffers */
+enum rperf_hugepages {
+	RPERF_HUGE_NONE = 0,
+	RPERF_HUGE_2M,
+	RPERF_HUGE_1G,
+};
+
+struct rperf_cli_config {
+	enum rperf_cmd cmd;
+	const char *host; /* peer; NULL = server side */
+	const char *job; /* rperf run JOB */
+	const char *key_file; /* run, agent: pre-shared key */
+	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
+
+	/* device and connection */
+	const char *ib_dev;
+	int64_t ib_port;
+	int64_t gid_index; /* -1: choose automatically */
+	bool ipv6;
+	uint64_t mtu; /* 0: the port's active MTU */
+	uint64_t inline_size;
+	uint64_t rx_depth;
+	int64_t qp_timeout;
+	int64_t retry_count;
+	int64_t sl;
+	int64_t tclass; /* -1: unset */
+	bool rdma_cm;
+	int64_t tcp_port;
+	const char *bind;
+	uint64_t connect_timeout_ns;
+	bool persistent;
+	int64_t cpu; /* -1: no pinning */
+	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
+	int64_t cpu_node; /* -1: the NIC's node */
+	int64_t mem_node; /* -1: the NIC's node */
+	int hugepages; /* enum rperf_hugepages */
+	int64_t vl; /* --vl: -1 unset (use --sl) */
+
+	/* measurement */
+	uint64_t sizes[RPERF_MAX_SIZES];
+	size_t nsizes;
+	bool all_sizes;
+	uint64_t iters;
+	uint64_t duration_ns; /* 0: iteration mode */
+	uint64_t warmup;
+	int method; /* enum rperf_method */
+	int pair_order; /* enum rperf_pair_order */
+	int timestamps; /* enum rperf_timestamps */
+	int poll_mode; /* 0 busy, 1 yield */
+	uint64_t latency_gap_ns;
+	double rate; /* samples per second, 0: as fast as possible */
+	uint64_t repeat;
+	double percentiles[RPERF_MAX_PERCENTILES];
+	size_t npercentiles;
+
+	/* latency extras (rperf lat) */
+	int64_t tos; /* -T: IP TOS for rdma_cm, -1 unset */
+	bool breakdown;
+	const char *raw_file;
+	const char *hist_file;
+	const char *csv_file;
+	uint64_t max_p50_ns; /* 0: no threshold */
+	uint64_t max_p999_ns;
+
+	/* bandwidth (rperf bw) */
+	int verb; /* enum rperf_verb */
+	uint64_t tx_depth;
+	uint64_t cq_mod;
+	uint64_t post_list;
+	uint64_t qps;
+	bool bidir;
+	bool run_infinitely;
+	bool events;
+	double rate_limit; /* in rate_units; 0: unlimited */
+	int rate_units; /* enum rperf_rate_units */
+	bool report_gbits;
+	uint64_t interval_ns; /* 0: no interval reports */
+	bool jsonl; /* interval reports as JSON lines on stdout */
+
+	/* clock and output */
+	int clock; /* enum rperf_clock_source */
+	bool json; /* JSON on stdout (info) */
+	bool out_json;
+	const char *out_json_file;
+	uint64_t spin_ns; /* info: self-test spin window */
+};
+
+#endif
