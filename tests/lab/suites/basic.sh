@@ -77,13 +77,15 @@ netem_once() {
 	lab_result "netem attempt=$1 base_typical_us=$(lab_field "$base" t_typical_us) delayed_typical_us=$(lab_field "$delayed" t_typical_us) increase_typical_ms=$INC increase_min_ms=$inc_min expected_ms=2.000"
 	awk -v g="$INC" 'BEGIN { exit !(g >= 1.8 && g <= 3.2) }'
 }
+# perftest itself can fail on a loaded machine (its clock fit: "Correlation
+# coefficient r^2 < 0.9"): such an attempt is retried too, and said so.
 netem_delay() {
 	local a rc
-	for a in 1 2; do
+	for a in 1 2 3; do
 		netem_once "$a"
 		rc=$?
 		[ "$rc" = 0 ] && break
-		[ "$rc" = 2 ] && return 1
+		[ "$rc" = 2 ] && echo "NOTE attempt $a: ib_send_lat itself failed (perftest); retrying"
 	done
 	lab_expect_range "ib_send_lat typical increase (ms) with 2 ms netem on h1-sw and h2-sw" "$INC" 1.8 3.2
 }
