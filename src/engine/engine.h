@@ -29,7 +29,12 @@
  * the first warmup_ns are taken (a first rperf_lsg_run whose histograms are
  * dropped; its sample count is the result's "warmup") and do not count; a
  * BSG runs through the warm-up in one call so the load is steady when the
- * LSG starts measuring (its figures cover the whole run). A sink counts
+ * LSG starts measuring (its figures cover the whole run), and on for
+ * RPERF_ENGINE_BSG_TAIL_NS after its window: agents start only within
+ * milliseconds of each other (tens under emulation), and an LSG that
+ * started a little later than a BSG must not take its last samples on an
+ * idle fabric. The tail stays inside the controller's margin between the
+ * planned end and STOP (src/run/run_ctl.c). A sink counts
  * from ARMED to STOP; its "seconds" span its first to last receive.
  *
  * Differences from the brief's sketch, and why: endpoints/connect use the
@@ -56,6 +61,7 @@
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
 #define RPERF_ENGINE_MAX_STALL_NS (60ull * 1000000000ull)
+#define RPERF_ENGINE_BSG_TAIL_NS RPERF_PROTO_BSG_TAIL_NS
 #define RPERF_ENGINE_STOP_GRACE_NS 300000000ull
 
 struct rperf_engine;

@@ -3,8 +3,8 @@
  * BSG source: spec.qps QPs, rperf_bsg_run() open loop with tx_depth,
  * cq_mod, post_list, the rate limit (rate_bps / (8 * size) messages per
  * second) and completion events when completion = event. It runs warm-up
- * and measurement in one call (warmup_ns + duration_ns): the load stays
- * steady when the LSGs start counting.
+ * and measurement in one call (warmup_ns + duration_ns, plus the tail of
+ * engine.h): the load stays steady while the LSGs count.
  */
 #include "engine/engine.h"
 
@@ -133,7 +133,8 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	struct rperf_bsg_cfg c = {
 		.verb = g->spec.verb,
 		.size = g->spec.size,
-		.duration_ns = g->spec.warmup_ns + g->spec.duration_ns,
+		.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
+			       RPERF_ENGINE_BSG_TAIL_NS,
 		.tx_depth = g->spec.tx_depth,
 		.cq_mod = g->spec.cq_mod,
 		.post_list = g->spec.post_list,

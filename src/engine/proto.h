@@ -80,6 +80,9 @@
 #ifndef RPERF_ENGINE_PROTO_H
 #define RPERF_ENGINE_PROTO_H
 
+/* A BSG source loads the fabric this long past its window (see
+ * src/engine/engine.h); the controller's STOP comes later than that. */
+#define RPERF_PROTO_BSG_TAIL_NS (500ull * 1000000ull)
 #define RPERF_PROTO_AUTH_CONTEXT "rperf-agent-v1"
 #define RPERF_PROTO_NONCE_LEN 32 /* bytes; 64 hex chars on the wire */
 #define RPERF_PROTO_MAC_LEN 32 /* HMAC-SHA256 */

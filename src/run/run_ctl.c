@@ -26,7 +26,10 @@
 
 #define POLL_SLICE_MS 100
 #define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
-#define DEFAULT_MARGIN_NS 1000000000ull /* planned end -> STOP */
+/* planned end -> STOP: more than the engine's BSG tail */
+#define DEFAULT_MARGIN_NS 1000000000ull
+_Static_assert(DEFAULT_MARGIN_NS > RPERF_PROTO_BSG_TAIL_NS,
+	       "BSGs must end their tail before the controller stops them");
 
 struct run_agent *run_agent_of(struct run_ctl *c, const char *name)
 {
