@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/config.h"
+#include "gen/gen.h"
 #include "gen/bsg.h"
 
 struct bsg_src {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/config.h"
+#include "gen/gen.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
 

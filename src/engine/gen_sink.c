@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "bw/bw_rx.h"
-#include "cli/config.h"
+#include "gen/gen.h"
 
 struct sink {
 	struct rperf_bw_conn conn; /* conn.dev is the engine's: not owned */

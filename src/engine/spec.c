@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/config.h"
 #include "ctrl/ctrl.h"
+#include "gen/gen.h"
 
 #define NS_S 1000000000ull
 
