@@ -10,14 +10,6 @@
 #include "cli/parse.h"
 #include "version.h"
 
-int rperf_cmd_not_built(const struct rperf_cli_config *cfg)
-{
-	fprintf(stderr,
-		"rperf %s: not built yet in rperf %s (options were checked; no measurement was made). Available now: rperf info.\n",
-		rperf_cmd_name(cfg->cmd), RPERF_VERSION);
-	return RPERF_EXIT_USAGE;
-}
-
 int rperf_cli_front(int argc, char **argv, struct rperf_cli_config *cfg,
 		    bool *run)
 {
