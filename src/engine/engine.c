@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/engine_priv.h"
+#include "session/session_ctrl.h"
 
 uint64_t rperf_engine_now_ns(void)
 {
@@ -36,31 +37,13 @@ void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,
 		     const struct rperf_buf *buf,
 		     struct rperf_ctrl_endpoint *out)
 {
-	struct rperf_endpoint ep;
-
-	rperf_qp_endpoint(g->dev, qp, g->vcfg.mtu, &ep);
-	memset(out, 0, sizeof(*out));
-	out->qpn = ep.qpn;
-	out->psn = ep.psn;
-	out->lid = ep.lid;
-	memcpy(out->gid, ep.gid, sizeof(out->gid));
-	out->mtu = (uint32_t)ep.mtu;
-	if (buf && buf->mr) {
-		out->rkey = buf->mr->rkey;
-		out->addr = (uintptr_t)buf->addr;
-		out->size = buf->len;
-	}
+	rperf_session_ep_to_wire(g->dev, qp, g->vcfg.mtu, buf, out);
 }
 
 void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 			  struct rperf_endpoint *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->qpn = in->qpn;
-	out->psn = in->psn;
-	out->lid = in->lid;
-	memcpy(out->gid, in->gid, sizeof(out->gid));
-	out->mtu = (int)in->mtu;
+	rperf_session_ep_from_wire(in, out);
 }
 
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,

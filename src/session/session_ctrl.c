@@ -7,28 +7,49 @@
 #include <stdio.h>
 #include <string.h>
 
+void rperf_session_ep_to_wire(const struct rperf_dev *d,
+			      const struct rperf_qp *qp, int mtu,
+			      const struct rperf_buf *buf,
+			      struct rperf_ctrl_endpoint *out)
+{
+	struct rperf_endpoint ep;
+
+	rperf_qp_endpoint(d, qp, mtu, &ep);
+	memset(out, 0, sizeof(*out));
+	out->qpn = ep.qpn;
+	out->psn = ep.psn;
+	out->lid = ep.lid;
+	memcpy(out->gid, ep.gid, sizeof(out->gid));
+	out->mtu = (uint32_t)ep.mtu;
+	if (buf && buf->mr) {
+		out->addr = (uintptr_t)buf->addr;
+		out->rkey = buf->mr->rkey;
+		out->size = buf->len;
+	}
+}
+
+void rperf_session_ep_from_wire(const struct rperf_ctrl_endpoint *in,
+				struct rperf_endpoint *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->qpn = in->qpn;
+	out->psn = in->psn;
+	out->lid = in->lid;
+	memcpy(out->gid, in->gid, sizeof(out->gid));
+	out->mtu = (int)in->mtu;
+}
+
 int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
 				const struct rperf_ctrl_io *io,
 				const struct rperf_dev *d,
 				const struct rperf_qp *qp, int mtu,
 				const struct rperf_buf *buf)
 {
-	struct rperf_ctrl_endpoint cep = { 0 };
-	struct rperf_endpoint ep;
+	struct rperf_ctrl_endpoint cep;
 	json_t *obj = NULL;
 	int rc;
 
-	rperf_qp_endpoint(d, qp, mtu, &ep);
-	cep.qpn = ep.qpn;
-	cep.psn = ep.psn;
-	cep.lid = ep.lid;
-	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
-	cep.mtu = (uint32_t)ep.mtu;
-	if (buf) {
-		cep.addr = (uintptr_t)buf->addr;
-		cep.rkey = buf->mr->rkey;
-		cep.size = buf->len;
-	}
+	rperf_session_ep_to_wire(d, qp, mtu, buf, &cep);
 	rc = rperf_ctrl_endpoint_encode(&cep, &obj);
 	if (!rc)
 		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_ENDPOINT, obj);
@@ -47,12 +68,7 @@ int rperf_session_endpoint_from(const struct rperf_ctrl_msg *m,
 		return rc;
 	if (raw)
 		*raw = cep;
-	memset(ep, 0, sizeof(*ep));
-	ep->qpn = cep.qpn;
-	ep->psn = cep.psn;
-	ep->lid = cep.lid;
-	memcpy(ep->gid, cep.gid, sizeof(ep->gid));
-	ep->mtu = (int)cep.mtu;
+	rperf_session_ep_from_wire(&cep, ep);
 	return 0;
 }
 
