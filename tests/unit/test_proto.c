@@ -170,8 +170,9 @@ static int plan_decode_json(json_t *o, struct rperf_proto_plan *p, char *why,
 static void test_plan(void **state)
 {
 	struct rperf_gen_spec src[2], snk[1];
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1 }, src, 2,
-				      snk,   1 },
+	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
+				      src,   2,	   snk,
+				      1 },
 				q;
 	char why[256];
 	json_t *o = NULL, *c;
