@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/engine_priv.h"
+#include "host/locality.h"
 #include "session/session_ctrl.h"
 
 uint64_t rperf_engine_now_ns(void)
@@ -121,11 +122,67 @@ static int source_cpu(const struct rperf_proto_plan *p,
 	return p->device.cpu;
 }
 
+/* Where a source runs and its buffers live (rperf_place_decide: the
+ * host's cpu wins, then the spec's cpu_node, then the NIC's node), noted
+ * in its result. */
+static int place_decide(struct rperf_gen_inst *g, int nic_node, char *why,
+			size_t wl)
+{
+	struct rperf_place_req req = { g->cpu, g->spec.cpu_node,
+				       g->spec.mem_node,
+				       rperf_place_affinity_restricted() };
+	struct rperf_placement *p = &g->place;
+	int rc = rperf_place_decide(&req, nic_node,
+				    rperf_place_node_of_cpu(g->cpu),
+				    rperf_place_nnodes(), p, why, wl);
+
+	if (rc)
+		return rc;
+	g->res.placed = true;
+	g->res.place.nic_node = p->nic_node;
+	g->res.place.cpu_node = p->cpu_node;
+	g->res.place.mem_node = p->mem_node;
+	g->res.place.remote = p->remote;
+	return 0;
+}
+
+/* Set a source up with this thread's memory policy on its mem node (the
+ * buffers registered in setup are faulted in here), then back to local. */
+static int setup_placed(struct rperf_gen_inst *g, int nic_node, char *why,
+			size_t wl)
+{
+	struct rperf_placement mem;
+	int rc;
+
+	if (g->role != RPERF_ROLE_SOURCE)
+		return g->ops->setup(g, why, wl);
+	rc = place_decide(g, nic_node, why, wl);
+	if (rc)
+		return rc;
+	mem = g->place;
+	mem.cpu = -1;
+	mem.cpu_node = -1;
+	rc = rperf_place_apply(&mem, why, wl);
+	if (!rc)
+		rc = g->ops->setup(g, why, wl);
+	rperf_place_mem_reset();
+	return rc;
+}
+
+static int nic_node_of(const struct rperf_engine *e)
+{
+	struct rperf_nic_locality loc;
+
+	if (rperf_nic_locality("/sys", "/proc", rperf_engine_device(e), &loc))
+		return -1;
+	return loc.numa_node;
+}
+
 static int setup_all(struct rperf_engine *e, const struct rperf_proto_plan *p,
 		     char *err, size_t errlen)
 {
 	size_t i;
-	int rc = 0;
+	int rc = 0, nic_node = nic_node_of(e);
 
 	for (i = 0; !rc && i < p->nsources + p->nsinks; i++) {
 		bool src = i < p->nsources;
@@ -138,7 +195,7 @@ static int setup_all(struct rperf_engine *e, const struct rperf_proto_plan *p,
 			  src ? source_cpu(p, s) : -1);
 		if (!g->ops)
 			return EINVAL;
-		rc = g->ops->setup(g, why, sizeof(why));
+		rc = setup_placed(g, nic_node, why, sizeof(why));
 		e->n = i + 1; /* torn down by destroy, even half set up */
 		if (rc)
 			snprintf(err, errlen, "%s '%s' (id %u): %s",

@@ -14,8 +14,10 @@
  *   rperf_engine_report()    the results (REPORT)
  *   rperf_engine_destroy()   free every QP, MR, CQ, channel and the device
  *
- * Threads: every source runs on its own thread, pinned to the host's cpu
- * (or unpinned with -1), with a stop flag and no socket; except that on a
+ * Threads: every source runs on its own thread, pinned to the host's cpu,
+ * else on its spec's cpu_node, else on the NIC's node (rperf_place_decide,
+ * as rperf lat), its buffers on its mem_node (else the NIC's node), with a
+ * stop flag and no socket; except that on a
  * host that also runs an LSG, BSG sources stay unpinned (a BSG polling on
  * the LSG's CPU would distort its timestamps: see LAB.md on busy pollers); all sinks of the
  * device are served by ONE sink thread that waits in one poll() on the
@@ -57,6 +59,7 @@
 #include <rperf/clock.h>
 
 #include "engine/proto.h"
+#include "host/place.h"
 #include "verbs/verbs.h"
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
@@ -114,6 +117,9 @@ struct rperf_gen_inst {
 	struct rperf_verbs_cfg vcfg; /* device + this spec's path */
 	const struct rperf_clock *clk;
 	int cpu; /* -1: no pinning */
+	struct rperf_placement place; /* sources: decided at setup (their
+					 buffers allocated under its memory
+					 policy), applied by their thread */
 	void *priv; /* the ops' state */
 	/* runtime (sources) */
 	pthread_t thread;

@@ -45,9 +45,14 @@ static void *source_main(void *arg)
 	struct rperf_engine *e = g->engine;
 	uint64_t one = 1;
 	double cpu0;
-	int rc = rperf_session_pin(g->cpu); /* this thread */
+	char why[200] = "";
+	int rc = g->res.placed ?
+			 rperf_place_apply(&g->place, why, sizeof(why)) :
+			 rperf_session_pin(g->cpu); /* this thread */
 
-	if (rc)
+	if (rc && why[0])
+		snprintf(g->res.error, sizeof(g->res.error), "%s", why);
+	else if (rc)
 		snprintf(g->res.error, sizeof(g->res.error),
 			 "cannot pin to CPU %d: %s", g->cpu, strerror(rc));
 	else if (wait_until(g->start_at_ns, &e->stop))

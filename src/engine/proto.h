@@ -67,6 +67,11 @@
  *                "timestamps": "nic"|"cpu" (which clock stamped the
  *                completions, as rperf lat --timestamps auto; optional),
  *    BSG source: "messages","bytes","posted","post_calls",
+ *    source (both kinds, optional): "placement": {"nic_node","cpu_node",
+ *                "mem_node" (integers, -1 = unknown / not bound),
+ *                "remote" (bool: thread or buffers off the NIC's node)}:
+ *                where the engine placed the source (job keys cpu_node,
+ *                mem_node, the host's cpu; rperf_place_decide),
  *    sink (both kinds): "messages","bytes" received (0 for a BSG of
  *                   verb "write": an RDMA WRITE makes no receive
  *                   completion, there is nothing to count) }
@@ -246,6 +251,12 @@ struct rperf_proto_result {
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
+	/* sources: "placement" (optional; placed false when absent) */
+	bool placed;
+	struct rperf_proto_placement {
+		int nic_node, cpu_node, mem_node; /* -1..RPERF_SPEC_MAX_NODE */
+		bool remote;
+	} place;
 };
 struct rperf_proto_report {
 	char host[RPERF_NAME_LEN];

@@ -93,6 +93,54 @@ static int hist_set(json_t *o, const char *key, const struct rperf_hist *h)
 	return rc;
 }
 
+static int place_set(json_t *o, const struct rperf_proto_placement *p)
+{
+	json_t *x = json_pack("{s:i, s:i, s:i, s:b}", "nic_node",
+			      (json_int_t)p->nic_node, "cpu_node",
+			      (json_int_t)p->cpu_node, "mem_node",
+			      (json_int_t)p->mem_node, "remote", p->remote);
+
+	if (!x || json_object_set_new(o, "placement", x))
+		return ENOMEM;
+	return 0;
+}
+
+/* optional "placement" {nic_node, cpu_node, mem_node, remote} */
+static int place_decode(const json_t *o, struct rperf_proto_result *r,
+			size_t idx, char *why, size_t whylen)
+{
+	const json_t *x = json_object_get(o, "placement");
+	struct rperf_proto_placement p;
+	int64_t v[3];
+	const char *const keys[3] = { "nic_node", "cpu_node", "mem_node" };
+
+	if (!x)
+		return 0;
+	for (size_t i = 0; i < 3; i++)
+		if (!json_is_object(x) ||
+		    rperf_ctrl_get_i64(x, keys[i], -1, RPERF_SPEC_MAX_NODE,
+				       &v[i])) {
+			snprintf(why, whylen,
+				 "instances[%zu]: 'placement' '%s' missing or "
+				 "not in [-1, %d]",
+				 idx, keys[i], RPERF_SPEC_MAX_NODE);
+			return EBADMSG;
+		}
+	if (!json_is_boolean(json_object_get(x, "remote"))) {
+		snprintf(why, whylen,
+			 "instances[%zu]: 'placement' 'remote' not a boolean",
+			 idx);
+		return EBADMSG;
+	}
+	p.nic_node = (int)v[0];
+	p.cpu_node = (int)v[1];
+	p.mem_node = (int)v[2];
+	p.remote = json_is_true(json_object_get(x, "remote"));
+	r->place = p;
+	r->placed = true;
+	return 0;
+}
+
 static int result_fill(const struct rperf_proto_result *r, json_t *o)
 {
 	const char *const *keys;
@@ -123,6 +171,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 	if (!rc && has_hists(r))
 		rc = rperf_ctrl_set_str(o, "timestamps",
 					r->nic_ts ? "nic" : "cpu");
+	if (!rc && r->placed)
+		rc = place_set(o, &r->place);
 	return rc;
 }
 
@@ -258,7 +308,8 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 			return rc;
 		}
 	}
-	return has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
+	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
+	return rc ? rc : place_decode(o, r, idx, why, whylen);
 }
 
 int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,

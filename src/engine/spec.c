@@ -130,6 +130,8 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
 	s->cq_mod = 100;
 	s->post_list = 1;
 	s->qps = 1;
+	s->cpu_node = -1;
+	s->mem_node = -1;
 }
 
 /* ---- numeric keys ---- */
@@ -222,6 +224,37 @@ static bool name_ok(const char *s)
 	return true;
 }
 
+static bool node_ok(int node)
+{
+	return node >= -1 && node <= RPERF_SPEC_MAX_NODE;
+}
+
+/* An optional NUMA node key: absent = -1; present: an integer in
+ * [-1, RPERF_SPEC_MAX_NODE]. 0 or EBADMSG with @why. */
+static int get_node(const json_t *o, const char *key, int *out, char *why,
+		    size_t wl)
+{
+	int64_t v;
+
+	*out = -1;
+	if (!json_object_get(o, key))
+		return 0;
+	if (rperf_ctrl_get_i64(o, key, -1, RPERF_SPEC_MAX_NODE, &v)) {
+		snprintf(why, wl, "'%s' not an integer in [-1, %d]", key,
+			 RPERF_SPEC_MAX_NODE);
+		return EBADMSG;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int set_nodes(json_t *o, int cpu_node, int mem_node)
+{
+	int rc = rperf_ctrl_set_i64(o, "cpu_node", cpu_node);
+
+	return rc ? rc : rperf_ctrl_set_i64(o, "mem_node", mem_node);
+}
+
 /* Every field in range (the encoder refuses to ship a bad spec). */
 static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 {
@@ -259,6 +292,11 @@ static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 	}
 	if (strcmp(s->from, s->to) == 0) {
 		snprintf(why, wl, "'from' and 'to' are both '%s'", s->from);
+		return EBADMSG;
+	}
+	if (!node_ok(s->cpu_node) || !node_ok(s->mem_node)) {
+		snprintf(why, wl, "'cpu_node', 'mem_node' must be in [-1, %d]",
+			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
 	}
 	return 0;
@@ -300,6 +338,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_str(o, "to", s->to);
 	if (!rc)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
+	if (!rc)
+		rc = set_nodes(o, s->cpu_node, s->mem_node);
 	return rc;
 }
 
@@ -411,6 +451,10 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			 RPERF_SPEC_MAX_RATE_BPS);
 		rc = EBADMSG;
 	}
+	if (!rc)
+		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
+	if (!rc)
+		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
 	if (rc)
 		return rc;
 	t.kind = (enum rperf_gen_kind)kind;
@@ -428,7 +472,8 @@ static bool host_sel_ok(const struct rperf_host_sel *h)
 {
 	return memchr(h->device, '\0', sizeof(h->device)) && h->port >= 1 &&
 	       h->port <= 255 && h->gid_index >= -1 && h->gid_index <= 255 &&
-	       h->cpu >= -1 && h->cpu < RPERF_SPEC_MAX_CPU;
+	       h->cpu >= -1 && h->cpu < RPERF_SPEC_MAX_CPU &&
+	       node_ok(h->cpu_node) && node_ok(h->mem_node);
 }
 
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
@@ -443,7 +488,8 @@ int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
 	if (rperf_ctrl_set_str(o, "device", h->device) ||
 	    rperf_ctrl_set_i64(o, "port", h->port) ||
 	    rperf_ctrl_set_i64(o, "gid_index", h->gid_index) ||
-	    rperf_ctrl_set_i64(o, "cpu", h->cpu)) {
+	    rperf_ctrl_set_i64(o, "cpu", h->cpu) ||
+	    set_nodes(o, h->cpu_node, h->mem_node)) {
 		json_decref(o);
 		return ENOMEM;
 	}
@@ -485,6 +531,9 @@ int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 	t.port = (int)port;
 	t.gid_index = (int)gid;
 	t.cpu = (int)cpu;
+	if (get_node(obj, "cpu_node", &t.cpu_node, why, whylen) ||
+	    get_node(obj, "mem_node", &t.mem_node, why, whylen))
+		return EBADMSG;
 	*h = t;
 	return 0;
 }

@@ -39,6 +39,9 @@ struct rperf_host_sel {
 	int port; /* 1.. */
 	int gid_index; /* -1 = automatic */
 	int cpu; /* -1 = no pinning */
+	int cpu_node; /* "cpu_node": default of its sources, -1 = the NIC's
+			 node (optional on the wire, absent = -1) */
+	int mem_node; /* "mem_node": likewise for their buffers */
 };
 
 /* Path parameters of the RC connection. */
@@ -76,6 +79,12 @@ struct rperf_gen_spec {
 	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited; an
 			    LSG paces its samples with it (one wire SEND of
 			    size bytes every 8 * size / rate_bps s) */
+	/* Placement of the source end (optional on the wire, absent = -1):
+	 * -1 = the from host's cpu_node/mem_node, and when that is -1 too,
+	 * the NIC's node (as rperf lat). The host's cpu pin wins over
+	 * cpu_node (rperf_place_decide). */
+	int cpu_node; /* "cpu_node": -1..RPERF_SPEC_MAX_NODE */
+	int mem_node; /* "mem_node": -1..RPERF_SPEC_MAX_NODE */
 };
 
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
@@ -105,6 +114,7 @@ int rperf_verb_parse(const char *name, int *out);
 #define RPERF_SPEC_MAX_QPS 256u
 #define RPERF_SPEC_MAX_RATE_BPS 1e13 /* 10 Tb/s */
 #define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
+#define RPERF_SPEC_MAX_NODE 1023 /* cpu_node, mem_node <= this */
 
 /* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL.
  * decode: 0 or EBADMSG (@why names the key and the problem). */

@@ -169,6 +169,12 @@ int rperf_place_apply(const struct rperf_placement *p, char *msg, size_t msglen)
 	return rc;
 }
 
+void rperf_place_mem_reset(void)
+{
+	if (numa_available() >= 0)
+		numa_set_localalloc();
+}
+
 int rperf_place_node_of_cpu(int64_t cpu)
 {
 	if (cpu < 0 || cpu > 65535 || numa_available() < 0)

@@ -39,6 +39,11 @@ int rperf_place_decide(const struct rperf_place_req *req, int nic_node,
 int rperf_place_apply(const struct rperf_placement *p, char *msg,
 		      size_t msglen);
 
+/* Give the calling thread back the default memory policy (local
+ * allocation); after allocating buffers for a placement applied with
+ * cpu = cpu_node = -1 (memory only). No-op without NUMA. */
+void rperf_place_mem_reset(void);
+
 /* Whether the calling thread may run on fewer CPUs than are online. */
 bool rperf_place_affinity_restricted(void);
 

@@ -169,6 +169,8 @@ static int add_host(struct rperf_job *job, const struct job_sect *s,
 	h->sel.port = 1;
 	h->sel.gid_index = -1;
 	h->sel.cpu = -1;
+	h->sel.cpu_node = -1;
+	h->sel.mem_node = -1;
 	rc = job_keys_host(h, s, m);
 	if (rc)
 		return rc;
@@ -223,10 +225,15 @@ static void add_instances(struct rperf_job *job, const struct job_gen *g)
 
 	for (size_t i = 0; i < n; i++) {
 		struct rperf_gen_spec *sp = &job->inst[job->ninst];
+		const struct rperf_host_sel *hs = &job->hosts[g->from[i]].sel;
 
 		*sp = g->spec;
 		sp->id = (uint32_t)job->ninst;
 		memcpy(sp->from, job->hosts[g->from[i]].name, sizeof(sp->from));
+		if (sp->cpu_node < 0) /* the host's default */
+			sp->cpu_node = hs->cpu_node;
+		if (sp->mem_node < 0)
+			sp->mem_node = hs->mem_node;
 		memcpy(sp->to, job->hosts[g->to].name, sizeof(sp->to));
 		sp->duration_ns = job->duration_ns;
 		sp->warmup_ns = job->warmup_ns;

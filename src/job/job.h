@@ -6,7 +6,9 @@
  *              sink_completion (event)
  *   [host H]   control = ADDR[:PORT] (required; port 18521 unless given;
  *              IPv6 in brackets: [fe80::1%eth0]:18521), device (first
- *              active), port (1), gid_index (auto = -1), cpu (none = -1)
+ *              active), port (1), gid_index (auto = -1), cpu (none = -1),
+ *              cpu_node, mem_node (auto = -1: the NIC's node; defaults of
+ *              every source from this host; cpu wins over cpu_node)
  *   [lsg G] / [bsg G]
  *              from (comma list of hosts: one instance per host), count
  *              (use only the first N of from; 0 = none), to, size, start,
@@ -16,7 +18,8 @@
  *              LSG's wire SENDs paced to size x 8 x samples/s); LSG only:
  *              pair_order (alternate|wire_first|loop_first|sequential);
  *              BSG only: verb (send|write|write_imm), tx_depth, post_list
- *              (<= tx_depth), cq_mod, qps. Unset keys:
+ *              (<= tx_depth), cq_mod, qps; cpu_node, mem_node (0..1023,
+ *              auto = -1: the from host's). Unset keys:
  *              rperf_gen_spec_defaults().
  *
  * Values:

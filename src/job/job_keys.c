@@ -81,6 +81,12 @@ static const struct job_enum pair_orders = { rperf_pair_order_parse,
 		.name = n, .sects = sects_, .vt = VT_ENUM, target, \
 		.choices = &ch                                     \
 	}
+/* a NUMA node, "auto" = -1 */
+#define NODE(n, sects_, target)                                              \
+	{                                                                    \
+		.name = n, .sects = sects_, .vt = VT_INT, target, .min = -1, \
+		.max = RPERF_SPEC_MAX_NODE, .word = "auto"                   \
+	}
 #define SPECIAL(n, sects_)                                   \
 	{                                                    \
 		.name = n, .sects = sects_, .vt = VT_SPECIAL \
@@ -117,6 +123,8 @@ static const struct job_key host_keys[] = {
 	  .min = -1,
 	  .max = RPERF_SPEC_MAX_CPU - 1,
 	  .word = "none" },
+	NODE("cpu_node", HO, H(sel.cpu_node)),
+	NODE("mem_node", HO, H(sel.mem_node)),
 	{ .name = NULL },
 };
 
@@ -139,6 +147,8 @@ static const struct job_key gen_keys[] = {
 	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("qps", B, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
+	NODE("cpu_node", G, S(cpu_node)),
+	NODE("mem_node", G, S(mem_node)),
 	{ .name = NULL },
 };
 

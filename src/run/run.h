@@ -62,6 +62,9 @@ struct rperf_run_inst {
 	double rx_seconds;
 	double receiver_gbps; /* payload Gb/s received; BSG only */
 	bool rx_invisible; /* RDMA WRITE: the destination sees nothing */
+	/* where the source ran (its REPORT's optional "placement") */
+	bool placed;
+	struct rperf_proto_placement place;
 };
 
 /* An aggregate: one class, one host or the total. */

@@ -3,7 +3,9 @@
  * JSON document of `rperf run` (contract keys): generators[] {name, kind,
  * host, to, sl, tclass, id, status, error, LSG: rtt_ns (the keys of rperf
  * lat's rtt_ns), BSG: gbps, receiver_gbps}, failed_hosts[], classes[],
- * hosts[], total, plus the job's path and timing.
+ * hosts[], total, plus the job's path and timing. A generator whose
+ * source reported where it ran also has placement {nic_node, cpu_node,
+ * mem_node, remote} (nodes -1: unknown / not bound).
  */
 #include "run/run.h"
 
@@ -54,6 +56,13 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 	e |= set(o, "error", rperf_rpt_json_str(in->error));
 	e |= set(o, "seconds", rperf_rpt_json_real(in->seconds));
 	e |= set(o, "cpu_seconds", rperf_rpt_json_real(in->cpu_seconds));
+	if (in->placed)
+		e |= set(o, "placement",
+			 json_pack("{s:i, s:i, s:i, s:b}", "nic_node",
+				   (json_int_t)in->place.nic_node, "cpu_node",
+				   (json_int_t)in->place.cpu_node, "mem_node",
+				   (json_int_t)in->place.mem_node, "remote",
+				   in->place.remote));
 	if (s->kind == RPERF_GEN_LSG) {
 		e |= set(o, "samples", rperf_rpt_json_uint(in->samples));
 		e |= set(o, "warmup", rperf_rpt_json_uint(in->warmup));

@@ -194,6 +194,8 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->posted = p->posted;
 		in->post_calls = p->post_calls;
 		in->nic_ts = p->nic_ts;
+		in->placed = p->placed;
+		in->place = p->place;
 		in->rtt = p->rtt;
 		in->wire = p->wire;
 		in->loop = p->loop;

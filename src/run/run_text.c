@@ -257,6 +257,12 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 	for (i = 0; i < r->job->ninst; i++) {
 		const struct rperf_run_inst *in = &r->inst[i];
 
+		if (in->placed && in->place.remote)
+			fprintf(f,
+				"warning: %s (%s): placed off the NIC's node %d (cpu node %d, memory node %d): remote NUMA costs bandwidth and latency; set cpu_node/mem_node = auto\n",
+				in->spec->name, in->spec->from,
+				in->place.nic_node, in->place.cpu_node,
+				in->place.mem_node);
 		if (in->nonpositive)
 			fprintf(f,
 				"warning: %s (%s): %llu RTT samples <= 0 (loopback slower than the wire: check the clock and the path)\n",

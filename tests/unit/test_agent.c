@@ -249,8 +249,9 @@ static json_t *auth(const uint8_t *key, size_t keylen, const uint8_t *nonce)
 static json_t *plan(const char *device)
 {
 	struct rperf_gen_spec src;
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1 }, &src, 1,
-				      NULL,  0 };
+	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
+				      &src,  1,	   NULL,
+				      0 };
 	json_t *o = NULL;
 
 	snprintf(p.device.device, sizeof(p.device.device), "%s", device);
@@ -396,9 +397,9 @@ static void test_out_of_order(void **state)
 	expect_end(a, fd, RPERF_CTRL_ERROR, "no such device");
 	rperf_agent_destroy(a);
 	/* the agent's -d fills in a device the job left open */
-	local = (struct rperf_host_sel){ "broken", 1, -1, -1 };
+	local = (struct rperf_host_sel){ "broken", 1, -1, -1, -1, -1 };
 	a = agent(false, 2000);
-	local = (struct rperf_host_sel){ "", 0, -1, -1 };
+	local = (struct rperf_host_sel){ "", 0, -1, -1, -1, -1 };
 	fd = dial(a);
 	greet(a, fd, nonce);
 	ask(a, fd, RPERF_CTRL_AUTH, auth(the_key, 6, nonce), RPERF_CTRL_READY,

@@ -398,13 +398,53 @@ static void wire_codec(void **state)
 	}
 }
 
+/* cpu_node/mem_node: host defaults, per-generator overrides, "auto". */
+static void placement_keys(void **state)
+{
+	struct rperf_job *job = parse_ok(
+		"[host h1]\ncontrol = 10.0.0.1\ncpu_node = 1\nmem_node = 0\n"
+		"[host h2]\ncontrol = 10.0.0.2\ncpu = 3\n"
+		"[host h3]\ncontrol = 10.0.0.3\ncpu_node = auto\n"
+		"[lsg a]\nfrom = h1, h2\nto = h3\n"
+		"[bsg b]\nfrom = h1\nto = h2\ncpu_node = 2\nmem_node = 1023\n");
+	const struct rperf_job_host *h = rperf_job_host(job, "h1");
+
+	(void)state;
+	assert_int_equal(h->sel.cpu_node, 1);
+	assert_int_equal(h->sel.mem_node, 0);
+	h = rperf_job_host(job, "h2");
+	assert_int_equal(h->sel.cpu, 3);
+	assert_int_equal(h->sel.cpu_node, -1);
+	assert_int_equal(h->sel.mem_node, -1);
+	assert_int_equal(rperf_job_host(job, "h3")->sel.cpu_node, -1);
+	assert_int_equal(job->ninst, 3);
+	/* a from h1: the host's nodes */
+	assert_int_equal(job->inst[0].cpu_node, 1);
+	assert_int_equal(job->inst[0].mem_node, 0);
+	/* a from h2: the host says nothing: the NIC's node (-1) */
+	assert_int_equal(job->inst[1].cpu_node, -1);
+	assert_int_equal(job->inst[1].mem_node, -1);
+	/* b overrides h1's */
+	assert_int_equal(job->inst[2].cpu_node, 2);
+	assert_int_equal(job->inst[2].mem_node, 1023);
+	rperf_job_free(job);
+	parse_bad(HOSTS4 "[lsg a]\nfrom = h1\nto = h2\ncpu_node = 1024\n",
+		  "cpu_node");
+	parse_bad("[host h1]\ncontrol = 10.0.0.1\nmem_node = -2\n"
+		  "[host h2]\ncontrol = 10.0.0.2\n"
+		  "[lsg a]\nfrom = h1\nto = h2\n",
+		  "mem_node");
+	parse_bad(HOSTS4 "[lsg a]\nfrom = h1\nto = h2\nmem_node = near\n",
+		  "auto");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(four_hosts),  cmocka_unit_test(defaults),
 		cmocka_unit_test(global_last), cmocka_unit_test(count),
 		cmocka_unit_test(units),       cmocka_unit_test(wire_codec),
-		cmocka_unit_test(enum_values),
+		cmocka_unit_test(enum_values), cmocka_unit_test(placement_keys),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -170,8 +170,9 @@ static int plan_decode_json(json_t *o, struct rperf_proto_plan *p, char *why,
 static void test_plan(void **state)
 {
 	struct rperf_gen_spec src[2], snk[1];
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1 }, src, 2,
-				      snk,   1 },
+	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
+				      src,   2,	   snk,
+				      1 },
 				q;
 	char why[256];
 	json_t *o = NULL, *c;
@@ -408,6 +409,50 @@ static void test_report(void **state)
 	rperf_hist_destroy(res[0].loop);
 }
 
+/* REPORT "placement": optional; round trip; out of range refused. */
+static void test_report_placement(void **state)
+{
+	struct rperf_proto_result res[1];
+	struct rperf_proto_report r = { "h1", res, 1 }, d;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL, *p;
+
+	(void)state;
+	memset(res, 0, sizeof(res));
+	res[0].kind = RPERF_GEN_BSG;
+	res[0].placed = true;
+	res[0].place = (struct rperf_proto_placement){ -1, 0, 1, true };
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_true(d.res[0].placed);
+	assert_int_equal(d.res[0].place.nic_node, -1);
+	assert_int_equal(d.res[0].place.cpu_node, 0);
+	assert_int_equal(d.res[0].place.mem_node, 1);
+	assert_true(d.res[0].place.remote);
+	rperf_proto_report_fini(&d);
+	p = json_object_get(json_array_get(json_object_get(o, "instances"), 0),
+			    "placement");
+	json_object_set_new(p, "mem_node", json_integer(1024));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "mem_node"));
+	json_object_set_new(p, "mem_node", json_integer(0));
+	json_object_set_new(p, "remote", json_integer(1));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "remote"));
+	json_object_del(json_array_get(json_object_get(o, "instances"), 0),
+			"placement"); /* optional */
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_false(d.res[0].placed);
+	rperf_proto_report_fini(&d);
+	json_decref(o);
+}
+
 #define TX RPERF_CTRL_SEND
 #define RX RPERF_CTRL_RECV
 #define T(x) RPERF_CTRL_##x
@@ -497,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_endpoints),
 		cmocka_unit_test(test_go),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_report_placement),
 		cmocka_unit_test(test_session),
 	};
 

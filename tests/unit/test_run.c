@@ -345,6 +345,44 @@ static void write_not_counted(void **state)
 	fx_job_free(job);
 }
 
+/* A source's placement: in generators[] when reported, and a warning line
+ * in the text when remote. */
+static void placement(void **state)
+{
+	struct fx *f = *state;
+	const json_t *pl;
+	json_t *root = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	f->r->inst[0].placed = true;
+	f->r->inst[0].place = (struct rperf_proto_placement){ 1, 0, 1, true };
+	assert_int_equal(rperf_run_report_json(f->r, &root), 0);
+	pl = key(json_array_get(key(root, "generators"), 0), "placement");
+	assert_int_equal(json_integer_value(key(pl, "nic_node")), 1);
+	assert_int_equal(json_integer_value(key(pl, "cpu_node")), 0);
+	assert_int_equal(json_integer_value(key(pl, "mem_node")), 1);
+	assert_true(json_is_true(key(pl, "remote")));
+	assert_null(json_object_get(json_array_get(key(root, "generators"), 1),
+				    "placement"));
+	json_decref(root);
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	assert_int_equal(rperf_run_report_text(mem, f->r), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "placed off the NIC's node 1"));
+	free(buf);
+	f->r->inst[0].place.remote = false;
+	buf = NULL;
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	assert_int_equal(rperf_run_report_text(mem, f->r), 0);
+	fclose(mem);
+	assert_null(strstr(buf, "placed off"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +397,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(json_file, setup, teardown),
 		cmocka_unit_test(same_agent),
 		cmocka_unit_test(write_not_counted),
+		cmocka_unit_test_setup_teardown(placement, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

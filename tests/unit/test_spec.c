@@ -233,7 +233,7 @@ static void test_rejects(void **state)
 
 static void test_host_sel(void **state)
 {
-	struct rperf_host_sel h = { "rxe_h1", 1, 3, 2 }, t;
+	struct rperf_host_sel h = { "rxe_h1", 1, 3, 2, 1, 0 }, t;
 	char why[128];
 	json_t *o = NULL;
 
@@ -267,6 +267,58 @@ static void test_host_sel(void **state)
 	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
 }
 
+/* cpu_node/mem_node: optional (absent = -1), -1..RPERF_SPEC_MAX_NODE. */
+static void test_nodes(void **state)
+{
+	struct rperf_gen_spec s, t;
+	struct rperf_host_sel h = { "", 1, -1, -1, 2, 1023 }, u;
+	char why[160];
+	json_t *o = NULL;
+
+	(void)state;
+	sample(&s, RPERF_GEN_BSG);
+	assert_int_equal(s.cpu_node, -1);
+	assert_int_equal(s.mem_node, -1);
+	s.cpu_node = 0;
+	s.mem_node = 1;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.cpu_node, 0);
+	assert_int_equal(t.mem_node, 1);
+	json_object_del(o, "cpu_node");
+	json_object_del(o, "mem_node");
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.cpu_node, -1);
+	assert_int_equal(t.mem_node, -1);
+	json_object_set_new(o, "cpu_node", json_integer(1024));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "cpu_node"));
+	json_object_set_new(o, "cpu_node", json_integer(0));
+	json_object_set_new(o, "mem_node", json_string("0"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "mem_node"));
+	json_decref(o);
+	s.mem_node = -2;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+
+	assert_int_equal(rperf_host_sel_encode(&h, &o), 0);
+	assert_int_equal(rperf_host_sel_decode(o, &u, why, sizeof(why)), 0);
+	assert_int_equal(u.cpu_node, 2);
+	assert_int_equal(u.mem_node, 1023);
+	json_object_del(o, "cpu_node");
+	assert_int_equal(rperf_host_sel_decode(o, &u, why, sizeof(why)), 0);
+	assert_int_equal(u.cpu_node, -1);
+	json_object_set_new(o, "mem_node", json_integer(-2));
+	assert_int_equal(rperf_host_sel_decode(o, &u, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "mem_node"));
+	json_decref(o);
+	h.cpu_node = 1024;
+	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_host_sel),
+		cmocka_unit_test(test_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,9 @@
 #  - bad job files: exit 2 naming FILE:LINE (unknown host in from/to, a
 #    generator to itself, duplicate names, unknown key or section with
 #    "did you mean"); an agent that is not running: exit 3 naming it within
-#    the job's timeout.
+#    the job's timeout;
+#  - job keys cpu_node = 0, mem_node = 0 (host and generator): the run
+#    succeeds and generators[].placement says so.
 # Ends with "N passed, M failed".
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -274,6 +276,29 @@ right_key() {
 	[ "$KEY_RC" = 0 ] && [ "${NQP1:-0}" -ge 3 ]
 }
 
+# NUMA placement keys (issue 12): h2's [host] sets cpu_node = 0 and
+# mem_node = 0, the BSG section sets them for its own source; the run
+# succeeds and each source's JSON generator carries placement 0/0 (rxe's
+# NIC node is -1: unknown, so nothing is remote). h3's agent is gone here.
+placement() {
+	local f=$OUT/faults-place.ini j=$OUT/faults-place.json rc got
+	{
+		printf '[global]\nduration = 2s\nwarmup = 1s\ntimeout = 10s\nsink_completion = event\n'
+		job_hosts | sed '/^\[host h3\]/,/^gid_index/d' |
+			awk '{ print } /^\[host h2\]$/ { print "cpu_node = 0"; print "mem_node = 0" }'
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 64\npair_order = sequential\n'
+		printf '[bsg load]\nfrom = h4\nto = h1\nsize = 4K\ntx_depth = 16\nrate = 20M\ncompletion = event\ncpu_node = 0\nmem_node = 0\n'
+	} > "$f"
+	timeout "$T" rperf run "$f" --out_json_file "$j" > /tmp/place.out 2> /tmp/place.err
+	rc=$?
+	got=$(jq -c '[.generators[] | .placement]' "$j" 2> /dev/null)
+	lab_result "run_placement status=$rc placement=$got"
+	echo "EXPECT exit 0; probe and load: placement cpu_node 0, mem_node 0"
+	echo "GOT exit $rc: $got $(head -c 300 /tmp/place.err | tr '\n' ' ')"
+	[ "$rc" = 0 ] || { agent_logs; return 1; }
+	[ "$(jq -r '[.generators[] | .placement.cpu_node, .placement.mem_node] | map(tostring) | join(",")' "$j")" = "0,0,0,0" ]
+}
+
 # expect_bad NAME 'SECTIONS' PATTERN...: a job whose LAST line is wrong;
 # exit 2, stderr names FILE:LINE and each PATTERN
 expect_bad() {
@@ -338,6 +363,7 @@ check "agent h3 killed mid-run: exit 3 within 2 x timeout"          kill_agent
 check "... others' results reported, failed_hosts = [h3]"           kill_report
 check "... a second controller meanwhile: refused, busy (exit 3)"    busy
 check "... survivors freed their QPs and serve the next run"        kill_survivors
+check "job cpu_node = 0, mem_node = 0: runs, JSON has placement"   placement
 check "--key-file: wrong key refused (exit 3), nothing created"     wrong_key
 check "--key-file: no key at all: refused (exit 3)"                 no_key
 check "--key-file: right key runs, its QPs are seen (control)"      right_key
