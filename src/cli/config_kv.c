@@ -68,8 +68,8 @@ size_t rperf_cli_config_kv(const struct rperf_cli_config *cfg,
 	kv[n++] = (struct rperf_kv){ .key = "host",
 				     .type = RPERF_KV_STR,
 				     .v.s = cfg->host };
-	for (size_t i = 0; i < rperf_noptions; i++) {
-		const struct rperf_opt *o = &rperf_options[i];
+	for (size_t i = 0, nopt = rperf_opt_count(); i < nopt; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
 
 		/* "sizes" and "size" share one field: report it once */
 		if (!(o->cmds & cfg->cmd) ||

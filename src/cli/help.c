@@ -76,9 +76,9 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 		cmd == RPERF_CMD_RUN	? " JOB" :
 					  "",
 		rperf_cmd_summary(cmd));
-	for (size_t i = 0; i < rperf_noptions; i++)
-		if (rperf_options[i].cmds & cmd)
-			print_opt(f, &rperf_options[i]);
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++)
+		if (rperf_opt_at(i)->cmds & cmd)
+			print_opt(f, rperf_opt_at(i));
 	if (cmd & RPERF_CMD_TRAFFIC)
 		fprintf(f,
 			"\nWithout HOST, rperf %s is the server: it takes only -d -i -x -p\n"
@@ -99,8 +99,8 @@ static void md_text(FILE *f, const char *s)
 
 void rperf_cli_markdown(FILE *f)
 {
-	for (size_t i = 0; i < rperf_noptions; i++) {
-		const struct rperf_opt *o = &rperf_options[i];
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
 		const char *sep = "";
 
 		if (o->letter)

@@ -45,10 +45,13 @@ struct rperf_opt {
 	unsigned int pow2 : 1; /* SIZE: must be a power of two */
 };
 
-#define RPERF_MAX_OPTIONS 64 /* rperf_noptions never exceeds it (unit test) */
+#define RPERF_MAX_OPTIONS 160 /* rperf_opt_count() never exceeds it (test) */
 
-extern const struct rperf_opt rperf_options[];
-extern const size_t rperf_noptions;
+/* The table as one list, in --help order (options.c lists the groups). */
+size_t rperf_opt_count(void);
+/* Option @i (< rperf_opt_count()), its index; SIZE_MAX if not an option. */
+const struct rperf_opt *rperf_opt_at(size_t i);
+size_t rperf_opt_index(const struct rperf_opt *o);
 
 /* Command name <-> bit; NULL / RPERF_CMD_NONE when unknown. */
 const char *rperf_cmd_name(enum rperf_cmd cmd);

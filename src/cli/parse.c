@@ -204,8 +204,8 @@ static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
 	size_t nl = 0, ns = 0;
 
 	sopts[ns++] = ':';
-	for (size_t i = 0; i < rperf_noptions; i++) {
-		const struct rperf_opt *o = &rperf_options[i];
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
 
 		if (cmd == RPERF_CMD_NONE ?
 			    o->type != RPERF_OT_HELP &&
@@ -229,9 +229,9 @@ static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
 
 static const struct rperf_opt *by_letter(int c)
 {
-	for (size_t i = 0; i < rperf_noptions; i++)
-		if (rperf_options[i].letter == c)
-			return &rperf_options[i];
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++)
+		if (rperf_opt_at(i)->letter == c)
+			return rperf_opt_at(i);
 	return NULL;
 }
 
@@ -307,7 +307,7 @@ static bool was_given(const struct parse_state *st, const char *name)
 {
 	const struct rperf_opt *o = rperf_opt_find(name);
 
-	return o && st->given[o - rperf_options];
+	return o && st->given[rperf_opt_index(o)];
 }
 
 /* rperf bw: combinations of its options. 0 or EINVAL with the message. */
@@ -370,8 +370,8 @@ static int check_combinations(struct parse_state *st)
 		return EINVAL;
 	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || cfg->host)
 		return 0;
-	for (size_t i = 0; i < rperf_noptions; i++) {
-		const struct rperf_opt *o = &rperf_options[i];
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
 
 		if (st->given[i] && !o->server && o->type != RPERF_OT_HELP &&
 		    o->type != RPERF_OT_VERSION)
@@ -411,8 +411,9 @@ static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
 		*act = RPERF_ACT_MARKDOWN;
 		return 0;
 	}
-	o = c >= LONG_BASE ? &rperf_options[c - LONG_BASE] : by_letter(c);
-	st->given[o - rperf_options] = true;
+	o = c >= LONG_BASE ? rperf_opt_at((size_t)(c - LONG_BASE)) :
+			     by_letter(c);
+	st->given[rperf_opt_index(o)] = true;
 	if (o->type == RPERF_OT_HELP)
 		*act = RPERF_ACT_HELP;
 	else if (o->type == RPERF_OT_VERSION)

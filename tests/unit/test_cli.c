@@ -229,20 +229,21 @@ static void table_consistency(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_true(rperf_noptions <= RPERF_MAX_OPTIONS);
+	assert_true(rperf_opt_count() <= RPERF_MAX_OPTIONS);
 	f = open_memstream(&md, &mdlen);
 	rperf_cli_markdown(f);
 	fclose(f);
-	for (size_t i = 0; i < rperf_noptions; i++) {
-		const struct rperf_opt *o = &rperf_options[i];
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
 		char needle[64];
 
 		assert_non_null(o->help);
-		for (size_t j = i + 1; j < rperf_noptions; j++) {
-			assert_string_not_equal(o->name, rperf_options[j].name);
+		assert_int_equal(rperf_opt_index(o), i);
+		for (size_t j = i + 1; j < n; j++) {
+			assert_string_not_equal(o->name, rperf_opt_at(j)->name);
 			if (o->letter)
 				assert_int_not_equal(o->letter,
-						     rperf_options[j].letter);
+						     rperf_opt_at(j)->letter);
 		}
 		snprintf(needle, sizeof(needle), "--%s", o->name);
 		for (unsigned c = 1; c <= RPERF_CMD_INFO; c <<= 1) {

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Shared by the option group files (options_*.c): each defines one array of
+ * options, in --help order, and its length; options.c lists the groups.
+ */
+#ifndef RPERF_CLI_OPTIONS_PRIV_H
+#define RPERF_CLI_OPTIONS_PRIV_H
+
+#include <stddef.h>
+
+#include "cli/options.h"
+
+#define OFF(f) offsetof(struct rperf_cli_config, f)
+#define NS_US 1000ull
+#define NS_MS 1000000ull
+#define NS_S 1000000000ull
+
+#define L RPERF_CMD_LAT
+#define B RPERF_CMD_BW
+#define T RPERF_CMD_TRAFFIC
+#define A RPERF_CMD_AGENT
+#define R RPERF_CMD_RUN
+#define I RPERF_CMD_INFO
+
+/* help, version, device and connection */
+extern const struct rperf_opt rperf_opts_conn[];
+extern const size_t rperf_nopts_conn;
+/* placement and virtual lanes */
+extern const struct rperf_opt rperf_opts_place[];
+extern const size_t rperf_nopts_place;
+/* measurement */
+extern const struct rperf_opt rperf_opts_measure[];
+extern const size_t rperf_nopts_measure;
+/* bandwidth */
+extern const struct rperf_opt rperf_opts_bw[];
+extern const size_t rperf_nopts_bw;
+/* clock and output */
+extern const struct rperf_opt rperf_opts_output[];
+extern const size_t rperf_nopts_output;
+
+#endif
