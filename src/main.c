@@ -20,6 +20,8 @@ static int dispatch(const struct rperf_cli_config *cfg)
 		return rperf_cmd_run(cfg, rperf_signals_install());
 	case RPERF_CMD_AGENT:
 		return rperf_cmd_agent(cfg, rperf_signals_install());
+	case RPERF_CMD_COMPARE:
+		return rperf_cmd_compare(cfg);
 	default:
 		return RPERF_EXIT_INTERNAL;
 	}

@@ -23,6 +23,8 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 /* rperf agent (src/cli/cmd_agent.c); @stop: the signal flag. */
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop);
+/* rperf compare BASE RUN (src/cli/cmd_compare.c). */
+int rperf_cmd_compare(const struct rperf_cli_config *cfg);
 /*
  * --vl: set cfg->sl from the local port's SL->VL table, and note which VL
  * the SL maps to when known (cli_vl.c). Returns an exit status.

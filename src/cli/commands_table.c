@@ -17,6 +17,8 @@ static const struct {
 	{ RPERF_CMD_AGENT, "agent", "long-lived per-host agent for rperf run" },
 	{ RPERF_CMD_INFO, "info",
 	  "clock self-test, versions and RDMA devices" },
+	{ RPERF_CMD_COMPARE, "compare",
+	  "difference of two latency reports (e.g. the switch's added RTT)" },
 };
 
 const char *rperf_cmd_name(enum rperf_cmd cmd)

@@ -5,9 +5,9 @@
 
 #include "cli/options.h"
 
-static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT, RPERF_CMD_BW,
-					   RPERF_CMD_RUN, RPERF_CMD_AGENT,
-					   RPERF_CMD_INFO };
+static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,
+					   RPERF_CMD_RUN,  RPERF_CMD_AGENT,
+					   RPERF_CMD_INFO, RPERF_CMD_COMPARE };
 #define NCMDS (sizeof(all_cmds) / sizeof(all_cmds[0]))
 
 static const char *const usage_lines[] = {
@@ -17,6 +17,7 @@ static const char *const usage_lines[] = {
 	"rperf run [OPTIONS] JOB       multi-host experiment",
 	"rperf agent [OPTIONS]         per-host agent for rperf run",
 	"rperf info [--json]           clock self-test, versions, RDMA devices",
+	"rperf compare BASE RUN        RUN - BASE per percentile (JSON reports)",
 	NULL,
 };
 
@@ -72,9 +73,10 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 		return;
 	}
 	fprintf(f, "Usage: rperf %s [OPTIONS]%s\n%s\n\nOptions:\n", name,
-		cmd & RPERF_CMD_TRAFFIC ? " [HOST]" :
-		cmd == RPERF_CMD_RUN	? " JOB" :
-					  "",
+		cmd & RPERF_CMD_TRAFFIC	 ? " [HOST]" :
+		cmd == RPERF_CMD_RUN	 ? " JOB" :
+		cmd == RPERF_CMD_COMPARE ? " BASE.json RUN.json" :
+					   "",
 		rperf_cmd_summary(cmd));
 	for (size_t i = 0, n = rperf_opt_count(); i < n; i++)
 		if (rperf_opt_at(i)->cmds & cmd)

@@ -21,6 +21,7 @@
 #define A RPERF_CMD_AGENT
 #define R RPERF_CMD_RUN
 #define I RPERF_CMD_INFO
+#define C RPERF_CMD_COMPARE
 
 /* help, version, device and connection */
 extern const struct rperf_opt rperf_opts_conn[];

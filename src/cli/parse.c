@@ -253,7 +253,7 @@ static int bad_option(struct parse_state *st, int c, char **argv, int ind,
 	if (!name)
 		return errf(
 			st, EINVAL,
-			"%s: unknown option; accepted: a command (lat, bw, run, agent, info), --help or --version",
+			"%s: unknown option; accepted: a command (lat, bw, run, agent, info, compare), --help or --version",
 			what);
 	return errf(
 		st, EINVAL,
@@ -271,7 +271,7 @@ static int check_positionals(struct parse_state *st, int argc, char **argv,
 	if (cfg->cmd == RPERF_CMD_NONE && n > 0)
 		return errf(
 			st, EINVAL,
-			"%s: unknown command; accepted: lat, bw, run, agent, info (see 'rperf --help')",
+			"%s: unknown command; accepted: lat, bw, run, agent, info, compare (see 'rperf --help')",
 			argv[ind]);
 	if (cfg->cmd == RPERF_CMD_RUN) {
 		if (n != 1)
@@ -280,6 +280,17 @@ static int check_positionals(struct parse_state *st, int argc, char **argv,
 				"rperf run: %s; accepted: exactly one job file, 'rperf run JOB'",
 				n ? "too many arguments" : "missing job file");
 		cfg->job = argv[ind];
+		return 0;
+	}
+	if (cfg->cmd == RPERF_CMD_COMPARE) {
+		if (n != 2)
+			return errf(
+				st, EINVAL,
+				"rperf compare: %s; accepted: two JSON reports, 'rperf compare BASE.json RUN.json'",
+				n > 2 ? "too many arguments" :
+					"missing report file");
+		cfg->cmp_base = argv[ind];
+		cfg->cmp_run = argv[ind + 1];
 		return 0;
 	}
 	if (cfg->cmd & RPERF_CMD_TRAFFIC) {
@@ -438,7 +449,7 @@ int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 		if (cfg->cmd == RPERF_CMD_NONE)
 			return errf(
 				&st, EINVAL,
-				"%s: unknown command; accepted: lat, bw, run, agent, info (see 'rperf --help')",
+				"%s: unknown command; accepted: lat, bw, run, agent, info, compare (see 'rperf --help')",
 				argv[1]);
 		first = 2;
 	}
@@ -459,7 +470,7 @@ int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 	if (cfg->cmd == RPERF_CMD_NONE)
 		return errf(
 			&st, EINVAL,
-			"missing command; accepted: lat, bw, run, agent, info (see 'rperf --help')");
+			"missing command; accepted: lat, bw, run, agent, info, compare (see 'rperf --help')");
 	rc = check_positionals(&st, argc - (first - 1), argv + (first - 1),
 			       optind);
 	if (!rc)

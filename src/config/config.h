@@ -21,12 +21,13 @@ enum rperf_cmd {
 	RPERF_CMD_RUN = 1 << 2,
 	RPERF_CMD_AGENT = 1 << 3,
 	RPERF_CMD_INFO = 1 << 4,
+	RPERF_CMD_COMPARE = 1 << 5,
 };
 
 #define RPERF_CMD_TRAFFIC (RPERF_CMD_LAT | RPERF_CMD_BW)
 #define RPERF_CMD_ALL                                                     \
 	(RPERF_CMD_LAT | RPERF_CMD_BW | RPERF_CMD_RUN | RPERF_CMD_AGENT | \
-	 RPERF_CMD_INFO)
+	 RPERF_CMD_INFO | RPERF_CMD_COMPARE)
 
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
@@ -43,6 +44,7 @@ struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
 	const char *job; /* rperf run JOB */
+	const char *cmp_base, *cmp_run; /* rperf compare BASE RUN */
 	const char *key_file; /* run, agent: pre-shared key */
 	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
 

@@ -7,7 +7,9 @@
  *     nonpositive, precompleted, seconds, figure, unit, rtt_ns{...},
  *     [wire_ns{...}], [loop_ns{...}]}], warnings[], partial, error }
  *
- * Each *_ns object: min, p50, p99, p999, p9999, max (integers, ns), mean,
+ * Each *_ns object: count (samples), rel_error (the histogram's worst
+ * relative error of a reported percentile; min and max are exact), min,
+ * p50, p99, p999, p9999, max (integers, ns), mean,
  * stdev (doubles, ns), percentiles {"50": v, ...} for the requested list and
  * unreliable [p, ...]: the requested percentiles fewer than 10/(1-p) samples
  * support (see rperf_percentile_reliable()).
@@ -136,6 +138,10 @@ json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 
 	if (!o)
 		return NULL;
+	err |= json_object_set_new(o, "count",
+				   rperf_rpt_json_uint(rperf_hist_count(h)));
+	err |= json_object_set_new(o, "rel_error",
+				   json_real(rperf_hist_rel_error(h)));
 	err |= json_object_set_new(o, "min", json_integer(rperf_hist_min(h)));
 	err |= json_object_set_new(o, "p50",
 				   json_integer(rperf_hist_percentile(h, 50)));

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rperf compare: the loaded documents, shared by compare_load.c and
+ * compare.c. */
+#ifndef RPERF_COMPARE_PRIV_H
+#define RPERF_COMPARE_PRIV_H
+
+#include "compare/compare.h"
+
+#define CMP_MAX_SERIES 256
+
+/* One figure of a series: its key and value (ns). */
+struct cmp_value {
+	char key[16];
+	int64_t v;
+	bool exact; /* min, max: no bucket error */
+	bool unreliable;
+};
+
+/* One RTT distribution of a report. */
+struct cmp_stats {
+	char name[RPERF_CMP_NAME_LEN];
+	uint64_t count; /* 0: not reported */
+	double rel_error; /* the histogram's relative bucket error */
+	bool rel_assumed; /* the report did not say: default assumed */
+	double clock_ppm; /* error of the clock that timed it */
+	size_t nvalues;
+	struct cmp_value values[RPERF_CMP_MAX_POINTS];
+};
+
+struct rperf_cmp_doc {
+	char path[256];
+	char command[8];
+	char figure[16];
+	bool clock_unknown; /* no clock error in the report: 0 assumed */
+	size_t nstats;
+	struct cmp_stats stats[CMP_MAX_SERIES];
+};
+
+#endif
