@@ -181,6 +181,31 @@ lab_delay() {
 	tc -n sw qdisc replace dev "$p" root netem delay "$@" limit 100000
 }
 lab_delay_clear() { lab_port_reset "$1"; }
+# lab_mk_cable: a direct link in the same boot, for back-to-back baselines:
+# veth pair c1 (10.77.1.1, rxe_c1) <-> c2 (10.77.1.2, rxe_c2), no switch;
+# policy routing as for the hosts (after lab_mk_hosts).
+lab_mk_cable() {
+	local i k
+	ip link add c1 address 02:77:00:02:00:01 type veth peer name c2 address 02:77:00:02:00:02 || return 1
+	{
+		for i in 1 2; do
+			k=$((3 - i))
+			echo "addr add 10.77.1.$i/24 dev c$i"
+			echo "link set c$i up"
+			echo "route add 10.77.1.$k/32 dev c$i src 10.77.1.$i table $((200 + i))"
+			echo "neigh replace 10.77.1.$k lladdr 02:77:00:02:00:0$k dev c$i nud permanent"
+			echo "rule add pref $((200 + i)) iif lo from 10.77.1.$i lookup $((200 + i))"
+		done
+	} | ip -batch - || return 1
+	printf 'link add rxe_c%s type rxe netdev c%s\n' 1 1 2 2 | rdma -b - || return 1
+	for i in 1 2; do
+		for ((k = 0; k < 100; k++)); do
+			lab_gid_idx "rxe_c$i" "10.77.1.$i" > /dev/null && break
+			sleep 0.1
+		done
+		[ "$k" -lt 100 ] || { lab_err "rxe_c$i: no RoCE v2 GID for 10.77.1.$i"; return 1; }
+	done
+}
 # lab_rate HOST RATE [LIMIT]: shape the port towards HOST to RATE (tbf: one
 # FIFO); LIMIT (bytes, default 8mb) is large so that nothing is dropped (RoCE
 # expects a lossless fabric; a drop costs an RC retransmission timeout).
@@ -443,6 +468,7 @@ lab_help() {
 	cat <<'HELP'
 hosts      h1..hN: rxe_hI on netdev hI, 10.77.0.I; switch: br0 in netns sw, ports hI-sw
 topology   lab_list_hosts, lab_gid_idx DEV IP, lab_host_gid HOST, lab_is_direct
+           lab_mk_cable (direct link c1 10.77.1.1 rxe_c1 <-> c2 10.77.1.2 rxe_c2)
 switch     lab_delay HOST DELAY [netem args] | lab_delay_clear HOST | lab_rate HOST RATE [LIMIT]
            lab_fifo HOST [RATE] | lab_prio HOST [--rate RATE] TCLASS... | lab_prio_stats HOST
            lab_band_pkts HOST BAND | lab_port_reset HOST | lab_sw CMD...
