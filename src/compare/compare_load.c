@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include <rperf/hist.h>
+#include <rperf/report.h>
 
 #include "compare/compare_priv.h"
 
@@ -115,6 +116,38 @@ static int add_map(struct cmp_stats *s, const json_t *map, const json_t *unrel)
 	return 0;
 }
 
+/* Where a key sorts: min first, then the percentiles, max last. */
+static double key_rank(const char *key)
+{
+	if (strcmp(key, "min") == 0)
+		return -1;
+	if (strcmp(key, "max") == 0)
+		return 101;
+	return strtod(key + 1, NULL);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	double x = key_rank(((const struct cmp_value *)a)->key);
+	double y = key_rank(((const struct cmp_value *)b)->key);
+
+	return (x > y) - (x < y);
+}
+
+/* Sorted; a percentile the sample count cannot support is unreliable
+ * whether or not the report listed it (it lists the requested ones). */
+static void finish_stats(struct cmp_stats *s)
+{
+	qsort(s->values, s->nvalues, sizeof(s->values[0]), by_rank);
+	for (size_t i = 0; i < s->nvalues && s->count; i++) {
+		struct cmp_value *v = &s->values[i];
+
+		if (!v->exact &&
+		    !rperf_percentile_reliable(key_rank(v->key), s->count))
+			v->unreliable = true;
+	}
+}
+
 /* An *_ns object into @s (named by the caller); EBADMSG if malformed. */
 static int take_stats(struct cmp_stats *s, const json_t *o)
 {
@@ -208,6 +241,7 @@ static int load_lat(struct rperf_cmp_doc *d, const json_t *root, char *err,
 				   "results[%zu].rtt_ns: malformed", i);
 		if (json_is_integer(n) && json_integer_value(n) >= 0)
 			s->count = (uint64_t)json_integer_value(n);
+		finish_stats(s);
 		set_ppm(d, s, ppm);
 		snprintf(d->figure, sizeof(d->figure), "%s", fig);
 	}
@@ -272,6 +306,7 @@ static int take_named(struct rperf_cmp_doc *d, const char *prefix,
 			   prefix, name);
 	if (json_is_integer(n) && json_integer_value(n) >= 0)
 		s->count = (uint64_t)json_integer_value(n);
+	finish_stats(s);
 	set_ppm(d, s, ppm);
 	return 0;
 }

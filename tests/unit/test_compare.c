@@ -89,6 +89,14 @@ static void test_lat_diff(void **state)
 	/* exact: only the clock error, 900 * 10e-6 */
 	assert_true(p->uncertainty > 0.0089 && p->uncertainty < 0.0091);
 	assert_non_null(point(&res->series[0], "p90"));
+	/* sorted: min, p50, p90, p99, p99.9, p99.99, max */
+	assert_string_equal(res->series[0].points[0].key, "min");
+	assert_string_equal(res->series[0].points[2].key, "p90");
+	assert_string_equal(res->series[0].points[6].key, "max");
+	/* 5000 samples cannot support p99.99 (needs 100000): flagged even
+	 * though no report listed it */
+	assert_true(point(&res->series[0], "p99.99")->unreliable);
+	assert_false(point(&res->series[0], "p99")->unreliable);
 	rperf_cmp_result_free(res);
 	rperf_cmp_doc_free(b);
 	rperf_cmp_doc_free(r);
