@@ -24,31 +24,6 @@
 OUT=${LAB_OUT:-/tmp}
 T=60 # timeout(1) around every rperf run, seconds
 
-# agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` on h1..hN
-agents_start() {
-	local n=$1 i k
-	shift
-	for ((i = 1; i <= n; i++)); do
-		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
-		echo $! > "/tmp/agent-h$i.pid"
-	done
-	for ((k = 0; k < 100; k++)); do
-		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
-		sleep 0.1
-	done
-	echo "GOT agents not listening on tcp/18521 after 10 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
-	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
-	return 1
-}
-agent_stop() {  # agent_stop I [SIGNAL]
-	local p
-	[ -e "/tmp/agent-h$1.pid" ] || return 0
-	read -r p < "/tmp/agent-h$1.pid"
-	kill "-${2:-TERM}" "$p" 2> /dev/null
-	wait "$p" 2> /dev/null
-	rm -f "/tmp/agent-h$1.pid"
-}
-agents_stop() { local i; for i in 1 2 3 4; do agent_stop "$i"; done; }
 agent_logs() {
 	local i
 	for i in 1 2 3 4; do
@@ -82,7 +57,7 @@ qps_on() { rdma resource show qp 2> /dev/null | grep -c "link $1/"; }
 
 # ------------------------------------------------------------ checks
 setup() {
-	agents_start 4 || return 1
+	lab_agents_start 4 || return 1
 	echo "INFO rperf $(rperf --version 2>&1 | head -1); agents: $(ss -Hltnp 'sport = :18521' | awk '{ print $4 }' | tr '\n' ' ')"
 	echo "INFO QPs before any run: rxe_h1 $(qps_on rxe_h1), rxe_h2 $(qps_on rxe_h2), rxe_h3 $(qps_on rxe_h3), rxe_h4 $(qps_on rxe_h4)"
 }
@@ -116,7 +91,7 @@ kill_agent() {
 	timeout 20 rperf run "$OUT/faults-busy.ini" > /tmp/busy.out 2> /tmp/busy.err
 	BUSY_RC=$? BUSY_S=$(lab_since "$t")
 	sleep 1.5 # past the 1 s warm-up: the LSG's samples count
-	agent_stop 3 KILL
+	lab_agent_stop 3 KILL
 	t=$EPOCHREALTIME
 	wait "$cpid"
 	rc=$?
@@ -228,11 +203,11 @@ qps_created_by() {
 		{ echo "GOT probes on $(echo "$a" | wc -l) / $(echo "$b" | wc -l) devices, expected 4"; return 1; }
 }
 key_setup() {
-	agents_stop
+	lab_agents_stop
 	printf '%s\n' 5f3c1a9e0b7d2468ace13579bdf02468a1b2c3d4e5f60718293a4b5c6d7e8f90 > /tmp/agent.key
 	printf '%s\n' 0000000000000000000000000000000000000000000000000000000000000001 > /tmp/wrong.key
 	chmod 600 /tmp/agent.key /tmp/wrong.key
-	agents_start 4 --key-file /tmp/agent.key
+	lab_agents_start 4 --key-file /tmp/agent.key
 }
 KEY_RC=''
 wrong_key_run() {
@@ -367,15 +342,15 @@ check "job cpu_node = 0, mem_node = 0: runs, JSON has placement"   placement
 check "--key-file: wrong key refused (exit 3), nothing created"     wrong_key
 check "--key-file: no key at all: refused (exit 3)"                 no_key
 check "--key-file: right key runs, its QPs are seen (control)"      right_key
-agents_stop
+lab_agents_stop
 check "bad job: unknown host in from (exit 2, FILE:LINE)"           bad_from
 check "bad job: unknown host in to"                                 bad_to
 check "bad job: a generator to itself"                              bad_self
 check "bad job: duplicate generator names"                          bad_dup
 check "bad job: unknown key, did you mean"                          bad_key
 check "bad job: unknown section, did you mean"                      bad_section
-check "agents h1..h3 listening (h4 has none)"                       agents_start 3
+check "agents h1..h3 listening (h4 has none)"                       lab_agents_start 3
 check "agent not running (port refused): exit 3 within timeout"     no_agent_port
 check "agent host silent: exit 3 within timeout"                    no_agent_host
-agents_stop
+lab_agents_stop
 lab_summary

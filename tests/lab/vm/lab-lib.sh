@@ -310,6 +310,42 @@ lab_assert_crossed() {
 	[ "$rc" = 0 ] && [ "${n%% *}" -ge "$min" ]
 }
 
+# ------------------------------------------------------------ agents
+# lab_agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` on
+# h1..hN (logs /tmp/agent-hI.log), until all N listen on tcp/18521 (10 s)
+lab_agents_start() {
+	local n=$1 i k
+	shift
+	for ((i = 1; i <= n; i++)); do
+		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
+		echo $! > "/tmp/agent-h$i.pid"
+	done
+	for ((k = 0; k < 100; k++)); do
+		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "GOT agents not listening on tcp/18521 after 10 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
+	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
+	return 1
+}
+# lab_agent_stop I [SIGNAL]: stop the agent of hI (default TERM), reap it
+lab_agent_stop() {
+	local p
+	[ -e "/tmp/agent-h$1.pid" ] || return 0
+	read -r p < "/tmp/agent-h$1.pid"
+	kill "-${2:-TERM}" "$p" 2> /dev/null
+	wait "$p" 2> /dev/null
+	rm -f "/tmp/agent-h$1.pid"
+}
+lab_agents_stop() {  # every agent lab_agents_start started
+	local f i
+	for f in /tmp/agent-h*.pid; do
+		[ -e "$f" ] || continue
+		i=${f#/tmp/agent-h}
+		lab_agent_stop "${i%.pid}"
+	done
+}
+
 # ------------------------------------------------------------ run tools
 _lab_bg() { local n=$1; shift; "$@" > "/tmp/$n.log" 2>&1 & echo $! > "/tmp/$n.pid"; }
 # _lab_wait_listen PORT PID: until a TCP socket listens on PORT (max 20 s)
@@ -474,6 +510,7 @@ switch     lab_delay HOST DELAY [netem args] | lab_delay_clear HOST | lab_rate H
            lab_band_pkts HOST BAND | lab_port_reset HOST | lab_sw CMD...
 counters   lab_counters | lab_port_rx HOST [bytes] | lab_port_tx HOST [bytes]
            lab_assert_crossed MIN CMD...
+agents     lab_agents_start N [ARGS] | lab_agent_stop I [SIG] | lab_agents_stop
 tools      lab_pair SRV CLI TMO CMD [ARGS] | lab_lat_result [LOG] | lab_bw_result [LOG]
            lab_capture_start HOST [FILTER] | lab_capture_stop
 checks     check NAME CMD... | lab_expect_ge WHAT GOT MIN | lab_expect_range WHAT GOT LO HI | lab_summary
