@@ -63,6 +63,7 @@ int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
 			 "buffers not locked (mlock: %s; raise RLIMIT_MEMLOCK)",
 			 strerror(errno));
 	out->len = len;
+	out->access = access;
 	out->mr = ibv_reg_mr(d->pd, out->addr, alloc, access);
 	if (!out->mr) {
 		rc = errno ? errno : ENOMEM;
