@@ -108,8 +108,9 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	bool gen = p->bidir || p->reversed;
 	struct rperf_qp_cfg q = { .send_depth = gen ? (uint32_t)p->tx_depth : 1,
 				  .recv_events = p->events && !gen,
-				  .access = IBV_ACCESS_REMOTE_WRITE |
-					    rperf_session_verb_access(p->verb) };
+				  .access =
+					  IBV_ACCESS_REMOTE_WRITE |
+					  rperf_session_verb_access(p->verb) };
 	int rc;
 
 	memset(c, 0, sizeof(*c));

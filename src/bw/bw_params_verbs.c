@@ -14,17 +14,17 @@ static const char *const atomic_names[] = { "fetch_and_add", "cmp_and_swap" };
 int rperf_bw_params_encode_verbs(const struct rperf_cli_config *cfg, json_t *o)
 {
 	if (cfg->verb == RPERF_VERB_ATOMIC &&
-	    rperf_ctrl_set_str(o, "atomic_op",
-			       atomic_names[cfg->atomic_op ==
-					    RPERF_ATOMIC_CMP_SWAP]))
+	    rperf_ctrl_set_str(
+		    o, "atomic_op",
+		    atomic_names[cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP]))
 		return ENOMEM;
 	if (cfg->reversed && rperf_ctrl_set_bool(o, "reversed", true))
 		return ENOMEM;
 	return 0;
 }
 
-static int get_atomic(const json_t *obj, struct rperf_bw_params *out,
-		      char *why, size_t whylen)
+static int get_atomic(const json_t *obj, struct rperf_bw_params *out, char *why,
+		      size_t whylen)
 {
 	char name[32] = "";
 

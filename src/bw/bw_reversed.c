@@ -33,8 +33,9 @@ static void tick(const struct rperf_bsg_cfg *b, const struct rperf_bw_rxc *x,
 	*last = now;
 }
 
-int rperf_bw_reversed_run(struct rperf_bw_conn *c, const struct rperf_bsg_cfg *b,
-			  struct rperf_bw_rxc *x, struct rperf_bsg_res *g)
+int rperf_bw_reversed_run(struct rperf_bw_conn *c,
+			  const struct rperf_bsg_cfg *b, struct rperf_bw_rxc *x,
+			  struct rperf_bsg_res *g)
 {
 	uint64_t t0 = rperf_clock_posix_now(), last = t0, now = t0;
 	double cpu0 = rperf_cpu_seconds_process();

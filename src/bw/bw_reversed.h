@@ -13,7 +13,8 @@
  * receive counts. @g gets no messages (this side sends none) and the
  * seconds spent. 0, or EIO with g->error (a failed receive).
  */
-int rperf_bw_reversed_run(struct rperf_bw_conn *c, const struct rperf_bsg_cfg *b,
-			  struct rperf_bw_rxc *x, struct rperf_bsg_res *g);
+int rperf_bw_reversed_run(struct rperf_bw_conn *c,
+			  const struct rperf_bsg_cfg *b, struct rperf_bw_rxc *x,
+			  struct rperf_bsg_res *g);
 
 #endif

@@ -351,9 +351,10 @@ static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, ENOMEM,
 				     "sending RESULT: %s", strerror(ENOMEM));
 	if (rperf_verb_responder_only(sv->p.verb))
-		n = snprintf(line, linelen,
-			     "%s: answered by this host's NIC, unseen by its CPU",
-			     rperf_bw_verb_name(sv->p.verb));
+		n = snprintf(
+			line, linelen,
+			"%s: answered by this host's NIC, unseen by its CPU",
+			rperf_bw_verb_name(sv->p.verb));
 	else
 		n = snprintf(line, linelen, "%llu messages received (%llu B)",
 			     (unsigned long long)sv->rx.messages,

@@ -2,8 +2,8 @@
 /* Options, group "bw" (see options.h for the order). */
 #include "cli/options_priv.h"
 
-static const char *const verbs[] = { "send", "write", "write_imm", "read",
-				     "atomic", NULL };
+static const char *const verbs[] = { "send", "write",  "write_imm",
+				     "read", "atomic", NULL };
 static const char *const rate_units[] = { "M", "g", "p", NULL };
 
 const struct rperf_opt rperf_opts_bw[] = {

@@ -47,7 +47,8 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 	if (ep->access) /* optional: older peers neither send nor read it */
 		ret = ret ? ret :
 			    rperf_ctrl_set_u64(obj, "access",
-					       ep->access & RPERF_EP_ACCESS_ALL);
+					       ep->access &
+						       RPERF_EP_ACCESS_ALL);
 	if (ret) {
 		json_decref(obj);
 		return ret;

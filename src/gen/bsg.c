@@ -142,10 +142,11 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 {
 	const struct rperf_bsg_qp *q = s->q;
 	/* READ and atomics land in the local buffer: never inline */
-	unsigned int inl = cfg->size <= q->qp->max_inline &&
-					   !rperf_verb_responder_only(cfg->verb) ?
-				   IBV_SEND_INLINE :
-				   0;
+	unsigned int inl =
+		cfg->size <= q->qp->max_inline &&
+				!rperf_verb_responder_only(cfg->verb) ?
+			IBV_SEND_INLINE :
+			0;
 
 	for (uint32_t i = 0; i < cfg->post_list; i++) {
 		s->sge[i] = (struct ibv_sge){ .addr = (uintptr_t)q->buf->addr,

@@ -32,10 +32,11 @@ uint32_t rperf_session_access_bits(int ibv_access)
 			0);
 }
 
-int rperf_session_verb_dev_check(const struct rperf_dev *d, int verb,
-				 char *err, size_t errlen)
+int rperf_session_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
+				 size_t errlen)
 {
-	if (verb == RPERF_VERB_ATOMIC && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+	if (verb == RPERF_VERB_ATOMIC &&
+	    d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		snprintf(
 			err, errlen,
 			"--verb atomic: %s does not support atomic operations (atomic_cap NONE); accepted: send, write, write_imm, read",
@@ -56,8 +57,8 @@ int rperf_session_peer_buf_check(const struct rperf_ctrl_endpoint *peer,
 				 int verb, uint64_t need, const char *who,
 				 char *err, size_t errlen)
 {
-	uint32_t want = rperf_session_access_bits(
-		rperf_session_verb_access(verb));
+	uint32_t want =
+		rperf_session_access_bits(rperf_session_verb_access(verb));
 
 	if (!want)
 		return 0; /* SENDs land in receives, not in the buffer */
@@ -85,9 +86,10 @@ int rperf_session_peer_buf_check(const struct rperf_ctrl_endpoint *peer,
 		return EPROTO;
 	}
 	if (verb == RPERF_VERB_ATOMIC && (peer->addr % RPERF_ATOMIC_SIZE)) {
-		snprintf(err, errlen,
-			 "%s advertises a buffer at 0x%llx, not 8-byte aligned for atomics",
-			 who, (unsigned long long)peer->addr);
+		snprintf(
+			err, errlen,
+			"%s advertises a buffer at 0x%llx, not 8-byte aligned for atomics",
+			who, (unsigned long long)peer->addr);
 		return EPROTO;
 	}
 	return 0;

@@ -22,8 +22,8 @@ uint32_t rperf_session_access_bits(int ibv_access);
 
 /* Can @d run @verb (initiator or responder)? 0, or ENOTSUP with @err
  * naming the device (atomics on a device whose atomic_cap is NONE). */
-int rperf_session_verb_dev_check(const struct rperf_dev *d, int verb,
-				 char *err, size_t errlen);
+int rperf_session_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
+				 size_t errlen);
 
 /*
  * The buffer @peer advertised (@who names it) must take operations of
