@@ -148,6 +148,8 @@ static int text_report(const struct rperf_bw_run *run,
 	struct rperf_bw_result *both;
 	int rc;
 
+	if (run->cfg->reversed)
+		printf("# --reversed: the server sent (sender figures: its own), this side received (receiver: this side's count)\n");
 	if (!run->cfg->bidir || run->cfg->report_both || !run->nres)
 		return rperf_report_bw_text(stdout, rep);
 	both = calloc(run->nres, sizeof(*both));
