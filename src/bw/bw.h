@@ -68,6 +68,19 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 			   const struct rperf_bw_rx *srv,
 			   const struct rperf_bw_rx *own);
 
+/* --reversed: run->res[i] with the server as the sender (@srv's tx_*
+ * counts, NULL: none came) and this side's receive counts @own (bw_dirs.c) */
+struct rperf_bw_rxc;
+void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
+			    const struct rperf_bsg_res *g,
+			    const struct rperf_bw_rxc *own,
+			    const struct rperf_bw_rx *srv);
+
+/* -b without --report-both: @out[i] (run->nres of them) is the sum of
+ * res[i] and its reverse, as perftest reports -b (bw_dirs.c). */
+void rperf_bw_sum_directions(const struct rperf_bw_run *run,
+			     struct rperf_bw_result *out);
+
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);
 

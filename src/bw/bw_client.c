@@ -16,9 +16,11 @@
 
 #include "bw/bw_conn.h"
 #include "bw/bw_math.h"
+#include "bw/bw_reversed.h"
 #include "bw/bw_rx.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
+#include "session/session_verbs.h"
 #include "verbs/rate.h"
 
 struct client {
@@ -51,6 +53,11 @@ static int bw_exchange(void *arg, struct rperf_session_chan *ch,
 				RPERF_ERRC_USAGE :
 				RPERF_ERRC_RUNTIME,
 			rc, "%s refused the run: %s", cfg->host, why);
+	rc = rperf_session_peer_buf_check(&c->peer.buf, cfg->verb,
+					  c->conn.max_size, cfg->host, err,
+					  sizeof(err));
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &c->conn);
 	if (!rc)
 		rc = rperf_bw_connect_all(&c->conn, &c->peer, err, sizeof(err));
@@ -138,7 +145,8 @@ static int round_result(struct client *c, const struct rperf_bsg_res *g,
 
 	*have = false;
 	rc = rperf_session_done(c->ch, g->messages, c->e);
-	if (!rc && c->run->cfg->bidir && bidir_wait(c))
+	if (!rc && (c->run->cfg->bidir || c->run->cfg->reversed) &&
+	    bidir_wait(c))
 		return fail(c, "%s: receiving while the round closes: %s",
 			    c->run->cfg->host, c->rx_err);
 	if (!rc)
@@ -201,6 +209,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 	const struct rperf_cli_config *cfg = c->run->cfg;
 	*b = (struct rperf_bsg_cfg){
 		.verb = cfg->verb,
+		.atomic_op = cfg->atomic_op,
 		.size = size,
 		.iters = cfg->iters,
 		.duration_ns = cfg->duration_ns,
@@ -230,7 +239,7 @@ static int send_start(struct client *c, const struct rperf_bsg_cfg *b)
 	int rc = 0;
 
 	memset(&c->rx, 0, sizeof(c->rx));
-	if (c->run->cfg->bidir) {
+	if (c->run->cfg->bidir || c->run->cfg->reversed) {
 		o = json_object();
 		rc = o ? rperf_ctrl_set_u64(o, "size", b->size) : ENOMEM;
 		if (!rc)
@@ -280,7 +289,8 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	rc = send_start(c, &b);
 	if (rc)
 		return rc;
-	rc = rperf_bsg_run(&b, q, c->conn.nqp, &g);
+	rc = cfg->reversed ? rperf_bw_reversed_run(&c->conn, &b, &c->rx, &g) :
+			     rperf_bsg_run(&b, q, c->conn.nqp, &g);
 	if (rc) {
 		run->notes.partial = true;
 		code = fail(c, "run stopped at %llu B after %llu messages: %s",
@@ -296,7 +306,10 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	if (!rc)
 		rc = round_result(c, &g, &rx, &have);
 	code = code ? code : rc;
-	rperf_bw_fill(run, i, &g, have ? &rx : NULL);
+	if (cfg->reversed)
+		rperf_bw_fill_reversed(run, i, &g, &c->rx, have ? &rx : NULL);
+	else
+		rperf_bw_fill(run, i, &g, have ? &rx : NULL);
 	fill_reverse(c, i, &g, have ? &rx : NULL);
 	run->nres++;
 	check_counts(c, i);

@@ -8,6 +8,7 @@
 
 #include "session/session_ctrl.h"
 #include "session/session.h"
+#include "session/session_verbs.h"
 
 static int make_qps(struct rperf_bw_conn *c, const struct rperf_qp_cfg *q,
 		    size_t n, char *err, size_t errlen)
@@ -58,20 +59,28 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 	struct rperf_qp_cfg q = { .send_depth = (uint32_t)cfg->tx_depth,
 				  .recv_depth = 1,
 				  .inline_size = (uint32_t)cfg->inline_size,
-				  .send_events = cfg->events && !cfg->bidir };
-	int rc, access = 0;
+				  .send_events = cfg->events && !cfg->bidir &&
+						 !cfg->reversed };
+	/* READ and atomics land in the buffer (LOCAL_WRITE) */
+	int rc, access = rperf_verb_responder_only(cfg->verb) ?
+				 IBV_ACCESS_LOCAL_WRITE :
+				 0;
 
 	memset(c, 0, sizeof(*c));
 	c->max_size = max_size;
 	c->rx_depth = 1;
-	if (cfg->bidir) {
-		c->recvs = cfg->verb != RPERF_VERB_WRITE;
+	if (cfg->bidir || cfg->reversed) { /* the server sends to us too */
+		c->recvs = rperf_verb_consumes_recv(cfg->verb);
 		c->rx_depth = c->recvs ? (unsigned int)cfg->rx_depth : 1;
 		q.recv_depth = c->rx_depth;
-		q.access = IBV_ACCESS_REMOTE_WRITE;
-		access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+		q.access = IBV_ACCESS_REMOTE_WRITE |
+			   rperf_session_verb_access(cfg->verb);
+		access = IBV_ACCESS_LOCAL_WRITE | q.access;
 	}
 	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
+						  errlen);
 	if (!rc)
 		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
 					       cfg->tx_depth, err, errlen);
@@ -95,32 +104,36 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen)
 {
-	/* -b: the server generates too (and then busy-polls) */
-	struct rperf_qp_cfg q = { .send_depth =
-					  p->bidir ? (uint32_t)p->tx_depth : 1,
-				  .recv_events = p->events && !p->bidir,
-				  .access = IBV_ACCESS_REMOTE_WRITE };
+	/* -b, --reversed: the server generates (and then busy-polls) */
+	bool gen = p->bidir || p->reversed;
+	struct rperf_qp_cfg q = { .send_depth = gen ? (uint32_t)p->tx_depth : 1,
+				  .recv_events = p->events && !gen,
+				  .access =
+					  IBV_ACCESS_REMOTE_WRITE |
+					  rperf_session_verb_access(p->verb) };
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->max_size = p->max_size;
-	c->recvs = p->verb != RPERF_VERB_WRITE;
+	/* --reversed: the client sends nothing */
+	c->recvs = rperf_verb_consumes_recv(p->verb) && !p->reversed;
 	c->rx_depth = c->recvs ? (unsigned int)p->rx_depth : 1;
 	q.recv_depth = c->rx_depth;
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
 	if (!rc)
+		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
+	if (!rc)
 		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
 					       c->rx_depth, err, errlen);
-	if (!rc && p->bidir)
+	if (!rc && gen)
 		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
 					       p->tx_depth, err, errlen);
 	if (!rc)
 		rc = make_qps(c, &q, (size_t)p->qps, err, errlen);
 	if (!rc)
-		rc = make_buf(c,
-			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
-			      err, errlen);
+		rc = make_buf(c, IBV_ACCESS_LOCAL_WRITE | q.access, err,
+			      errlen);
 	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
 		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
 				      c->rx_depth);
@@ -157,6 +170,7 @@ static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
 	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
 	cep.addr = (uintptr_t)c->buf.addr;
 	cep.size = c->max_size;
+	cep.access = rperf_session_access_bits(c->buf.access);
 	for (size_t i = 0; i < c->nqp; i++) {
 		v[i] = c->qp[i]->qp->qp_num;
 		v[c->nqp + i] = c->qp[i]->psn;
@@ -210,6 +224,7 @@ static int peer_from(const struct rperf_ctrl_msg *m,
 	peer->addr = cep.addr;
 	peer->rkey = cep.rkey;
 	peer->size = cep.size;
+	peer->buf = cep;
 	return 0;
 }
 

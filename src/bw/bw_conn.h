@@ -30,6 +30,7 @@ struct rperf_bw_peer {
 	uint64_t addr;
 	uint32_t rkey;
 	uint64_t size;
+	struct rperf_ctrl_endpoint buf; /* as advertised (QP 0's fields) */
 };
 
 /* Both return 0 or an errno with a one-line @err (ERANGE: a depth above

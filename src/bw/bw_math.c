@@ -53,6 +53,10 @@ double rperf_bw_wire_efficiency(uint64_t size, int mtu, bool roce, bool grh,
 
 	if (mtu <= 0 || !size)
 		return 0;
+	if (verb == RPERF_VERB_ATOMIC)
+		return (double)size / packet_bytes(0, 4 + 8, roce, grh);
+	if (verb == RPERF_VERB_READ) /* AETH on the first and the last */
+		reth = imm = n == 1 ? 2 : 4;
 	if (verb == RPERF_VERB_WRITE_IMM)
 		imm = 4.0 / (double)(post_list ? post_list : 1);
 	last = size - (n - 1) * (uint64_t)mtu;

@@ -25,7 +25,11 @@ uint64_t rperf_bw_packets(uint64_t size, int mtu);
  * else InfiniBand (LRH 8, GRH 40 when @grh, BTH 12, ICRC 4, VCRC 2).
  * WRITEs add RETH (16) to their first packet; write_imm adds ImmDt (4) once
  * per @post_list messages (on the last WR of each list). Payloads are padded
- * to 4 bytes. ACKs (the other direction) are not counted. 0 if @mtu <= 0.
+ * to 4 bytes. ACKs (the other direction) are not counted. READ: the
+ * responses carry the data, AETH (4) on the first and the last (the
+ * request, the other direction, is not counted); atomic: 8 B in one
+ * response with AETH (4) and AtomicAckETH (8, the payload itself).
+ * 0 if @mtu <= 0.
  */
 double rperf_bw_wire_efficiency(uint64_t size, int mtu, bool roce, bool grh,
 				int verb, uint64_t post_list);

@@ -7,24 +7,26 @@
 
 #include "ctrl/ctrl.h"
 
-static const char *const verb_names[] = { "send", "write", "write_imm" };
+static const char *const verb_names[] = { "send", "write", "write_imm", "read",
+					  "atomic" };
 
 const char *rperf_bw_verb_name(int verb)
 {
-	if (verb < 0 || verb > RPERF_VERB_WRITE_IMM)
+	if (verb < 0 || verb > RPERF_VERB_ATOMIC)
 		return "?";
 	return verb_names[verb];
 }
 
 static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 {
-	if (o && rperf_session_path_encode(cfg, o)) {
+	if (o && (rperf_session_path_encode(cfg, o) ||
+		  rperf_bw_params_encode_verbs(cfg, o))) {
 		json_decref(o);
 		return NULL;
 	}
-	if (!o || !cfg->bidir)
+	if (!o || !(cfg->bidir || cfg->reversed))
 		return o;
-	if (rperf_ctrl_set_bool(o, "bidir", true) ||
+	if (rperf_ctrl_set_bool(o, "bidir", cfg->bidir) ||
 	    rperf_ctrl_set_u64(o, "tx_depth", cfg->tx_depth) ||
 	    rperf_ctrl_set_u64(o, "cq_mod", cfg->cq_mod) ||
 	    rperf_ctrl_set_u64(o, "iters", cfg->iters) ||
@@ -69,7 +71,7 @@ static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
 	char name[16];
 
 	if (rperf_ctrl_get_str(obj, "verb", name, sizeof(name)) == 0) {
-		for (int i = 0; i <= RPERF_VERB_WRITE_IMM; i++) {
+		for (int i = 0; i <= RPERF_VERB_ATOMIC; i++) {
 			if (!strcmp(name, verb_names[i])) {
 				*verb = i;
 				return 0;
@@ -78,7 +80,7 @@ static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
 	}
 	snprintf(
 		why, whylen,
-		"parameter 'verb' missing or not one of send, write, write_imm");
+		"parameter 'verb' missing or not one of send, write, write_imm, read, atomic");
 	return EBADMSG;
 }
 
@@ -93,16 +95,18 @@ static int get_b(const json_t *obj, const char *key, bool *out, char *why,
 	return 0;
 }
 
-/* "bidir" is optional (older clients); when true, the generator's keys. */
+/* "bidir" and "reversed" are optional (older clients); when either is
+ * true, the generator's keys (the server generates). */
 static int get_bidir(const json_t *obj, struct rperf_bw_params *out, char *why,
 		     size_t whylen)
 {
-	int rc;
+	int rc = 0;
 
-	if (!json_object_get(obj, "bidir"))
-		return 0;
-	rc = get_b(obj, "bidir", &out->bidir, why, whylen);
-	if (rc || !out->bidir)
+	if (json_object_get(obj, "reversed"))
+		rc = get_b(obj, "reversed", &out->reversed, why, whylen);
+	if (!rc && json_object_get(obj, "bidir"))
+		rc = get_b(obj, "bidir", &out->bidir, why, whylen);
+	if (rc || !(out->bidir || out->reversed))
 		return rc;
 	rc = get_u(obj, "tx_depth", 1, 16777216, &out->tx_depth, why, whylen);
 	if (!rc)
@@ -163,5 +167,7 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 		rc = get_b(obj, "events", &out->events, why, whylen);
 	if (!rc)
 		rc = get_bidir(obj, out, why, whylen);
+	if (!rc)
+		rc = rperf_bw_params_decode_verbs(obj, out, why, whylen);
 	return rc;
 }

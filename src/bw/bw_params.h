@@ -29,9 +29,15 @@ struct rperf_bw_params {
 	uint64_t iters; /* per QP; 0 with duration_ns or infinite */
 	uint64_t duration_ns;
 	bool infinite;
+	/* perftest's other tests (bw_params_verbs.c; optional keys, absent in
+	 * older clients' PARAMS): the atomic operation, and --reversed (the
+	 * server generates, the client only receives: the generator keys
+	 * above are then required as with "bidir") */
+	int atomic_op; /* enum rperf_atomic_op, "atomic_op" */
+	bool reversed; /* "reversed" */
 };
 
-/* "send", "write", "write_imm" ("?" when out of range). */
+/* "send", "write", "write_imm", "read", "atomic" ("?" when out of range). */
 const char *rperf_bw_verb_name(int verb);
 
 /* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
@@ -46,5 +52,14 @@ json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg);
 int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 			   struct rperf_bw_params *out, char *why,
 			   size_t whylen);
+
+/* The keys of bw_params_verbs.c: "atomic_op" (with --verb atomic) and
+ * "reversed" (with the generator keys) into @o: 0 or ENOMEM. */
+int rperf_bw_params_encode_verbs(const struct rperf_cli_config *cfg, json_t *o);
+/* Their decode (after the other keys): 0 or EBADMSG with @why (an atomic
+ * run whose max_size is not 8, an unknown operation, reversed with -b or
+ * a READ/atomic, a malformed key). */
+int rperf_bw_params_decode_verbs(const json_t *obj, struct rperf_bw_params *out,
+				 char *why, size_t whylen);
 
 #endif

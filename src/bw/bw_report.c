@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -61,6 +62,11 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	if (cfg->verb == RPERF_VERB_WRITE)
 		b->receiver_note =
 			"plain RDMA WRITEs are invisible to the receiver's CPU: no receiver count (use --verb write_imm or send)";
+	if (rperf_verb_responder_only(cfg->verb))
+		b->receiver_note =
+			cfg->verb == RPERF_VERB_READ ?
+				"RDMA READs are answered by the responder's NIC: its CPU sees nothing, so there is no receiver count (the READ's completion at this side already includes the data's return)" :
+				"atomics are executed by the responder's NIC: its CPU sees nothing, so there is no receiver count";
 	fill_rx(b, rx);
 }
 
@@ -87,7 +93,8 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	b->receiver_note = NULL;
 	b->rx_cpu_pct = -1;
 	b->reverse = NULL;
-	if (run->cfg->verb == RPERF_VERB_WRITE)
+	if (run->cfg->verb == RPERF_VERB_WRITE ||
+	    rperf_verb_responder_only(run->cfg->verb))
 		b->receiver_note = f->receiver_note;
 	fill_rx(b, own);
 	run->res[i].reverse = b;
@@ -132,6 +139,30 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 		(void)rperf_report_bw_jsonl(stdout, &run->res[i]);
 }
 
+/* -b without --report-both: the text table sums both directions, as
+ * perftest's -b does (JSON keeps both: "reverse"). */
+static int text_report(const struct rperf_bw_run *run,
+		       const struct rperf_report *rep)
+{
+	struct rperf_report sum = *rep;
+	struct rperf_bw_result *both;
+	int rc;
+
+	if (run->cfg->reversed)
+		printf("# --reversed: the server sent (sender figures: its own), this side received (receiver: this side's count)\n");
+	if (!run->cfg->bidir || run->cfg->report_both || !run->nres)
+		return rperf_report_bw_text(stdout, rep);
+	both = calloc(run->nres, sizeof(*both));
+	if (!both)
+		return ENOMEM;
+	rperf_bw_sum_directions(run, both);
+	sum.bw = both;
+	printf("# -b: both directions summed, as perftest reports -b (--report-both: each direction)\n");
+	rc = rperf_report_bw_text(stdout, &sum);
+	free(both);
+	return rc;
+}
+
 int rperf_bw_report(const struct rperf_bw_run *run,
 		    const struct rperf_kv *config, size_t nconfig)
 {
@@ -154,7 +185,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.partial = run->notes.partial;
 	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	if (!run->cfg->jsonl)
-		rc = rperf_report_bw_text(stdout, &rep);
+		rc = text_report(run, &rep);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
 			rperf_say(&run->say, "warning: %s", warn[i]);

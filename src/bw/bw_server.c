@@ -9,6 +9,9 @@
  * With -b (PARAMS "bidir") it also runs the generator towards the client
  * each round (START carries the size and rate), draining its receive
  * queues between passes, and adds its sender counts (tx_*) to RESULT.
+ * With --reversed (PARAMS "reversed") it runs the generator the same way,
+ * the client sending nothing. READs and atomics (--verb read|atomic) its
+ * NIC answers: the server's CPU sees none of them.
  */
 #include "bw/bw.h"
 
@@ -27,6 +30,7 @@
 #include "host/cputime.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
+#include "session/session_verbs.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 
@@ -51,6 +55,12 @@ struct server {
 
 #define fail(sv, ...) \
 	rperf_err_set((sv)->e, RPERF_ERRC_RUNTIME, EIO, __VA_ARGS__)
+
+/* -b or --reversed: this side runs the generator each round. */
+static bool generates(const struct server *sv)
+{
+	return sv->p.bidir || sv->p.reversed;
+}
 
 /* PARAMS with the server's limits; the device and the QPs. */
 static int bw_params(void *arg, struct rperf_session_chan *ch,
@@ -103,6 +113,13 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_err_set(
 			e, RPERF_ERRC_RUNTIME, rc, "endpoint exchange: %s",
 			rc == EPROTO || rc == EBADMSG ? why : strerror(rc));
+	/* we generate towards the client's buffer: it must hold the sizes */
+	if (generates(sv))
+		rc = rperf_session_peer_buf_check(&sv->ep.buf, sv->p.verb,
+						  sv->p.max_size, "the client",
+						  err, sizeof(err));
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));
 	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 				  "connecting the QPs: %s",
@@ -147,7 +164,9 @@ static int sink(struct server *sv)
 	for (;;) {
 		if ((rc = drain(sv, &got)))
 			return rc;
-		if (got || (!sv->p.events && ++idle < SPIN_CHECK))
+		/* nothing to receive (WRITE, READ, atomic): no spinning */
+		if (got ||
+		    (!sv->p.events && sv->conn.recvs && ++idle < SPIN_CHECK))
 			continue;
 		idle = 0;
 		if (*sv->stop)
@@ -160,7 +179,8 @@ static int sink(struct server *sv)
 				return fail(sv, "poll: %s", strerror(errno));
 			if ((rc = on_events(sv)))
 				return rc;
-		} else if (poll(&sv->pf[n], 1, 0) < 0 && errno != EINTR) {
+		} else if (poll(&sv->pf[n], 1, sv->conn.recvs ? 0 : 200) < 0 &&
+			   errno != EINTR) {
 			return fail(sv, "poll: %s", strerror(errno));
 		}
 		if (sv->pf[n].revents)
@@ -179,7 +199,7 @@ static json_t *result_payload(struct server *sv)
 			(json_int_t)sv->rx.messages, "bytes",
 			(json_int_t)sv->rx.bytes, "seconds", secs,
 			"cpu_seconds", cpu > 0 ? cpu : 0.0);
-	if (res && sv->p.bidir &&
+	if (res && generates(sv) &&
 	    (rperf_ctrl_set_u64(res, "tx_messages", sv->g.messages) ||
 	     rperf_ctrl_set_u64(res, "tx_bytes", sv->g.bytes) ||
 	     rperf_ctrl_set_u64(res, "tx_post_calls", sv->g.post_calls) ||
@@ -221,6 +241,7 @@ static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 
 	*b = (struct rperf_bsg_cfg){
 		.verb = p->verb,
+		.atomic_op = p->atomic_op,
 		.size = sv->size,
 		.iters = p->iters,
 		.duration_ns = p->duration_ns,
@@ -280,7 +301,7 @@ static int bw_start(void *arg, struct rperf_session_chan *ch,
 	struct server *sv = arg;
 
 	(void)ch;
-	if (!sv->p.bidir)
+	if (!generates(sv))
 		return 0;
 	if (!m->payload ||
 	    rperf_ctrl_get_u64(m->payload, "size", 1, sv->p.max_size,
@@ -304,7 +325,7 @@ static int bw_round_loop(void *arg, struct rperf_session_chan *ch,
 	sv->cpu0 = rperf_cpu_seconds_process();
 	memset(&sv->rx, 0, sizeof(sv->rx));
 	memset(&sv->g, 0, sizeof(sv->g));
-	return sv->p.bidir ? bidir(sv) : sink(sv);
+	return generates(sv) ? bidir(sv) : sink(sv);
 }
 
 static uint64_t bw_received(void *arg)
@@ -329,10 +350,16 @@ static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
 	if (!*out)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, ENOMEM,
 				     "sending RESULT: %s", strerror(ENOMEM));
-	n = snprintf(line, linelen, "%llu messages received (%llu B)",
-		     (unsigned long long)sv->rx.messages,
-		     (unsigned long long)sv->rx.bytes);
-	if (sv->p.bidir && n > 0 && (size_t)n < linelen)
+	if (rperf_verb_responder_only(sv->p.verb))
+		n = snprintf(
+			line, linelen,
+			"%s: answered by this host's NIC, unseen by its CPU",
+			rperf_bw_verb_name(sv->p.verb));
+	else
+		n = snprintf(line, linelen, "%llu messages received (%llu B)",
+			     (unsigned long long)sv->rx.messages,
+			     (unsigned long long)sv->rx.bytes);
+	if (generates(sv) && n > 0 && (size_t)n < linelen)
 		snprintf(line + n, linelen - (size_t)n, ", %llu sent (%llu B)",
 			 (unsigned long long)sv->g.messages,
 			 (unsigned long long)sv->g.bytes);

@@ -20,6 +20,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_place, &rperf_nopts_place },
 	{ rperf_opts_measure, &rperf_nopts_measure },
 	{ rperf_opts_bw, &rperf_nopts_bw },
+	{ rperf_opts_verbs, &rperf_nopts_verbs },
 	{ rperf_opts_output, &rperf_nopts_output },
 };
 

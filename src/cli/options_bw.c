@@ -2,19 +2,20 @@
 /* Options, group "bw" (see options.h for the order). */
 #include "cli/options_priv.h"
 
-static const char *const verbs[] = { "send", "write", "write_imm", NULL };
+static const char *const verbs[] = { "send", "write",  "write_imm",
+				     "read", "atomic", NULL };
 static const char *const rate_units[] = { "M", "g", "p", NULL };
 
 const struct rperf_opt rperf_opts_bw[] = {
 	/* bandwidth */
 	{ .name = "verb",
 	  .type = RPERF_OT_ENUM,
-	  .cmds = B,
+	  .cmds = T,
 	  .off = OFF(verb),
 	  .choices = verbs,
 	  .metavar = "VERB",
 	  .dflt = "send",
-	  .help = "send, write or write_imm." },
+	  .help = "bw: send, write, write_imm, read (ib_read_bw) or atomic (ib_atomic_bw, 8 B, see -A). lat: send; write (ib_write_lat with pingpong: the last byte polled; the rperf method: WRITE pairs); read or atomic (postpoll only, their default method: ib_read_lat, ib_atomic_lat)." },
 	{ .name = "tx-depth",
 	  .letter = 't',
 	  .type = RPERF_OT_COUNT,

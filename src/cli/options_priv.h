@@ -35,6 +35,9 @@ extern const size_t rperf_nopts_measure;
 /* bandwidth */
 extern const struct rperf_opt rperf_opts_bw[];
 extern const size_t rperf_nopts_bw;
+/* perftest's other tests: atomics, reversed, report-both */
+extern const struct rperf_opt rperf_opts_verbs[];
+extern const size_t rperf_nopts_verbs;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;

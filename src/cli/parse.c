@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "cli/verbs_check.h"
 #include "util/units.h"
 #include "job/job.h"
 
@@ -477,6 +478,17 @@ int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 		rc = check_combinations(&st);
 	if (!rc)
 		apply_defaults_after(cfg);
+	if (!rc && (cfg->cmd & RPERF_CMD_TRAFFIC))
+		rc = rperf_cli_verbs_check(
+			cfg,
+			&(struct rperf_verbs_given){
+				.size = was_given(&st, "size") ||
+					was_given(&st, "sizes") ||
+					cfg->all_sizes,
+				.method = was_given(&st, "method"),
+				.atomic_type = was_given(&st, "atomic_type"),
+				.verb = was_given(&st, "verb") },
+			err, errlen);
 	if (!rc && cfg->cmd == RPERF_CMD_AGENT && !was_given(&st, "port"))
 		cfg->tcp_port = RPERF_AGENT_DEFAULT_PORT;
 	return rc;

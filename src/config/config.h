@@ -99,7 +99,7 @@ struct rperf_cli_config {
 	uint64_t max_p999_ns;
 
 	/* bandwidth (rperf bw) */
-	int verb; /* enum rperf_verb */
+	int verb; /* enum rperf_verb (lat and bw) */
 	uint64_t tx_depth;
 	uint64_t cq_mod;
 	uint64_t post_list;
@@ -112,6 +112,11 @@ struct rperf_cli_config {
 	bool report_gbits;
 	uint64_t interval_ns; /* 0: no interval reports */
 	bool jsonl; /* interval reports as JSON lines on stdout */
+
+	/* perftest's other tests (--verb read/atomic, --reversed) */
+	int atomic_op; /* enum rperf_atomic_op: -A/--atomic_type */
+	bool reversed; /* bw: the server sends, the client receives */
+	bool report_both; /* bw -b: RX and TX reported separately */
 
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */

@@ -238,7 +238,15 @@ struct rperf_ctrl_endpoint {
 	uint32_t rkey;
 	uint64_t addr;
 	uint64_t size;
+	/* optional "access": RPERF_EP_* remote access the buffer grants;
+	 * 0 = not said (an rperf older than --verb read/atomic) */
+	uint32_t access;
 };
+
+#define RPERF_EP_REMOTE_WRITE 1u
+#define RPERF_EP_REMOTE_READ 2u
+#define RPERF_EP_REMOTE_ATOMIC 4u
+#define RPERF_EP_ACCESS_ALL 7u
 int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 			       json_t **out); /* EINVAL on out-of-range */
 int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,

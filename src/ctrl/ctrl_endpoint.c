@@ -44,6 +44,11 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 	ret = ret ? ret : rperf_ctrl_set_u64(obj, "rkey", ep->rkey);
 	ret = ret ? ret : rperf_ctrl_set_u64(obj, "addr", ep->addr);
 	ret = ret ? ret : rperf_ctrl_set_u64(obj, "size", ep->size);
+	if (ep->access) /* optional: older peers neither send nor read it */
+		ret = ret ? ret :
+			    rperf_ctrl_set_u64(obj, "access",
+					       ep->access &
+						       RPERF_EP_ACCESS_ALL);
 	if (ret) {
 		json_decref(obj);
 		return ret;
@@ -87,6 +92,9 @@ int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
 	    rperf_ctrl_get_u64(p, "size", 0, UINT64_MAX, &ep.size) ||
 	    rperf_ctrl_get_str(p, "gid", gid, sizeof(gid)) ||
 	    gid_parse(gid, ep.gid))
+		return EBADMSG;
+	if (json_object_get(p, "access") &&
+	    get_u32(p, "access", RPERF_EP_ACCESS_ALL, &ep.access))
 		return EBADMSG;
 	ep.lid = (uint16_t)lid;
 	*out = ep;

@@ -120,13 +120,33 @@ static int fail(struct run *r, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* The opcode every WR of the run carries (WRITE_WITH_IMM: on the last WR
+ * of each list only, the others are plain WRITEs). */
+static enum ibv_wr_opcode base_opcode(const struct rperf_bsg_cfg *cfg)
+{
+	switch (cfg->verb) {
+	case RPERF_VERB_SEND:
+		return IBV_WR_SEND;
+	case RPERF_VERB_READ:
+		return IBV_WR_RDMA_READ;
+	case RPERF_VERB_ATOMIC:
+		return cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP ?
+			       IBV_WR_ATOMIC_CMP_AND_SWP :
+			       IBV_WR_ATOMIC_FETCH_AND_ADD;
+	default:
+		return IBV_WR_RDMA_WRITE;
+	}
+}
+
 static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 {
-	static const enum ibv_wr_opcode ops[] = { IBV_WR_SEND,
-						  IBV_WR_RDMA_WRITE,
-						  IBV_WR_RDMA_WRITE };
 	const struct rperf_bsg_qp *q = s->q;
-	unsigned int inl = cfg->size <= q->qp->max_inline ? IBV_SEND_INLINE : 0;
+	/* READ and atomics land in the local buffer: never inline */
+	unsigned int inl =
+		cfg->size <= q->qp->max_inline &&
+				!rperf_verb_responder_only(cfg->verb) ?
+			IBV_SEND_INLINE :
+			0;
 
 	for (uint32_t i = 0; i < cfg->post_list; i++) {
 		s->sge[i] = (struct ibv_sge){ .addr = (uintptr_t)q->buf->addr,
@@ -135,12 +155,23 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 		s->wr[i] = (struct ibv_send_wr){
 			.sg_list = &s->sge[i],
 			.num_sge = 1,
-			.opcode = ops[cfg->verb],
+			.opcode = base_opcode(cfg),
 			.send_flags = inl,
 			.next = i + 1 < cfg->post_list ? &s->wr[i + 1] : NULL,
 		};
-		s->wr[i].wr.rdma.remote_addr = q->raddr;
-		s->wr[i].wr.rdma.rkey = q->rkey;
+		if (cfg->verb == RPERF_VERB_ATOMIC) {
+			/* fetch-and-add adds 1; compare-and-swap swaps the
+			 * value with itself + 1 when it is 0 (then it stays
+			 * 1: later ones compare unequal, as in perftest) */
+			s->wr[i].wr.atomic.remote_addr = q->raddr;
+			s->wr[i].wr.atomic.rkey = q->rkey;
+			s->wr[i].wr.atomic.compare_add =
+				cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP ? 0 : 1;
+			s->wr[i].wr.atomic.swap = 1;
+		} else {
+			s->wr[i].wr.rdma.remote_addr = q->raddr;
+			s->wr[i].wr.rdma.rkey = q->rkey;
+		}
 	}
 }
 
@@ -181,8 +212,7 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 	}
 	rc = gen_post_send(&r->dev, s->q->qp->qp, s->wr, &bad);
 	last->next = k < cfg->post_list ? &s->wr[k] : NULL;
-	last->opcode = cfg->verb == RPERF_VERB_SEND ? IBV_WR_SEND :
-						      IBV_WR_RDMA_WRITE;
+	last->opcode = base_opcode(cfg);
 	if (rc)
 		return fail(r, rc, "ibv_post_send failed: %s", strerror(rc));
 	s->posted += k;
@@ -440,7 +470,8 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	memset(res, 0, sizeof(*res));
 	if (!nqps || !cfg->tx_depth || !cfg->cq_mod || !cfg->post_list ||
 	    cfg->post_list > cfg->tx_depth || cfg->verb < RPERF_VERB_SEND ||
-	    cfg->verb > RPERF_VERB_WRITE_IMM)
+	    cfg->verb > RPERF_VERB_ATOMIC ||
+	    (cfg->verb == RPERF_VERB_ATOMIC && cfg->size != RPERF_ATOMIC_SIZE))
 		return fail(&r, EINVAL, "%s",
 			    "invalid generator configuration");
 	rc = setup(&r, qps);

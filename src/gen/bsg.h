@@ -45,7 +45,8 @@ struct rperf_bsg_tick {
 
 struct rperf_bsg_cfg {
 	int verb; /* enum rperf_verb */
-	uint64_t size; /* bytes per message */
+	int atomic_op; /* enum rperf_atomic_op, with RPERF_VERB_ATOMIC */
+	uint64_t size; /* bytes per message (RPERF_ATOMIC_SIZE for atomics) */
 	uint64_t iters; /* messages per QP; 0 with duration_ns or infinite */
 	uint64_t duration_ns; /* 0: iteration mode */
 	bool infinite; /* until *stop */
@@ -71,8 +72,9 @@ struct rperf_bsg_cfg {
 /* One QP of the generator (connected by the caller). */
 struct rperf_bsg_qp {
 	struct rperf_qp *qp;
-	const struct rperf_buf *buf; /* source, >= size */
-	uint64_t raddr; /* WRITE target */
+	/* source, >= size; READ and atomics: the local target (LOCAL_WRITE) */
+	const struct rperf_buf *buf;
+	uint64_t raddr; /* WRITE target, READ source, atomic operand (8-aligned) */
 	uint32_t rkey;
 };
 

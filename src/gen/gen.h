@@ -33,7 +33,31 @@ enum rperf_verb {
 	RPERF_VERB_SEND = 0,
 	RPERF_VERB_WRITE,
 	RPERF_VERB_WRITE_IMM,
+	RPERF_VERB_READ, /* RDMA READ of the size from the peer's buffer */
+	RPERF_VERB_ATOMIC, /* 8-byte atomic on the peer's buffer */
 };
+
+/* --atomic_type (perftest's -A): the operation of --verb atomic */
+enum rperf_atomic_op {
+	RPERF_ATOMIC_FETCH_ADD = 0, /* FETCH_AND_ADD */
+	RPERF_ATOMIC_CMP_SWAP, /* CMP_AND_SWAP */
+};
+
+/* The size of every atomic operation (the operand), bytes. */
+#define RPERF_ATOMIC_SIZE 8
+
+/* The verb's remote side answers in hardware (READ, atomics): the
+ * responder's CPU sees nothing and no receive is consumed. */
+static inline int rperf_verb_responder_only(int verb)
+{
+	return verb == RPERF_VERB_READ || verb == RPERF_VERB_ATOMIC;
+}
+
+/* The verb consumes a receive at the target (SEND, WRITE_WITH_IMM). */
+static inline int rperf_verb_consumes_recv(int verb)
+{
+	return verb == RPERF_VERB_SEND || verb == RPERF_VERB_WRITE_IMM;
+}
 
 /* perftest's --rate_units: MB/s, Gb/s, packets/s */
 enum rperf_rate_units {

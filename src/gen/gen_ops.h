@@ -37,6 +37,9 @@ struct rperf_dev_ops {
 	/* rperf_clock_start() / rperf_clock_end() */
 	uint64_t (*clock_start)(void *ctx, const struct rperf_clock *clk);
 	uint64_t (*clock_end)(void *ctx, const struct rperf_clock *clk);
+	/* A byte of host memory that the NIC writes (the LSG's pingpong with
+	 * RDMA WRITE polls the reply's last byte); NULL: read it directly. */
+	uint8_t (*read_u8)(void *ctx, const volatile uint8_t *p);
 };
 
 /* libibverbs and the rperf clock. */
@@ -125,6 +128,14 @@ static inline uint64_t gen_clock_end(const struct rperf_gen_dev *d)
 	if (RPERF_GEN_REAL(d))
 		return rperf_clock_end(d->clk);
 	return d->ops->clock_end(d->ctx, d->clk);
+}
+
+static inline uint8_t gen_read_u8(const struct rperf_gen_dev *d,
+				  const volatile uint8_t *p)
+{
+	if (RPERF_GEN_REAL(d) || !d->ops->read_u8)
+		return *p;
+	return d->ops->read_u8(d->ctx, p);
 }
 
 /* rperf_post_recvs() through @d. */

@@ -25,7 +25,14 @@ struct sample {
 	bool done[3], pre[3];
 };
 
-static const char *const cq_names[] = { "wire SEND", "loopback SEND", "reply" };
+/* What each CQ waits for, by --verb (write_imm is no latency verb). */
+static const char *const cq_names[][3] = {
+	{ "wire SEND", "loopback SEND", "reply" },
+	{ "wire WRITE", "loopback WRITE", "reply WRITE" },
+	{ "wire WRITE", "loopback WRITE", "reply" },
+	{ "wire READ", "loopback READ", "reply" },
+	{ "wire atomic", "loopback atomic", "reply" },
+};
 
 struct lsg_run {
 	const struct rperf_lsg_cfg *cfg;
@@ -39,10 +46,23 @@ struct lsg_run {
 	bool inl[2];
 	uint64_t stall_ticks;
 	uint64_t wire_posts;
+	bool wpp; /* pingpong with RDMA WRITE: the reply is a byte polled */
+	const volatile uint8_t *reply_byte; /* with wpp */
+	uint8_t want; /* with wpp: the sequence byte the reply carries */
 };
 
 static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+static const char *cq_name(const struct lsg_run *r, int k)
+{
+	int v = r->cfg->verb;
+
+	/* postpoll's SEND verb posts WRITEs */
+	if (v == RPERF_VERB_SEND && r->cfg->method == RPERF_METHOD_POSTPOLL)
+		v = RPERF_VERB_WRITE;
+	return cq_names[v >= 0 && v <= RPERF_VERB_ATOMIC ? v : 0][k];
+}
 
 static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
 {
@@ -54,27 +74,76 @@ static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* The operation QP @k posts: SEND, or --verb's (postpoll: WRITE at least). */
+static enum ibv_wr_opcode opcode(const struct lsg_run *r, int k)
+{
+	const struct rperf_lsg_cfg *c = r->cfg;
+
+	if (c->verb == RPERF_VERB_WRITE)
+		return IBV_WR_RDMA_WRITE;
+	if (k != WIRE || c->method != RPERF_METHOD_POSTPOLL)
+		return IBV_WR_SEND;
+	if (c->verb == RPERF_VERB_READ)
+		return IBV_WR_RDMA_READ;
+	if (c->verb == RPERF_VERB_ATOMIC)
+		return c->atomic_op == RPERF_ATOMIC_CMP_SWAP ?
+			       IBV_WR_ATOMIC_CMP_AND_SWP :
+			       IBV_WR_ATOMIC_FETCH_AND_ADD;
+	return IBV_WR_RDMA_WRITE;
+}
+
+/* Where QP @k's one-sided operation goes. */
+static void target(const struct lsg_run *r, int k, struct ibv_send_wr *wr)
+{
+	const struct rperf_lsg_cfg *c = r->cfg;
+	const struct rperf_buf *lb = r->qps->loop_rx_buf;
+	uint64_t addr = k == LOOP ? (uintptr_t)lb->addr : c->remote_addr;
+	uint32_t rkey = k == LOOP ? lb->mr->rkey : c->rkey;
+
+	if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	    wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		wr->wr.atomic.remote_addr = addr;
+		wr->wr.atomic.rkey = rkey;
+		wr->wr.atomic.compare_add = 1; /* adds 1; CAS: rarely equal */
+		wr->wr.atomic.swap = 1;
+		return;
+	}
+	if (r->wpp) /* every size ends at the peer buffer's last byte */
+		addr += c->remote_size - c->size;
+	wr->wr.rdma.remote_addr = addr;
+	wr->wr.rdma.rkey = rkey;
+}
+
 static int post_send(struct lsg_run *r, int k)
 {
 	struct ibv_send_wr wr = { .wr_id = (uint64_t)k,
 				  .sg_list = &r->sge,
 				  .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
+				  .opcode = opcode(r, k),
 				  .send_flags = IBV_SEND_SIGNALED },
 			   *bad;
 
 	/* the server sleeps on solicited events: wake it to refill */
-	if (k == WIRE && r->cfg->solicit_every &&
+	if (k == WIRE && wr.opcode == IBV_WR_SEND && r->cfg->solicit_every &&
 	    ++r->wire_posts % r->cfg->solicit_every == 0)
 		wr.send_flags |= IBV_SEND_SOLICITED;
-	if (k == WIRE && r->cfg->method == RPERF_METHOD_POSTPOLL) {
-		wr.opcode = IBV_WR_RDMA_WRITE;
-		wr.wr.rdma.remote_addr = r->cfg->remote_addr;
-		wr.wr.rdma.rkey = r->cfg->rkey;
-	}
-	if (r->inl[k])
+	if (wr.opcode != IBV_WR_SEND)
+		target(r, k, &wr);
+	if (r->inl[k] && wr.opcode != IBV_WR_RDMA_READ &&
+	    wr.opcode != IBV_WR_ATOMIC_CMP_AND_SWP &&
+	    wr.opcode != IBV_WR_ATOMIC_FETCH_AND_ADD)
 		wr.send_flags |= IBV_SEND_INLINE;
 	return gen_post_send(&r->dev, r->qp[k], &wr, &bad);
+}
+
+/* pingpong write: the peer's reply has landed when its last byte says so */
+static int poll_reply_byte(struct lsg_run *r, struct sample *s)
+{
+	if (gen_read_u8(&r->dev, r->reply_byte) != r->want)
+		return 0;
+	s->tc[REPLY] = gen_clock_end(&r->dev);
+	s->done[REPLY] = true;
+	return 1;
 }
 
 /*
@@ -85,9 +154,12 @@ static int post_send(struct lsg_run *r, int k)
 static int poll_once(struct lsg_run *r, struct sample *s, int k)
 {
 	struct ibv_wc wc;
-	int n = r->cqx[k] ? gen_poll_ts(&r->dev, r->cqx[k], &wc, &s->tn[k]) :
-			    gen_poll_cq(&r->dev, r->cq[k], 1, &wc);
+	int n;
 
+	if (k == REPLY && r->wpp)
+		return poll_reply_byte(r, s);
+	n = r->cqx[k] ? gen_poll_ts(&r->dev, r->cqx[k], &wc, &s->tn[k]) :
+			gen_poll_cq(&r->dev, r->cq[k], 1, &wc);
 	if (n <= 0)
 		return n < 0 ? -EIO : 0;
 	s->tc[k] = gen_clock_end(&r->dev);
@@ -96,7 +168,7 @@ static int poll_once(struct lsg_run *r, struct sample *s, int k)
 		snprintf(
 			r->res->error, sizeof(r->res->error),
 			"%s completed with status '%s' (peer gone or path broken)",
-			cq_names[k], ibv_wc_status_str(wc.status));
+			cq_name(r, k), ibv_wc_status_str(wc.status));
 		return -EIO;
 	}
 	return 1;
@@ -144,7 +216,7 @@ static int check_waiting(struct lsg_run *r, const struct sample *s,
 	if (gen_clock_end(&r->dev) - t0 > r->stall_ticks)
 		return fail(r, ETIMEDOUT,
 			    "a %s did not complete within the stall limit",
-			    cq_names[k]);
+			    cq_name(r, k));
 	return 0;
 }
 
@@ -188,12 +260,19 @@ static int wait_all(struct lsg_run *r, struct sample *s, unsigned int want)
 static int compare_sample(struct lsg_run *r, struct sample *s)
 {
 	bool pp = r->cfg->method == RPERF_METHOD_PINGPONG;
-	int rc = post_and_peek(r, s, WIRE);
+	int rc;
 
+	if (r->wpp) { /* the next sequence byte, 1..255 (0: never written) */
+		r->want = (uint8_t)(*r->cfg->wseq % 255 + 1);
+		*r->cfg->wseq = r->want;
+		((volatile uint8_t *)r->qps->send_buf->addr)[r->cfg->size - 1] =
+			r->want;
+	}
+	rc = post_and_peek(r, s, WIRE);
 	/* the reply and the SEND's own completion race: poll both */
 	if (!rc)
 		rc = wait_all(r, s, 1u << WIRE | (pp ? 1u << REPLY : 0));
-	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG &&
+	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG && !r->wpp &&
 	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
 				 r->cfg->size, 1))
 		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
@@ -348,6 +427,34 @@ static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 	return r->res->samples >= c->iters;
 }
 
+/* --verb: the one-sided operations stay inside the peer's buffer. */
+static int setup_verb(struct lsg_run *r)
+{
+	const struct rperf_lsg_cfg *c = r->cfg;
+	const struct rperf_buf *rx = r->qps->wire_rx_buf;
+	bool one_sided = c->verb != RPERF_VERB_SEND ||
+			 c->method == RPERF_METHOD_POSTPOLL;
+
+	r->wpp = c->verb == RPERF_VERB_WRITE &&
+		 c->method == RPERF_METHOD_PINGPONG;
+	if (one_sided && c->remote_size < c->size)
+		return fail(r, EINVAL,
+			    "the peer's buffer (%llu B) is smaller than %llu B",
+			    (unsigned long long)c->remote_size,
+			    (unsigned long long)c->size);
+	if (c->verb == RPERF_VERB_ATOMIC && c->size != RPERF_ATOMIC_SIZE)
+		return fail(r, EINVAL, "atomics are %d B, not %llu B",
+			    RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
+	if (r->wpp && (!c->wseq || !rx || rx->len < c->size || !c->size))
+		return fail(
+			r, EINVAL, "%s",
+			"pingpong write needs a reply buffer and a sequence");
+	if (r->wpp)
+		r->reply_byte =
+			(const volatile uint8_t *)rx->addr + rx->len - 1;
+	return 0;
+}
+
 static int setup(struct lsg_run *r)
 {
 	const struct rperf_lsg_qps *q = r->qps;
@@ -373,7 +480,7 @@ static int setup(struct lsg_run *r)
 				   .length = (uint32_t)r->cfg->size,
 				   .lkey = q->send_buf->mr->lkey };
 	r->stall_ticks = ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
-	return 0;
+	return setup_verb(r);
 }
 
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,

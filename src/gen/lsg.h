@@ -6,6 +6,19 @@
  * The comparison methods run on the same QPs: pingpong (perftest-style: a
  * SEND, the peer's software SENDs it back; RTT = T_reply - T_P) and postpoll
  * (qperf-style: an RDMA WRITE polled to completion; RTT = T_C - T_P).
+ *
+ * cfg->verb picks the operation (perftest's other latency tests):
+ *  - write, rperf method: an RDMA WRITE over the wire and one on the
+ *    loopback pair (into loop_rx_buf); like a SEND, a WRITE completes when
+ *    the remote ACK is back, but it consumes no receive at the target;
+ *  - write, pingpong (ib_write_lat): the WRITE's last byte carries a
+ *    sequence number; the peer's software polls its buffer's last byte and
+ *    WRITEs the same back, and the reply is seen by polling the last byte
+ *    of wire_rx_buf (RTT = T_reply - T_P). Every WRITE ends at the last
+ *    byte of the target buffer, so one byte serves every size;
+ *  - read, atomic (postpoll: ib_read_lat, ib_atomic_lat): an RDMA READ of
+ *    the size, or an 8-byte atomic, from the peer's buffer into send_buf,
+ *    polled to completion.
  */
 #ifndef RPERF_GEN_LSG_H
 #define RPERF_GEN_LSG_H
@@ -26,8 +39,14 @@ struct rperf_nic_clock;
 struct rperf_lsg_cfg {
 	const struct rperf_clock *clk;
 	int method; /* RPERF_METHOD_RPERF, _PINGPONG or _POSTPOLL */
-	uint64_t remote_addr; /* postpoll: the peer's buffer ... */
-	uint32_t rkey; /* ... and its key */
+	uint64_t remote_addr; /* postpoll, write: the peer's buffer ... */
+	uint32_t rkey; /* ... its key ... */
+	uint64_t remote_size; /* ... and its bytes (>= size: checked) */
+	int verb; /* enum rperf_verb: send, write, read, atomic */
+	int atomic_op; /* enum rperf_atomic_op */
+	/* pingpong write: the last sequence byte sent (1..255), kept across
+	 * runs (the peer counts the same way) */
+	uint8_t *wseq;
 	uint64_t size; /* bytes per SEND */
 	uint64_t iters; /* samples after warm-up; 0 with duration_ns */
 	uint64_t duration_ns; /* 0: iteration mode */

@@ -20,6 +20,7 @@
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
+#include "session/session_verbs.h"
 
 struct client {
 	struct rperf_lat_run *run;
@@ -27,7 +28,27 @@ struct client {
 	uint64_t sent; /* wire SENDs of the round, warm-up included */
 	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
 	struct rperf_nic_clock nic; /* with conn.nic_ts */
+	uint8_t wseq; /* pingpong write: the last sequence byte */
 };
+
+/* The one-sided operation on the server's buffer, SEND if none: postpoll
+ * WRITEs (--verb send too), --verb write, read, atomic. */
+static int buffer_verb(const struct rperf_cli_config *cfg)
+{
+	if (cfg->verb != RPERF_VERB_SEND)
+		return cfg->verb;
+	return cfg->method == RPERF_METHOD_POSTPOLL ||
+			       cfg->method == RPERF_METHOD_ALL ?
+		       RPERF_VERB_WRITE :
+		       RPERF_VERB_SEND;
+}
+
+/* pingpong write (ib_write_lat): the server must know each size, so every
+ * size is a round of its own (START carries it). */
+static bool round_per_size(const struct rperf_cli_config *cfg, int method)
+{
+	return cfg->verb == RPERF_VERB_WRITE && method == RPERF_METHOD_PINGPONG;
+}
 
 /* The wire QP to the server's: directly, or through rdma_cm (-R). */
 static int connect_wire(struct client *c, const struct rperf_endpoint *peer,
@@ -73,8 +94,15 @@ static int lat_exchange(void *arg, struct rperf_session_chan *ch,
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 				     "%s: malformed ENDPOINT", cfg->host);
-	rc = rperf_session_send_endpoint(&ch->s, &ch->io, c->conn.dev,
-					 c->conn.wire, c->conn.vcfg.mtu, NULL);
+	rc = rperf_session_peer_buf_check(&c->peer_buf, buffer_verb(cfg),
+					  c->conn.max_size, cfg->host, err,
+					  sizeof(err));
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
+	/* --verb write: the server's pingpong replies land in recv_buf */
+	rc = rperf_session_send_endpoint(
+		&ch->s, &ch->io, c->conn.dev, c->conn.wire, c->conn.vcfg.mtu,
+		cfg->verb == RPERF_VERB_WRITE ? &c->conn.recv_buf : NULL);
 	if (!rc)
 		rc = connect_wire(c, &peer, err, sizeof(err));
 	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
@@ -84,7 +112,7 @@ static int lat_exchange(void *arg, struct rperf_session_chan *ch,
 		    0;
 }
 
-static void lsg_cfg(const struct client *c, int fd, int method,
+static void lsg_cfg(struct client *c, int fd, int method,
 		    struct rperf_lsg_cfg *l)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
@@ -94,6 +122,9 @@ static void lsg_cfg(const struct client *c, int fd, int method,
 		.method = method,
 		.remote_addr = c->peer_buf.addr,
 		.rkey = c->peer_buf.rkey,
+		.remote_size = c->peer_buf.size,
+		.verb = cfg->verb,
+		.atomic_op = cfg->atomic_op,
 		.iters = cfg->iters,
 		.duration_ns = cfg->duration_ns,
 		.warmup = cfg->warmup,
@@ -108,58 +139,32 @@ static void lsg_cfg(const struct client *c, int fd, int method,
 					      (unsigned int)cfg->retry_count),
 		.stop = c->run->stop,
 		.peer_fd = fd,
-		.nic = c->conn.nic_ts ? &c->nic : NULL
+		.nic = c->conn.nic_ts ? &c->nic : NULL,
 	};
+	l->wseq = &c->wseq;
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
 }
 
-/* START {"method"}, then every (repeat, size) of method @m. */
-static int measure_method(struct client *c, struct rperf_session_chan *ch,
-			  size_t m, struct rperf_err *e)
+/* START {"method"} (pingpong write: and "size"): a round begins. */
+static int start_round(struct client *c, struct rperf_session_chan *ch,
+		       int method, uint64_t size, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = c->run->cfg;
-	struct rperf_lat_run *run = c->run;
-	struct rperf_lsg_qps q = { .wire = c->conn.wire,
-				   .loop_tx = c->conn.loop_tx,
-				   .loop_rx = c->conn.loop_rx,
-				   .send_buf = &c->conn.send_buf,
-				   .loop_rx_buf = &c->conn.recv_buf,
-				   .wire_rx_buf = &c->conn.recv_buf,
-				   .rx_depth = c->conn.rx_depth };
-	int method = rperf_lat_method_at(cfg, m);
-	size_t per = cfg->nsizes * cfg->repeat, i;
-	struct rperf_lsg_cfg l;
-	json_t *start;
+	json_t *start =
+		json_pack("{s:s}", "method", rperf_lat_method_name(method));
 	int rc;
 
-	lsg_cfg(c, ch->io.fd, method, &l);
-	start = json_pack("{s:s}", "method", rperf_lat_method_name(method));
+	if (start && round_per_size(c->run->cfg, method) &&
+	    rperf_ctrl_set_u64(start, "size", size)) {
+		json_decref(start);
+		start = NULL;
+	}
 	rc = start ? rperf_session_start(ch, start, e) :
 		     rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 				   "out of memory");
 	json_decref(start);
-	if (rc)
-		return rc;
 	c->sent = 0;
-	for (i = m * per; i < (m + 1) * per && !rc; i++) {
-		l.size = cfg->sizes[i % cfg->nsizes];
-		if (rperf_lsg_res_init(&run->res[i], method, cfg->breakdown))
-			return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
-					     "out of memory");
-		run->nres++;
-		rc = rperf_lsg_run(&l, &q, &run->res[i]);
-		c->sent += run->res[i].samples + run->res[i].warmup;
-	}
-	if (!rc)
-		return 0;
-	run->notes.partial = true;
-	return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
-			     "%s run stopped at %llu B after %llu samples: %s",
-			     rperf_lat_method_name(method),
-			     (unsigned long long)l.size,
-			     (unsigned long long)run->res[i - 1].samples,
-			     run->res[i - 1].error);
+	return rc;
 }
 
 /* DONE out, RESULT in: the server's receive count must match our SENDs. */
@@ -175,17 +180,69 @@ static int end_round(struct client *c, struct rperf_session_chan *ch,
 		rc = rperf_session_result(ch, &m, e);
 	if (rc)
 		return rc;
+	/* the server sees SENDs and (pingpong) the WRITEs it polls for; the
+	 * rperf method's WRITEs and postpoll only its NIC sees */
 	if (method != RPERF_METHOD_POSTPOLL &&
+	    (c->run->cfg->verb == RPERF_VERB_SEND ||
+	     method == RPERF_METHOD_PINGPONG) &&
 	    !rperf_ctrl_result_decode(&m, &res) &&
 	    !rperf_ctrl_get_u64(res, "received", 0, UINT64_MAX, &got) &&
 	    got != c->sent)
 		rperf_session_warn(
 			&c->run->notes,
-			"%s: the server received %llu SENDs, the client posted %llu",
+			"%s: the server received %llu operations, the client posted %llu",
 			rperf_lat_method_name(method), (unsigned long long)got,
 			(unsigned long long)c->sent);
 	rperf_ctrl_msg_release(&m);
 	return 0;
+}
+
+/* Every (repeat, size) of method @m: one round, or one per size. */
+static int measure_method(struct client *c, struct rperf_session_chan *ch,
+			  size_t m, struct rperf_err *e)
+{
+	const struct rperf_cli_config *cfg = c->run->cfg;
+	struct rperf_lat_run *run = c->run;
+	struct rperf_lsg_qps q = { .wire = c->conn.wire,
+				   .loop_tx = c->conn.loop_tx,
+				   .loop_rx = c->conn.loop_rx,
+				   .send_buf = &c->conn.send_buf,
+				   .loop_rx_buf = &c->conn.recv_buf,
+				   .wire_rx_buf = &c->conn.recv_buf,
+				   .rx_depth = c->conn.rx_depth };
+	int method = rperf_lat_method_at(cfg, m);
+	bool each = round_per_size(cfg, method);
+	size_t per = cfg->nsizes * cfg->repeat, i;
+	struct rperf_lsg_cfg l;
+	int rc = 0;
+
+	lsg_cfg(c, ch->io.fd, method, &l);
+	for (i = m * per; i < (m + 1) * per; i++) {
+		l.size = cfg->sizes[i % cfg->nsizes];
+		if ((i == m * per || each) &&
+		    (rc = start_round(c, ch, method, l.size, e)))
+			return rc;
+		if (rperf_lsg_res_init(&run->res[i], method, cfg->breakdown))
+			return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+					     "out of memory");
+		run->nres++;
+		rc = rperf_lsg_run(&l, &q, &run->res[i]);
+		c->sent += run->res[i].samples + run->res[i].warmup;
+		if (rc)
+			break;
+		if ((each || i + 1 == (m + 1) * per) &&
+		    (rc = end_round(c, ch, method, e)))
+			return rc;
+	}
+	if (!rc)
+		return 0;
+	run->notes.partial = true;
+	return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+			     "%s run stopped at %llu B after %llu samples: %s",
+			     rperf_lat_method_name(method),
+			     (unsigned long long)l.size,
+			     (unsigned long long)run->res[i].samples,
+			     run->res[i].error);
 }
 
 static int lat_measure(void *arg, struct rperf_session_chan *ch,
@@ -197,11 +254,8 @@ static int lat_measure(void *arg, struct rperf_session_chan *ch,
 
 	c->run->measured = true;
 	rperf_session_say_preflight(&c->run->host, &c->run->say);
-	for (size_t k = 0; k < rperf_lat_nmethods(cfg) && !rc; k++) {
+	for (size_t k = 0; k < rperf_lat_nmethods(cfg) && !rc; k++)
 		rc = measure_method(c, ch, k, e);
-		if (!rc)
-			rc = end_round(c, ch, rperf_lat_method_at(cfg, k), e);
-	}
 	if (rc && !c->run->notes.error[0])
 		snprintf(c->run->notes.error, sizeof(c->run->notes.error), "%s",
 			 e->msg);

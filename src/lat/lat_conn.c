@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "lat/lat_conn.h"
 #include "session/session.h"
+#include "session/session_verbs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,9 +19,8 @@ static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
 				  .recv_events = events,
 				  /* the SENDs' CQs: wire and loop_tx */
 				  .send_ts = c->nic_ts && qp != &c->loop_rx,
-				  /* postpoll WRITEs into the server's buffer */
-				  .access = events ? IBV_ACCESS_REMOTE_WRITE :
-						     0 };
+				  /* the server's: postpoll WRITEs, --verb */
+				  .access = c->access };
 	int rc = rperf_qp_create(c->dev, &q, qp);
 
 	if (rc)
@@ -34,13 +34,13 @@ static int make_bufs(struct rperf_lat_conn *c, bool send, char *err,
 {
 	int rc = 0;
 
+	/* the client's send_buf is also where READs and atomics land */
 	if (send)
-		rc = rperf_buf_alloc(c->dev, c->max_size, 0, &c->send_buf);
+		rc = rperf_buf_alloc(c->dev, c->max_size,
+				     IBV_ACCESS_LOCAL_WRITE, &c->send_buf);
 	if (!rc)
 		rc = rperf_buf_alloc(c->dev, c->max_size,
-				     IBV_ACCESS_LOCAL_WRITE |
-					     (send ? 0 :
-						     IBV_ACCESS_REMOTE_WRITE),
+				     IBV_ACCESS_LOCAL_WRITE | c->access,
 				     &c->recv_buf);
 	if (rc)
 		snprintf(err, errlen, "%s: registering %llu B buffers: %s",
@@ -116,7 +116,11 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	memset(c, 0, sizeof(*c));
 	c->max_size = max_size;
 	c->rx_depth = (unsigned int)cfg->rx_depth;
+	c->access = cfg->verb == RPERF_VERB_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0;
 	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
+	if (!rc)
+		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
+						  errlen);
 	if (!rc)
 		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
 					       c->rx_depth, err, errlen);
@@ -155,8 +159,12 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	memset(c, 0, sizeof(*c));
 	c->max_size = p->max_size;
 	c->rx_depth = (unsigned int)p->rx_depth;
+	c->access = IBV_ACCESS_REMOTE_WRITE |
+		    rperf_session_verb_access(p->verb);
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
+	if (!rc)
+		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
 	if (!rc)
 		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
 					       c->rx_depth, err, errlen);

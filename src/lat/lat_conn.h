@@ -20,6 +20,10 @@ struct rperf_lat_conn {
 	struct rperf_buf recv_buf; /* receives land here (one buffer) */
 	uint64_t max_size;
 	unsigned int rx_depth;
+	/* --verb: the remote access of the QPs and of recv_buf (client with
+	 * write: the pingpong replies and the loopback WRITEs land there;
+	 * server: what the client's verb needs) */
+	int access;
 	struct rperf_cm cm; /* -R: the wire QP's connection */
 	/* client: the send CQs of wire and loop_tx carry NIC completion
 	 * timestamps (--timestamps nic, or auto on a device that has them) */

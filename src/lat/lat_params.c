@@ -19,7 +19,8 @@ json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 			      "rx_depth", (json_int_t)cfg->rx_depth, "rdma_cm",
 			      cfg->rdma_cm);
 
-	if (o && rperf_session_path_encode(cfg, o)) {
+	if (o && (rperf_session_path_encode(cfg, o) ||
+		  rperf_lat_params_encode_verbs(cfg, o))) {
 		json_decref(o);
 		o = NULL;
 	}
@@ -88,5 +89,7 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 		rc = EBADMSG;
 	}
 	out->rdma_cm = json_is_true(json_object_get(obj, "rdma_cm"));
+	if (!rc)
+		rc = rperf_lat_params_decode_verbs(obj, out, why, whylen);
 	return rc;
 }

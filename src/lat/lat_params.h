@@ -18,6 +18,10 @@ struct rperf_lat_params {
 	uint64_t rx_depth;
 	struct rperf_session_path path; /* MTU, SL, tclass, timeout, retries */
 	bool rdma_cm; /* connect the wire QP with rdma_cm */
+	/* --verb (lat_params_verbs.c; optional keys: older clients send
+	 * neither, and mean send) */
+	int verb; /* enum rperf_verb: send, write, read, atomic */
+	int atomic_op; /* enum rperf_atomic_op */
 };
 
 /* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
@@ -31,5 +35,14 @@ json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg);
 int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 			    struct rperf_lat_params *out, char *why,
 			    size_t whylen);
+
+/* "verb" (not send) and "atomic_op" (atomic) into @o: 0 or ENOMEM. */
+int rperf_lat_params_encode_verbs(const struct rperf_cli_config *cfg,
+				  json_t *o);
+/* Their decode after the other keys: 0 or EBADMSG with @why (an unknown
+ * verb or operation, write_imm, an atomic run whose max_size is not 8). */
+int rperf_lat_params_decode_verbs(const json_t *obj,
+				  struct rperf_lat_params *out, char *why,
+				  size_t whylen);
 
 #endif

@@ -4,7 +4,10 @@
  * (session/session_life.h serves one client, or with --persistent one
  * after another). The server takes every run parameter from the client; during the
  * run nothing of it is on the critical path: the NIC ACKs the SENDs and the
- * server refills its receive queue from completion events.
+ * server refills its receive queue from completion events. With --verb
+ * write the rperf method's WRITEs consume nothing here, and the pingpong
+ * (ib_write_lat) is answered by this side's software polling the last byte
+ * of its buffer (lat_wecho.c); READs and atomics (postpoll) its NIC answers.
  */
 #include "lat/lat.h"
 
@@ -18,8 +21,10 @@
 #include <unistd.h>
 
 #include "lat/lat_conn.h"
+#include "lat/lat_wecho.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
+#include "session/session_verbs.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -30,6 +35,9 @@ struct server {
 	int method; /* this round's */
 	bool rdma_cm; /* this client connects the wire QP with rdma_cm */
 	uint64_t received, bytes;
+	int verb; /* --verb of this client */
+	struct rperf_lat_wecho
+		we; /* pingpong write: state, the client's buffer */
 };
 
 #define fail(sv, ...) \
@@ -71,6 +79,8 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
 	sv->rdma_cm = p.rdma_cm;
+	sv->verb = p.verb;
+	memset(&sv->we, 0, sizeof(sv->we));
 	return 0;
 }
 
@@ -94,8 +104,14 @@ static int lat_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 				     "endpoint exchange: %s",
 				     rc == EPROTO ? why : strerror(rc));
-	rc = rperf_session_endpoint_from(&m, &peer, NULL);
+	rc = rperf_session_endpoint_from(&m, &peer, &sv->we.peer);
 	rperf_ctrl_msg_release(&m);
+	/* --verb write: our pingpong replies go to the client's buffer */
+	if (!rc && sv->verb == RPERF_VERB_WRITE)
+		rc = rperf_session_peer_buf_check(&sv->we.peer, sv->verb,
+						  sv->conn.max_size,
+						  "the client", err,
+						  sizeof(err));
 	if (!rc)
 		rc = sv->rdma_cm ? rperf_cm_accept(&sv->conn.cm, sv->conn.wire,
 						   &sv->conn.vcfg,
@@ -239,7 +255,21 @@ static int lat_start(void *arg, struct rperf_session_chan *ch,
 	rperf_ctrl_get_str(m->payload, "method", name, sizeof(name));
 	for (sv->method = 0; sv->method < RPERF_METHOD_ALL; sv->method++)
 		if (!strcmp(name, rperf_lat_method_name(sv->method)))
-			return 0;
+			break;
+	if (sv->method < RPERF_METHOD_ALL &&
+	    (sv->verb != RPERF_VERB_WRITE ||
+	     sv->method != RPERF_METHOD_PINGPONG))
+		return 0;
+	/* pingpong write: START says the round's size */
+	if (sv->method < RPERF_METHOD_ALL &&
+	    rperf_ctrl_get_u64(m->payload, "size", 1, sv->conn.max_size,
+			       &sv->we.size))
+		return rperf_err_set(
+			e, RPERF_ERRC_USAGE, EBADMSG,
+			"malformed START (pingpong write needs 'size' in [1, %llu])",
+			(unsigned long long)sv->conn.max_size);
+	if (sv->method < RPERF_METHOD_ALL)
+		return 0;
 	return rperf_err_set(e, RPERF_ERRC_USAGE, ENOTSUP,
 			     "method '%s' is a feature this server lacks",
 			     name);
@@ -254,6 +284,9 @@ static int lat_round_loop(void *arg, struct rperf_session_chan *ch,
 	sv->e = e;
 	sv->fd = ch->io.fd;
 	sv->received = sv->bytes = 0;
+	if (sv->method == RPERF_METHOD_PINGPONG && sv->verb == RPERF_VERB_WRITE)
+		return rperf_lat_wecho_loop(&sv->conn, &sv->we, sv->fd,
+					    sv->stop, &sv->received, e);
 	return sv->method == RPERF_METHOD_PINGPONG ? echo_loop(sv) :
 						     event_loop(sv);
 }
@@ -274,16 +307,24 @@ static int lat_result(void *arg, uint64_t samples, json_t **out, char *line,
 
 	sv->e = e;
 	for (int i = 0; i < 100 && sv->method != RPERF_METHOD_POSTPOLL &&
-			sv->received < samples;
+			sv->verb == RPERF_VERB_SEND && sv->received < samples;
 	     i++) {
 		if ((rc = drain(sv)))
 			return rc;
 		usleep(10000);
 	}
-	snprintf(line, linelen, "%s: %llu SENDs received (%llu B)",
-		 rperf_lat_method_name(sv->method),
-		 (unsigned long long)sv->received,
-		 (unsigned long long)sv->bytes);
+	if (sv->verb == RPERF_VERB_WRITE && sv->method == RPERF_METHOD_PINGPONG)
+		sv->bytes = sv->received * sv->we.size;
+	if (sv->verb == RPERF_VERB_SEND || sv->method == RPERF_METHOD_PINGPONG)
+		snprintf(line, linelen, "%s: %llu %s received (%llu B)",
+			 rperf_lat_method_name(sv->method),
+			 (unsigned long long)sv->received,
+			 sv->verb == RPERF_VERB_SEND ? "SENDs" : "WRITEs",
+			 (unsigned long long)sv->bytes);
+	else
+		snprintf(line, linelen,
+			 "%s: answered by this host's NIC, unseen by its CPU",
+			 rperf_lat_method_name(sv->method));
 	*out = json_pack("{s:I, s:I}", "received", (json_int_t)sv->received,
 			 "bytes", (json_int_t)sv->bytes);
 	return *out ? 0 :

@@ -2,6 +2,7 @@
 #include "session/session_ctrl.h"
 
 #include "config/config.h"
+#include "session/session_verbs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ void rperf_session_ep_to_wire(const struct rperf_dev *d,
 		out->addr = (uintptr_t)buf->addr;
 		out->rkey = buf->mr->rkey;
 		out->size = buf->len;
+		out->access = rperf_session_access_bits(buf->access);
 	}
 }
 

@@ -56,6 +56,7 @@ struct rperf_buf {
 	struct ibv_mr *mr;
 	size_t map_len; /* > 0: mmap()ed huge pages of this length */
 	size_t lock_len; /* > 0: mlock()ed */
+	int access; /* the MR's IBV_ACCESS_* flags */
 };
 
 struct rperf_qp {

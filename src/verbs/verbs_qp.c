@@ -63,6 +63,7 @@ int rperf_buf_alloc(struct rperf_dev *d, size_t len, int access,
 			 "buffers not locked (mlock: %s; raise RLIMIT_MEMLOCK)",
 			 strerror(errno));
 	out->len = len;
+	out->access = access;
 	out->mr = ibv_reg_mr(d->pd, out->addr, alloc, access);
 	if (!out->mr) {
 		rc = errno ? errno : ENOMEM;
@@ -217,6 +218,13 @@ static void fill_ah(struct ibv_ah_attr *ah, const struct rperf_dev *d,
 	}
 }
 
+/* READs and atomics outstanding per QP (both directions): the device's
+ * limit, at most 16 (what common HCAs take; perftest uses the device's). */
+static uint8_t rd_atomic(int dev_max)
+{
+	return (uint8_t)(dev_max < 1 ? 1 : dev_max > 16 ? 16 : dev_max);
+}
+
 int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,
@@ -230,7 +238,7 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 	a.path_mtu = rperf_mtu_enum(mtu);
 	a.dest_qp_num = remote->qpn;
 	a.rq_psn = remote->psn;
-	a.max_dest_rd_atomic = 1;
+	a.max_dest_rd_atomic = rd_atomic(d->attr.max_qp_rd_atom);
 	a.min_rnr_timer = 12;
 	fill_ah(&a.ah_attr, d, cfg, remote);
 	if (!a.path_mtu ||
@@ -249,7 +257,7 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 	a.retry_cnt = cfg->retry_count;
 	a.rnr_retry = 7; /* receives are kept posted; never give up on RNR */
 	a.sq_psn = qp->psn;
-	a.max_rd_atomic = 1;
+	a.max_rd_atomic = rd_atomic(d->attr.max_qp_init_rd_atom);
 	if (ibv_modify_qp(qp->qp, &a,
 			  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |

@@ -79,7 +79,7 @@ static void hostile(void **state)
 		const char *key;
 		const char *json; /* the bad value */
 	} bad[] = {
-		{ "verb", "\"read\"" },	 { "verb", "3" },
+		{ "verb", "\"readx\"" }, { "verb", "3" },
 		{ "max_size", "0" },	 { "max_size", "-1" },
 		{ "qps", "0" },		 { "qps", "1025" },
 		{ "rx_depth", "65537" }, { "post_list", "0" },

@@ -97,6 +97,7 @@ static struct fx *fx_new(uint64_t wire, uint64_t loop)
 	f->cfg = (struct rperf_lsg_cfg){ .clk = &f->d->clk,
 					 .method = RPERF_METHOD_RPERF,
 					 .size = 64,
+					 .remote_size = sizeof(f->d->mem),
 					 .iters = N,
 					 .keep_raw = true,
 					 .solicit_every = 16,

@@ -226,8 +226,8 @@ static void test_plan(void **state)
 static void test_endpoints(void **state)
 {
 	struct rperf_ctrl_endpoint ep[2] = {
-		{ 1, 2, 3, { 0xfe, 0x80 }, 1024, 4, 5, 6 },
-		{ 7, 8, 9, { 0 }, 4096, 10, 11, 12 },
+		{ 1, 2, 3, { 0xfe, 0x80 }, 1024, 4, 5, 6, 0 },
+		{ 7, 8, 9, { 0 }, 4096, 10, 11, 12, 0 },
 	};
 	struct rperf_proto_inst_eps ie[2] = { { 3, RPERF_ROLE_SOURCE, ep, 2 },
 					      { 4, RPERF_ROLE_SINK, ep, 1 } };

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * perftest's other tests (--verb read/atomic/write, --reversed,
+ * --report-both): the command line's refusals and completions, the PARAMS
+ * keys of lat and bw (round trip, older peers, hostile values), the
+ * ENDPOINT's "access" and the check of the buffer a peer advertises.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bw/bw_params.h"
+#include "cli/config.h"
+#include "cli/parse.h"
+#include "ctrl/ctrl.h"
+#include "lat/lat_params.h"
+#include "session/session_verbs.h"
+
+struct result {
+	struct rperf_cli_config cfg;
+	enum rperf_cli_action act;
+	char err[512];
+	char words[16][64];
+	int rc;
+};
+
+/* Parse "rperf WORDS... 10.0.0.1". */
+static void parse(struct result *r, const char *first, ...)
+{
+	char *argv[20];
+	int argc = 0;
+	const char *w;
+	va_list ap;
+
+	memset(r, 0, sizeof(*r));
+	argv[argc++] = strcpy(r->words[0], "rperf");
+	va_start(ap, first);
+	for (w = first; w; w = va_arg(ap, const char *), argc++)
+		argv[argc] = strcpy(r->words[argc], w);
+	va_end(ap);
+	argv[argc] = strcpy(r->words[argc], "10.0.0.1");
+	argc++;
+	argv[argc] = NULL;
+	r->rc = rperf_cli_parse(argc, argv, &r->cfg, &r->act, r->err,
+				sizeof(r->err));
+}
+
+static void refused(struct result *r, const char *needle)
+{
+	assert_int_equal(r->rc, EINVAL);
+	if (!strstr(r->err, needle))
+		fail_msg("error '%s' lacks '%s'", r->err, needle);
+	assert_null(strchr(r->err, '\n'));
+	assert_non_null(strstr(r->err, "accepted"));
+}
+
+static void cli_completions(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "--verb", "read", NULL); /* ib_read_lat: postpoll */
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.verb, RPERF_VERB_READ);
+	assert_int_equal(r.cfg.method, RPERF_METHOD_POSTPOLL);
+	parse(&r, "bw", "--verb", "atomic", NULL); /* no size: 8 B */
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.nsizes, 1);
+	assert_int_equal(r.cfg.sizes[0], 8);
+	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_FETCH_ADD);
+	parse(&r, "bw", "--verb", "atomic", "-A", "CMP_AND_SWAP", "-s", "8",
+	      NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	parse(&r, "lat", "--verb", "write", "--method", "pingpong", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.verb, RPERF_VERB_WRITE);
+	parse(&r, "lat", "--verb", "write", NULL); /* the rperf method */
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.method, RPERF_METHOD_RPERF);
+	parse(&r, "bw", "--reversed", "--verb", "write_imm", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_true(r.cfg.reversed);
+	parse(&r, "bw", "-b", "--report-both", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_true(r.cfg.report_both);
+}
+
+static void cli_refusals(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "--verb", "read", "--method", "rperf", NULL);
+	refused(&r, "Equation 1");
+	parse(&r, "lat", "--verb", "atomic", "--method", "all", NULL);
+	refused(&r, "--method all");
+	parse(&r, "lat", "--verb", "read", "--method", "pingpong", NULL);
+	refused(&r, "--method postpoll");
+	parse(&r, "lat", "--verb", "write_imm", NULL);
+	refused(&r, "not a latency test");
+	parse(&r, "bw", "--verb", "atomic", "-s", "64", NULL);
+	refused(&r, "64 B with --verb atomic");
+	parse(&r, "bw", "--verb", "atomic", "-a", NULL);
+	refused(&r, "-a/--all");
+	parse(&r, "bw", "-A", "CMP_AND_SWAP", NULL);
+	refused(&r, "-A/--atomic_type");
+	parse(&r, "bw", "--reversed", "-b", NULL);
+	refused(&r, "--reversed");
+	parse(&r, "bw", "--reversed", "--verb", "read", NULL);
+	refused(&r, "--verb read");
+	parse(&r, "bw", "--report-both", NULL);
+	refused(&r, "-b/--bidirectional");
+	parse(&r, "lat", "--reversed", NULL); /* a bw option */
+	assert_int_not_equal(r.rc, 0);
+}
+
+static void bw_config(struct rperf_cli_config *cfg, int verb, uint64_t size)
+{
+	rperf_cli_config_defaults(cfg);
+	cfg->cmd = RPERF_CMD_BW;
+	cfg->nsizes = 1;
+	cfg->sizes[0] = size;
+	cfg->verb = verb;
+}
+
+static void bw_params(void **state)
+{
+	struct rperf_cli_config cfg;
+	struct rperf_bw_params p;
+	char why[256];
+	json_t *o;
+
+	(void)state;
+	bw_config(&cfg, RPERF_VERB_ATOMIC, 8);
+	cfg.atomic_op = RPERF_ATOMIC_CMP_SWAP;
+	o = rperf_bw_params_encode(&cfg);
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
+	assert_int_equal(p.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	/* hostile: an atomic of 64 B, an unknown operation, none at all */
+	json_object_set_new(o, "max_size", json_integer(64));
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	assert_non_null(strstr(why, "max_size"));
+	json_object_set_new(o, "max_size", json_integer(8));
+	json_object_set_new(o, "atomic_op", json_string("swap_all"));
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_object_del(o, "atomic_op");
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_decref(o);
+
+	bw_config(&cfg, RPERF_VERB_SEND, 4096);
+	cfg.reversed = true;
+	cfg.iters = 77;
+	o = rperf_bw_params_encode(&cfg);
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_true(p.reversed);
+	assert_false(p.bidir);
+	assert_int_equal(p.iters, 77); /* the server generates: its keys */
+	json_object_set_new(o, "bidir", json_true());
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_object_set_new(o, "bidir", json_false());
+	json_object_set_new(o, "verb", json_string("read"));
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_object_set_new(o, "verb", json_string("send"));
+	json_object_del(o, "tx_depth"); /* reversed needs the generator */
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_decref(o);
+
+	bw_config(&cfg, RPERF_VERB_READ, 65536); /* no new keys for READ */
+	o = rperf_bw_params_encode(&cfg);
+	assert_null(json_object_get(o, "reversed"));
+	assert_null(json_object_get(o, "atomic_op"));
+	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(p.verb, RPERF_VERB_READ);
+	json_decref(o);
+}
+
+static void lat_params(void **state)
+{
+	struct rperf_cli_config cfg;
+	struct rperf_lat_params p;
+	char why[256];
+	json_t *o;
+
+	(void)state;
+	rperf_cli_config_defaults(&cfg);
+	cfg.cmd = RPERF_CMD_LAT;
+	cfg.nsizes = 1;
+	cfg.sizes[0] = 64;
+	o = rperf_lat_params_encode(&cfg); /* send: no key, as older ones */
+	assert_null(json_object_get(o, "verb"));
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(p.verb, RPERF_VERB_SEND);
+	json_decref(o);
+	cfg.verb = RPERF_VERB_WRITE;
+	o = rperf_lat_params_encode(&cfg);
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(p.verb, RPERF_VERB_WRITE);
+	json_object_set_new(o, "verb", json_string("write_imm"));
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_object_set_new(o, "verb", json_integer(1));
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	json_object_set_new(o, "verb", json_string("atomic")); /* 64 B */
+	json_object_set_new(o, "atomic_op", json_string("fetch_and_add"));
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
+			 EBADMSG);
+	assert_non_null(strstr(why, "max_size"));
+	json_object_set_new(o, "max_size", json_integer(8));
+	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
+	json_decref(o);
+}
+
+/* "access" is optional both ways; out of range is malformed. */
+static void endpoint_access(void **state)
+{
+	struct rperf_ctrl_endpoint ep = { .qpn = 1, .mtu = 1024, .size = 64 },
+				   out;
+	struct rperf_ctrl_msg m = { .type = RPERF_CTRL_ENDPOINT };
+
+	(void)state;
+	assert_int_equal(rperf_ctrl_endpoint_encode(&ep, &m.payload), 0);
+	assert_null(json_object_get(m.payload, "access"));
+	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), 0);
+	assert_int_equal(out.access, 0);
+	json_decref(m.payload);
+	ep.access = RPERF_EP_REMOTE_READ | RPERF_EP_REMOTE_WRITE;
+	assert_int_equal(rperf_ctrl_endpoint_encode(&ep, &m.payload), 0);
+	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), 0);
+	assert_int_equal(out.access, ep.access);
+	json_object_set_new(m.payload, "access", json_integer(8));
+	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), EBADMSG);
+	json_decref(m.payload);
+	assert_int_equal(rperf_session_access_bits(IBV_ACCESS_REMOTE_ATOMIC |
+						   IBV_ACCESS_LOCAL_WRITE),
+			 RPERF_EP_REMOTE_ATOMIC);
+}
+
+/* Every advertised byte is hostile: size, wrap-around, alignment, access. */
+static void peer_buffer(void **state)
+{
+	struct rperf_ctrl_endpoint p = { .addr = 0x10000,
+					 .size = 4096,
+					 .access = RPERF_EP_ACCESS_ALL };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 4096,
+						      "h1", err, 256),
+			 0);
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 4097,
+						      "h1", err, 256),
+			 EPROTO);
+	assert_non_null(strstr(err, "4096 B"));
+	p.addr = UINT64_MAX - 10;
+	p.size = UINT64_MAX;
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_WRITE, 64,
+						      "h1", err, 256),
+			 EPROTO);
+	p.addr = 0x10004;
+	p.size = 64;
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8,
+						      "h1", err, 256),
+			 EPROTO);
+	assert_non_null(strstr(err, "aligned"));
+	p.addr = 0x10000;
+	p.access = RPERF_EP_REMOTE_WRITE;
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8,
+						      "h1", err, 256),
+			 EPROTO);
+	p.access = 0; /* an older rperf: WRITEs as before, no READ */
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_WRITE, 64,
+						      "h1", err, 256),
+			 0);
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 64,
+						      "h1", err, 256),
+			 EPROTO);
+	assert_non_null(strstr(err, "older"));
+	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_SEND,
+						      1 << 20, "h1", err, 256),
+			 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cli_completions),
+		cmocka_unit_test(cli_refusals),
+		cmocka_unit_test(bw_params),
+		cmocka_unit_test(lat_params),
+		cmocka_unit_test(endpoint_access),
+		cmocka_unit_test(peer_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
