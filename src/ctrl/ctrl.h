@@ -406,6 +406,16 @@ int rperf_ctrl_connect(const char *host, uint16_t port, const char *bind_addr,
 int rperf_ctrl_connect_ex(const char *host, uint16_t port,
 			  const char *bind_addr, uint64_t timeout_ns,
 			  const volatile sig_atomic_t *stop, int *fd_out);
+/*
+ * perftest on rperf's port: true when the first bytes a peer sent (@n of
+ * them; 12 suffice) are perftest's control exchange (its version string,
+ * "6.21" NUL-padded to 16 bytes, or its QP key message "0000:0000:...")
+ * rather than an rperf frame. @what (may be NULL) gets "the peer speaks
+ * perftest's protocol (6.21), not rperf's" for a one-line explanation.
+ */
+bool rperf_ctrl_perftest_peer(const uint8_t *b, size_t n, char *what,
+			      size_t whatlen);
+
 /* The local port of a bound socket. */
 int rperf_ctrl_local_port(int fd, uint16_t *port);
 
