@@ -35,14 +35,6 @@ static void conn_release(struct rperf_serve *l, struct serve_conn *c)
 	serve_conn_close(l, c);
 }
 
-static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
-		      const char *why)
-{
-	serve_log(l, c->peer, "%s: closed", why);
-	l->stats.dropped++;
-	serve_conn_close(l, c);
-}
-
 /* Read and discard what the peer sent: 0 (more may come), or EOF/error. */
 static int drain(int fd)
 {
@@ -58,6 +50,15 @@ static int drain(int fd)
 			return 0;
 		return n == 0 ? EPIPE : errno;
 	}
+}
+
+static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
+		      const char *why)
+{
+	serve_log(l, c->peer, "%s: closed", why);
+	l->stats.dropped++;
+	(void)drain(c->fd); /* unread bytes would make our close a reset */
+	serve_conn_close(l, c);
 }
 
 /* REFUSE with @reason, through the server's session state machine: a
@@ -231,6 +232,5 @@ void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c)
 		"no whole HELLO within %d ms of connecting (--handshake-timeout; %zu bytes came)",
 		l->cfg.handshake_ms, c->have);
 	send_refuse(c->fd, false, why);
-	(void)drain(c->fd); /* unread bytes would turn our close into a reset */
 	conn_drop(l, c, why);
 }
