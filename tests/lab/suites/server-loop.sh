@@ -27,7 +27,7 @@
 OUT=${LAB_OUT:-/tmp}
 PL=18530 PB=18531 PP=18540 # lat server, bw server, perftest server
 GID1=$(lab_host_gid h1) GID2=$(lab_host_gid h2)
-SRV=(-d rxe_h1 -x "$GID1") CLI=(-d rxe_h2 -x "$GID2")
+SRV=(-d rxe_h1 -x "$GID1") CLI=(-d rxe_h2 -x "$GID2" --bind 10.77.0.2)
 LPID='' BPID=''
 
 fdcount() { ls "/proc/$1/fd" 2> /dev/null | wc -l; }
@@ -79,11 +79,15 @@ release() {
 
 # held NAME PORT PID CLIENT ARGS...: a normal client with 3 bad peers held open
 held() {
-	local name=$1 port=$2 pid=$3 t rc s before during
+	local name=$1 port=$2 pid=$3 t rc s before during k
 	shift 3
 	before=$(fdcount "$pid")
 	hold "$port"
-	during=$(fdcount "$pid")
+	for ((k = 0; k < 50; k++)); do # bash's spawns are slow under TCG
+		during=$(fdcount "$pid")
+		[ "$during" -ge $((before + 3)) ] && break
+		sleep 0.1
+	done
 	t=$EPOCHREALTIME
 	timeout 30 rperf "$name" "${CLI[@]}" -p "$port" "$@" 10.77.0.1 > "/tmp/held-$name.out" 2> "/tmp/held-$name.err"
 	rc=$? s=$(lab_since "$t")
@@ -115,26 +119,36 @@ handshake_deadline() {
 	awk -v s="$s" 'BEGIN { exit !(s >= 2.5 && s < 5.5) }' && grep -a -q 'handshake-timeout' /tmp/hs.bin
 }
 
-# busy NAME PORT: a -D 8 run, then a second client
+# raw_hello PORT: a HELLO for "lat" from bash, the answer into /tmp/raw.bin
+raw_hello() {
+	local p='{"version":1,"command":"lat","features":[]}'
+	timeout 5 bash -c "exec 3<>/dev/tcp/10.77.0.1/$1; printf 'RPFR\\x00\\x01\\x00\\x01\\x00\\x00\\x00\\x$(printf %02x ${#p})%s' '$p' >&3; cat <&3" > /tmp/raw.bin
+}
+# busy NAME PORT: a -D 8 run, then a raw HELLO and a second client
 busy() {
-	local name=$1 port=$2 apid t rc s k
+	local name=$1 port=$2 apid t rc s k rs alive re
+	re='busy: running a test for 10\.77\.0\.2:[0-9]+ since [0-9-]+ [0-9:]+ UTC \([0-9]+ s left\)'
 	timeout 60 rperf "$name" "${CLI[@]}" -p "$port" -D 8 10.77.0.1 > "/tmp/busyA-$name.out" 2> "/tmp/busyA-$name.err" &
 	apid=$!
 	# the run is on once its server holds an established control connection
 	for ((k = 0; k < 100; k++)); do
-		[ "$(ss -Htn state established "sport = :$port" | wc -l)" -ge 1 ] && break
+		[ "$(ss -Htn state established "( sport = :$port )" | wc -l)" -ge 1 ] && break
 		sleep 0.1
 	done
 	sleep 1.5 # past HELLO/PARAMS: the plan is known
 	t=$EPOCHREALTIME
+	raw_hello "$port"
+	rs=$(lab_since "$t")
+	t=$EPOCHREALTIME
 	timeout 30 rperf "$name" "${CLI[@]}" -p "$port" -n 100 10.77.0.1 > "/tmp/busyB-$name.out" 2> "/tmp/busyB-$name.err"
 	rc=$? s=$(lab_since "$t")
+	kill -0 "$apid" 2> /dev/null && alive=yes || alive=no
 	wait "$apid"
-	lab_result "busy_$name status=$rc seconds=$s first_client_status=$?"
-	echo "EXPECT exit 3 in < 3 s, 'busy: running a test for 10.77.0.2:PORT since ... (N s left)'"
-	echo "GOT exit $rc in $s s: $(cat "/tmp/busyB-$name.err" | tr '\n' ' ')"
-	[ "$rc" = 3 ] && awk -v s="$s" 'BEGIN { exit !(s < 3) }' &&
-		grep -q -E 'busy: running a test for 10\.77\.0\.2:[0-9]+ since [0-9-]+ [0-9:]+ UTC \([0-9]+ s left\)' "/tmp/busyB-$name.err"
+	lab_result "busy_$name raw_refuse_seconds=$rs client_status=$rc client_seconds=$s first_still_running=$alive first_client_status=$?"
+	echo "EXPECT a raw HELLO refused in < 1 s; the rperf client: exit 3 while the first run goes on, '$re'"
+	echo "GOT raw: $rs s, $(tr -c '[:print:]' ' ' < /tmp/raw.bin); client: exit $rc in $s s (first run still on: $alive): $(tr '\n' ' ' < "/tmp/busyB-$name.err")"
+	[ "$rc" = 3 ] && [ "$alive" = yes ] && awk -v s="$rs" 'BEGIN { exit !(s < 1) }' &&
+		grep -a -q -E "$re" /tmp/raw.bin && grep -q -E "$re" "/tmp/busyB-$name.err"
 }
 
 wrong_version() {
