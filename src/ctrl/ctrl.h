@@ -38,6 +38,9 @@
  *
  * ERROR {"reason":...} may be sent or received by either side in any state
  * but CLOSED and moves the session to CLOSED; so does a REFUSE where allowed.
+ * A server may REFUSE from await-HELLO too: a first frame it will not read
+ * as a HELLO (another version, another type, over its bound) or a client
+ * it cannot serve now (busy) gets the reason in words (src/serve).
  *
  * Conventions: every int-returning function returns 0 or a positive errno;
  * results go through out-parameters. No global state; thread-compatible.
