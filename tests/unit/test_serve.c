@@ -302,6 +302,9 @@ static void test_texts(void **state)
 	assert_non_null(strstr(b, "(an iteration-count run: no planned end)"));
 	rperf_serve_busy_text("h", 0, RPERF_SERVE_LEFT_UNKNOWN, b, sizeof(b));
 	assert_non_null(strstr(b, "(setting up: its length is not known yet)"));
+	rperf_serve_busy_text("h", 0, RPERF_SERVE_LEFT_ENDLESS, b, sizeof(b));
+	assert_non_null(
+		strstr(b, "(an endless run: until its client stops it)"));
 	assert_int_equal(rperf_serve_left_s(0, 5), RPERF_SERVE_LEFT_UNKNOWN);
 	assert_int_equal(rperf_serve_left_s(3000000001ull, 1), 3);
 	assert_int_equal(rperf_serve_left_s(5, 10), 0);
