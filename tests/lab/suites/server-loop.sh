@@ -21,7 +21,8 @@
 #    where it was, the next client is served;
 #  - a name that does not resolve: exit 2 at once, "cannot resolve";
 #  - rperf agent: an idle connection does not delay a controller; a second
-#    controller during a run gets the busy text (exit 3).
+#    controller during a run gets the busy text (exit 3);
+#  - SIGTERM ends both persistent servers at once with status 0.
 # Ends with "N passed, M failed".
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -250,6 +251,25 @@ agent() {
 	[ "$rc" = 3 ] && awk -v s="$s" 'BEGIN { exit !(s < 3) }' &&
 		grep -q -E 'busy: running a test for [0-9.:]+ since .* UTC \([0-9]+ s left\)' /tmp/run3.err
 }
+# SIGTERM ends both persistent servers at once (exit 0), also while a
+# connection is pending
+term_servers() {
+	local t rl rb s
+	exec {I1}<> "/dev/tcp/10.77.0.1/$PL"
+	sleep 0.2
+	t=$EPOCHREALTIME
+	kill -TERM "$LPID" "$BPID"
+	wait "$LPID"
+	rl=$?
+	wait "$BPID"
+	rb=$?
+	s=$(lab_since "$t")
+	exec {I1}>&-
+	lab_result "sigterm lat_status=$rl bw_status=$rb seconds=$s"
+	echo "EXPECT both servers exit 0 within 2 s of SIGTERM"
+	echo "GOT lat $rl, bw $rb after $s s"
+	[ "$rl" = 0 ] && [ "$rb" = 0 ] && awk -v s="$s" 'BEGIN { exit !(s < 2) }'
+}
 agents_stop() {
 	local i p
 	for i in 1 2; do
@@ -278,6 +298,7 @@ check "unresolvable host: exit 2 at once, says so"                   unresolvabl
 check "silent connection: closed at the 3 s handshake deadline"      handshake_deadline
 check "agent: idle connection held, controller served; busy text"    agent
 agents_stop
+check "SIGTERM: both persistent servers exit 0 at once"             term_servers
 kill "$LPID" "$BPID" 2> /dev/null
 wait 2> /dev/null
 srv_logs lat | head -c 2000
