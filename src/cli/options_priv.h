@@ -38,6 +38,9 @@ extern const size_t rperf_nopts_bw;
 /* perftest's other tests: atomics, reversed, report-both */
 extern const struct rperf_opt rperf_opts_verbs[];
 extern const size_t rperf_nopts_verbs;
+/* servers' event loop */
+extern const struct rperf_opt rperf_opts_serve[];
+extern const size_t rperf_nopts_serve;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;
