@@ -33,6 +33,7 @@ struct rperf_bw_run {
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
+	double peak_gbps; /* the best complete interval of that size */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 };
@@ -68,11 +69,25 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 			   const struct rperf_bw_rx *srv,
 			   const struct rperf_bw_rx *own);
 
+/* The generator's interval: --interval, else -D with --run_infinitely
+ * (perftest's report period), else RPERF_BW_PEAK_NS for the peak alone. */
+#define RPERF_BW_PEAK_NS 100000000ull
+uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg);
+/* Whether interval lines are printed (--interval, or -D with
+ * --run_infinitely); the peak is tracked either way. */
+bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg);
+/* The generator's duration: -D, except with --run_infinitely (0). */
+uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg);
+
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);
 
 /* One size done: its JSON line with --jsonl. */
 void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i);
+
+/* -w/--limit_bw: true when a size's BW average is below it (a line
+ * each). */
+bool rperf_bw_thresholds(const struct rperf_bw_run *run);
 
 /* Print the text report (unless --jsonl) and write the JSON file if asked.
  * 0 or errno. */

@@ -20,6 +20,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_place, &rperf_nopts_place },
 	{ rperf_opts_measure, &rperf_nopts_measure },
 	{ rperf_opts_bw, &rperf_nopts_bw },
+	{ rperf_opts_report, &rperf_nopts_report },
 	{ rperf_opts_output, &rperf_nopts_output },
 };
 
@@ -88,5 +89,6 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->cq_mod = 100;
 	cfg->post_list = 1;
 	cfg->qps = 1;
+	cfg->rate_units = RPERF_RATE_GBPS; /* perftest's default */
 	cfg->spin_ns = 200000000ull;
 }

@@ -111,6 +111,13 @@ struct rperf_cli_config {
 	uint64_t interval_ns; /* 0: no interval reports */
 	bool jsonl; /* interval reports as JSON lines on stdout */
 
+	/* perftest's output habits (src/cli/options_report.c) */
+	bool cpu_util; /* CPU_Util[%] column */
+	bool report_histogram; /* -H: the CDF on stdout after the table */
+	bool report_unsorted; /* -U: every sample on stdout after the table */
+	double limit_bw; /* -w: exit 1 below this BW average; 0: none */
+	uint64_t limit_lat_ns; /* exit 1 above this t_typical; 0: none */
+
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */
 	bool json; /* JSON on stdout (info) */
