@@ -116,12 +116,17 @@ static void print_figure(FILE *f, const struct rperf_report *r, bool mixed)
 {
 	const char *fig =
 		"RTT (round-trip time) in every time column, not perftest's RTT/2";
+	bool half = false;
 
+	for (size_t i = 0; i < r->nlat; i++)
+		half |= r->lat[i].half != NULL;
 	if (mixed)
 		fig = "per row, see the 'figure' column (RTT or one-way = RTT/2)";
 	else if (r->nlat && r->lat[0].half_rtt)
 		fig = "one-way latency = RTT/2 (half RTT, perftest-style)";
-	fprintf(f, "  figures      : %s\n", fig);
+	fprintf(f, "  figures      : %s%s\n", fig,
+		half ? "; pingpong's RTT/2 (perftest's figure) follows the table" :
+		       "");
 }
 
 static void print_header(FILE *f, const struct rperf_report *r, bool mixed)
