@@ -33,7 +33,13 @@ struct rperf_bw_run {
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
-	double peak_gbps; /* the best complete interval of that size */
+	/* BW peak of that size: the best rate of a window that ends at a
+	 * tick where completions arrived and starts at the previous such
+	 * tick (or the first post), so that signaling every -Q-th message
+	 * does not credit a batch to one short interval */
+	double peak_gbps;
+	double peak_from; /* seconds: where the current window starts */
+	uint64_t peak_bytes; /* bytes completed at peak_from */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 };

@@ -277,7 +277,8 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	bsg_cfg(c, &b, cfg->sizes[i]);
 	run->cur_size = cfg->sizes[i];
 	run->tick_msgs = run->tick_bytes = 0;
-	run->peak_gbps = 0;
+	run->peak_gbps = run->peak_from = 0;
+	run->peak_bytes = 0;
 	rc = send_start(c, &b);
 	if (rc)
 		return rc;

@@ -114,6 +114,21 @@ uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg)
 	return cfg->run_infinitely ? 0 : cfg->duration_ns;
 }
 
+static void peak_window(struct rperf_bw_run *run,
+			const struct rperf_bsg_tick *t)
+{
+	double g;
+
+	if (t->bytes <= run->peak_bytes || t->t_end <= run->peak_from)
+		return;
+	g = rperf_bw_gbps(t->bytes - run->peak_bytes,
+			  t->t_end - run->peak_from);
+	if (g > run->peak_gbps)
+		run->peak_gbps = g;
+	run->peak_from = t->t_end;
+	run->peak_bytes = t->bytes;
+}
+
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 {
 	struct rperf_bw_run *run = arg;
@@ -125,8 +140,7 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 
 	run->tick_msgs = t->messages;
 	run->tick_bytes = t->bytes;
-	if (g > run->peak_gbps)
-		run->peak_gbps = g;
+	peak_window(run, t);
 	if (!rperf_bw_prints_intervals(run->cfg))
 		return;
 	if (!run->cfg->jsonl) {
