@@ -148,7 +148,7 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 		       t->t_start, t->t_end, (unsigned long long)run->cur_size,
 		       (unsigned long long)m,
 		       run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
-		       run->cfg->report_gbits ? "Gb/s" : "MiB/s", p);
+		       run->cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
 		fflush(stdout);
 		return;
 	}

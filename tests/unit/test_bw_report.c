@@ -163,7 +163,7 @@ static void jsonl_and_text(void **state)
 	m = open_memstream(&buf, &len);
 	assert_int_equal(rperf_report_bw_text(m, &r), 0);
 	fclose(m);
-	assert_non_null(strstr(buf, "MiB/s"));
+	assert_non_null(strstr(buf, "MB/sec"));
 	assert_non_null(strstr(buf, "invisible"));
 	assert_non_null(strstr(buf, "offered"));
 	free(buf);
@@ -171,7 +171,7 @@ static void jsonl_and_text(void **state)
 	m = open_memstream(&buf, &len);
 	assert_int_equal(rperf_report_bw_text(m, &r), 0);
 	fclose(m);
-	assert_non_null(strstr(buf, "Gb/s"));
+	assert_non_null(strstr(buf, "Gb/sec"));
 	free(buf);
 	assert_int_equal(rperf_report_bw_json(NULL, &r), EINVAL);
 	r.bw = NULL;
