@@ -73,6 +73,7 @@ struct rperf_lat_result {
 	const struct rperf_hist *post_wire; /* ns, ibv_post_send cost; opt. */
 	const struct rperf_hist *post_loop; /* ns, loopback post cost; opt. */
 	const struct rperf_hist *half; /* ns, RTT/2 (pingpong); optional */
+	double cpu_pct; /* --cpu_util: this process's CPU, % of one CPU */
 };
 
 /*
@@ -88,6 +89,7 @@ struct rperf_bw_result {
 	uint64_t bytes;
 	double seconds; /* first post to last completion */
 	double gbps; /* payload Gb/s (10^9 bit/s) */
+	double peak_gbps; /* the best interval's; 0: no complete interval */
 	double mpps; /* million messages per second */
 	int mtu; /* path MTU, bytes */
 	double line_gbps; /* the port's data rate; 0 unknown */
@@ -119,6 +121,7 @@ struct rperf_report {
 	const struct rperf_bw_result *bw; /* rperf bw (rendered by *_bw_*) */
 	size_t nbw;
 	bool report_gbits; /* bw text: Gb/s instead of MiB/s */
+	bool cpu_util; /* --cpu_util: CPU_Util[%] where perftest puts it */
 	/* percentiles to show, in [0,100]; NULL = 50, 99, 99.9, 99.99 */
 	const double *percentiles;
 	size_t npercentiles;

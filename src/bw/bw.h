@@ -33,6 +33,13 @@ struct rperf_bw_run {
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
+	/* BW peak of that size: the best rate of a window that ends at a
+	 * tick where completions arrived and starts at the previous such
+	 * tick (or the first post), so that signaling every -Q-th message
+	 * does not credit a batch to one short interval */
+	double peak_gbps;
+	double peak_from; /* seconds: where the current window starts */
+	uint64_t peak_bytes; /* bytes completed at peak_from */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 };
@@ -81,11 +88,25 @@ void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
 void rperf_bw_sum_directions(const struct rperf_bw_run *run,
 			     struct rperf_bw_result *out);
 
+/* The generator's interval: --interval, else -D with --run_infinitely
+ * (perftest's report period), else RPERF_BW_PEAK_NS for the peak alone. */
+#define RPERF_BW_PEAK_NS 100000000ull
+uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg);
+/* Whether interval lines are printed (--interval, or -D with
+ * --run_infinitely); the peak is tracked either way. */
+bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg);
+/* The generator's duration: -D, except with --run_infinitely (0). */
+uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg);
+
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);
 
 /* One size done: its JSON line with --jsonl. */
 void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i);
+
+/* -w/--limit_bw: true when a size's BW average is below it (a line
+ * each). */
+bool rperf_bw_thresholds(const struct rperf_bw_run *run);
 
 /* Print the text report (unless --jsonl) and write the JSON file if asked.
  * 0 or errno. */

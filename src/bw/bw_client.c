@@ -212,7 +212,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.atomic_op = cfg->atomic_op,
 		.size = size,
 		.iters = cfg->iters,
-		.duration_ns = cfg->duration_ns,
+		.duration_ns = rperf_bw_gen_duration_ns(cfg),
 		.infinite = cfg->run_infinitely,
 		.tx_depth = (uint32_t)cfg->tx_depth,
 		.cq_mod = (uint32_t)cfg->cq_mod,
@@ -220,7 +220,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.events = cfg->events && !cfg->bidir, /* -b busy-polls */
 		.limit_per_s = rperf_bw_limit_msgs(cfg->rate_limit,
 						   cfg->rate_units, size),
-		.interval_ns = cfg->interval_ns,
+		.interval_ns = rperf_bw_tick_ns(cfg),
 		.on_interval = rperf_bw_on_interval,
 		.arg = c->run,
 		.stop = c->run->stop,
@@ -286,6 +286,8 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	bsg_cfg(c, &b, cfg->sizes[i]);
 	run->cur_size = cfg->sizes[i];
 	run->tick_msgs = run->tick_bytes = 0;
+	run->peak_gbps = run->peak_from = 0;
+	run->peak_bytes = 0;
 	rc = send_start(c, &b);
 	if (rc)
 		return rc;

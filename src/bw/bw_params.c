@@ -30,7 +30,8 @@ static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 	    rperf_ctrl_set_u64(o, "tx_depth", cfg->tx_depth) ||
 	    rperf_ctrl_set_u64(o, "cq_mod", cfg->cq_mod) ||
 	    rperf_ctrl_set_u64(o, "iters", cfg->iters) ||
-	    rperf_ctrl_set_u64(o, "duration_ns", cfg->duration_ns) ||
+	    rperf_ctrl_set_u64(o, "duration_ns",
+			       cfg->run_infinitely ? 0 : cfg->duration_ns) ||
 	    rperf_ctrl_set_bool(o, "infinite", cfg->run_infinitely)) {
 		json_decref(o);
 		return NULL;

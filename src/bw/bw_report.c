@@ -46,6 +46,7 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	b->bytes = g->bytes;
 	b->seconds = g->seconds;
 	b->gbps = rperf_bw_gbps(g->bytes, g->seconds);
+	b->peak_gbps = run->peak_gbps;
 	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
 	b->mtu = run->mtu;
 	b->line_gbps = run->line_gbps;
@@ -85,6 +86,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	b->bytes = srv->tx_bytes;
 	b->seconds = srv->tx_seconds;
 	b->gbps = rperf_bw_gbps(b->bytes, b->seconds);
+	b->peak_gbps = 0; /* the server reports no intervals */
 	b->mpps = rperf_bw_mpps(b->messages, b->seconds);
 	b->cpu_pct = b->seconds > 0 ? 100.0 * srv->tx_cpu_seconds / b->seconds :
 				      0;
@@ -100,6 +102,40 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	run->res[i].reverse = b;
 }
 
+uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg)
+{
+	if (cfg->interval_ns)
+		return cfg->interval_ns;
+	if (cfg->run_infinitely && cfg->duration_ns)
+		return cfg->duration_ns;
+	return RPERF_BW_PEAK_NS;
+}
+
+bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg)
+{
+	return cfg->interval_ns || (cfg->run_infinitely && cfg->duration_ns);
+}
+
+uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg)
+{
+	return cfg->run_infinitely ? 0 : cfg->duration_ns;
+}
+
+static void peak_window(struct rperf_bw_run *run,
+			const struct rperf_bsg_tick *t)
+{
+	double g;
+
+	if (t->bytes <= run->peak_bytes || t->t_end <= run->peak_from)
+		return;
+	g = rperf_bw_gbps(t->bytes - run->peak_bytes,
+			  t->t_end - run->peak_from);
+	if (g > run->peak_gbps)
+		run->peak_gbps = g;
+	run->peak_from = t->t_end;
+	run->peak_bytes = t->bytes;
+}
+
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 {
 	struct rperf_bw_run *run = arg;
@@ -111,12 +147,15 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 
 	run->tick_msgs = t->messages;
 	run->tick_bytes = t->bytes;
+	peak_window(run, t);
+	if (!rperf_bw_prints_intervals(run->cfg))
+		return;
 	if (!run->cfg->jsonl) {
 		printf("  [%8.2f-%8.2f s] %9llu B %12llu msgs %11.4f %s %9.4f Mpps\n",
 		       t->t_start, t->t_end, (unsigned long long)run->cur_size,
 		       (unsigned long long)m,
 		       run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
-		       run->cfg->report_gbits ? "Gb/s" : "MiB/s", p);
+		       run->cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
 		fflush(stdout);
 		return;
 	}
@@ -163,6 +202,29 @@ static int text_report(const struct rperf_bw_run *run,
 	return rc;
 }
 
+bool rperf_bw_thresholds(const struct rperf_bw_run *run)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	bool below = false;
+
+	for (size_t i = 0; cfg->limit_bw > 0 && i < run->nres; i++) {
+		const struct rperf_bw_result *b = &run->res[i];
+		double v = cfg->report_gbits ? b->gbps :
+					       b->gbps * 1e9 / 8 / 1048576.0;
+
+		if (v >= cfg->limit_bw)
+			continue;
+		below = true;
+		rperf_say(
+			&run->say,
+			"-w/--limit_bw: BW average at %llu B is %.2f %s, below the limit of %.2f %s",
+			(unsigned long long)b->size, v,
+			cfg->report_gbits ? "Gb/s" : "MB/s", cfg->limit_bw,
+			cfg->report_gbits ? "Gb/s" : "MB/s");
+	}
+	return below;
+}
+
 int rperf_bw_report(const struct rperf_bw_run *run,
 		    const struct rperf_kv *config, size_t nconfig)
 {
@@ -180,6 +242,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.bw = run->res;
 	rep.nbw = run->nres;
 	rep.report_gbits = run->cfg->report_gbits;
+	rep.cpu_util = run->cfg->cpu_util;
 	rep.warnings = warn;
 	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
 	rep.partial = run->notes.partial;

@@ -115,16 +115,18 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	struct rperf_bw_run *run;
 	struct rperf_err e = { 0 };
-	int code;
+	int rc, code;
 
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
-	rperf_bw_client(run, &e);
+	rc = rperf_bw_client(run, &e);
 	code = say_err(&e);
 	if (run->measured &&
 	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
 		code = RPERF_EXIT_RUNTIME;
+	else if (run->measured && !rc && rperf_bw_thresholds(run))
+		code = RPERF_EXIT_THRESHOLD;
 	rperf_bw_run_free(run);
 	return code;
 }

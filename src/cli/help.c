@@ -22,9 +22,10 @@ static const char *const usage_lines[] = {
 };
 
 static const char exit_codes[] =
-	"Exit status: 0 success (warnings never change it); 1 a --max-* threshold\n"
-	"exceeded; 2 usage, configuration or job-file error; 3 runtime failure\n"
-	"(partial results written); 4 internal error.\n";
+	"Exit status: 0 success (warnings never change it); 1 a pass/fail limit\n"
+	"crossed (--max-p50, --max-p999, --limit_lat, -w/--limit_bw); 2 usage,\n"
+	"configuration or job-file error; 3 runtime failure (partial results\n"
+	"written); 4 internal error.\n";
 
 static void opt_head(const struct rperf_opt *o, char *buf, size_t len)
 {

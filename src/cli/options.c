@@ -22,6 +22,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_bw, &rperf_nopts_bw },
 	{ rperf_opts_verbs, &rperf_nopts_verbs },
 	{ rperf_opts_serve, &rperf_nopts_serve },
+	{ rperf_opts_report, &rperf_nopts_report },
 	{ rperf_opts_output, &rperf_nopts_output },
 };
 
@@ -92,5 +93,6 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->cq_mod = 100;
 	cfg->post_list = 1;
 	cfg->qps = 1;
+	cfg->rate_units = RPERF_RATE_GBPS; /* perftest's default */
 	cfg->spin_ns = 200000000ull;
 }

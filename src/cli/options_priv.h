@@ -41,6 +41,9 @@ extern const size_t rperf_nopts_verbs;
 /* servers' event loop */
 extern const struct rperf_opt rperf_opts_serve[];
 extern const size_t rperf_nopts_serve;
+/* perftest's report options */
+extern const struct rperf_opt rperf_opts_report[];
+extern const size_t rperf_nopts_report;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;

@@ -333,13 +333,10 @@ static int check_bw(struct parse_state *st)
 			"-l/--post_list: %llu is above the tx depth %llu; accepted: a post list of at most -t/--tx-depth work requests",
 			(unsigned long long)cfg->post_list,
 			(unsigned long long)cfg->tx_depth);
-	if (cfg->run_infinitely &&
-	    (was_given(st, "iters") || was_given(st, "duration")))
+	if (cfg->run_infinitely && was_given(st, "iters"))
 		return errf(
 			st, EINVAL,
-			"--run_infinitely: given with %s; accepted: one of -n, -D and --run_infinitely",
-			was_given(st, "iters") ? "-n/--iters" :
-						 "-D/--duration");
+			"--run_infinitely: given with -n/--iters; accepted: --run_infinitely alone, or with -D N to report every N seconds");
 	if (cfg->run_infinitely && (cfg->nsizes > 1 || cfg->all_sizes))
 		return errf(
 			st, EINVAL,
@@ -404,7 +401,8 @@ static void apply_defaults_after(struct rperf_cli_config *cfg)
 		for (uint64_t s = 2; s <= (8ull << 20); s <<= 1)
 			cfg->sizes[cfg->nsizes++] = s;
 	} else if (!cfg->nsizes) {
-		cfg->sizes[0] = 64;
+		/* perftest's defaults: ib_*_bw 65536 B, rperf lat 64 B */
+		cfg->sizes[0] = cfg->cmd == RPERF_CMD_BW ? 65536 : 64;
 		cfg->nsizes = 1;
 	}
 	if (!cfg->npercentiles) {

@@ -122,6 +122,13 @@ struct rperf_cli_config {
 	bool reversed; /* bw: the server sends, the client receives */
 	bool report_both; /* bw -b: RX and TX reported separately */
 
+	/* perftest's output habits (src/cli/options_report.c) */
+	bool cpu_util; /* CPU_Util[%] column */
+	bool report_histogram; /* -H: the CDF on stdout after the table */
+	bool report_unsorted; /* -U: every sample on stdout after the table */
+	double limit_bw; /* -w: exit 1 below this BW average; 0: none */
+	uint64_t limit_lat_ns; /* exit 1 above this t_typical; 0: none */
+
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */
 	bool json; /* JSON on stdout (info) */

@@ -24,6 +24,7 @@ struct rperf_lat_run {
 	struct rperf_platform platform;
 	struct rperf_session_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
+	double *cpu_pct; /* [as res]: the process's CPU over the run, % */
 	size_t nres; /* measured so far (the last may be partial) */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
@@ -63,8 +64,12 @@ uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i);
 struct rperf_report;
 int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep);
-/* --max-p50 / --max-p999: true when one is exceeded (a line each). */
+/* --max-p50 / --max-p999 / --limit_lat: true when one is exceeded (a
+ * line each). */
 bool rperf_lat_thresholds(const struct rperf_lat_run *run);
+/* -H / -U: the CDF and the samples (perftest's report-histogram and
+ * report-unsorted) on stdout after the table. 0 or errno. */
+int rperf_lat_print_samples(const struct rperf_lat_run *run);
 /* --breakdown table on stdout; the pingpong RTT/2 lines. */
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
 void rperf_lat_print_half(const struct rperf_lat_run *run);

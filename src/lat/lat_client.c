@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gen/nic_ts.h"
+#include "host/cputime.h"
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
@@ -131,7 +133,7 @@ static void lsg_cfg(struct client *c, int fd, int method,
 		.pair_order = cfg->pair_order,
 		.yield = cfg->poll_mode == 1,
 		.breakdown = cfg->breakdown,
-		.keep_raw = cfg->raw_file != NULL,
+		.keep_raw = cfg->raw_file || cfg->report_unsorted,
 		.solicit_every =
 			(uint32_t)(cfg->rx_depth / 4 ? cfg->rx_depth / 4 : 1),
 		.gap_ns = cfg->latency_gap_ns,
@@ -144,6 +146,27 @@ static void lsg_cfg(struct client *c, int fd, int method,
 	l->wseq = &c->wseq;
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
+}
+
+/* --cpu_util: the process's CPU and wall seconds so far. */
+static void cpu_mark(double m[2])
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	m[0] = rperf_cpu_seconds_process();
+	m[1] = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU over wall time since @m, percent of one CPU. */
+static double cpu_pct_since(const double m[2])
+{
+	double now[2];
+
+	cpu_mark(now);
+	return now[1] > m[1] && now[0] > m[0] ?
+		       100.0 * (now[0] - m[0]) / (now[1] - m[1]) :
+		       0;
 }
 
 /* START {"method"} (pingpong write: and "size"): a round begins. */
@@ -214,6 +237,7 @@ static int measure_method(struct client *c, struct rperf_session_chan *ch,
 	bool each = round_per_size(cfg, method);
 	size_t per = cfg->nsizes * cfg->repeat, i;
 	struct rperf_lsg_cfg l;
+	double cpu0[2];
 	int rc = 0;
 
 	lsg_cfg(c, ch->io.fd, method, &l);
@@ -226,7 +250,9 @@ static int measure_method(struct client *c, struct rperf_session_chan *ch,
 			return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 					     "out of memory");
 		run->nres++;
+		cpu_mark(cpu0);
 		rc = rperf_lsg_run(&l, &q, &run->res[i]);
+		run->cpu_pct[i] = cpu_pct_since(cpu0);
 		c->sent += run->res[i].samples + run->res[i].warmup;
 		if (rc)
 			break;
@@ -327,11 +353,15 @@ int rperf_lat_run_new(const struct rperf_cli_config *cfg,
 {
 	struct rperf_lat_run *run = calloc(1, sizeof(*run));
 
-	if (run)
-		run->res = calloc(cfg->nsizes * cfg->repeat *
-					  rperf_lat_nmethods(cfg),
-				  sizeof(*run->res));
-	if (!run || !run->res) {
+	size_t n = cfg->nsizes * cfg->repeat * rperf_lat_nmethods(cfg);
+
+	if (run) {
+		run->res = calloc(n, sizeof(*run->res));
+		run->cpu_pct = calloc(n, sizeof(*run->cpu_pct));
+	}
+	if (!run || !run->res || !run->cpu_pct) {
+		if (run)
+			free(run->res);
 		free(run);
 		return ENOMEM;
 	}
@@ -348,5 +378,6 @@ void rperf_lat_run_free(struct rperf_lat_run *run)
 	for (size_t i = 0; i < run->nres; i++)
 		rperf_lsg_res_fini(&run->res[i]);
 	free(run->res);
+	free(run->cpu_pct);
 	free(run);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* --raw, --hist and --csv files, and the --max-* thresholds. */
+/* --raw, --hist and --csv files, -H / -U on stdout, and the pass/fail
+ * limits (--max-p50, --max-p999, --limit_lat). */
 #include "lat/lat.h"
 
 #include <errno.h>
@@ -97,8 +98,25 @@ bool rperf_lat_thresholds(const struct rperf_lat_run *run)
 		exceeded |= over("--max-p50", 50, run->cfg->max_p50_ns, run, i);
 		exceeded |=
 			over("--max-p999", 99.9, run->cfg->max_p999_ns, run, i);
+		exceeded |=
+			over("--limit_lat", 50, run->cfg->limit_lat_ns, run, i);
 	}
 	return exceeded;
+}
+
+int rperf_lat_print_samples(const struct rperf_lat_run *run)
+{
+	int rc = 0;
+
+	if (run->cfg->report_histogram) {
+		printf("\n-H: the RTT CDF in ns, the --hist CSV (non-empty buckets, increasing)\n");
+		rc = write_cdf(stdout, (void *)run);
+	}
+	if (!rc && run->cfg->report_unsorted) {
+		printf("\n-U: every sample in ns, in the order measured (unsorted), the --raw CSV\n");
+		rc = write_raw(stdout, (void *)run);
+	}
+	return rc;
 }
 
 static void row(const char *what, const struct rperf_hist *h)

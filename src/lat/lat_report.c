@@ -172,6 +172,7 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 			.post_wire = r->post_wire,
 			.post_loop = r->post_loop,
 			.half = r->half,
+			.cpu_pct = run->cpu_pct[i],
 		};
 	}
 	rep.command = "lat";
@@ -184,6 +185,7 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.preflight = &run->host.preflight;
 	rep.lat = lat;
 	rep.nlat = run->nres;
+	rep.cpu_util = run->cfg->cpu_util;
 	rep.percentiles = run->cfg->percentiles;
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;
@@ -197,6 +199,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);
+	jrc = rperf_lat_print_samples(run);
+	rc = rc ? rc : jrc;
 	if (fflush(stdout) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {

@@ -4,7 +4,8 @@
  * command, rperf_version, config, platform, clock, warnings, partial, error)
  * with "results" holding one object per size:
  *
- *   { verb, size, qps, messages, bytes, seconds, gbps, mpps, mibps, mtu,
+ *   { verb, size, qps, messages, bytes, seconds, gbps, peak_gbps (the best
+ *     interval's: null when none completed), mpps, mibps, mtu,
  *     line_rate_gbps, line_rate_pct, wire_efficiency, max_goodput_gbps,
  *     cpu_pct, post_calls, rate_limit: null | {offered_gbps, offered_mpps,
  *     achieved_gbps, achieved_mpps}, receiver: null | {messages, bytes,
@@ -63,6 +64,7 @@ static json_t *result_json(const struct rperf_bw_result *b)
 	SET("bytes", rperf_rpt_json_uint(b->bytes));
 	SET("seconds", rperf_rpt_json_real(b->seconds));
 	SET("gbps", real_or_null(b->gbps, t));
+	SET("peak_gbps", real_or_null(b->peak_gbps, b->peak_gbps > 0));
 	SET("mpps", real_or_null(b->mpps, t));
 	SET("mibps", real_or_null(b->gbps * 1e9 / 8 / 1048576.0, t));
 	SET("mtu", json_integer(b->mtu));
@@ -164,41 +166,106 @@ int rperf_report_bw_write_json(const char *path, const struct rperf_report *r)
 
 /* ---- text ---- */
 
-static void rate(FILE *f, const struct rperf_report *r, double gbps, bool known)
+/*
+ * The table: perftest's five columns first, in its order (RESULT_FMT of
+ * ib_*_bw: #bytes, #iterations, BW peak, BW average, MsgRate), with
+ * --cpu_util its CPU_Util[%] sixth; rperf's extras after them.
+ */
+struct bw_cols {
+	char peak[32], avg[32], rx[32];
+	bool cpu_util;
+};
+
+static void bw_cols_init(struct bw_cols *c, const struct rperf_report *r)
 {
-	if (!known)
-		fprintf(f, " %11s", "-");
-	else if (r->report_gbits)
-		fprintf(f, " %11.4f", gbps);
-	else
-		fprintf(f, " %11.2f", gbps * 1e9 / 8 / 1048576.0);
+	const char *u = r->report_gbits ? "Gb/sec" : "MB/sec";
+
+	snprintf(c->peak, sizeof(c->peak), "BW peak[%s]", u);
+	snprintf(c->avg, sizeof(c->avg), "BW average[%s]", u);
+	snprintf(c->rx, sizeof(c->rx), "rx_BW[%s]", u);
+	c->cpu_util = r->cpu_util;
+}
+
+static void bcell(FILE *f, const char *hdr, const char *val)
+{
+	int w = (int)strlen(hdr);
+
+	fprintf(f, " %*s", w < 9 ? 9 : w, val);
+}
+
+static void brate(FILE *f, const struct rperf_report *r, const char *hdr,
+		  double gbps, bool known)
+{
+	char buf[32] = "-";
+
+	if (known && r->report_gbits)
+		snprintf(buf, sizeof(buf), "%.4f", gbps);
+	else if (known)
+		snprintf(buf, sizeof(buf), "%.2f", gbps * 1e9 / 8 / 1048576.0);
+	bcell(f, hdr, buf);
+}
+
+static void text_head(FILE *f, const struct bw_cols *c)
+{
+	static const char *const extras[] = {
+		"verb", "seconds", "line%", "wire", "CPU%", "rx_messages"
+	};
+
+	bcell(f, "#bytes", "#bytes");
+	bcell(f, "#iterations", "#iterations");
+	bcell(f, c->peak, c->peak);
+	bcell(f, c->avg, c->avg);
+	bcell(f, "MsgRate[Mpps]", "MsgRate[Mpps]");
+	if (c->cpu_util)
+		bcell(f, "CPU_Util[%]", "CPU_Util[%]");
+	for (size_t i = 0; i < sizeof(extras) / sizeof(extras[0]); i++)
+		if (!c->cpu_util || strcmp(extras[i], "CPU%"))
+			bcell(f, extras[i], extras[i]);
+	bcell(f, c->rx, c->rx);
+	fputc('\n', f);
 }
 
 static void text_row(FILE *f, const struct rperf_report *r,
-		     const struct rperf_bw_result *b)
+		     const struct bw_cols *c, const struct rperf_bw_result *b)
 {
 	bool t = b->seconds > 0;
+	char buf[32];
 
-	fprintf(f, "  %-9s %9" PRIu64 " %12" PRIu64 " %8.3f", b->verb, b->size,
-		b->messages, b->seconds);
-	rate(f, r, b->gbps, t);
-	fprintf(f, " %8.4f", b->mpps);
-	if (b->line_gbps > 0 && t)
-		fprintf(f, " %6.2f", 100.0 * b->gbps / b->line_gbps);
+	snprintf(buf, sizeof(buf), "%" PRIu64, b->size);
+	bcell(f, "#bytes", buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64, b->messages);
+	bcell(f, "#iterations", buf);
+	/* no complete interval (a short run, the server's direction): the
+	 * average is the only rate there is, and the legend says so */
+	brate(f, r, c->peak, b->peak_gbps > 0 ? b->peak_gbps : b->gbps, t);
+	brate(f, r, c->avg, b->gbps, t);
+	snprintf(buf, sizeof(buf), "%.6f", b->mpps);
+	bcell(f, "MsgRate[Mpps]", buf);
+	snprintf(buf, sizeof(buf), "%.2f", b->cpu_pct);
+	if (c->cpu_util)
+		bcell(f, "CPU_Util[%]", buf);
+	bcell(f, "verb", b->verb ? b->verb : "-");
+	snprintf(buf, sizeof(buf), "%.3f", b->seconds);
+	bcell(f, "seconds", buf);
+	snprintf(buf, sizeof(buf), "%.2f", 100.0 * b->gbps / b->line_gbps);
+	bcell(f, "line%", b->line_gbps > 0 && t ? buf : "-");
+	snprintf(buf, sizeof(buf), "%.3f", b->wire_efficiency);
+	bcell(f, "wire", buf);
+	snprintf(buf, sizeof(buf), "%.1f", b->cpu_pct);
+	if (!c->cpu_util)
+		bcell(f, "CPU%", buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64, b->rx_messages);
+	bcell(f, "rx_messages", b->receiver_valid ? buf : "n/a");
+	if (b->receiver_valid)
+		brate(f, r, c->rx, b->rx_gbps, b->rx_seconds > 0);
 	else
-		fprintf(f, " %6s", "-");
-	fprintf(f, " %6.3f %6.1f", b->wire_efficiency, b->cpu_pct);
-	if (b->receiver_valid) {
-		fprintf(f, " %12" PRIu64, b->rx_messages);
-		rate(f, r, b->rx_gbps, b->rx_seconds > 0);
-	} else {
-		fprintf(f, " %12s %11s", "n/a", "n/a");
-	}
+		bcell(f, c->rx, "n/a");
 	fputc('\n', f);
 }
 
 /* -b: the server -> client direction, same columns. */
-static void text_reverse(FILE *f, const struct rperf_report *r)
+static void text_reverse(FILE *f, const struct rperf_report *r,
+			 const struct bw_cols *c)
 {
 	bool any = false;
 
@@ -209,7 +276,7 @@ static void text_reverse(FILE *f, const struct rperf_report *r)
 	fprintf(f, "\n  reverse (server -> client; rx = this side's count):\n");
 	for (size_t i = 0; i < r->nbw; i++)
 		if (r->bw[i].reverse)
-			text_row(f, r, r->bw[i].reverse);
+			text_row(f, r, c, r->bw[i].reverse);
 }
 
 static void text_limits(FILE *f, const struct rperf_report *r)
@@ -243,13 +310,30 @@ static void text_warnings(FILE *f, const struct rperf_report *r)
 		fprintf(f, "  - %s\n", r->warnings[i] ? r->warnings[i] : "");
 }
 
+static void text_legend(FILE *f, const struct rperf_report *r,
+			const struct bw_cols *c)
+{
+	fprintf(f,
+		"\n  columns 1-5 are perftest's (ib_*_bw), in its order: #iterations = messages completed; %s = payload, %s; BW peak = the best rate between two --interval ticks (100 ms without one) at which completions arrived, so that signaling every -Q-th message does not inflate it; a run with no complete interval, and the reverse direction, show the average\n",
+		r->report_gbits ? "Gb/sec" : "MB/sec",
+		r->report_gbits ?
+			"10^9 bit/s" :
+			"2^20 B/s (perftest 4.5's MB/sec, newer perftest's MiB/sec)");
+	if (c->cpu_util)
+		fprintf(f,
+			"  CPU_Util = the sender's CPU time over the run's wall time, %% of one CPU (perftest: the whole host's)\n");
+	fprintf(f,
+		"  line%% = payload rate / the port's data rate; wire = payload share of the bytes on the wire for the size and path MTU; rx = the receiver's count (the destination's view)\n");
+}
+
 int rperf_report_bw_text(FILE *f, const struct rperf_report *r)
 {
-	const char *u = r && r->report_gbits ? "Gb/s" : "MiB/s";
 	const struct rperf_bw_result *b0 = r && r->nbw ? &r->bw[0] : NULL;
+	struct bw_cols c = { 0 };
 
 	if (!f || !r || (r->nbw && !r->bw) || (r->nwarnings && !r->warnings))
 		return EINVAL;
+	bw_cols_init(&c, r);
 	fprintf(f, "rperf %s\n", r->command ? r->command : "bw");
 	if (b0)
 		fprintf(f,
@@ -261,15 +345,12 @@ int rperf_report_bw_text(FILE *f, const struct rperf_report *r)
 	if (r->partial)
 		fprintf(f, "  status: PARTIAL (%s)\n",
 			r->error ? r->error : "run ended early");
-	fprintf(f, "\n  %-9s %9s %12s %8s %11s %8s %6s %6s %6s %12s %11s\n",
-		"verb", "bytes", "messages", "seconds", u, "Mpps", "line%",
-		"wire", "CPU%", "rx messages", u);
+	fputc('\n', f);
+	text_head(f, &c);
 	for (size_t i = 0; i < r->nbw; i++)
-		text_row(f, r, &r->bw[i]);
-	text_reverse(f, r);
-	fprintf(f,
-		"\n  %s = payload (%s); line%% = payload rate / the port's data rate; wire = payload share of the bytes on the wire for the size and path MTU; rx = the receiver's count (the destination's view)\n",
-		u, r->report_gbits ? "10^9 bit/s" : "2^20 B/s");
+		text_row(f, r, &c, &r->bw[i]);
+	text_reverse(f, r, &c);
+	text_legend(f, r, &c);
 	text_limits(f, r);
 	text_warnings(f, r);
 	return rperf_rpt_io_status(f);

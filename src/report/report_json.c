@@ -4,7 +4,7 @@
  *
  *   { schema_version, command, rperf_version, config{key: typed value},
  *     platform{...}, clock{...}, results[{method, size, samples, warmup,
- *     nonpositive, precompleted, seconds, figure, unit, rtt_ns{...},
+ *     nonpositive, precompleted, seconds, figure, unit, [cpu_pct], rtt_ns{...},
  *     [wire_ns{...}], [loop_ns{...}]}], warnings[], partial, error }
  *
  * Each *_ns object: count (samples), rel_error (the histogram's worst
@@ -13,6 +13,8 @@
  * stdev (doubles, ns), percentiles {"50": v, ...} for the requested list and
  * unreliable [p, ...]: the requested percentiles fewer than 10/(1-p) samples
  * support (see rperf_percentile_reliable()).
+ * cpu_pct (with --cpu_util): this process's CPU time over the wall time of
+ * the size's run, percent of one CPU.
  *
  * Values are the histogram's as recorded: with half_rtt the generator records
  * RTT/2 and "figure" says "half_rtt"; the renderer never halves anything.
@@ -168,7 +170,7 @@ json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 }
 
 static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
-			   size_t n)
+			   size_t n, bool cpu_util)
 {
 	json_t *o = json_object();
 	int err = 0;
@@ -192,6 +194,9 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 	err |= json_object_set_new(
 		o, "figure", json_string(l->half_rtt ? "half_rtt" : "rtt"));
 	err |= json_object_set_new(o, "unit", json_string("ns"));
+	if (cpu_util)
+		err |= json_object_set_new(o, "cpu_pct",
+					   rperf_rpt_json_real(l->cpu_pct));
 	err |= json_object_set_new(o, "rtt_ns",
 				   rperf_rpt_json_stats(l->rtt, ps, n));
 	if (l->wire)
@@ -229,7 +234,8 @@ static json_t *json_results(const struct rperf_report *r)
 		return NULL;
 	rperf_rpt_pcts(r, &ps, &n);
 	for (i = 0; i < r->nlat && !err; i++)
-		err |= json_array_append_new(a, json_result(&r->lat[i], ps, n));
+		err |= json_array_append_new(a, json_result(&r->lat[i], ps, n,
+							    r->cpu_util));
 	if (err) {
 		json_decref(a);
 		return NULL;

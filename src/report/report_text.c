@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Text report: a header block (command, figure, units, clock, sample counts)
- * and a perftest-like table, one row per (method, size), figures in usec.
+ * and a table, one row per (method, size), figures in usec.
  *
- * Columns: method, #bytes, #samples, t_min, t_typical (= p50), t_max (the
- * true maximum: no sample is ever dropped), t_avg, t_stdev, then every
- * requested percentile but 50 (shown as t_typical), then, when a row has
- * them, wire (T_W - T_P) and loop (T_L - T_P) p50 and p99.9. A percentile
- * that fewer than 10/(1-p) samples support ends with '*' (see the legend).
+ * The first nine columns are perftest's, in perftest's order, so that a
+ * perftest user's scripts read them by position: #bytes, #iterations (the
+ * samples recorded), t_min, t_max (the true maximum: no sample is ever
+ * dropped), t_typical (= p50), t_avg, t_stdev, 99% and 99.9% percentile;
+ * with --cpu_util, CPU_Util[%] tenth as in perftest. rperf's extras follow:
+ * every other requested percentile, the method, the figure (only when rows
+ * differ: RTT or RTT/2), then, when a row has them, wire (T_W - T_P) and
+ * loop (T_L - T_P) p50 and p99.9. A percentile that fewer than 10/(1-p)
+ * samples support ends with '*' (see the legend).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +27,18 @@ struct text_layout {
 	size_t nps;
 	bool wire_loop; /* some row has wire/loop histograms */
 	bool mixed; /* rows differ in half_rtt: add a figure column */
+	bool cpu_util; /* CPU_Util[%] tenth, as perftest's --cpu_util */
 };
+
+/* perftest's columns (RESULT_FMT_LAT), in its order. */
+static const char *const perftest_cols[] = {
+	"#bytes",	 "#iterations",		 "t_min[usec]",
+	"t_max[usec]",	 "t_typical[usec]",	 "t_avg[usec]",
+	"t_stdev[usec]", "99% percentile[usec]", "99.9% percentile[usec]",
+};
+#define NPERFTEST_COLS (sizeof(perftest_cols) / sizeof(perftest_cols[0]))
+#define CPU_COL "CPU_Util[%]"
+#define METHOD_COL "method"
 
 static int col_width(const char *hdr)
 {
@@ -99,13 +114,19 @@ static void print_stamps(FILE *f, const struct rperf_report *r)
 
 static void print_figure(FILE *f, const struct rperf_report *r, bool mixed)
 {
-	const char *fig = "RTT (round-trip time)";
+	const char *fig =
+		"RTT (round-trip time) in every time column, not perftest's RTT/2";
+	bool half = false;
 
+	for (size_t i = 0; i < r->nlat; i++)
+		half |= r->lat[i].half != NULL;
 	if (mixed)
 		fig = "per row, see the 'figure' column (RTT or one-way = RTT/2)";
 	else if (r->nlat && r->lat[0].half_rtt)
 		fig = "one-way latency = RTT/2 (half RTT, perftest-style)";
-	fprintf(f, "  figures      : %s\n", fig);
+	fprintf(f, "  figures      : %s%s\n", fig,
+		half ? "; pingpong's RTT/2 (perftest's figure) follows the table" :
+		       "");
 }
 
 static void print_header(FILE *f, const struct rperf_report *r, bool mixed)
@@ -143,32 +164,30 @@ static void print_header(FILE *f, const struct rperf_report *r, bool mixed)
 	fputc('\n', f);
 }
 
-static bool pct_is_typical(double p)
+/* Percentiles that have a column of their own among perftest's. */
+static bool pct_in_perftest(double p)
 {
-	return p == 50;
+	return p == 50 || p == 99 || p == 99.9;
 }
 
 static void print_columns(FILE *f, const struct text_layout *L)
 {
-	static const char *const fixed[] = {
-		"#bytes",	   "#samples",	  "t_min[usec]",
-		"t_typical[usec]", "t_max[usec]", "t_avg[usec]",
-		"t_stdev[usec]",
-	};
 	char hdr[64];
 	size_t i;
 
-	fprintf(f, "%-10s", "method");
-	if (L->mixed)
-		cell(f, "figure", "figure");
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		cell(f, fixed[i], fixed[i]);
+	for (i = 0; i < NPERFTEST_COLS; i++)
+		cell(f, perftest_cols[i], perftest_cols[i]);
+	if (L->cpu_util)
+		cell(f, CPU_COL, CPU_COL);
 	for (i = 0; i < L->nps; i++) {
-		if (pct_is_typical(L->ps[i]))
+		if (pct_in_perftest(L->ps[i]))
 			continue;
 		pct_hdr(hdr, sizeof(hdr), "", L->ps[i]);
 		cell(f, hdr, hdr);
 	}
+	cell(f, METHOD_COL, METHOD_COL);
+	if (L->mixed)
+		cell(f, "figure", "figure");
 	if (L->wire_loop) {
 		cell(f, "wire_p50[usec]", "wire_p50[usec]");
 		cell(f, "wire_p99.9[usec]", "wire_p99.9[usec]");
@@ -178,30 +197,47 @@ static void print_columns(FILE *f, const struct text_layout *L)
 	fputc('\n', f);
 }
 
-static void print_row(FILE *f, const struct text_layout *L,
-		      const struct rperf_lat_result *l)
+/* #bytes .. 99.9% percentile: perftest's nine columns of one row. */
+static void print_perftest_cells(FILE *f, const struct rperf_lat_result *l)
 {
 	const struct rperf_hist *h = l->rtt;
 	uint64_t n = rperf_hist_count(h);
+	const char *const *c = perftest_cols;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, l->size);
+	cell(f, c[0], buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64, l->samples);
+	cell(f, c[1], buf);
+	cell_us(f, c[2], (double)rperf_hist_min(h), false);
+	cell_us(f, c[3], (double)rperf_hist_max(h), false);
+	cell_us(f, c[4], (double)rperf_hist_percentile(h, 50),
+		!rperf_percentile_reliable(50, n));
+	cell_us(f, c[5], rperf_hist_mean(h), false);
+	cell_us(f, c[6], rperf_hist_stdev(h), false);
+	cell_us(f, c[7], (double)rperf_hist_percentile(h, 99),
+		!rperf_percentile_reliable(99, n));
+	cell_us(f, c[8], (double)rperf_hist_percentile(h, 99.9),
+		!rperf_percentile_reliable(99.9, n));
+}
+
+static void print_row(FILE *f, const struct text_layout *L,
+		      const struct rperf_lat_result *l)
+{
 	char buf[32];
 	size_t i;
 
-	fprintf(f, "%-10s", l->method ? l->method : "-");
+	print_perftest_cells(f, l);
+	if (L->cpu_util) {
+		snprintf(buf, sizeof(buf), "%.2f", l->cpu_pct);
+		cell(f, CPU_COL, buf);
+	}
+	for (i = 0; i < L->nps; i++)
+		if (!pct_in_perftest(L->ps[i]))
+			cell_pct(f, "", l->rtt, L->ps[i]);
+	cell(f, METHOD_COL, l->method ? l->method : "-");
 	if (L->mixed)
 		cell(f, "figure", l->half_rtt ? "RTT/2" : "RTT");
-	snprintf(buf, sizeof(buf), "%" PRIu64, l->size);
-	cell(f, "#bytes", buf);
-	snprintf(buf, sizeof(buf), "%" PRIu64, l->samples);
-	cell(f, "#samples", buf);
-	cell_us(f, "t_min[usec]", (double)rperf_hist_min(h), false);
-	cell_us(f, "t_typical[usec]", (double)rperf_hist_percentile(h, 50),
-		!rperf_percentile_reliable(50, n));
-	cell_us(f, "t_max[usec]", (double)rperf_hist_max(h), false);
-	cell_us(f, "t_avg[usec]", rperf_hist_mean(h), false);
-	cell_us(f, "t_stdev[usec]", rperf_hist_stdev(h), false);
-	for (i = 0; i < L->nps; i++)
-		if (!pct_is_typical(L->ps[i]))
-			cell_pct(f, "", h, L->ps[i]);
 	if (L->wire_loop) {
 		cell_pct(f, "wire_", l->wire, 50);
 		cell_pct(f, "wire_", l->wire, 99.9);
@@ -213,8 +249,13 @@ static void print_row(FILE *f, const struct text_layout *L,
 
 static void print_legend(FILE *f, const struct text_layout *L)
 {
-	fprintf(f, "\n  t_typical = p50 (median); t_max is the true maximum "
-		   "(no sample dropped)\n");
+	fprintf(f,
+		"\n  columns 1-9 are perftest's, in its order; t_typical = p50 "
+		"(median); t_max is the true maximum (no sample dropped)\n");
+	if (L->cpu_util)
+		fprintf(f,
+			"  CPU_Util = this process's CPU time over the run's "
+			"wall time, %% of one CPU (perftest: the whole host's)\n");
 	fprintf(f, "  * unreliable: fewer than 10/(1-p) samples support this "
 		   "percentile (p99 needs 1000, p99.9 10000, p99.99 100000)\n");
 	if (L->wire_loop)
@@ -256,6 +297,7 @@ int rperf_report_text(FILE *f, const struct rperf_report *r)
 		if (r->lat[i].half_rtt != r->lat[0].half_rtt)
 			L.mixed = true;
 	}
+	L.cpu_util = r->cpu_util;
 	rperf_rpt_pcts(r, &L.ps, &L.nps);
 	print_header(f, r, L.mixed);
 	print_columns(f, &L);

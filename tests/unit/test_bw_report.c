@@ -15,6 +15,8 @@
 
 #include <rperf/report.h>
 
+#include "table_fields.h"
+
 static const struct rperf_bw_result results[] = {
 	{ .verb = "send",
 	  .size = 64,
@@ -161,7 +163,7 @@ static void jsonl_and_text(void **state)
 	m = open_memstream(&buf, &len);
 	assert_int_equal(rperf_report_bw_text(m, &r), 0);
 	fclose(m);
-	assert_non_null(strstr(buf, "MiB/s"));
+	assert_non_null(strstr(buf, "MB/sec"));
 	assert_non_null(strstr(buf, "invisible"));
 	assert_non_null(strstr(buf, "offered"));
 	free(buf);
@@ -169,7 +171,7 @@ static void jsonl_and_text(void **state)
 	m = open_memstream(&buf, &len);
 	assert_int_equal(rperf_report_bw_text(m, &r), 0);
 	fclose(m);
-	assert_non_null(strstr(buf, "Gb/s"));
+	assert_non_null(strstr(buf, "Gb/sec"));
 	free(buf);
 	assert_int_equal(rperf_report_bw_json(NULL, &r), EINVAL);
 	r.bw = NULL;
@@ -222,12 +224,79 @@ static void reverse(void **state)
 	free(buf);
 }
 
+static char *bw_text(const struct rperf_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	assert_int_equal(rperf_report_bw_text(m, r), 0);
+	fclose(m);
+	return buf;
+}
+
+/*
+ * perftest's columns by position ($1..$5 as awk reads them): #bytes
+ * #iterations "BW peak" "BW average" MsgRate, then rperf's extras;
+ * --cpu_util puts CPU_Util[%] sixth, as perftest does.
+ */
+static void perftest_columns(void **state)
+{
+	struct rperf_bw_result b[2] = { results[0], results[1] };
+	struct rperf_report r = { .command = "bw", .bw = b, .nbw = 2 };
+	char *out, want[32];
+
+	(void)state;
+	b[0].peak_gbps = 0.002048; /* the best interval: 244.14 MB/s */
+	out = bw_text(&r);
+	assert_non_null(strstr(out, "#bytes #iterations BW peak[MB/sec] "
+				    "BW average[MB/sec] MsgRate[Mpps]"));
+	assert_null(strstr(out, "CPU_Util"));
+	expect_field(out, "64", 2, "1000");
+	expect_field(out, "64", 3, "0.24"); /* 2.048e6 b/s / 8 / 2^20 */
+	snprintf(want, sizeof(want), "%.2f",
+		 results[0].gbps * 1e9 / 8 / 1048576.0);
+	expect_field(out, "64", 4, want);
+	expect_field(out, "64", 5, "0.002000");
+	expect_field(out, "64", 6, "send");
+	expect_field(out, "64", 10, "99.5"); /* CPU% among the extras */
+	/* no complete interval: the peak column shows the average */
+	expect_field(out, "65536", 2, "10");
+	expect_field(out, "65536", 3, "-"); /* no time at all: unknown */
+	expect_field(out, "65536", 6, "write");
+	free(out);
+
+	r.cpu_util = true;
+	r.report_gbits = true;
+	out = bw_text(&r);
+	assert_non_null(strstr(out, "#bytes #iterations BW peak[Gb/sec] "
+				    "BW average[Gb/sec] MsgRate[Mpps] "
+				    "CPU_Util[%]"));
+	expect_field(out, "64", 3, "0.0020");
+	expect_field(out, "64", 4, "0.0010");
+	expect_field(out, "64", 6, "99.50");
+	expect_field(out, "64", 7, "send");
+	free(out);
+
+	b[1].seconds = 0.5;
+	b[1].gbps = 655360 * 8 / 0.5 / 1e9;
+	r.cpu_util = false;
+	r.report_gbits = false;
+	out = bw_text(&r);
+	snprintf(want, sizeof(want), "%.2f", b[1].gbps * 1e9 / 8 / 1048576.0);
+	expect_field(out, "65536", 3, want); /* peak = average */
+	expect_field(out, "65536", 4, want);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_fields),
 		cmocka_unit_test(jsonl_and_text),
 		cmocka_unit_test(reverse),
+		cmocka_unit_test(perftest_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

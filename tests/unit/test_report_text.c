@@ -7,22 +7,107 @@
 #include <unistd.h>
 
 #include "report_fixture.h"
+#include "table_fields.h"
 
 /* ---- text -------------------------------------------------------------- */
 
-/* The table row of @method (rows start with the method padded to 10). */
+/* The table row whose method (an extra column) is @method. */
 static char *row_of(const char *out, const char *method)
 {
 	char pat[32];
 	const char *p, *e;
 
-	snprintf(pat, sizeof(pat), "\n%-10s", method);
-	p = strstr(out, pat);
+	snprintf(pat, sizeof(pat), " %s", method);
+	for (p = strstr(out, pat); p; p = strstr(p + 1, pat))
+		if (p[strlen(pat)] == ' ' || p[strlen(pat)] == '\n')
+			break;
 	assert_non_null(p);
-	p++;
+	while (p > out && p[-1] != '\n')
+		p--;
 	e = strchr(p, '\n');
 	assert_non_null(e);
 	return strndup(p, (size_t)(e - p));
+}
+
+/* @v (ns) as the table prints it (usec, 3 decimals), with '*' if @unrel. */
+static void expect_us(const char *out, const char *bytes, int col, double v,
+		      bool unrel)
+{
+	char want[48];
+	char *got = field_of(out, bytes, col);
+
+	snprintf(want, sizeof(want), "%.3f%s", v / 1000.0, unrel ? "*" : "");
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/*
+ * perftest's columns by position ($1..$9 as awk reads them): #bytes
+ * #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%, then rperf's
+ * extras; --cpu_util puts CPU_Util[%] tenth, as perftest does.
+ */
+static void test_text_perftest_columns(void **state)
+{
+	struct fixture *fx = *state;
+	struct rperf_report r = fx->r;
+	struct rperf_lat_result lat[2] = { fx->lat[0], fx->lat[1] };
+	const struct rperf_hist *h = fx->rtt, *h2 = fx->rtt2;
+	char *out = render(rperf_report_text, &fx->r), *hdr;
+
+	hdr = strstr(out, "#bytes");
+	assert_non_null(hdr);
+	assert_memory_equal(strstr(hdr, "#iterations"), "#iterations", 11);
+	assert_true(strstr(hdr, "t_min[usec]") < strstr(hdr, "t_max[usec]"));
+	assert_true(strstr(hdr, "t_max[usec]") <
+		    strstr(hdr, "t_typical[usec]"));
+	assert_true(strstr(hdr, "t_typical[usec]") <
+		    strstr(hdr, "t_avg[usec]"));
+	assert_true(strstr(hdr, "t_avg[usec]") < strstr(hdr, "t_stdev[usec]"));
+	assert_true(strstr(hdr, "t_stdev[usec]") <
+		    strstr(hdr, " 99% percentile[usec]"));
+	assert_true(strstr(hdr, " 99% percentile[usec]") <
+		    strstr(hdr, "99.9% percentile[usec]"));
+	assert_true(strstr(hdr, "99.9% percentile[usec]") <
+		    strstr(hdr, "p99.99[usec]"));
+	assert_true(strstr(hdr, "p99.99[usec]") < strstr(hdr, "method"));
+	assert_null(strstr(hdr, "CPU_Util"));
+	assert_non_null(strstr(out, "figures      : RTT (round-trip time)"));
+	/* rperf 64 B, 5001 samples: p99.9 unreliable */
+	expect_field(out, "64", 2, "5001");
+	expect_us(out, "64", 3, -7, false);
+	expect_us(out, "64", 4, (double)rperf_hist_max(h), false);
+	expect_us(out, "64", 5, (double)rperf_hist_percentile(h, 50), false);
+	expect_us(out, "64", 6, rperf_hist_mean(h), false);
+	expect_us(out, "64", 7, rperf_hist_stdev(h), false);
+	expect_us(out, "64", 8, (double)rperf_hist_percentile(h, 99), false);
+	expect_us(out, "64", 9, (double)rperf_hist_percentile(h, 99.9), true);
+	expect_us(out, "64", 10, (double)rperf_hist_percentile(h, 99.99), true);
+	expect_field(out, "64", 11, "rperf");
+	expect_us(out, "64", 12, (double)rperf_hist_percentile(fx->wire, 50),
+		  false);
+	/* pingpong 4096 B, 2000 samples: p99 reliable, p99.9 not */
+	expect_field(out, "4096", 2, "2000");
+	expect_us(out, "4096", 3, (double)rperf_hist_min(h2), false);
+	expect_us(out, "4096", 8, (double)rperf_hist_percentile(h2, 99), false);
+	expect_field(out, "4096", 11, "pingpong");
+	expect_field(out, "4096", 12, "-"); /* no wire/loop */
+	free(out);
+
+	/* --cpu_util: CPU_Util[%] is the tenth column, as in perftest */
+	lat[0].cpu_pct = 98.765;
+	lat[1].cpu_pct = 3.5;
+	r.lat = lat;
+	r.cpu_util = true;
+	out = render(rperf_report_text, &r);
+	hdr = strstr(out, "#bytes");
+	assert_true(strstr(hdr, "99.9% percentile[usec]") <
+		    strstr(hdr, "CPU_Util[%]"));
+	assert_true(strstr(hdr, "CPU_Util[%]") < strstr(hdr, "p99.99[usec]"));
+	expect_us(out, "64", 9, (double)rperf_hist_percentile(h, 99.9), true);
+	expect_field(out, "64", 10, "98.77");
+	expect_field(out, "4096", 10, "3.50");
+	expect_field(out, "64", 12, "rperf");
+	free(out);
 }
 
 static void test_text_report(void **state)
@@ -47,8 +132,8 @@ static void test_text_report(void **state)
 	assert_non_null(strstr(out, "t_max[usec]"));
 	assert_non_null(strstr(out, "t_avg[usec]"));
 	assert_non_null(strstr(out, "t_stdev[usec]"));
-	assert_non_null(strstr(out, "p99[usec]"));
-	assert_non_null(strstr(out, "p99.9[usec]"));
+	assert_non_null(strstr(out, "99% percentile[usec]"));
+	assert_non_null(strstr(out, "99.9% percentile[usec]"));
 	assert_non_null(strstr(out, "p99.99[usec]"));
 	assert_non_null(strstr(out, "wire_p50[usec]"));
 	assert_non_null(strstr(out, "loop_p99.9[usec]"));
@@ -318,6 +403,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_report, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_text_reliable_and_warnings,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_perftest_columns,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test(test_raw_csv),

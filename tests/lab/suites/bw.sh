@@ -131,7 +131,7 @@ sigint() {
 	cat /tmp/inf.out /tmp/inf.err
 	echo "EXPECT exit 0, a final report (text and JSON) with messages > 0, receiver = sender"
 	echo "GOT exit $r, messages $(jget "$j" '.results[0].messages'), receiver $(jget "$j" '.results[0].receiver.messages'), partial $(jget "$j" .partial)"
-	[ "$r" = 0 ] && grep -q "rx messages" /tmp/inf.out && [ "$(jget "$j" '.results[0].messages')" -gt 0 ] &&
+	[ "$r" = 0 ] && grep -q "rx_messages" /tmp/inf.out && [ "$(jget "$j" '.results[0].messages')" -gt 0 ] &&
 		[ "$(jget "$j" '.results[0].receiver.messages')" = "$(jget "$j" '.results[0].messages')" ]
 }
 

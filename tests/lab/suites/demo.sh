@@ -2,8 +2,9 @@
 # demo.sh MODE - the showcase measurement, run by `rxe-lab demo` twice:
 # MODE=switch (h2 -> h1 through the bridge) and MODE=direct (--direct).
 # Writes /out/demo-result.txt, one line per tool: "tool=... bytes=...
-# t_min_us=... t_typical_us=... figure=RTT|half-RTT" (µs), which rxe-lab
-# subtracts: switch - direct.
+# t_min_us=... t_typical_us=... figure=RTT|half-RTT" (µs; rperf's also
+# samples= and nonpositive=), which rxe-lab subtracts: switch - direct;
+# and /out/demo-rperf.txt, rperf's whole report, which it also prints.
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh
 MODE=${1:-switch}
@@ -22,7 +23,8 @@ measure() {
 		--out_json_file "$j" 10.77.0.1 > /tmp/demo-rperf.log 2>&1 || { cat /tmp/demo-rperf.log; return 1; }
 	wait
 	cat /tmp/demo-rperf.log >&2
-	jq -r '.results[0] | "tool=rperf_lat bytes=\(.size) t_min_us=\(.rtt_ns.min / 1000) t_typical_us=\(.rtt_ns.p50 / 1000) t_p999_us=\(.rtt_ns.p999 / 1000) figure=RTT"' "$j"
+	cp /tmp/demo-rperf.log "$LAB_OUT/demo-rperf.txt"
+	jq -r '.results[0] | "tool=rperf_lat bytes=\(.size) t_min_us=\(.rtt_ns.min / 1000) t_typical_us=\(.rtt_ns.p50 / 1000) t_p999_us=\(.rtt_ns.p999 / 1000) samples=\(.samples) nonpositive=\(.nonpositive) figure=RTT"' "$j"
 	lab_pair 1 2 120 ib_send_lat -F -n 1000 > /tmp/demo.log 2>&1 || { cat /tmp/demo.log; return 1; }
 	echo "tool=ib_send_lat $(lab_lat_result) figure=half-RTT"
 }
@@ -32,4 +34,9 @@ lab_say "measuring h2 -> h1 ($MODE): rperf lat and ib_send_lat"
 check "h2 -> h1 latency ($MODE) crosses the $([ "$MODE" = direct ] && echo veth pair || echo switch)" \
 	lab_assert_crossed 1500 eval 'R=$(measure)'
 [ -n "${R:-}" ] && { echo "$R" > "$LAB_OUT/demo-result.txt"; lab_say "result: $R"; }
+# the whole rperf report, not only the line above (rxe-lab demo explains it)
+if [ -s "$LAB_OUT/demo-rperf.txt" ]; then
+	lab_say "rperf lat's report ($MODE, h2 -> h1; figures are RTTs in usec)"
+	sed -n '/^rperf lat/,$p' "$LAB_OUT/demo-rperf.txt"
+fi
 lab_summary

@@ -22,7 +22,7 @@ all_methods() {
 	local j=$OUT/all.json rp pp po
 	lab_assert_crossed 10000 client --method all -n 2000 --warmup 200 --pair-order sequential \
 		--breakdown --out_json_file "$j" || { cat /tmp/cli.log /tmp/cli.err; return 1; }
-	sed -n '/^method/,/^$/p' /tmp/cli.log
+	sed -n '/#bytes/,/^$/p' /tmp/cli.log
 	echo "EXPECT three results: rperf, pingpong, postpoll"
 	echo "GOT $(jq -c '[.results[].method]' "$j")"
 	[ "$(jq -c '[.results[].method]' "$j")" = '["rperf","pingpong","postpoll"]' ] || return 1

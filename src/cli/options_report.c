@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Options, group "report": perftest's output habits (-H, -U, --cpu_util,
+ * -w/--limit_bw, --limit_lat) with perftest's letters and meanings, where
+ * rperf has the concept (see options.h for the order).
+ */
+#include "cli/options_priv.h"
+
+const struct rperf_opt rperf_opts_report[] = {
+	/* perftest's report options */
+	{ .name = "report-histogram",
+	  .letter = 'H',
+	  .type = RPERF_OT_FLAG,
+	  .cmds = L,
+	  .off = OFF(report_histogram),
+	  .help = "perftest's -H: print the RTT CDF after the table (the CSV that --hist FILE writes to a file)." },
+	{ .name = "report-unsorted",
+	  .letter = 'U',
+	  .type = RPERF_OT_FLAG,
+	  .cmds = L,
+	  .off = OFF(report_unsorted),
+	  .help = "perftest's -U: print every sample in the order measured after the table (the CSV that --raw FILE writes to a file)." },
+	{ .name = "cpu_util",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = T,
+	  .off = OFF(cpu_util),
+	  .help = "Show CPU_Util[%] where perftest does (lat: 10th column, bw: 6th): the measuring process's CPU time over the run's wall time, % of one CPU (perftest shows the whole host's)." },
+	{ .name = "limit_bw",
+	  .letter = 'w',
+	  .type = RPERF_OT_RATE,
+	  .cmds = B,
+	  .off = OFF(limit_bw),
+	  .min = 0,
+	  .max = 1e12,
+	  .metavar = "BW",
+	  .help = "Exit 1 when a size's BW average is below BW, in the report's units (MB/s of 2^20 B, or Gb/s with --report_gbits), as perftest's -w." },
+	{ .name = "limit_lat",
+	  .type = RPERF_OT_TIME,
+	  .cmds = L,
+	  .off = OFF(limit_lat_ns),
+	  .min = 1,
+	  .max = 3600 * NS_S,
+	  .unit = NS_US,
+	  .metavar = "TIME",
+	  .help = "Exit 1 when a size's t_typical (RTT p50) exceeds TIME (a bare number is microseconds; the same check as --max-p50)." },
+};
+
+const size_t rperf_nopts_report =
+	sizeof(rperf_opts_report) / sizeof(rperf_opts_report[0]);

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf bw's "BW peak" (perftest's column 3): the best rate of a window
+ * between two interval ticks at which completions arrived, fed with the
+ * generator's ticks as bw_client feeds them (rperf_bw_on_interval).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bw/bw.h"
+#include "cli/config.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
+
+static void tick(struct rperf_bw_run *run, double t0, double t1,
+		 uint64_t messages, uint64_t size)
+{
+	struct rperf_bsg_tick t = { .messages = messages,
+				    .bytes = messages * size,
+				    .t_start = t0,
+				    .t_end = t1 };
+
+	rperf_bw_on_interval(run, &t);
+}
+
+/* Completions every 100 ms: the peak is the best 100 ms interval. */
+static void steady(void **state)
+{
+	struct rperf_cli_config cfg;
+	struct rperf_bw_run run;
+
+	(void)state;
+	rperf_cli_config_defaults(&cfg); /* no --interval: nothing printed */
+	memset(&run, 0, sizeof(run));
+	run.cfg = &cfg;
+	tick(&run, 0, 0.1, 100, 1000); /* 1e5 B in 0.1 s: 8 Mb/s */
+	tick(&run, 0.1, 0.2, 300, 1000); /* 2e5 B: 16 Mb/s */
+	tick(&run, 0.2, 0.3, 350, 1000);
+	NEAR(run.peak_gbps, 0.016);
+}
+
+/*
+ * Signaled every 100th message, completions arrive in batches of 100 every
+ * second while the ticks come every 100 ms: the batch is spread over the
+ * second since the previous completion, never credited to one 100 ms
+ * interval (which would be 10 times the real rate).
+ */
+static void batched(void **state)
+{
+	struct rperf_cli_config cfg;
+	struct rperf_bw_run run;
+	uint64_t done = 0;
+
+	(void)state;
+	rperf_cli_config_defaults(&cfg);
+	memset(&run, 0, sizeof(run));
+	run.cfg = &cfg;
+	for (int k = 1; k <= 30; k++) {
+		if (k % 10 == 0)
+			done += 100;
+		tick(&run, (k - 1) / 10.0, k / 10.0, done, 65536);
+	}
+	/* 100 x 65536 B per second = 52.4288 Mb/s, not 524 */
+	NEAR(run.peak_gbps, 100 * 65536 * 8 / 1e9);
+}
+
+/* Nothing completed: no peak (the report falls back to the average). */
+static void idle(void **state)
+{
+	struct rperf_cli_config cfg;
+	struct rperf_bw_run run;
+
+	(void)state;
+	rperf_cli_config_defaults(&cfg);
+	memset(&run, 0, sizeof(run));
+	run.cfg = &cfg;
+	tick(&run, 0, 0.1, 0, 64);
+	tick(&run, 0.1, 0.2, 0, 64);
+	assert_true(run.peak_gbps == 0);
+}
+
+/* The generator's interval and duration for --interval / -D /
+ * --run_infinitely (perftest's report period). */
+static void ticks_and_duration(void **state)
+{
+	struct rperf_cli_config cfg;
+
+	(void)state;
+	rperf_cli_config_defaults(&cfg);
+	assert_int_equal(rperf_bw_tick_ns(&cfg), RPERF_BW_PEAK_NS);
+	assert_false(rperf_bw_prints_intervals(&cfg));
+	cfg.duration_ns = 3000000000ull;
+	assert_int_equal(rperf_bw_gen_duration_ns(&cfg), 3000000000ull);
+	assert_false(rperf_bw_prints_intervals(&cfg));
+	cfg.run_infinitely = true;
+	assert_int_equal(rperf_bw_tick_ns(&cfg), 3000000000ull);
+	assert_int_equal(rperf_bw_gen_duration_ns(&cfg), 0);
+	assert_true(rperf_bw_prints_intervals(&cfg));
+	cfg.interval_ns = 500000000ull;
+	assert_int_equal(rperf_bw_tick_ns(&cfg), 500000000ull);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(steady),
+		cmocka_unit_test(batched),
+		cmocka_unit_test(idle),
+		cmocka_unit_test(ticks_and_duration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
