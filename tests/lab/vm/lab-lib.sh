@@ -373,6 +373,32 @@ lab_capture_stop() {
 	grep -o 'tos 0x[0-9a-f]*' /tmp/lab-cap.log | sort | uniq -c | awk '{ print $1, $2, $3 }'
 }
 
+# lab_agents_start N: `rperf agent --bind 10.77.0.I` for h1..hN (logs in
+# /tmp/agent-hI.log), waits until all N listen on tcp/18521; lab_agents_stop
+lab_agents_start() {
+	local n=$1 i k
+	for ((i = 1; i <= n; i++)); do
+		rperf agent --bind "10.77.0.$i" > "/tmp/agent-h$i.log" 2>&1 &
+		echo $! > "/tmp/agent-h$i.pid"
+	done
+	for ((k = 0; k < 150; k++)); do
+		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "GOT agents not listening on tcp/18521 after 15 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
+	return 1
+}
+lab_agents_stop() {
+	local f p
+	for f in /tmp/agent-h*.pid; do
+		[ -e "$f" ] || continue
+		read -r p < "$f"
+		kill "$p" 2> /dev/null
+		wait "$p" 2> /dev/null
+		rm -f "$f"
+	done
+}
+
 # ------------------------------------------------------------ checks
 # check NAME CMD...: run CMD in this shell, output to a log. Prints "ok" or
 # "FAIL" (with the check's EXPECT/GOT lines, the tail of its output and of

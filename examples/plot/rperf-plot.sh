@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rperf-plot.sh - draw rperf results with gnuplot, as PNG and SVG:
+#   rperf-plot.sh sweep SWEEP.json PREFIX   # rperf run --sweep ... --out_json_file
+#       PREFIX.png, PREFIX.svg: LSG RTT p50 / p99.9 and BSG Gb/s vs the value
+#   rperf-plot.sh cdf HIST.csv PREFIX       # rperf lat --hist HIST.csv
+#       PREFIX.png, PREFIX.svg: the RTT CDF, one curve per size
+# Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, jq. Also writes
+# PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when gnuplot fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX" >&2; exit 2; }
+[ $# = 3 ] || usage
+mode=$1 in=$2 prefix=$3
+[ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
+command -v gnuplot > /dev/null || { echo "rperf-plot.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+dat=$prefix.dat
+
+render() {  # render SCRIPT VARS: PREFIX.png and PREFIX.svg
+	local t
+	for t in png svg; do
+		gnuplot -e "$2; dat='$dat'; out='$prefix.$t'; term='$t'" "$here/$1" ||
+			{ echo "rperf-plot.sh: gnuplot failed on $1 ($t)" >&2; exit 3; }
+	done
+}
+
+case $mode in
+sweep)
+	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }
+	jq -e '.sweep.key and (.points | type == "array")' "$in" > /dev/null 2>&1 ||
+		{ echo "rperf-plot.sh: $in is not the JSON of rperf run --sweep" >&2; exit 2; }
+	# x: the value in the key's unit (its index when it is not a number)
+	jq -r '.points[] | [(.x // .index), (.lsg_rtt_ns.p50 // "NaN"),
+		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value] | @tsv' "$in" > "$dat"
+	key=$(jq -r '.sweep.key' "$in")
+	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
+	render sweep.gp "key='$key'"
+	;;
+cdf)
+	head -n 1 "$in" | grep -q '^size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction$' ||
+		{ echo "rperf-plot.sh: $in is not the CSV of rperf lat --hist" >&2; exit 2; }
+	# one block per (size, repeat): value_ns fraction
+	awk -F, 'NR > 1 { k = $1 "/" $2; if (k != p) { if (NR > 2) printf "\n\n"; p = k }
+		print $5, $8 }' "$in" > "$dat"
+	titles=$(awk -F, 'NR > 1 { k = $1 "B" ($2 > 0 ? "/r" $2 : ""); if (k != p) { printf "%s%s", s, k; s = " "; p = k } }' "$in")
+	[ -n "$titles" ] || { echo "rperf-plot.sh: $in has no samples" >&2; exit 2; }
+	render cdf.gp "titles='$titles'"
+	;;
+*) usage ;;
+esac
+echo "rperf-plot.sh: wrote $prefix.png $prefix.svg"

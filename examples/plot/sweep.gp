@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# sweep.gp - an `rperf run --sweep` as the RPerf paper's Fig 7: (a) the LSG's
+# RTT (p50 and p99.9) and (b) the BSGs' total bandwidth against the swept
+# value. Called by rperf-plot.sh with -e "dat='F'; out='F'; term='T';
+# key='bsg.load.count'"; dat columns (tab-separated): x, p50_ns, p999_ns,
+# bsg_gbps, value-as-given.
+set datafile separator "\t"
+set datafile missing "NaN"
+if (term eq "svg") {
+	set terminal svg size 900,380 dynamic font "sans,11"
+} else {
+	set terminal pngcairo size 900,380 font "sans,10"
+}
+set output out
+set multiplot layout 1,2
+set grid
+set key top left
+set xlabel key
+set ylabel "LSG RTT (us)"
+set title "(a) LSG round-trip time"
+set yrange [0:*]
+plot dat using 1:($2/1000):xticlabels(5) with linespoints pt 7 lw 2 title "p50", \
+     dat using 1:($3/1000) with linespoints pt 5 lw 2 title "p99.9"
+set ylabel "BSG total (Gb/s, payload sent)"
+set title "(b) BSG bandwidth"
+plot dat using 1:4:xticlabels(5) with linespoints pt 7 lw 2 title "all BSGs"
+unset multiplot
