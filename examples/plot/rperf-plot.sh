@@ -34,7 +34,9 @@ sweep)
 		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value] | @tsv' "$in" > "$dat"
 	key=$(jq -r '.sweep.key' "$in")
 	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
-	render sweep.gp "key='$key'"
+	# microseconds, or milliseconds when the largest RTT is 10 ms or more
+	scale=$(awk -F'\t' '$3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e7 ? "div=1e6; unit=\"ms\"" : "div=1e3; unit=\"us\"") }' "$dat")
+	render sweep.gp "key='$key'; $scale"
 	;;
 cdf)
 	head -n 1 "$in" | grep -q '^size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction$' ||
@@ -44,7 +46,14 @@ cdf)
 		print $5, $8 }' "$in" > "$dat"
 	titles=$(awk -F, 'NR > 1 { k = $1 "B" ($2 > 0 ? "/r" $2 : ""); if (k != p) { printf "%s%s", s, k; s = " "; p = k } }' "$in")
 	[ -n "$titles" ] || { echo "rperf-plot.sh: $in has no samples" >&2; exit 2; }
-	render cdf.gp "titles='$titles'"
+	# x range: the lowest p0.1 and the highest p99.9 over the curves, in us
+	# (log x: the range starts at the smallest positive RTT at or above p0.1;
+	# the fractions still count every sample, non-positive ones included)
+	range=$(awk 'NF == 0 { blo = bhi = 0; next }
+		!blo && $2 >= 0.001 && $1 > 0 { blo = 1; if (!n || $1 < lo) lo = $1 }
+		!bhi && $2 >= 0.999 { bhi = 1; if (!n++ || $1 > hi) hi = $1 }
+		END { if (hi <= lo) hi = lo * 10; printf "xlo=%.3f; xhi=%.3f", lo / 1000, hi / 1000 }' "$dat")
+	render cdf.gp "titles='$titles'; $range"
 	;;
 *) usage ;;
 esac

@@ -2,7 +2,7 @@
 # sweep.gp - an `rperf run --sweep` as the RPerf paper's Fig 7: (a) the LSG's
 # RTT (p50 and p99.9) and (b) the BSGs' total bandwidth against the swept
 # value. Called by rperf-plot.sh with -e "dat='F'; out='F'; term='T';
-# key='bsg.load.count'"; dat columns (tab-separated): x, p50_ns, p999_ns,
+# key='bsg.load.count'; div=1e3; unit='us'"; dat columns (tab-separated): x, p50_ns, p999_ns,
 # bsg_gbps, value-as-given.
 set datafile separator "\t"
 set datafile missing "NaN"
@@ -16,11 +16,11 @@ set multiplot layout 1,2
 set grid
 set key top left
 set xlabel key
-set ylabel "LSG RTT (us)"
+set ylabel sprintf("LSG RTT (%s)", unit)
 set title "(a) LSG round-trip time"
 set yrange [0:*]
-plot dat using 1:($2/1000):xticlabels(5) with linespoints pt 7 lw 2 title "p50", \
-     dat using 1:($3/1000) with linespoints pt 5 lw 2 title "p99.9"
+plot dat using 1:($2/div):xticlabels(5) with linespoints pt 7 lw 2 title "p50", \
+     dat using 1:($3/div) with linespoints pt 5 lw 2 title "p99.9"
 set ylabel "BSG total (Gb/s, payload sent)"
 set title "(b) BSG bandwidth"
 plot dat using 1:4:xticlabels(5) with linespoints pt 7 lw 2 title "all BSGs"

@@ -58,13 +58,13 @@ sweep() {
 # the JSON: 4 points, each ok, BSG count = value, LSG samples, a median
 points_ok() {
 	local j=$1
-	echo "EXPECT 4 points: status ok, bsg_count = value, lsg_samples >= 100, lsg_rtt_ns.p50 > 0, bsg_gbps > 0 with BSGs"
+	echo "EXPECT 4 points: status ok, bsg_count = value, lsg_samples >= 20 (a median; a closed-loop LSG at 20-60 ms RTT takes 50-150 in 3 s), lsg_rtt_ns.p50 > 0, bsg_gbps > 0 with BSGs"
 	echo "GOT $(jq -c '[.points[] | {value, x, status, bsg_count, lsg_samples, p50: .lsg_rtt_ns.p50, bsg_gbps}]' "$j")"
 	jq -e '.sweep.key == "bsg.load.count" and .sweep.param == "count" and
 		(.hosts_map | endswith("lab-hosts.ini")) and (.points | length) == 4 and
 		all(.points[]; .status == "ok" and .exit_status == 0 and
 			.bsg_count == (.value | tonumber) and .x == (.value | tonumber) and
-			.lsg_samples >= 100 and .lsg_rtt_ns.p50 > 0 and
+			.lsg_samples >= 20 and .lsg_rtt_ns.p50 > 0 and
 			.report.generators != null and
 			(.bsg_count == 0 or (.bsg_gbps > 0 and .bsg_gbps_by_name.load == .bsg_gbps)))' "$j" > /dev/null
 }
