@@ -246,6 +246,46 @@ static void test_target_number(void **state)
 	}
 }
 
+/* Every examples/ job loads alone and through examples/lab-hosts.ini,
+ * whose roles land on the lab's hosts. */
+static void test_examples(void **state)
+{
+	static const char *const jobs[] = {
+		"one-to-one.ini",	 "fig7-converged.ini",
+		"fig8-bsg-size.ini",	 "fig12-dedicated-class.ini",
+		"fig13-pretend-lsg.ini",
+	};
+	const char *src = getenv("RPERF_SRC");
+	char path[512], map[512], err[512] = "";
+	struct rperf_job_edit ed = { .hosts_map = map };
+
+	(void)state;
+	if (!src)
+		skip();
+	snprintf(map, sizeof(map), "%s/examples/lab-hosts.ini", src);
+	for (size_t i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+		struct rperf_job *job = NULL;
+		const struct rperf_job_host *h;
+
+		snprintf(path, sizeof(path), "%s/examples/%s", src, jobs[i]);
+		if (rperf_job_load(path, &job, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_string_equal(rperf_job_host(job, "sink")->control,
+				    "node0");
+		rperf_job_free(job);
+		if (rperf_job_load_edit(path, &ed, &job, err, sizeof(err)))
+			fail_msg("%s", err);
+		h = rperf_job_host(job, "sink");
+		assert_string_equal(h->control, "10.77.0.1");
+		assert_string_equal(h->sel.device, "rxe_h1");
+		h = rperf_job_host(job, "load3");
+		assert_string_equal(h->control, "10.77.0.5");
+		assert_string_equal(h->sel.device, "rxe_h5");
+		assert_true(job->ninst >= 1);
+		rperf_job_free(job);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_set_after_map),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_target_number),
+		cmocka_unit_test(test_examples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
