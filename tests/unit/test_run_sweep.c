@@ -9,16 +9,6 @@
 #include "run/run_sweep.h"
 #include "run_fixture.h"
 
-static void add(struct rperf_run_results *r, struct rperf_proto_report *rep)
-{
-	char err[256] = "";
-
-	assert_int_equal(rperf_run_results_add_report(r, rep->host, rep, NULL,
-						      err, sizeof(err)),
-			 0);
-	rperf_proto_report_fini(rep);
-}
-
 /* Point with @nbsg BSGs (h3.., 1 Gb/s each, tclass 0) and an LSG h2 -> h1
  * (tclass 96) whose RTTs are 1000 + 100 * nbsg ns + 0..9999; the BSGs of
  * host h5 never report (its host failed) when @fail. */
@@ -46,7 +36,7 @@ static void fill_point(struct rperf_sweep *s, size_t i, size_t nbsg, bool fail)
 	}
 	fx_report(&rep, "h2", 1);
 	fx_lsg(&rep, 0, fx_hist(1000 + 100 * (int64_t)nbsg, 1, 10000));
-	add(r, &rep);
+	fx_add(r, &rep);
 	for (size_t k = 0; k < nbsg; k++) {
 		char host[8];
 
@@ -59,7 +49,7 @@ static void fill_point(struct rperf_sweep *s, size_t i, size_t nbsg, bool fail)
 		/* 125e6 bytes in 1 s = 1 Gb/s */
 		fx_counts(&rep, (uint32_t)(k + 1), RPERF_ROLE_SOURCE,
 			  RPERF_GEN_BSG, 125000000ull, 1.0);
-		add(r, &rep);
+		fx_add(r, &rep);
 	}
 	assert_int_equal(rperf_run_results_finish(r), 0);
 	rperf_sweep_set_result(s, i, r);

@@ -67,33 +67,6 @@ for a in "$@"; do
 	esac
 done
 
-# ------------------------------------------------------------- agents
-# agents_start N: `rperf agent --bind 10.77.0.I` for h1..hN, listening
-agents_start() {
-	local n=$1 i k
-	for ((i = 1; i <= n; i++)); do
-		rperf agent --bind "10.77.0.$i" > "/tmp/agent-h$i.log" 2>&1 &
-		echo $! > "/tmp/agent-h$i.pid"
-	done
-	for ((k = 0; k < 100; k++)); do
-		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
-		sleep 0.1
-	done
-	echo "GOT agents not listening on tcp/18521 after 10 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
-	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
-	return 1
-}
-agents_stop() {
-	local f p
-	for f in /tmp/agent-h*.pid; do
-		[ -e "$f" ] || continue
-		read -r p < "$f"
-		kill "$p" 2> /dev/null
-		wait "$p" 2> /dev/null
-		rm -f "$f"
-	done
-}
-
 # --------------------------------------------------------------- jobs
 # job_write FILE NBSG: the experiment with the first NBSG of h3,h4,h5
 job_write() {
@@ -193,7 +166,7 @@ lsg_rate_probe() {
 setup() {
 	[ "$RPS" = 1 ] && switch_on_cpu0
 	lsg_rate_probe
-	agents_start 5 || return 1
+	lab_agents_start 5 || return 1
 	echo "INFO rperf $(rperf --version 2>&1 | head -1); rxe MTU $(ibv_devinfo -d rxe_h1 | awk '/active_mtu/ { print $2 }')"
 }
 
@@ -397,5 +370,5 @@ check "lane for tclass $LSG_TCLASS: LSG in band 1, BSGs in band 2" prio_runs
 check "JSON classes: tclass $LSG_TCLASS = the LSG, tclass 0 = the BSGs"   prio_classes
 check "lane: LSG median with 3 BSGs <= 2 x no-BSG median"        prio_rtt
 check "lane: BSG total >= 90 % of the FIFO 3-BSG case"           prio_bw
-agents_stop
+lab_agents_stop
 lab_summary

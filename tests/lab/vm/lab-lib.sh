@@ -373,12 +373,14 @@ lab_capture_stop() {
 	grep -o 'tos 0x[0-9a-f]*' /tmp/lab-cap.log | sort | uniq -c | awk '{ print $1, $2, $3 }'
 }
 
-# lab_agents_start N: `rperf agent --bind 10.77.0.I` for h1..hN (logs in
-# /tmp/agent-hI.log), waits until all N listen on tcp/18521; lab_agents_stop
+# lab_agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` for
+# h1..hN (logs in /tmp/agent-hI.log, pids in /tmp/agent-hI.pid), waits until
+# all N listen on tcp/18521; lab_agents_stop: stops them all
 lab_agents_start() {
 	local n=$1 i k
+	shift
 	for ((i = 1; i <= n; i++)); do
-		rperf agent --bind "10.77.0.$i" > "/tmp/agent-h$i.log" 2>&1 &
+		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
 		echo $! > "/tmp/agent-h$i.pid"
 	done
 	for ((k = 0; k < 150; k++)); do
@@ -386,6 +388,7 @@ lab_agents_start() {
 		sleep 0.1
 	done
 	echo "GOT agents not listening on tcp/18521 after 15 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
+	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
 	return 1
 }
 lab_agents_stop() {
