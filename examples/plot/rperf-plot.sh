@@ -30,8 +30,11 @@ sweep)
 	jq -e '.sweep.key and (.points | type == "array")' "$in" > /dev/null 2>&1 ||
 		{ echo "rperf-plot.sh: $in is not the JSON of rperf run --sweep" >&2; exit 2; }
 	# x: the value in the key's unit (its index when it is not a number)
+	# 6th column: 1 when the samples support p99.9 (10 / (1 - 0.999) =
+	# 10,000, as the table's '*'), else 0: drawn hollow
 	jq -r '.points[] | [(.x // .index), (.lsg_rtt_ns.p50 // "NaN"),
-		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value] | @tsv' "$in" > "$dat"
+		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value,
+		(if .lsg_samples >= 10000 then 1 else 0 end)] | @tsv' "$in" > "$dat"
 	key=$(jq -r '.sweep.key' "$in")
 	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
 	# microseconds, or milliseconds when the largest RTT is 10 ms or more

@@ -29,7 +29,7 @@ sweep_plot() {
 }
 sweep_data() {
 	local want got
-	want=$(jq -r '[.points[] | "\(.x) \(.lsg_rtt_ns.p50) \(.lsg_rtt_ns.p999) \(.bsg_gbps) \(.value)"] | join("|")' "$fx/sweep.json")
+	want=$(jq -r '[.points[] | "\(.x) \(.lsg_rtt_ns.p50) \(.lsg_rtt_ns.p999) \(.bsg_gbps) \(.value) \(if .lsg_samples >= 10000 then 1 else 0 end)"] | join("|")' "$fx/sweep.json")
 	got=$(tr '\t' ' ' < "$out/fig7.dat" | paste -sd '|')
 	echo "     data: $got"
 	[ "$got" = "$want" ]
@@ -58,7 +58,7 @@ bad_input() {
 	return "$ok"
 }
 t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
-t "sweep data: x, p50, p99.9, Gb/s, value per point"     sweep_data
+t "sweep data: x, p50, p99.9, Gb/s, value, p99.9 supported"     sweep_data
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "bad inputs exit 2 with a message"                      bad_input
