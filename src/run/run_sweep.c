@@ -188,10 +188,16 @@ void rperf_sweep_summary(const struct rperf_sweep_point *p,
 	sum->p999 = v[2];
 }
 
+bool rperf_sweep_measured(const struct rperf_sweep_point *p)
+{
+	return p->res && p->status != RPERF_SWEEP_ABORTED;
+}
+
 bool rperf_sweep_gbps_by_name(const struct rperf_sweep_point *p,
 			      const char *name, double *gbps)
 {
-	const struct rperf_run_results *r = p->res;
+	const struct rperf_run_results *r = rperf_sweep_measured(p) ? p->res :
+								      NULL;
 	bool any = false;
 
 	*gbps = 0;
@@ -211,7 +217,8 @@ bool rperf_sweep_gbps_by_name(const struct rperf_sweep_point *p,
 bool rperf_sweep_gbps_by_class(const struct rperf_sweep_point *p,
 			       const char *cls, double *gbps)
 {
-	const struct rperf_run_results *r = p->res;
+	const struct rperf_run_results *r = rperf_sweep_measured(p) ? p->res :
+								      NULL;
 
 	for (size_t i = 0; r && i < r->ncls; i++) {
 		if (strcmp(r->cls[i].name, cls) || !r->cls[i].agg.nbsg)
@@ -304,7 +311,7 @@ static void line(FILE *f, const struct rperf_sweep_point *p,
 	fprintf(f, "%-12s %-8s %4zu %4zu %10llu %10s %10s %10s", p->value,
 		rperf_sweep_status_name(p->status), m.nlsg, m.nbsg,
 		(unsigned long long)m.lsg_samples, v[0], v[1], v[2]);
-	gbps(f, p->res && m.nbsg, m.bsg_gbps);
+	gbps(f, rperf_sweep_measured(p) && m.nbsg, m.bsg_gbps);
 	for (size_t i = 0; i < c->nbsg; i++) {
 		bool have = rperf_sweep_gbps_by_name(p, c->bsg[i], &g);
 

@@ -17,7 +17,8 @@
  *       lsg_count, lsg_samples, lsg_rtt_ns { p50, p99, p999 } (all LSG
  *       instances merged: RTT in ns; null without samples),
  *       bsg_count, bsg_gbps, bsg_receiver_gbps (payload Gb/s summed over
- *       the BSG instances: sent, received),
+ *       the BSG instances: sent, received; null when nothing was measured:
+ *       not run or aborted),
  *       bsg_gbps_by_name { SECTION: Gb/s sent, summed over its instances },
  *       bsg_gbps_by_class { "tclass 96": Gb/s sent }, failed_hosts [..],
  *       instances_with_errors,
@@ -97,6 +98,8 @@ struct rperf_sweep_sum {
 };
 void rperf_sweep_summary(const struct rperf_sweep_point *p,
 			 struct rperf_sweep_sum *sum);
+/* Did point @p measure anything (it ran and was not aborted)? */
+bool rperf_sweep_measured(const struct rperf_sweep_point *p);
 /* Gb/s sent by the BSG instances of section @name, or by class @cls (its
  * name, "tclass 96"); false when the point has none. */
 bool rperf_sweep_gbps_by_name(const struct rperf_sweep_point *p,

@@ -27,7 +27,8 @@ static json_t *rtt_obj(const struct rperf_sweep_sum *m)
 /* bsg_gbps_by_name, bsg_gbps_by_class */
 static int by_maps(json_t *o, const struct rperf_sweep_point *p)
 {
-	const struct rperf_run_results *r = p->res;
+	const struct rperf_run_results *r = rperf_sweep_measured(p) ? p->res :
+								      NULL;
 	json_t *names = json_object(), *cls = json_object();
 	int e = set(o, "bsg_gbps_by_name", names);
 
@@ -90,10 +91,12 @@ static json_t *point(const struct rperf_sweep_point *p, size_t idx)
 	e |= set(o, "lsg_rtt_ns", rtt_obj(&m));
 	e |= set(o, "bsg_count", json_integer((json_int_t)m.nbsg));
 	e |= set(o, "bsg_gbps",
-		 p->res ? rperf_rpt_json_real(m.bsg_gbps) : json_null());
+		 rperf_sweep_measured(p) ? rperf_rpt_json_real(m.bsg_gbps) :
+					   json_null());
 	e |= set(o, "bsg_receiver_gbps",
-		 p->res ? rperf_rpt_json_real(m.bsg_receiver_gbps) :
-			  json_null());
+		 rperf_sweep_measured(p) ?
+			 rperf_rpt_json_real(m.bsg_receiver_gbps) :
+			 json_null());
 	e |= by_maps(o, p);
 	e |= set(o, "failed_hosts", failed_hosts(p->res));
 	e |= set(o, "instances_with_errors",

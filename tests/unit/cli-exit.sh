@@ -121,7 +121,8 @@ expect 3 any run --timeout 300ms --sweep lsg.l.size=64,128 --out_json_file "$tmp
 grep -q "^sweep lsg.l.size: 2 points of" "$tmp/out" || bad "run --sweep: no table on stdout: $(head -c 300 "$tmp/out")"
 if command -v jq > /dev/null; then
 	jq -e '.sweep.key == "lsg.l.size" and (.points | length) == 2 and
-		all(.points[]; .status == "aborted" and .exit_status == 3 and .report.aborted == true) and
+		all(.points[]; .status == "aborted" and .exit_status == 3 and .report.aborted == true and
+			.bsg_gbps == null and .lsg_rtt_ns == null) and
 		[.points[].x] == [64, 128]' "$tmp/sweep.json" > /dev/null &&
 		ok "run --sweep JSON: 2 aborted points, x = 64, 128" || bad "run --sweep JSON: $(head -c 300 "$tmp/sweep.json")"
 fi
