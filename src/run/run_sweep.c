@@ -275,12 +275,13 @@ static void rtt(char *b, size_t n, bool have, int64_t ns, double p,
 			 rperf_percentile_reliable(p, cnt) ? "" : "*");
 }
 
-static void gbps(FILE *f, bool have, double g)
+/* One Gb/s column of width @w. */
+static void gbps(FILE *f, int w, bool have, double g)
 {
 	if (have)
-		fprintf(f, " %12.6f", g);
+		fprintf(f, " %*.6f", w, g);
 	else
-		fprintf(f, " %12s", "-");
+		fprintf(f, " %*s", w, "-");
 }
 
 static void header(FILE *f, const struct rperf_sweep *s, const struct cols *c)
@@ -293,7 +294,7 @@ static void header(FILE *f, const struct rperf_sweep *s, const struct cols *c)
 	for (size_t i = 0; i < c->nbsg; i++)
 		fprintf(f, " %12.12s", c->bsg[i]);
 	for (size_t i = 0; i < c->ncls; i++)
-		fprintf(f, " %12.12s", c->cls[i]);
+		fprintf(f, " %16.16s", c->cls[i]); /* "SL 1 / tclass 96" */
 	fprintf(f, " %s\n", "failures");
 }
 
@@ -311,16 +312,16 @@ static void line(FILE *f, const struct rperf_sweep_point *p,
 	fprintf(f, "%-12s %-8s %4zu %4zu %10llu %10s %10s %10s", p->value,
 		rperf_sweep_status_name(p->status), m.nlsg, m.nbsg,
 		(unsigned long long)m.lsg_samples, v[0], v[1], v[2]);
-	gbps(f, rperf_sweep_measured(p) && m.nbsg, m.bsg_gbps);
+	gbps(f, 12, rperf_sweep_measured(p) && m.nbsg, m.bsg_gbps);
 	for (size_t i = 0; i < c->nbsg; i++) {
 		bool have = rperf_sweep_gbps_by_name(p, c->bsg[i], &g);
 
-		gbps(f, have, g);
+		gbps(f, 12, have, g);
 	}
 	for (size_t i = 0; i < c->ncls; i++) {
 		bool have = rperf_sweep_gbps_by_class(p, c->cls[i], &g);
 
-		gbps(f, have, g);
+		gbps(f, 16, have, g);
 	}
 	if (!p->res)
 		fprintf(f, " -\n");
