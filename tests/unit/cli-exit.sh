@@ -105,6 +105,12 @@ grep -q '"failed_hosts"' "$tmp/down.json" 2> /dev/null || bad "run: the JSON mus
 # every point, exits 3 and writes one JSON with a point per value
 expect 2 1 run --set lsg.l.szie=2 "$tmp/down.ini"
 grep -q "^rperf run: --set lsg.l.szie=2: \[lsg l\] szie: unknown key; did you mean 'size'?" "$tmp/err" || bad "run --set: $(cat "$tmp/err")"
+expect 2 1 run --set '' "$tmp/down.ini"
+grep -q "^rperf: --set: empty value; accepted: S.N.KEY=VALUE" "$tmp/err" || bad "run --set '': $(cat "$tmp/err")"
+sets=()
+for i in $(seq 33); do sets+=(--set "lsg.l.size=$i"); done
+expect 2 1 run "${sets[@]}" "$tmp/down.ini"
+grep -q "^rperf: --set: given more than 32 times" "$tmp/err" || bad "run --set x 33: $(cat "$tmp/err")"
 expect 2 1 run --set lsg.zzz.size=2 "$tmp/down.ini"
 grep -q "has no \[lsg zzz\]; it has: l" "$tmp/err" || bad "run --set, unknown section: $(cat "$tmp/err")"
 expect 2 1 run --sweep lsg.l.size=64,0 --out_json_file "$tmp/never.json" "$tmp/down.ini"
