@@ -13,6 +13,7 @@ usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREF
 [ $# = 3 ] || usage
 mode=$1 in=$2 prefix=$3
 [ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
+case $prefix in *\'*) echo "rperf-plot.sh: $prefix: a quote in PREFIX; pick another name" >&2; exit 2 ;; esac
 command -v gnuplot > /dev/null || { echo "rperf-plot.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
 dat=$prefix.dat
 

@@ -55,6 +55,10 @@ bad_input() {
 		echo "     rperf-plot.sh $args -> $rc: $(head -c 120 "$out/bad.log")"
 		[ "$rc" = 2 ] || ok=1
 	done
+	"$plot" sweep "$fx/sweep.json" "$out/it's" > "$out/bad.log" 2>&1
+	rc=$?
+	echo "     rperf-plot.sh sweep ... PREFIX with a quote -> $rc: $(head -c 120 "$out/bad.log")"
+	[ "$rc" = 2 ] || ok=1
 	return "$ok"
 }
 t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
