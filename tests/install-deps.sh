@@ -17,6 +17,8 @@ PKGS=(
 	ibverbs-providers
 	# checks: format, static analysis, fuzzing (clang's libFuzzer), man page
 	clang-format cppcheck clang libclang-rt-14-dev pandoc jq
+	# plots (examples/plot, unit.plot, lab.fig7)
+	gnuplot-nox
 	# aarch64 clock path: cross compiler + user-mode emulation
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 	# Soft-RoCE lab (tests/lab/rxe-lab setup installs the same list)

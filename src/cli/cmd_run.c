@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * `rperf run JOB`: the command layer. Loads the job (errors name FILE:LINE:
- * exit 2), the key, checks the JSON output can be written, runs the
- * experiment (src/run), prints the text report and writes the JSON. Exit 3
- * when a host failed, the experiment was aborted or an instance reported an
- * error (not after SIGINT: then every instance was cut short on purpose):
- * the others' results are still printed and written.
+ * `rperf run JOB`: the command layer. Loads the job with its edits
+ * (--hosts-map, --set; errors name FILE:LINE or the option: exit 2), the
+ * key, checks the JSON output can be written, runs the experiment
+ * (src/run), prints the text report and writes the JSON. Exit 3 when a host
+ * failed, the experiment was aborted or an instance reported an error (not
+ * after SIGINT: then every instance was cut short on purpose): the others'
+ * results are still printed and written. --sweep: cmd_run_sweep.c.
  */
+#include "cli/cmd_run.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,29 +18,22 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/signals.h"
-#include "engine/proto.h"
-#include "job/job.h"
-#include "run/run.h"
 
-struct run_cmd {
-	const struct rperf_cli_config *cfg;
-	struct rperf_job *job;
-	uint8_t key[RPERF_PROTO_MAX_KEY];
-	size_t keylen;
-	const char *json_path; /* NULL: no JSON */
-};
-
-/* Everything that can be checked before any agent is contacted. */
-static int prepare(struct run_cmd *c, char *err, size_t errlen)
+int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 {
 	const struct rperf_cli_config *cfg = c->cfg;
-	int rc;
+	int rc = 0;
 
-	rc = rperf_job_load(cfg->job, &c->job, err, errlen);
-	if (!rc)
-		rc = rperf_run_check_job(c->job, err, errlen);
-	if (rc)
-		return rc;
+	for (size_t i = 0; i < cfg->sets.n; i++) {
+		snprintf(c->origins[i], sizeof(c->origins[i]), "--set %s",
+			 cfg->sets.v[i]);
+		c->assigns[i] =
+			(struct rperf_job_assign){ .text = cfg->sets.v[i],
+						   .origin = c->origins[i] };
+	}
+	c->edit = (struct rperf_job_edit){ .hosts_map = cfg->hosts_map,
+					   .assigns = c->assigns,
+					   .nassigns = cfg->sets.n };
 	if (cfg->key_file) {
 		rc = rperf_proto_key_load(cfg->key_file, c->key, &c->keylen,
 					  err, errlen);
@@ -52,9 +48,35 @@ static int prepare(struct run_cmd *c, char *err, size_t errlen)
 	return rc;
 }
 
-/* 3 when a host failed or the experiment never started; instance errors
- * count too, except after SIGINT (the stop cut every instance short). */
-static int exit_status(const struct rperf_run_results *r)
+int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
+		 struct rperf_job **out, char *err, size_t errlen)
+{
+	struct rperf_job_edit ed = c->edit;
+	int rc;
+
+	if (extra) {
+		c->assigns[ed.nassigns] = *extra;
+		ed.nassigns++;
+	}
+	rc = rperf_job_load_edit(c->cfg->job, &ed, out, err, errlen);
+	if (!rc)
+		rc = rperf_run_check_job(*out, err, errlen);
+	if (rc && *out) {
+		rperf_job_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->key = c->cfg->key_file ? c->key : NULL;
+	o->keylen = c->keylen;
+	o->timeout_ns = c->cfg->run_timeout_ns;
+}
+
+int run_cmd_exit_status(const struct rperf_run_results *r)
 {
 	if (r->aborted || rperf_run_results_nfailed(r) ||
 	    (r->nerrors && !r->interrupted))
@@ -62,8 +84,7 @@ static int exit_status(const struct rperf_run_results *r)
 	return RPERF_EXIT_OK;
 }
 
-/* One line on stderr naming every failed host and why. */
-static void summary(const struct rperf_run_results *r)
+void run_cmd_summary(const struct rperf_run_results *r)
 {
 	const char *sep = "";
 
@@ -82,7 +103,7 @@ static void summary(const struct rperf_run_results *r)
 
 static int report(struct run_cmd *c, const struct rperf_run_results *r)
 {
-	int status = exit_status(r);
+	int status = run_cmd_exit_status(r);
 	int rc;
 
 	rc = rperf_run_report_text(stdout, r);
@@ -101,40 +122,60 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else if (status == RPERF_EXIT_RUNTIME)
-		summary(r);
+		run_cmd_summary(r);
 	return status;
 }
 
-int rperf_cmd_run(const struct rperf_cli_config *cfg,
-		  const volatile sig_atomic_t *stop)
+static int run_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 {
-	struct run_cmd c = { .cfg = cfg };
-	struct rperf_run_opts o = { 0 };
+	struct rperf_run_opts o;
 	struct rperf_run_results *r = NULL;
 	char err[512] = "";
 	int rc, status;
 
-	rc = prepare(&c, err, sizeof(err));
+	rc = run_cmd_load(c, NULL, &c->job, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
-		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
-		goto free_job;
+		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 	}
-	o.key = cfg->key_file ? c.key : NULL;
-	o.keylen = c.keylen;
-	o.timeout_ns = cfg->run_timeout_ns;
-	rc = rperf_run_execute(c.job, &o, stop, &r, err, sizeof(err));
+	run_cmd_opts(c, &o);
+	rc = rperf_run_execute(c->job, &o, stop, &r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s\n", err);
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL :
 					RPERF_EXIT_RUNTIME;
 		goto free_job;
 	}
-	status = report(&c, r);
+	status = report(c, r);
 	rperf_run_results_free(r);
 free_job:
-	if (c.job)
-		rperf_job_free(c.job);
-	memset(c.key, 0, sizeof(c.key));
+	rperf_job_free(c->job);
+	c->job = NULL;
+	return status;
+}
+
+int rperf_cmd_run(const struct rperf_cli_config *cfg,
+		  const volatile sig_atomic_t *stop)
+{
+	struct run_cmd *c = calloc(1, sizeof(*c));
+	char err[512] = "";
+	int rc, status;
+
+	if (!c) {
+		fprintf(stderr, "rperf run: out of memory\n");
+		return RPERF_EXIT_INTERNAL;
+	}
+	c->cfg = cfg;
+	rc = run_cmd_prepare_common(c, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
+		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	} else if (cfg->sweep) {
+		status = rperf_cmd_run_sweep(c, stop);
+	} else {
+		status = run_one(c, stop);
+	}
+	memset(c->key, 0, sizeof(c->key));
+	free(c);
 	return status;
 }

@@ -24,6 +24,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_serve, &rperf_nopts_serve },
 	{ rperf_opts_report, &rperf_nopts_report },
 	{ rperf_opts_output, &rperf_nopts_output },
+	{ rperf_opts_run, &rperf_nopts_run },
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))

@@ -25,6 +25,7 @@ enum rperf_opt_type {
 	RPERF_OT_RATE, /* double, bit/s or 1/s */
 	RPERF_OT_ENUM, /* int index into .choices */
 	RPERF_OT_PCT_LIST, /* percentiles[] + npercentiles */
+	RPERF_OT_STR_LIST, /* struct rperf_str_list: repeatable, appended */
 };
 
 struct rperf_opt {

@@ -47,5 +47,8 @@ extern const size_t rperf_nopts_report;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;
+/* rperf run: job edits and sweeps */
+extern const struct rperf_opt rperf_opts_run[];
+extern const size_t rperf_nopts_run;
 
 #endif

@@ -98,6 +98,23 @@ static int parse_list(struct parse_state *st, const struct rperf_opt *o,
 	return rc;
 }
 
+static int append_str(struct rperf_str_list *l, const struct rperf_opt *o,
+		      const char *arg, char *msg, size_t msglen)
+{
+	if (!*arg) {
+		snprintf(msg, msglen, "empty value; accepted: %s", o->metavar);
+		return EINVAL;
+	}
+	if (l->n == RPERF_MAX_STR_LIST) {
+		snprintf(msg, msglen,
+			 "given more than %d times; accepted: at most %d",
+			 RPERF_MAX_STR_LIST, RPERF_MAX_STR_LIST);
+		return EINVAL;
+	}
+	l->v[l->n++] = arg;
+	return 0;
+}
+
 static int apply_enum(const struct rperf_opt *o, const char *arg, int *out,
 		      char *msg, size_t msglen)
 {
@@ -171,6 +188,9 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 	case RPERF_OT_SIZE_LIST:
 	case RPERF_OT_PCT_LIST:
 		rc = parse_list(st, o, arg, msg, sizeof(msg));
+		break;
+	case RPERF_OT_STR_LIST:
+		rc = append_str(f, o, arg, msg, sizeof(msg));
 		break;
 	default:
 		break;

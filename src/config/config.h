@@ -33,6 +33,13 @@ enum rperf_cmd {
 #define RPERF_MAX_SIZES 64
 #define RPERF_MAX_PERCENTILES 32
 
+/* A repeatable option's values, in command-line order (point into argv). */
+#define RPERF_MAX_STR_LIST 32
+struct rperf_str_list {
+	const char *v[RPERF_MAX_STR_LIST];
+	size_t n;
+};
+
 /* --use_hugepages: page size of the generator buffers */
 enum rperf_hugepages {
 	RPERF_HUGE_NONE = 0,
@@ -135,6 +142,11 @@ struct rperf_cli_config {
 	bool out_json;
 	const char *out_json_file;
 	uint64_t spin_ns; /* info: self-test spin window */
+
+	/* run: job edits and sweeps (options_run.c) */
+	const char *sweep; /* SECTION.NAME.KEY=V1,V2,... */
+	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
+	const char *hosts_map;
 };
 
 #endif

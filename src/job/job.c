@@ -23,6 +23,9 @@ int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
 	if (line > 0)
 		len = (size_t)snprintf(m->err, m->errlen, "%s:%d: ", m->file,
 				       line);
+	else if (line < 0 && m->raw && (size_t)-line <= m->raw->norigins)
+		len = (size_t)snprintf(m->err, m->errlen,
+				       "%s: ", m->raw->origins[-line - 1]);
 	else
 		len = (size_t)snprintf(m->err, m->errlen, "%s: ", m->file);
 	if (s && len < m->errlen)
@@ -40,6 +43,14 @@ int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
 		va_end(ap);
 	}
 	return EINVAL;
+}
+
+const char *job_where(const struct job_msg *m, int line, char *buf, size_t len)
+{
+	if (line < 0 && m->raw && (size_t)-line <= m->raw->norigins)
+		return m->raw->origins[-line - 1];
+	snprintf(buf, len, "line %d", line);
+	return buf;
 }
 
 const char *job_sect_type_name(enum job_sect_type t)
@@ -189,6 +200,7 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 {
 	const struct job_sect *s = g->sect;
 	const struct job_kv *kv;
+	char where[32];
 
 	if (!g->from_kv)
 		return job_fail(
@@ -207,8 +219,10 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 		if (g->from[i] == g->to)
 			return job_fail(
 				m, g->to_kv->line, s, "to",
-				"'%s' is also in from (line %d): a generator cannot send to its own host; pick another destination",
-				job->hosts[g->to].name, g->from_kv->line);
+				"'%s' is also in from (%s): a generator cannot send to its own host; pick another destination",
+				job->hosts[g->to].name,
+				job_where(m, g->from_kv->line, where,
+					  sizeof(where)));
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");
 		return job_fail(
@@ -319,8 +333,9 @@ static int build(struct rperf_job *job, const struct job_raw *raw,
 	return rc;
 }
 
-int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
-		    char *err, size_t errlen)
+static int parse_edit(const char *text, const char *name,
+		      const struct rperf_job_edit *ed, struct rperf_job **out,
+		      char *err, size_t errlen)
 {
 	struct job_msg m = { .file = name ? name : "job",
 			     .err = err,
@@ -342,7 +357,11 @@ int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
 	job->sink_completion = RPERF_COMPLETION_EVENT;
 	rc = job_ini_read(text, &raw, &m);
 	if (!rc) {
-		rc = build(job, &raw, &m);
+		m.raw = &raw;
+		if (ed)
+			rc = job_edit_apply(&raw, ed, &m);
+		if (!rc)
+			rc = build(job, &raw, &m);
 		job_raw_free(&raw);
 	}
 	if (rc == ENOMEM) {
@@ -361,8 +380,14 @@ nomem:
 	return ENOMEM;
 }
 
-/* The whole file in a new NUL-terminated buffer. */
-static int read_text(const char *path, char **out, char *err, size_t errlen)
+int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
+		    char *err, size_t errlen)
+{
+	return parse_edit(text, name, NULL, out, err, errlen);
+}
+
+int job_read_text(const char *path, const char *what, char **out, char *err,
+		  size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -371,7 +396,7 @@ static int read_text(const char *path, char **out, char *err, size_t errlen)
 
 	if (!f) {
 		rc = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: cannot open the job file: %s", path,
+		snprintf(err, errlen, "%s: cannot open the %s: %s", path, what,
 			 strerror(rc));
 		return rc;
 	}
@@ -385,17 +410,16 @@ static int read_text(const char *path, char **out, char *err, size_t errlen)
 	n = fread(buf, 1, JOB_MAX_TEXT + 1, f);
 	if (ferror(f)) {
 		rc = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: cannot read the job file: %s", path,
+		snprintf(err, errlen, "%s: cannot read the %s: %s", path, what,
 			 strerror(rc));
 	} else if (n > JOB_MAX_TEXT) {
 		rc = EINVAL;
-		snprintf(err, errlen,
-			 "%s: larger than %u bytes; is this a job file?", path,
-			 JOB_MAX_TEXT);
+		snprintf(err, errlen, "%s: larger than %u bytes; is this a %s?",
+			 path, JOB_MAX_TEXT, what);
 	} else if (memchr(buf, '\0', n)) {
 		rc = EINVAL;
-		snprintf(err, errlen,
-			 "%s: contains a NUL byte; a job file is text", path);
+		snprintf(err, errlen, "%s: contains a NUL byte; a %s is text",
+			 path, what);
 	}
 	if (rc) {
 		free(buf);
@@ -408,8 +432,8 @@ close_file:
 	return rc;
 }
 
-int rperf_job_load(const char *path, struct rperf_job **out, char *err,
-		   size_t errlen)
+int rperf_job_load_edit(const char *path, const struct rperf_job_edit *ed,
+			struct rperf_job **out, char *err, size_t errlen)
 {
 	char dummy[1];
 	char *text = NULL;
@@ -420,12 +444,18 @@ int rperf_job_load(const char *path, struct rperf_job **out, char *err,
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	rc = read_text(path, &text, err, errlen);
+	rc = job_read_text(path, "job file", &text, err, errlen);
 	if (rc)
 		return rc;
-	rc = rperf_job_parse(text, path, out, err, errlen);
+	rc = parse_edit(text, path, ed, out, err, errlen);
 	free(text);
 	return rc;
+}
+
+int rperf_job_load(const char *path, struct rperf_job **out, char *err,
+		   size_t errlen)
+{
+	return rperf_job_load_edit(path, NULL, out, err, errlen);
 }
 
 void rperf_job_free(struct rperf_job *job)

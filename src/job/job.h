@@ -96,6 +96,52 @@ int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
 		    char *err, size_t errlen);
 void rperf_job_free(struct rperf_job *job);
 
+/*
+ * Edits of a job file before it is checked, so that one file serves many
+ * runs (`rperf run --hosts-map FILE --set S.N.K=V --sweep S.N.K=LIST`):
+ *   hosts map  a file of [host NAME] sections only, same keys and syntax as
+ *              the job's; each key replaces (or adds) that key of the job's
+ *              [host NAME]. Sections naming hosts the job does not have are
+ *              checked and skipped (one map serves every example); a map
+ *              matching none of the job's hosts is an error.
+ *   assigns    SECTION.NAME.KEY=VALUE ([global]: global.KEY=VALUE), applied
+ *              in order after the map: the key is replaced or added in that
+ *              section, which must exist. Host and generator names may hold
+ *              dots: the key is the text after the last dot.
+ * The edited keys are then checked exactly like the file's; their errors
+ * start with the assign's @origin ("--set bsg.b.count=9: [bsg b] count:
+ * ...") or the map's FILE:LINE instead of the job's FILE:LINE.
+ */
+struct rperf_job_assign {
+	const char *text; /* SECTION.NAME.KEY=VALUE */
+	const char *origin; /* how messages name it; NULL: @text */
+};
+
+struct rperf_job_edit {
+	const char *hosts_map; /* path, NULL = none */
+	const struct rperf_job_assign *assigns;
+	size_t nassigns;
+};
+
+/* SECTION.NAME.KEY=VALUE split and checked for syntax (section type,
+ * name; the key and the value are checked by the load, as the file's). */
+struct rperf_job_target {
+	char sect[8]; /* global, host, lsg, bsg */
+	char name[RPERF_NAME_LEN]; /* "" for global */
+	char key[32];
+	const char *value; /* points into the text */
+};
+int rperf_job_assign_parse(const char *text, struct rperf_job_target *t,
+			   char *err, size_t errlen);
+/* @value of @t's key as a number in the key's base unit (ns, bytes,
+ * bits/s, a count): 0, ENOENT (a name, a choice, from, to) or EINVAL. */
+int rperf_job_target_number(const struct rperf_job_target *t, const char *value,
+			    double *out);
+
+/* rperf_job_load() with @ed applied (NULL = none). */
+int rperf_job_load_edit(const char *path, const struct rperf_job_edit *ed,
+			struct rperf_job **out, char *err, size_t errlen);
+
 /* The host called @name, NULL if none. */
 const struct rperf_job_host *rperf_job_host(const struct rperf_job *job,
 					    const char *name);

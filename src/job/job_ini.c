@@ -387,5 +387,8 @@ void job_raw_free(struct job_raw *raw)
 		free(raw->sect[i].kv);
 	}
 	free(raw->sect);
+	for (size_t i = 0; i < raw->norigins; i++)
+		free(raw->origins[i]);
+	free(raw->origins);
 	memset(raw, 0, sizeof(*raw));
 }

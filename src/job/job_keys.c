@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/units.h"
@@ -308,6 +309,86 @@ static const struct job_key *find_key(const struct job_key *tab,
 		if (!strcmp(tab->name, name))
 			return tab;
 	return NULL;
+}
+
+static const struct job_key *key_of(enum job_sect_type t, const char *key)
+{
+	const struct job_key *tab = t == JOB_SECT_GLOBAL ? global_keys :
+				    t == JOB_SECT_HOST	 ? host_keys :
+							   gen_keys;
+	const struct job_key *k = find_key(tab, key);
+
+	return k && (k->sects & t) ? k : NULL;
+}
+
+bool job_key_known(enum job_sect_type t, const char *key)
+{
+	return key_of(t, key) != NULL;
+}
+
+/* The value @set_value stored at @p (@k's width and type), as a number. */
+static double stored_number(const struct job_key *k, const void *p)
+{
+	uint64_t u = 0;
+	double d;
+	int e;
+
+	if (k->vt == VT_RATE) {
+		memcpy(&d, p, sizeof(d));
+		return d;
+	}
+	if (k->vt == VT_INT && k->width == sizeof(int)) {
+		memcpy(&e, p, sizeof(e));
+		return (double)e;
+	}
+	if (k->width == 1)
+		return (double)*(const uint8_t *)p;
+	if (k->width == 2) {
+		uint16_t v;
+
+		memcpy(&v, p, sizeof(v));
+		return (double)v;
+	}
+	if (k->width == 4) {
+		uint32_t v;
+
+		memcpy(&v, p, sizeof(v));
+		return (double)v;
+	}
+	memcpy(&u, p, sizeof(u));
+	return (double)u;
+}
+
+int job_key_number(enum job_sect_type t, const char *key, const char *val,
+		   double *out)
+{
+	const struct job_key *k = key_of(t, key);
+	size_t size = t == JOB_SECT_GLOBAL ? sizeof(struct rperf_job) :
+		      t == JOB_SECT_HOST   ? sizeof(struct rperf_job_host) :
+					     sizeof(struct rperf_gen_spec);
+	char why[256];
+	uint64_t u = 0;
+	void *base;
+	int rc;
+
+	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME)
+		return ENOENT;
+	if (k->vt == VT_SPECIAL) {
+		if (strcmp(key, "count"))
+			return ENOENT;
+		rc = rperf_parse_count(val, 0, RPERF_JOB_MAX_HOSTS, &u, why,
+				       sizeof(why));
+		*out = (double)u;
+		return rc ? EINVAL : 0;
+	}
+	base = calloc(1, size);
+	if (!base)
+		return ENOMEM;
+	rc = set_value(k, val, base, why, sizeof(why)) ? EINVAL : 0;
+	if (!rc)
+		*out = stored_number(k, (const char *)base + k->off);
+	free(base);
+	return rc;
 }
 
 static const char *mask_name(unsigned sects)

@@ -31,7 +31,7 @@ enum job_sect_type {
 struct job_kv {
 	char *key;
 	char *val;
-	int line;
+	int line; /* < 0: set by an edit, origin raw->origins[-line - 1] */
 };
 
 struct job_sect {
@@ -45,13 +45,19 @@ struct job_sect {
 struct job_raw {
 	struct job_sect *sect; /* file order */
 	size_t nsect;
+	/* how messages name the keys set by edits (job_edit.c): "--set
+	 * bsg.b.count=3", "map.ini:4"; owned */
+	char **origins;
+	size_t norigins;
 };
 
-/* Where messages point: the file name shown and the error buffer. */
+/* Where messages point: the file name shown and the error buffer; @raw
+ * (may be NULL) names the keys set by edits. */
 struct job_msg {
 	const char *file;
 	char *err;
 	size_t errlen;
+	const struct job_raw *raw;
 };
 
 /* Read @text (NUL-terminated, no NUL inside) into @raw. EINVAL with a
@@ -65,6 +71,27 @@ void job_raw_free(struct job_raw *raw);
 int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
 	     const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* "line N" for a file line, the origin of an edited key otherwise. */
+const char *job_where(const struct job_msg *m, int line, char *buf, size_t len);
+
+/* The whole file @path in a new NUL-terminated buffer; @what names it in
+ * messages ("job file", "hosts map"). */
+int job_read_text(const char *path, const char *what, char **out, char *err,
+		  size_t errlen);
+
+/* job_edit.c: apply a hosts map, then the assignments of @ed, to @raw
+ * (the job's sections, read from @m->file). */
+int job_edit_apply(struct job_raw *raw, const struct rperf_job_edit *ed,
+		   const struct job_msg *m);
+
+/* job_keys.c: @val of key @key in a section of type @t as a number in the
+ * key's base unit (ns, bytes, bits/s, a count); ENOENT when the key is not
+ * numeric (names, choices, from, to), EINVAL when @val does not parse. */
+int job_key_number(enum job_sect_type t, const char *key, const char *val,
+		   double *out);
+/* Is @key a key of sections of type @t? */
+bool job_key_known(enum job_sect_type t, const char *key);
 
 /* "global", "host", "lsg", "bsg". */
 const char *job_sect_type_name(enum job_sect_type t);

@@ -100,5 +100,37 @@ expect 2 1 run --out_json_file "$tmp/no/such/dir/r.json" "$tmp/down.ini"
 expect 3 1 run --out_json_file "$tmp/down.json" "$tmp/down.ini"
 grep -q "host a" "$tmp/err" || bad "run: an agent not running must be named: $(cat "$tmp/err")"
 grep -q '"failed_hosts"' "$tmp/down.json" 2> /dev/null || bad "run: the JSON must be written when agents fail"
+# rperf run --set / --sweep / --hosts-map: an edited key's error names the
+# option (exit 2, nothing contacted); a sweep whose agents are down runs
+# every point, exits 3 and writes one JSON with a point per value
+expect 2 1 run --set lsg.l.szie=2 "$tmp/down.ini"
+grep -q "^rperf run: --set lsg.l.szie=2: \[lsg l\] szie: unknown key; did you mean 'size'?" "$tmp/err" || bad "run --set: $(cat "$tmp/err")"
+expect 2 1 run --set '' "$tmp/down.ini"
+grep -q "^rperf: --set: empty value; accepted: S.N.KEY=VALUE" "$tmp/err" || bad "run --set '': $(cat "$tmp/err")"
+sets=()
+for i in $(seq 33); do sets+=(--set "lsg.l.size=$i"); done
+expect 2 1 run "${sets[@]}" "$tmp/down.ini"
+grep -q "^rperf: --set: given more than 32 times" "$tmp/err" || bad "run --set x 33: $(cat "$tmp/err")"
+expect 2 1 run --set lsg.zzz.size=2 "$tmp/down.ini"
+grep -q "has no \[lsg zzz\]; it has: l" "$tmp/err" || bad "run --set, unknown section: $(cat "$tmp/err")"
+expect 2 1 run --sweep lsg.l.size=64,0 --out_json_file "$tmp/never.json" "$tmp/down.ini"
+grep -q "^rperf run: --sweep lsg.l.size=0 (value 2 of 2): \[lsg l\] size:" "$tmp/err" || bad "run --sweep, bad value: $(cat "$tmp/err")"
+[ -e "$tmp/never.json" ] && bad "run --sweep: a refused value must run nothing, yet the JSON was written"
+expect 2 1 run --sweep lsg.l.from=a,b "$tmp/down.ini"
+printf '[host b]\ncontrol = 127.0.0.1:1\ncpu = x\n' > "$tmp/map.ini"
+expect 2 1 run --hosts-map "$tmp/map.ini" "$tmp/down.ini"
+grep -q "map.ini:3: \[host b\] cpu:" "$tmp/err" || bad "run --hosts-map: a map error must name MAP:LINE: $(cat "$tmp/err")"
+printf '[host b]\ncontrol = 127.0.0.1:1\n' > "$tmp/map.ini"
+expect 2 1 run --hosts-map "$tmp/map.ini" "$tmp/down.ini"
+grep -q "one agent serves one host" "$tmp/err" || bad "run --hosts-map: the map's control must apply: $(cat "$tmp/err")"
+expect 3 any run --timeout 300ms --sweep lsg.l.size=64,128 --out_json_file "$tmp/sweep.json" "$tmp/down.ini"
+grep -q "^sweep lsg.l.size: 2 points of" "$tmp/out" || bad "run --sweep: no table on stdout: $(head -c 300 "$tmp/out")"
+if command -v jq > /dev/null; then
+	jq -e '.sweep.key == "lsg.l.size" and (.points | length) == 2 and
+		all(.points[]; .status == "aborted" and .exit_status == 3 and .report.aborted == true and
+			.bsg_gbps == null and .lsg_rtt_ns == null) and
+		[.points[].x] == [64, 128]' "$tmp/sweep.json" > /dev/null &&
+		ok "run --sweep JSON: 2 aborted points, x = 64, 128" || bad "run --sweep JSON: $(head -c 300 "$tmp/sweep.json")"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -131,4 +131,16 @@ static inline void fx_counts(struct rperf_proto_report *r, uint32_t id,
 	p->messages = bytes / 65536;
 }
 
+/* Merge @rep into @r (must succeed) and free it. */
+static inline void fx_add(struct rperf_run_results *r,
+			  struct rperf_proto_report *rep)
+{
+	char err[256] = "";
+
+	assert_int_equal(rperf_run_results_add_report(r, rep->host, rep, NULL,
+						      err, sizeof(err)),
+			 0);
+	rperf_proto_report_fini(rep);
+}
+
 #endif

@@ -16,16 +16,6 @@ struct fx {
 	struct rperf_run_results *r;
 };
 
-static void add(struct rperf_run_results *r, struct rperf_proto_report *rep)
-{
-	char err[256] = "";
-
-	assert_int_equal(rperf_run_results_add_report(r, rep->host, rep, NULL,
-						      err, sizeof(err)),
-			 0);
-	rperf_proto_report_fini(rep);
-}
-
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -41,20 +31,20 @@ static int setup(void **state)
 	rperf_run_results_set_link(f->r, "h3", "infiniband");
 	fx_report(&rep, "h1", 1);
 	fx_lsg(&rep, 0, fx_hist(1000, 3, 5000));
-	add(f->r, &rep);
+	fx_add(f->r, &rep);
 	fx_report(&rep, "h2", 1);
 	fx_lsg(&rep, 1, fx_hist(20000, 7, 3000));
-	add(f->r, &rep);
+	fx_add(f->r, &rep);
 	fx_report(&rep, "h3", 1);
 	/* 2.5e9 bytes in 1 s = 20 Gb/s */
 	fx_counts(&rep, 2, RPERF_ROLE_SOURCE, RPERF_GEN_BSG, 2500000000ull,
 		  1.0);
-	add(f->r, &rep);
+	fx_add(f->r, &rep);
 	fx_report(&rep, "h4", 3);
 	fx_counts(&rep, 0, RPERF_ROLE_SINK, RPERF_GEN_LSG, 64 * 5000, 0.2);
 	fx_counts(&rep, 1, RPERF_ROLE_SINK, RPERF_GEN_LSG, 64 * 3000, 0.2);
 	fx_counts(&rep, 2, RPERF_ROLE_SINK, RPERF_GEN_BSG, 1250000000ull, 1.0);
-	add(f->r, &rep);
+	fx_add(f->r, &rep);
 	assert_int_equal(rperf_run_results_finish(f->r), 0);
 	*state = f;
 	return 0;
@@ -322,10 +312,10 @@ static void write_not_counted(void **state)
 	assert_int_equal(rperf_run_results_create(job, &r), 0);
 	fx_report(&rep, "h1", 1);
 	fx_counts(&rep, 0, RPERF_ROLE_SOURCE, RPERF_GEN_BSG, 125000000, 1.0);
-	add(r, &rep);
+	fx_add(r, &rep);
 	fx_report(&rep, "h2", 1);
 	fx_counts(&rep, 0, RPERF_ROLE_SINK, RPERF_GEN_BSG, 0, 0);
-	add(r, &rep);
+	fx_add(r, &rep);
 	assert_int_equal(rperf_run_results_finish(r), 0);
 	assert_true(r->inst[0].rx_invisible);
 	assert_int_equal(r->total.nrecv, 0);

@@ -71,6 +71,9 @@ boot_vm() {
 		basename "$script" > "$ov/test/script-name"
 		{ printf 'args=('; [ $# -gt 0 ] && printf '%q ' "$@"; printf ')\n'; } > "$ov/test/args.sh"
 	fi
+	# the checkout's example job files (examples/), for suites that run them
+	[ -d "$LAB_DIR/../../examples" ] && mkdir -p "$ov/usr/share/rperf" &&
+		cp -r "$LAB_DIR/../../examples" "$ov/usr/share/rperf/examples"
 	# rperf from the chosen build: statically linked librperf, so the binary
 	# alone plus its system libraries is enough (no RUNPATH into the build)
 	if [ -x "$build/src/rperf" ]; then

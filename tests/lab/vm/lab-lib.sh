@@ -312,7 +312,7 @@ lab_assert_crossed() {
 
 # ------------------------------------------------------------ agents
 # lab_agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` on
-# h1..hN (logs /tmp/agent-hI.log), until all N listen on tcp/18521 (10 s)
+# h1..hN (logs /tmp/agent-hI.log), until all N listen on tcp/18521 (15 s)
 lab_agents_start() {
 	local n=$1 i k
 	shift
@@ -320,11 +320,11 @@ lab_agents_start() {
 		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
 		echo $! > "/tmp/agent-h$i.pid"
 	done
-	for ((k = 0; k < 100; k++)); do
+	for ((k = 0; k < 150; k++)); do
 		[ "$(ss -Hltn 'sport = :18521' | wc -l)" -ge "$n" ] && return 0
 		sleep 0.1
 	done
-	echo "GOT agents not listening on tcp/18521 after 10 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
+	echo "GOT agents not listening on tcp/18521 after 15 s: $(ss -Hltn 'sport = :18521' | tr '\n' ' ')"
 	for ((i = 1; i <= n; i++)); do echo "INFO agent h$i log: $(tr '\n' '|' < "/tmp/agent-h$i.log")"; done
 	return 1
 }

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rperf-plot.sh - draw rperf results with gnuplot, as PNG and SVG:
+#   rperf-plot.sh sweep SWEEP.json PREFIX   # rperf run --sweep ... --out_json_file
+#       PREFIX.png, PREFIX.svg: LSG RTT p50 / p99.9 and BSG Gb/s vs the value
+#   rperf-plot.sh cdf HIST.csv PREFIX       # rperf lat --hist HIST.csv
+#       PREFIX.png, PREFIX.svg: the RTT CDF, one curve per size
+# Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, jq. Also writes
+# PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when gnuplot fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX" >&2; exit 2; }
+[ $# = 3 ] || usage
+mode=$1 in=$2 prefix=$3
+[ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
+case $prefix in *\'*) echo "rperf-plot.sh: $prefix: a quote in PREFIX; pick another name" >&2; exit 2 ;; esac
+command -v gnuplot > /dev/null || { echo "rperf-plot.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+dat=$prefix.dat
+
+render() {  # render SCRIPT VARS: PREFIX.png and PREFIX.svg
+	local t
+	for t in png svg; do
+		gnuplot -e "$2; dat='$dat'; out='$prefix.$t'; term='$t'" "$here/$1" ||
+			{ echo "rperf-plot.sh: gnuplot failed on $1 ($t)" >&2; exit 3; }
+	done
+}
+
+case $mode in
+sweep)
+	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }
+	jq -e '.sweep.key and (.points | type == "array")' "$in" > /dev/null 2>&1 ||
+		{ echo "rperf-plot.sh: $in is not the JSON of rperf run --sweep" >&2; exit 2; }
+	# x: the value in the key's unit (its index when it is not a number)
+	# 6th column: 1 when the samples support p99.9 (10 / (1 - 0.999) =
+	# 10,000, as the table's '*'), else 0: drawn hollow
+	jq -r '.points[] | [(.x // .index), (.lsg_rtt_ns.p50 // "NaN"),
+		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value,
+		(if .lsg_samples >= 10000 then 1 else 0 end)] | @tsv' "$in" > "$dat"
+	key=$(jq -r '.sweep.key' "$in")
+	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
+	# microseconds, or milliseconds when the largest RTT is 10 ms or more
+	scale=$(awk -F'\t' '$3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e7 ? "div=1e6; unit=\"ms\"" : "div=1e3; unit=\"us\"") }' "$dat")
+	render sweep.gp "key='$key'; $scale"
+	;;
+cdf)
+	head -n 1 "$in" | grep -q '^size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction$' ||
+		{ echo "rperf-plot.sh: $in is not the CSV of rperf lat --hist" >&2; exit 2; }
+	# one block per (size, repeat): value_ns fraction
+	awk -F, 'NR > 1 { k = $1 "/" $2; if (k != p) { if (NR > 2) printf "\n\n"; p = k }
+		print $5, $8 }' "$in" > "$dat"
+	titles=$(awk -F, 'NR > 1 { k = $1 "B" ($2 > 0 ? "/r" $2 : ""); if (k != p) { printf "%s%s", s, k; s = " "; p = k } }' "$in")
+	[ -n "$titles" ] || { echo "rperf-plot.sh: $in has no samples" >&2; exit 2; }
+	# x range: the lowest p0.1 and the highest p99.9 over the curves, in us
+	# (log x: the range starts at the smallest positive RTT at or above p0.1;
+	# the fractions still count every sample, non-positive ones included)
+	range=$(awk 'NF == 0 { blo = bhi = 0; next }
+		!blo && $2 >= 0.001 && $1 > 0 { blo = 1; if (!n || $1 < lo) lo = $1 }
+		!bhi && $2 >= 0.999 { bhi = 1; if (!n++ || $1 > hi) hi = $1 }
+		END { if (hi <= lo) hi = lo * 10; printf "xlo=%.3f; xhi=%.3f", lo / 1000, hi / 1000 }' "$dat")
+	render cdf.gp "titles='$titles'; $range"
+	;;
+*) usage ;;
+esac
+echo "rperf-plot.sh: wrote $prefix.png $prefix.svg"

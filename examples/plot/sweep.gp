@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# sweep.gp - an `rperf run --sweep` as the RPerf paper's Fig 7: (a) the LSG's
+# RTT (p50 and p99.9) and (b) the BSGs' total bandwidth against the swept
+# value. Called by rperf-plot.sh with -e "dat='F'; out='F'; term='T';
+# key='bsg.load.count'; div=1e3; unit='us'"; dat columns (tab-separated): x, p50_ns, p999_ns,
+# bsg_gbps, value-as-given, 1 when the samples support p99.9 (else its
+# point is drawn hollow, as the table's '*').
+set datafile separator "\t"
+set datafile missing "NaN"
+if (term eq "svg") {
+	set terminal svg size 900,380 dynamic font "sans,11"
+} else {
+	set terminal pngcairo size 900,380 font "sans,10"
+}
+set output out
+set multiplot layout 1,2
+set grid
+set key top left
+set xlabel key
+set ylabel sprintf("LSG RTT (%s)", unit)
+set title "(a) LSG round-trip time"
+set yrange [0:*]
+plot dat using 1:($2/div):xticlabels(5) with linespoints pt 7 lw 2 title "p50", \
+     dat using 1:($3/div) with lines lw 2 lc 2 title "p99.9 (hollow: < 10,000 samples)", \
+     dat using 1:($6 > 0 ? $3/div : NaN) with points pt 5 ps 1.2 lc 2 notitle, \
+     dat using 1:($6 > 0 ? NaN : $3/div) with points pt 4 ps 1.2 lc 2 notitle
+set ylabel "BSG total (Gb/s, payload sent)"
+set title "(b) BSG bandwidth"
+plot dat using 1:4:xticlabels(5) with linespoints pt 7 lw 2 title "all BSGs"
+unset multiplot

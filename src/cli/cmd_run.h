@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `rperf run`: what cmd_run.c (one experiment) and cmd_run_sweep.c (one
+ * per value of --sweep) share. */
+#ifndef RPERF_CLI_CMD_RUN_H
+#define RPERF_CLI_CMD_RUN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/config.h"
+#include "engine/proto.h"
+#include "job/job.h"
+#include "run/run.h"
+
+struct run_cmd {
+	const struct rperf_cli_config *cfg;
+	struct rperf_job *job;
+	uint8_t key[RPERF_PROTO_MAX_KEY];
+	size_t keylen;
+	const char *json_path; /* NULL: no JSON */
+	/* --hosts-map and --set, in order; @extra: one more (the sweep's) */
+	struct rperf_job_assign assigns[RPERF_MAX_STR_LIST + 1];
+	char origins[RPERF_MAX_STR_LIST][160];
+	struct rperf_job_edit edit;
+};
+
+/* The key, the JSON path (checked writable) and the edits of @c->cfg. */
+int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen);
+/* Load @c's job file with its edits plus @extra (may be NULL), then the
+ * controller's checks. */
+int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
+		 struct rperf_job **out, char *err, size_t errlen);
+/* The options of one experiment (key, timeout). */
+void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o);
+/* 0, or 3 when a host failed, the experiment was aborted or an instance
+ * reported an error (not after SIGINT). */
+int run_cmd_exit_status(const struct rperf_run_results *r);
+/* One line on stderr naming every failed host and why. */
+void run_cmd_summary(const struct rperf_run_results *r);
+
+/* rperf run --sweep (cmd_run_sweep.c): an exit status. */
+int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
+
+#endif

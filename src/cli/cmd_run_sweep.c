@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * `rperf run --sweep SECTION.NAME.KEY=V1,V2,... JOB`: every point's job is
+ * loaded and checked before the first runs (a bad value: exit 2, nothing
+ * run); then the points run one after the other, each printing its own
+ * report under a header line; then the summary table (src/run/run_sweep.c)
+ * and, with --out_json_file, one JSON document holding every point. Exit 3
+ * when a point failed (its hosts or instances; the others still run), 0
+ * otherwise. SIGINT stops the running point and skips the rest (not_run).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_run.h"
+#include "cli/commands.h"
+#include "run/run_sweep.h"
+
+static int load_points(struct run_cmd *c, struct rperf_sweep *s)
+{
+	char err[512];
+	int rc;
+
+	for (size_t i = 0; i < s->npt; i++) {
+		struct rperf_sweep_point *p = &s->pt[i];
+		struct rperf_job_assign a = { .text = p->assign,
+					      .origin = p->origin };
+
+		err[0] = '\0';
+		rc = run_cmd_load(c, &a, &p->job, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rperf run: %s\n",
+				err[0] ? err : strerror(rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Run point @i; its report on stdout. 0 or an exit status. */
+static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
+		     const volatile sig_atomic_t *stop)
+{
+	struct rperf_sweep_point *p = &s->pt[i];
+	struct rperf_run_results *r = NULL;
+	struct rperf_run_opts o;
+	char err[512] = "";
+	int rc, status;
+
+	printf("== sweep point %zu of %zu: %s = %s\n", i + 1, s->npt, s->key,
+	       p->value);
+	fflush(stdout);
+	run_cmd_opts(c, &o);
+	rc = rperf_run_execute(p->job, &o, stop, &r, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf run: %s: %s\n", p->origin, err);
+		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_RUNTIME;
+	}
+	rc = rperf_run_report_text(stdout, r);
+	fflush(stdout);
+	if (rc)
+		fprintf(stderr, "rperf run: writing the report: %s\n",
+			strerror(rc));
+	status = run_cmd_exit_status(r);
+	if (r->aborted)
+		fprintf(stderr, "rperf run: %s: aborted: %s\n", p->origin,
+			r->abort_why);
+	else if (status)
+		run_cmd_summary(r);
+	if (r->interrupted)
+		s->interrupted = true;
+	rperf_sweep_set_result(s, i, r);
+	return status;
+}
+
+static int finish(struct run_cmd *c, const struct rperf_sweep *s, int status)
+{
+	int rc;
+
+	printf("\n");
+	rc = rperf_sweep_report_text(stdout, s);
+	fflush(stdout);
+	if (rc)
+		fprintf(stderr, "rperf run: writing the sweep table: %s\n",
+			strerror(rc));
+	if (c->json_path) {
+		rc = rperf_sweep_write_json(c->json_path, s);
+		if (rc) {
+			fprintf(stderr, "rperf run: writing %s: %s\n",
+				c->json_path, strerror(rc));
+			status = RPERF_EXIT_RUNTIME;
+		}
+	}
+	return status;
+}
+
+int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
+{
+	const struct rperf_cli_config *cfg = c->cfg;
+	struct rperf_sweep *s = NULL;
+	char err[512] = "";
+	int rc, status = RPERF_EXIT_OK, st;
+
+	rc = rperf_sweep_create(cfg->sweep, &s, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
+		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	}
+	s->job_path = cfg->job;
+	s->hosts_map = cfg->hosts_map;
+	s->sets = cfg->sets.v;
+	s->nsets = cfg->sets.n;
+	rc = load_points(c, s);
+	if (rc) {
+		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+		goto free_sweep;
+	}
+	for (size_t i = 0; i < s->npt; i++) {
+		if (stop && *stop) {
+			s->interrupted = true;
+			break;
+		}
+		st = run_point(c, s, i, stop);
+		if (st == RPERF_EXIT_INTERNAL)
+			status = st;
+		else if (st && status == RPERF_EXIT_OK)
+			status = st;
+	}
+	status = finish(c, s, status);
+free_sweep:
+	rperf_sweep_free(s);
+	return status;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Options, group "run": job edits and sweeps (see options.h for the order). */
+#include "cli/options_priv.h"
+
+const struct rperf_opt rperf_opts_run[] = {
+	{ .name = "sweep",
+	  .type = RPERF_OT_STR,
+	  .cmds = R,
+	  .off = OFF(sweep),
+	  .metavar = "S.N.KEY=LIST",
+	  .help = "Run the job once per value of a comma-separated LIST for one key (bsg.bulk.count=0,1,2; global.duration=1s,2s) and tabulate LSG RTT and BSG Gb/s per value; every point is checked before the first runs." },
+	{ .name = "set",
+	  .type = RPERF_OT_STR_LIST,
+	  .cmds = R,
+	  .off = OFF(sets),
+	  .metavar = "S.N.KEY=VALUE",
+	  .help = "Override one key of the job file (SECTION.NAME.KEY=VALUE, or global.KEY=VALUE), checked like the file's; repeatable, applied in order after --hosts-map." },
+	{ .name = "hosts-map",
+	  .type = RPERF_OT_STR,
+	  .cmds = R,
+	  .off = OFF(hosts_map),
+	  .metavar = "FILE",
+	  .help = "Overlay FILE's [host NAME] sections (control, device, gid_index, cpu...) on the job's hosts of the same names; its other hosts are ignored (one map serves many jobs)." },
+};
+
+const size_t rperf_nopts_run =
+	sizeof(rperf_opts_run) / sizeof(rperf_opts_run[0]);

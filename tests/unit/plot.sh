@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# plot.sh SRC OUTDIR - examples/plot/rperf-plot.sh on recorded lab results
+# (tests/unit/fixtures/plot: a Fig 7 sweep's JSON from lab.fig7 and an
+# rperf lat --hist CDF): the PNG and SVG are drawn and non-trivial (curves
+# with data), the data file holds one row per point, and bad inputs exit 2.
+set -uo pipefail
+src=${1:?usage: plot.sh SRC OUTDIR}
+out=${2:?usage: plot.sh SRC OUTDIR}
+plot=$src/examples/plot/rperf-plot.sh
+fx=$src/tests/unit/fixtures/plot
+. "$src/tests/plot-check.sh"
+mkdir -p "$out"
+rm -f "$out"/*
+pass=0 fail=0
+t() {  # t NAME CMD...: one check
+	local name=$1
+	shift
+	if "$@"; then echo "ok   $name"; pass=$((pass + 1)); else echo "FAIL $name"; fail=$((fail + 1)); fi
+}
+command -v gnuplot > /dev/null || { echo "FAIL gnuplot is missing: tests/install-deps.sh installs gnuplot-nox"; exit 1; }
+
+sweep_plot() {
+	local n
+	n=$(jq '.points | length' "$fx/sweep.json")
+	"$plot" sweep "$fx/sweep.json" "$out/fig7" || return 1
+	# p50, p99.9, BSG Gb/s: each a line through every point (+ the key's)
+	plot_nontrivial "$out/fig7" 3 "$n"
+}
+sweep_data() {
+	local want got
+	want=$(jq -r '[.points[] | "\(.x) \(.lsg_rtt_ns.p50) \(.lsg_rtt_ns.p999) \(.bsg_gbps) \(.value) \(if .lsg_samples >= 10000 then 1 else 0 end)"] | join("|")' "$fx/sweep.json")
+	got=$(tr '\t' ' ' < "$out/fig7.dat" | paste -sd '|')
+	echo "     data: $got"
+	[ "$got" = "$want" ]
+}
+cdf_plot() {
+	"$plot" cdf "$fx/lsg-hist.csv" "$out/cdf" && plot_nontrivial "$out/cdf" 1 20
+}
+# two sizes in one --hist file (rperf lat -s 64,4096): two curves
+cdf_two() {
+	{ cat "$fx/lsg-hist.csv"; awk -F, -v OFS=, 'NR > 1 { $1 = 4096; $5 = $5 * 2; print }' "$fx/lsg-hist.csv"; } > "$out/two.csv"
+	"$plot" cdf "$out/two.csv" "$out/two" && plot_nontrivial "$out/two" 2 20 &&
+		grep -q '64B' "$out/two.svg" && grep -q '4096B' "$out/two.svg"
+}
+bad_input() {
+	local rc ok=0
+	echo '{"command": "run"}' > "$out/notsweep.json"
+	echo 'a,b' > "$out/notcdf.csv"
+	for args in "sweep $out/notsweep.json" "sweep $out/missing.json" "cdf $out/notcdf.csv" \
+		"cdf $fx/sweep.json" "pie $fx/sweep.json"; do
+		# shellcheck disable=SC2086 # words on purpose
+		"$plot" $args "$out/bad" > "$out/bad.log" 2>&1
+		rc=$?
+		echo "     rperf-plot.sh $args -> $rc: $(head -c 120 "$out/bad.log")"
+		[ "$rc" = 2 ] || ok=1
+	done
+	"$plot" sweep "$fx/sweep.json" "$out/it's" > "$out/bad.log" 2>&1
+	rc=$?
+	echo "     rperf-plot.sh sweep ... PREFIX with a quote -> $rc: $(head -c 120 "$out/bad.log")"
+	[ "$rc" = 2 ] || ok=1
+	return "$ok"
+}
+t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
+t "sweep data: x, p50, p99.9, Gb/s, value, p99.9 supported"     sweep_data
+t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
+t "--hist CSV with two sizes -> two CDF curves"           cdf_two
+t "bad inputs exit 2 with a message"                      bad_input
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
