@@ -37,5 +37,8 @@ extern const size_t rperf_nopts_bw;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;
+/* perftest's flags rperf had no option for */
+extern const struct rperf_opt rperf_opts_perftest[];
+extern const size_t rperf_nopts_perftest;
 
 #endif

@@ -20,6 +20,7 @@
 #include "lat/lat_conn.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
+#include "session/session_parity.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -61,6 +62,8 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 
 	sv->cfg = ch->cfg;
 	sv->stop = ch->stop;
+	if (rperf_parity_check(ch->cfg, obj, e)) /* same flags both sides */
+		return e->rc;
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (rc)

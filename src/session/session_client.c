@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "session/session_ctrl.h"
+#include "session/session_parity.h"
 
 static int hello(struct rperf_session_chan *ch, const char *command,
 		 struct rperf_err *e)
@@ -31,6 +32,10 @@ static int send_params(struct rperf_session_chan *ch,
 	json_t *p = ops->params(ch->cfg);
 	int rc;
 
+	if (p && rperf_parity_ship(ch->cfg, p)) {
+		json_decref(p);
+		p = NULL;
+	}
 	if (!p)
 		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 				     "out of memory");
