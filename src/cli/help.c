@@ -106,7 +106,8 @@ static void md_text(FILE *f, const char *s)
 /* What the option does on a lat/bw server (session/session_parity.h). */
 static const char *server_word(const struct rperf_opt *o)
 {
-	if (!(o->cmds & RPERF_CMD_TRAFFIC))
+	if (!(o->cmds & RPERF_CMD_TRAFFIC) || o->type == RPERF_OT_HELP ||
+	    o->type == RPERF_OT_VERSION)
 		return "";
 	switch (rperf_parity_kind(o)) {
 	case RPERF_PARITY_RUN:
