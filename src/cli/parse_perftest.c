@@ -125,8 +125,8 @@ static void server_notes(const struct rperf_cli_config *cfg, char *notes,
 	if (used)
 		rperf_cli_note(
 			notes, len,
-			"server: %s shape the client's report or connection only; accepted and ignored here (the client reports)",
-			list);
+			"on the server, %s only serve%s the client (its report or its connection): accepted and ignored here",
+			list, strchr(list, ' ') ? "" : "s");
 }
 
 /* rperf lat: perftest's bandwidth flags a perftest user types on both. */
@@ -141,7 +141,9 @@ static void lat_bw_notes(const struct rperf_cli_config *cfg, char *notes,
 	for (size_t i = 0; i < sizeof(bw_only) / sizeof(bw_only[0]); i++) {
 		const struct rperf_opt *o = rperf_opt_find(bw_only[i]);
 
-		if (!given(cfg, bw_only[i]) || used >= sizeof(list))
+		/* on a server, server_notes() speaks of --report_gbits */
+		if (!given(cfg, bw_only[i]) || used >= sizeof(list) ||
+		    (!cfg->host && !strcmp(bw_only[i], "report_gbits")))
 			continue;
 		if (o->letter)
 			used += (size_t)snprintf(list + used,

@@ -131,9 +131,12 @@ static void server_takes_run_flags(void **state)
 	assert_true(rperf_parity_given(&r.cfg, rperf_opt_index(s)));
 	assert_false(rperf_parity_given(
 		&r.cfg, rperf_opt_index(rperf_opt_find("duration"))));
-	expect_in(r.notes, "-q/--qp, -b/--bidirectional, --report_gbits");
+	expect_in(r.notes, "-q/--qp, -b/--bidirectional: bandwidth options");
 	expect_in(r.notes, "-e/--events");
-	expect_in(r.notes, "server: --report_gbits");
+	expect_in(r.notes,
+		  "on the server, --report_gbits only serves the client");
+	parse(&r, "lat", "-q", "2", "--report_gbits", "h", NULL);
+	expect_in(r.notes, "-q/--qp, --report_gbits: bandwidth options");
 	parse(&r, "bw", "-a", "-n", "200", "-R", "-T", "96", "-z", "10.0.0.2",
 	      "--burst_size", "8", "--rate_limit", "100", NULL);
 	assert_int_equal(r.rc, 0);
