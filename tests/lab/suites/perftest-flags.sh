@@ -56,6 +56,23 @@ bw_R() {
 }
 bw_R_q2() { same bw 1000 -R -q 2 -n 500 -s 4096; }
 
+# -T on bw (perftest's TOS): the traffic class reaches the wire as TOS 0x60
+bw_T() {
+	local tos
+	lab_capture_start h1 || return 1
+	same bw 500 -T 96 -n 500 -s 4096 || { lab_capture_stop; return 1; }
+	tos=$(lab_capture_stop)
+	echo "EXPECT >= 500 packets with TOS 0x60 on h1's wire"
+	echo "GOT $(echo "$tos" | tr '\n' ' ')"
+	echo "$tos" | awk '$3 == "0x60" { t += $1 } END { exit !(t >= 500) }'
+}
+# -n with -D: -D wins with a warning (both sides), as in perftest
+bw_nD() {
+	same bw 200 -n 100000000 -D 2 -s 4096 || return 1
+	echo "EXPECT the warning on both sides"
+	grep -q -- '-D wins' /tmp/pcli.log && grep -q -- '-D wins' /tmp/psrv.log
+}
+
 # The server was started with -s 64, the client asks for 4096: refused,
 # naming both values; the client exits 2 (usage), nothing is measured.
 mismatch() {
@@ -91,6 +108,8 @@ check "bw -R -q 2: two rdma_cm connections"              bw_R_q2
 check "bw -q 2 -s 4096 --report_gbits, both sides"       bw_q
 check "bw -b, both sides"                                bw_b
 check "bw -e, both sides"                                bw_e
+check "bw -T 96 (perftest's TOS) on the wire"             bw_T
+check "bw -n with -D: -D wins, a warning"               bw_nD
 check "same -s on both sides: silent"                    agree
 check "lat: server -s 64, client -s 4096: refused, exit 2" mismatch lat
 check "bw: server -s 64, client -s 4096: refused, exit 2"  mismatch bw
