@@ -90,7 +90,10 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 			"--clock --persistent, placement and -F are each side's own; report\n"
 			"options (--report_gbits, --out_json ...) do nothing on a server.\n",
 			name);
-	fprintf(f, "\n%s", exit_codes);
+	fprintf(f,
+		"\nLong options take '-' or '_' alike (--post-list = --post_list).\n"
+		"\n%s",
+		exit_codes);
 }
 
 /* Escape the characters pandoc Markdown would interpret. */
