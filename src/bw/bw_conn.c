@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "bw/bw_conn.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,19 +69,11 @@ static int cm_client(struct rperf_bw_conn *c,
 static int cm_server(struct rperf_bw_conn *c, uint16_t port, char *err,
 		     size_t errlen)
 {
-	char addr[INET_ADDRSTRLEN];
-
 	c->cm = calloc(c->nqp, sizeof(*c->cm));
 	if (!c->cm)
 		return ENOMEM;
 	c->cm_server = true;
-	if (rperf_cm_gid_ipv4(c->dev, addr, sizeof(addr))) {
-		snprintf(err, errlen,
-			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
-			 c->dev->name);
-		return EAFNOSUPPORT;
-	}
-	return rperf_cm_listen(&c->cm[0], addr, port, err, errlen);
+	return rperf_cm_listen_dev(&c->cm[0], c->dev, port, err, errlen);
 }
 
 int rperf_bw_conn_client(struct rperf_bw_conn *c,

@@ -137,6 +137,20 @@ int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
 	return 0;
 }
 
+int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
+			uint16_t port, char *err, size_t errlen)
+{
+	char addr[INET_ADDRSTRLEN];
+
+	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr))) {
+		snprintf(err, errlen,
+			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
+			 d->name);
+		return EAFNOSUPPORT;
+	}
+	return rperf_cm_listen(cm, addr, port, err, errlen);
+}
+
 int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
 		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
 		    char *err, size_t errlen)

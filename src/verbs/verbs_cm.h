@@ -31,6 +31,10 @@ int rperf_cm_gid_ipv4(const struct rperf_dev *d, char *buf, size_t len);
 int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
 		    size_t len, char *err, size_t errlen);
 
+/* Server: listen on the IPv4 address of @d's GID, port @port
+ * (EAFNOSUPPORT with @err when the GID has none). */
+int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
+			uint16_t port, char *err, size_t errlen);
 /* Server: listen on @addr:@port. */
 int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
 		    char *err, size_t errlen);
