@@ -105,28 +105,36 @@ static bool given(const struct rperf_cli_config *cfg, const char *name)
 	return o && rperf_parity_given(cfg, rperf_opt_index(o));
 }
 
+/* Append @o's label ("-q/--qp", "--report_gbits") to the list @list. */
+static void add_label(char *list, size_t len, const struct rperf_opt *o)
+{
+	size_t used = strnlen(list, len);
+	char label[48];
+
+	if (o->letter)
+		snprintf(label, sizeof(label), "-%c/--%s", o->letter, o->name);
+	else
+		snprintf(label, sizeof(label), "--%s", o->name);
+	if (used + 1 < len)
+		snprintf(list + used, len - used, "%s%s", used ? ", " : "",
+			 label);
+}
+
 /* On a server: the given options that only the client uses, in one note. */
 static void server_notes(const struct rperf_cli_config *cfg, char *notes,
 			 size_t len)
 {
 	char list[256] = "";
-	size_t used = 0;
 
-	for (size_t i = 0, n = rperf_opt_count(); i < n && used < sizeof(list);
-	     i++) {
-		const struct rperf_opt *o = rperf_opt_at(i);
-
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++)
 		if (rperf_parity_given(cfg, i) &&
-		    rperf_parity_kind(o) == RPERF_PARITY_CLIENT)
-			used += (size_t)snprintf(list + used,
-						 sizeof(list) - used, "%s--%s",
-						 used ? " " : "", o->name);
-	}
-	if (used)
+		    rperf_parity_kind(rperf_opt_at(i)) == RPERF_PARITY_CLIENT)
+			add_label(list, sizeof(list), rperf_opt_at(i));
+	if (list[0])
 		rperf_cli_note(
 			notes, len,
 			"on the server, %s only serve%s the client (its report or its connection): accepted and ignored here",
-			list, strchr(list, ' ') ? "" : "s");
+			list, strchr(list, ',') ? "" : "s");
 }
 
 /* rperf lat: perftest's bandwidth flags a perftest user types on both. */
@@ -136,26 +144,15 @@ static void lat_bw_notes(const struct rperf_cli_config *cfg, char *notes,
 	static const char *const bw_only[] = { "qp", "bidirectional",
 					       "report_gbits" };
 	char list[96] = "";
-	size_t used = 0;
 
 	for (size_t i = 0; i < sizeof(bw_only) / sizeof(bw_only[0]); i++) {
-		const struct rperf_opt *o = rperf_opt_find(bw_only[i]);
-
 		/* on a server, server_notes() speaks of --report_gbits */
-		if (!given(cfg, bw_only[i]) || used >= sizeof(list) ||
-		    (!cfg->host && !strcmp(bw_only[i], "report_gbits")))
-			continue;
-		if (o->letter)
-			used += (size_t)snprintf(list + used,
-						 sizeof(list) - used,
-						 "%s-%c/--%s", used ? ", " : "",
-						 o->letter, o->name);
-		else
-			used += (size_t)snprintf(list + used,
-						 sizeof(list) - used, "%s--%s",
-						 used ? ", " : "", o->name);
+		if (given(cfg, bw_only[i]) &&
+		    (cfg->host || strcmp(bw_only[i], "report_gbits")))
+			add_label(list, sizeof(list),
+				  rperf_opt_find(bw_only[i]));
 	}
-	if (used)
+	if (list[0])
 		rperf_cli_note(
 			notes, len,
 			"%s: bandwidth options; rperf lat measures one QP (its RTT already crosses both ways) and reports microseconds: accepted and ignored",

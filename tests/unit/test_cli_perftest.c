@@ -13,35 +13,9 @@
 
 #include "cli/options.h"
 #include "cli/parse.h"
+#include "cli_fixture.h"
 #include "cli/parse_perftest.h"
 #include "session/session_parity.h"
-
-struct result {
-	int rc;
-	enum rperf_cli_action act;
-	struct rperf_cli_config cfg;
-	char err[512];
-	char notes[1024];
-	char words[64][128];
-};
-
-static void parse(struct result *r, const char *first, ...)
-{
-	char *argv[64];
-	int argc = 0;
-	const char *w;
-	va_list ap;
-
-	memset(r, 0, sizeof(*r));
-	argv[argc++] = strcpy(r->words[0], "rperf");
-	va_start(ap, first);
-	for (w = first; w; w = va_arg(ap, const char *), argc++)
-		argv[argc] = strcpy(r->words[argc], w);
-	va_end(ap);
-	argv[argc] = NULL;
-	r->rc = rperf_cli_parse_ex(argc, argv, &r->cfg, &r->act, r->err,
-				   sizeof(r->err), r->notes, sizeof(r->notes));
-}
 
 static void expect_in(const char *hay, const char *needle)
 {
