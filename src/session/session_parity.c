@@ -17,17 +17,26 @@ static const char *const host_opts[] = {
 };
 /* The client's report, thresholds and connecting: nothing on a server. */
 static const char *const client_opts[] = {
-	"connect-timeout", "source_ip", "timestamps",	 "poll",
-	"breakdown",	   "raw",	"hist",		 "csv",
-	"max-p50",	   "max-p999",	"percentiles",	 "interval",
-	"jsonl",	   "out_json",	"out_json_file", "report_gbits",
-	"no_peak-bw",	   NULL
+	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
+	"raw", "hist", "csv", "max-p50", "max-p999", "percentiles", "interval",
+	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
+	/* issue 11's report options of other branches (harmless if absent) */
+	"cpu_util", "limit_bw", "limit_lat", "report_both", NULL
 };
+
+/* Equal names, '-' and '_' alike (--report-both = --report_both). */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
+			return false;
+	return *a == *b;
+}
 
 static bool listed(const char *const *list, const char *name)
 {
 	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], name))
+		if (same_name(list[i], name))
 			return true;
 	return false;
 }

@@ -132,12 +132,31 @@ static void no_options_shipped(void **state)
 	json_decref(params);
 }
 
+/* Which options a server checks, keeps as its own, or ignores. */
+static void kinds(void **state)
+{
+	const struct rperf_opt later = { .name = "report-both" };
+
+	(void)state;
+	assert_int_equal(rperf_parity_kind(rperf_opt_find("size")),
+			 RPERF_PARITY_RUN);
+	assert_int_equal(rperf_parity_kind(rperf_opt_find("ib-dev")),
+			 RPERF_PARITY_HOST);
+	assert_int_equal(rperf_parity_kind(rperf_opt_find("CPU-freq")),
+			 RPERF_PARITY_HOST);
+	assert_int_equal(rperf_parity_kind(rperf_opt_find("out_json_file")),
+			 RPERF_PARITY_CLIENT);
+	/* '-' and '_' alike in the lists */
+	assert_int_equal(rperf_parity_kind(&later), RPERF_PARITY_CLIENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(agree_is_silent),
 		cmocka_unit_test(disagree_names_both),
 		cmocka_unit_test(no_options_shipped),
+		cmocka_unit_test(kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
