@@ -135,7 +135,8 @@ static void no_options_shipped(void **state)
 /* Which options a server checks, keeps as its own, or ignores. */
 static void kinds(void **state)
 {
-	const struct rperf_opt later = { .name = "report-both" };
+	const struct rperf_opt later = { .name = "report-both",
+					 .type = RPERF_OT_FLAG };
 
 	(void)state;
 	assert_int_equal(rperf_parity_kind(rperf_opt_find("size")),
