@@ -220,6 +220,7 @@ static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 		.events = cfg->events && !cfg->bidir, /* -b busy-polls */
 		.limit_per_s = rperf_bw_limit_msgs(cfg->rate_limit,
 						   cfg->rate_units, size),
+		.burst = (uint32_t)cfg->burst_size,
 		.interval_ns = rperf_bw_tick_ns(cfg),
 		.on_interval = rperf_bw_on_interval,
 		.arg = c->run,

@@ -52,6 +52,31 @@ static int client_recvs(struct rperf_bw_conn *c)
 	return rc;
 }
 
+/* -R, client: where the connections go from and to (rperf lat's rules). */
+static int cm_client(struct rperf_bw_conn *c,
+		     const struct rperf_cli_config *cfg, char *err,
+		     size_t errlen)
+{
+	c->cm = calloc(c->nqp, sizeof(*c->cm));
+	if (!c->cm)
+		return ENOMEM;
+	c->cm_dst = cfg->host;
+	c->cm_port = (uint16_t)cfg->tcp_port;
+	return rperf_cm_source(c->dev, cfg->source_ip, c->cm_src,
+			       sizeof(c->cm_src), err, errlen);
+}
+
+/* -R, server: listen on the device's address before the client connects. */
+static int cm_server(struct rperf_bw_conn *c, uint16_t port, char *err,
+		     size_t errlen)
+{
+	c->cm = calloc(c->nqp, sizeof(*c->cm));
+	if (!c->cm)
+		return ENOMEM;
+	c->cm_server = true;
+	return rperf_cm_listen_dev(&c->cm[0], c->dev, port, err, errlen);
+}
+
 int rperf_bw_conn_client(struct rperf_bw_conn *c,
 			 const struct rperf_cli_config *cfg, uint64_t max_size,
 			 char *err, size_t errlen)
@@ -91,6 +116,8 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 		rc = make_qps(c, &q, (size_t)cfg->qps, err, errlen);
 	if (!rc)
 		rc = make_buf(c, access, err, errlen);
+	if (!rc && cfg->rdma_cm)
+		rc = cm_client(c, cfg, err, errlen);
 	if (!rc && (rc = client_recvs(c)))
 		snprintf(err, errlen, "%s: posting receives: %s", c->dev->name,
 			 strerror(rc));
@@ -137,6 +164,8 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
 		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
 				      c->rx_depth);
+	if (!rc && p->rdma_cm)
+		rc = cm_server(c, (uint16_t)cfg->tcp_port, err, errlen);
 	if (rc)
 		rperf_bw_conn_close(c);
 	return rc;
@@ -144,6 +173,10 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 
 void rperf_bw_conn_close(struct rperf_bw_conn *c)
 {
+	/* the server's cm[0] owns the channel the others' events use */
+	for (size_t i = c->cm ? c->nqp : 0; i-- > 0;)
+		rperf_cm_close(&c->cm[i]);
+	free(c->cm);
 	for (size_t i = 0; i < c->nqp; i++)
 		rperf_qp_destroy(c->qp[i]);
 	free(c->qp);
@@ -268,11 +301,21 @@ int rperf_bw_connect_all(struct rperf_bw_conn *c,
 			 const struct rperf_bw_peer *peer, char *err,
 			 size_t errlen)
 {
+	const int ms = RPERF_SESSION_TIMEOUT_MS / 2;
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < c->nqp; i++)
-		rc = rperf_qp_connect(c->qp[i], c->dev, &c->vcfg, &peer->ep[i],
-				      err, errlen);
+	for (size_t i = 0; !rc && i < c->nqp; i++) {
+		if (!c->cm)
+			rc = rperf_qp_connect(c->qp[i], c->dev, &c->vcfg,
+					      &peer->ep[i], err, errlen);
+		else if (c->cm_server)
+			rc = rperf_cm_accept_on(&c->cm[0], &c->cm[i], c->qp[i],
+						&c->vcfg, ms, err, errlen);
+		else
+			rc = rperf_cm_connect(&c->cm[i], c->qp[i], &c->vcfg,
+					      c->cm_src, c->cm_dst, c->cm_port,
+					      ms, err, errlen);
+	}
 	return rc;
 }
 

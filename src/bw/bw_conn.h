@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "ctrl/ctrl.h"
 #include "verbs/verbs.h"
+#include "verbs/verbs_cm.h"
 
 struct rperf_bw_conn {
 	struct rperf_verbs_cfg vcfg;
@@ -21,6 +22,13 @@ struct rperf_bw_conn {
 	unsigned int
 		rx_depth; /* receives kept posted per QP (server, -b client) */
 	bool recvs; /* the verb consumes receives (server, -b client) */
+	/* -R: one rdma_cm connection per QP (verbs_cm.h, shared with rperf
+	 * lat); the server's cm[0] also listens */
+	struct rperf_cm *cm;
+	bool cm_server;
+	char cm_src[64]; /* client: source address (-z, else the GID's) */
+	const char *cm_dst; /* client: the server */
+	uint16_t cm_port;
 };
 
 /* What the peer's ENDPOINT said: one endpoint per QP, its buffer. */
@@ -56,7 +64,7 @@ int rperf_bw_recv_endpoints(struct rperf_ctrl_session *s,
 			    struct rperf_bw_peer *peer, char *why,
 			    size_t whylen);
 void rperf_bw_peer_free(struct rperf_bw_peer *peer);
-/* Connect QP i to peer->ep[i] for every QP. */
+/* Connect QP i to peer->ep[i] for every QP (-R: through rdma_cm). */
 int rperf_bw_connect_all(struct rperf_bw_conn *c,
 			 const struct rperf_bw_peer *peer, char *err,
 			 size_t errlen);

@@ -24,6 +24,10 @@ static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 		json_decref(o);
 		return NULL;
 	}
+	if (o && cfg->rdma_cm && rperf_ctrl_set_bool(o, "rdma_cm", true)) {
+		json_decref(o);
+		return NULL;
+	}
 	if (!o || !(cfg->bidir || cfg->reversed))
 		return o;
 	if (rperf_ctrl_set_bool(o, "bidir", cfg->bidir) ||
@@ -170,5 +174,8 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 		rc = get_bidir(obj, out, why, whylen);
 	if (!rc)
 		rc = rperf_bw_params_decode_verbs(obj, out, why, whylen);
+	/* optional: absent means false */
+	if (!rc && json_object_get(obj, "rdma_cm"))
+		rc = get_b(obj, "rdma_cm", &out->rdma_cm, why, whylen);
 	return rc;
 }

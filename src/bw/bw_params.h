@@ -22,6 +22,7 @@ struct rperf_bw_params {
 	uint64_t post_list;
 	struct rperf_session_path path; /* MTU, SL, tclass, timeout, retries */
 	bool events; /* the server waits on completion events */
+	bool rdma_cm; /* -R: connect the QPs with rdma_cm (optional key) */
 	/* -b: the server also generates towards the client ("bidir", optional:
 	 * absent means false; when true the keys below are required) */
 	bool bidir;

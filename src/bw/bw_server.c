@@ -31,6 +31,7 @@
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
+#include "session/session_parity.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 
@@ -72,6 +73,8 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 
 	sv->cfg = ch->cfg;
 	sv->stop = ch->stop;
+	if (rperf_parity_check(ch->cfg, obj, e)) /* same flags both sides */
+		return e->rc;
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
 	if (rc)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/commands.h"
 #include "cli/help.h"
@@ -14,11 +15,17 @@ int rperf_cli_front(int argc, char **argv, struct rperf_cli_config *cfg,
 		    bool *run)
 {
 	enum rperf_cli_action act;
-	char err[512];
+	char err[512], notes[1024];
 	int rc;
 
 	*run = false;
-	rc = rperf_cli_parse(argc, argv, cfg, &act, err, sizeof(err));
+	rc = rperf_cli_parse_ex(argc, argv, cfg, &act, err, sizeof(err), notes,
+				sizeof(notes));
+	for (char *line = notes, *nl; !rc && (nl = strchr(line, '\n'));
+	     line = nl + 1) {
+		*nl = '\0';
+		fprintf(stderr, "rperf: warning: %s\n", line);
+	}
 	if (rc == ENOMEM) {
 		fprintf(stderr, "rperf: out of memory\n");
 		return RPERF_EXIT_INTERNAL;

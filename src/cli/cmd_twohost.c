@@ -13,7 +13,6 @@
 #include "cli/config_kv.h"
 #include "lat/lat.h"
 #include "session/session_life.h"
-#include "version.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
 {
@@ -134,12 +133,6 @@ static int bw_client(const struct rperf_cli_config *cfg,
 int rperf_cmd_bw(const struct rperf_cli_config *cfg,
 		 volatile sig_atomic_t *stop)
 {
-	if (cfg->rdma_cm) {
-		fprintf(stderr,
-			"rperf: -R/--rdma_cm: not built yet in rperf %s; accepted: the default connection over rperf's TCP control channel\n",
-			RPERF_VERSION);
-		return RPERF_EXIT_USAGE;
-	}
 	if (cfg->host)
 		return bw_client(cfg, stop);
 	return serve(cfg, stop, "bw", &rperf_bw_server_ops);

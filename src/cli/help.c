@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "session/session_parity.h"
 
 static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,
 					   RPERF_CMD_RUN,  RPERF_CMD_AGENT,
@@ -84,10 +85,18 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 			print_opt(f, rperf_opt_at(i));
 	if (cmd & RPERF_CMD_TRAFFIC)
 		fprintf(f,
-			"\nWithout HOST, rperf %s is the server: it takes only -d -i -x -p\n"
-			"--bind --cpu --clock --persistent; the client ships everything else.\n",
+			"\nWithout HOST, rperf %s is the server. As with perftest, the same\n"
+			"flags may be given on both sides: the client ships the run's\n"
+			"parameters and the server takes them; a run flag also given to the\n"
+			"server is a check, and a client that asks for another value is\n"
+			"refused naming both (client exit 2). -d -i -x -p --bind --cpu\n"
+			"--clock --persistent, placement and -F are each side's own; report\n"
+			"options (--report_gbits, --out_json ...) do nothing on a server.\n",
 			name);
-	fprintf(f, "\n%s", exit_codes);
+	fprintf(f,
+		"\nLong options take '-' or '_' alike (--post-list = --post_list).\n"
+		"\n%s",
+		exit_codes);
 }
 
 /* Escape the characters pandoc Markdown would interpret. */
@@ -97,6 +106,22 @@ static void md_text(FILE *f, const char *s)
 		if (strchr("*_`\\<>[]", *s))
 			fputc('\\', f);
 		fputc(*s, f);
+	}
+}
+
+/* What the option does on a lat/bw server (session/session_parity.h). */
+static const char *server_word(const struct rperf_opt *o)
+{
+	if (!(o->cmds & RPERF_CMD_TRAFFIC) || o->type == RPERF_OT_HELP ||
+	    o->type == RPERF_OT_VERSION)
+		return "";
+	switch (rperf_parity_kind(o)) {
+	case RPERF_PARITY_RUN:
+		return " On a server: checked against the client's value.";
+	case RPERF_PARITY_HOST:
+		return " On a server: its own.";
+	default:
+		return " On a server: accepted, ignored (the client's).";
 	}
 }
 
@@ -127,7 +152,6 @@ void rperf_cli_markdown(FILE *f)
 			fprintf(f, "%s%s", sep, rperf_cmd_name(all_cmds[c]));
 			sep = ", ";
 		}
-		fprintf(f, ".%s\n\n",
-			o->server ? " Also on the server side." : "");
+		fprintf(f, ".%s\n\n", server_word(o));
 	}
 }

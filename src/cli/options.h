@@ -42,7 +42,8 @@ struct rperf_opt {
 	const char *dflt; /* default as shown in --help, NULL if none */
 	const char *implies; /* long name of a flag this option also sets */
 	const char *bare; /* value when given without one (optional arg) */
-	unsigned int server : 1; /* also taken on the server side */
+	unsigned int server : 1; /* lat/bw server: its own value, never checked
+				  * against the client's (session_parity.h) */
 	unsigned int pow2 : 1; /* SIZE: must be a power of two */
 };
 

@@ -50,5 +50,8 @@ extern const size_t rperf_nopts_output;
 /* rperf run: job edits and sweeps */
 extern const struct rperf_opt rperf_opts_run[];
 extern const size_t rperf_nopts_run;
+/* perftest's flags rperf had no option for */
+extern const struct rperf_opt rperf_opts_perftest[];
+extern const size_t rperf_nopts_perftest;
 
 #endif

@@ -11,17 +11,25 @@
 
 #include "cli/options.h"
 #include "cli/verbs_check.h"
+#include "cli/parse_perftest.h"
 #include "util/units.h"
 #include "job/job.h"
 
 #define LONG_BASE 256
 #define MARKDOWN_VAL 1
 
+/* Long names a command line may use: each option's own spelling, then its
+ * hyphen and underscore spellings where they differ (--post-list). */
+#define MAX_LONG (3 * RPERF_MAX_OPTIONS + 2)
+
 struct parse_state {
 	struct rperf_cli_config *cfg;
 	bool given[RPERF_MAX_OPTIONS];
 	char *err;
 	size_t errlen;
+	char *notes; /* warnings, one per line (may be NULL) */
+	size_t noteslen;
+	char spell[2 * RPERF_MAX_OPTIONS][48]; /* the other spellings */
 };
 
 static int errf(struct parse_state *st, int rc, const char *fmt, ...)
@@ -219,10 +227,24 @@ static int arg_kind(const struct rperf_opt *o)
 	return o->bare ? optional_argument : required_argument;
 }
 
-/* getopt tables for the options of @cmd (NONE: help and version). */
-static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
+/* @name with every '-' and '_' turned into @sep, in @buf; true when that
+ * differs from @name. */
+static bool respell(const char *name, char sep, char *buf, size_t len)
 {
-	size_t nl = 0, ns = 0;
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = name[i] == '-' || name[i] == '_' ? sep : name[i];
+	buf[i] = '\0';
+	return strcmp(buf, name) != 0;
+}
+
+/* getopt tables for the options of @cmd (NONE: help and version); every
+ * long option also under its hyphen and underscore spellings. */
+static void build_tables(struct parse_state *st, enum rperf_cmd cmd,
+			 struct option *lopts, char *sopts)
+{
+	size_t nl = 0, ns = 0, nsp = 0;
 
 	sopts[ns++] = ':';
 	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
@@ -235,6 +257,15 @@ static void build_tables(enum rperf_cmd cmd, struct option *lopts, char *sopts)
 			continue;
 		lopts[nl++] = (struct option){ o->name, arg_kind(o), NULL,
 					       LONG_BASE + (int)i };
+		for (const char *sep = "-_"; *sep; sep++) {
+			char *buf = st->spell[nsp];
+
+			if (!respell(o->name, *sep, buf, sizeof(st->spell[0])))
+				continue;
+			nsp++;
+			lopts[nl++] = (struct option){ buf, arg_kind(o), NULL,
+						       LONG_BASE + (int)i };
+		}
 		if (o->letter) {
 			sopts[ns++] = (char)o->letter;
 			if (needs_arg(o))
@@ -260,7 +291,7 @@ static int bad_option(struct parse_state *st, int c, char **argv, int ind,
 		      enum rperf_cmd cmd)
 {
 	const char *name = rperf_cmd_name(cmd);
-	char what[64];
+	char what[64], near[64];
 
 	if (optopt > 0 && optopt < LONG_BASE)
 		snprintf(what, sizeof(what), "-%c", optopt);
@@ -276,6 +307,11 @@ static int bad_option(struct parse_state *st, int c, char **argv, int ind,
 			st, EINVAL,
 			"%s: unknown option; accepted: a command (lat, bw, run, agent, info, compare), --help or --version",
 			what);
+	if (rperf_cli_suggest(cmd, what, near, sizeof(near)))
+		return errf(
+			st, EINVAL,
+			"%s: unknown option of 'rperf %s'; did you mean %s? accepted: the options listed by 'rperf %s --help'",
+			what, name, near, name);
 	return errf(
 		st, EINVAL,
 		"%s: unknown option of 'rperf %s'; accepted: the options listed by 'rperf %s --help'",
@@ -373,7 +409,6 @@ static int check_bw(struct parse_state *st)
 static int check_combinations(struct parse_state *st)
 {
 	struct rperf_cli_config *cfg = st->cfg;
-	char label[48];
 
 	if (was_given(st, "size") && was_given(st, "sizes"))
 		return errf(
@@ -383,10 +418,12 @@ static int check_combinations(struct parse_state *st)
 		return errf(
 			st, EINVAL,
 			"-a/--all: given with a size; accepted: -a or -s/--sizes, not both");
-	if (was_given(st, "iters") && was_given(st, "duration"))
-		return errf(
-			st, EINVAL,
-			"-D/--duration: given with -n/--iters; accepted: one of them (both modes give full statistics)");
+	if (was_given(st, "iters") && was_given(st, "duration") &&
+	    !cfg->run_infinitely)
+		rperf_cli_note(
+			st->notes, st->noteslen,
+			"-n/--iters: given with -D/--duration; -D wins, as in perftest: each size runs for %.9g s",
+			(double)cfg->duration_ns / 1e9);
 	if (was_given(st, "latency_gap") && was_given(st, "rate"))
 		return errf(
 			st, EINVAL,
@@ -397,19 +434,12 @@ static int check_combinations(struct parse_state *st)
 			"--vl: given with -S/--sl; accepted: one of them (--vl picks the SL)");
 	if (cfg->cmd == RPERF_CMD_BW && check_bw(st))
 		return EINVAL;
-	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || cfg->host)
-		return 0;
-	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
-		const struct rperf_opt *o = rperf_opt_at(i);
-
-		if (st->given[i] && !o->server && o->type != RPERF_OT_HELP &&
-		    o->type != RPERF_OT_VERSION)
-			return errf(
-				st, EINVAL,
-				"%s: not a server option (the client ships every run parameter); accepted on the server: -d -i -x -p --bind --cpu --clock --persistent",
-				opt_label(o, label, sizeof(label)));
-	}
-	return 0;
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++)
+		if (st->given[i])
+			cfg->given[i / 64] |= 1ull << (i % 64);
+	/* perftest's flags; on a server, the options it does not use */
+	return rperf_cli_perftest_check(cfg, st->err, st->errlen, st->notes,
+					st->noteslen);
 }
 
 static void apply_defaults_after(struct rperf_cli_config *cfg)
@@ -418,7 +448,8 @@ static void apply_defaults_after(struct rperf_cli_config *cfg)
 
 	if (cfg->all_sizes) {
 		cfg->nsizes = 0;
-		for (uint64_t s = 2; s <= (8ull << 20); s <<= 1)
+		for (uint64_t s = 2;
+		     s <= (cfg->all_max ? cfg->all_max : 8ull << 20); s <<= 1)
 			cfg->sizes[cfg->nsizes++] = s;
 	} else if (!cfg->nsizes) {
 		/* perftest's defaults: ib_*_bw 65536 B, rperf lat 64 B */
@@ -456,11 +487,24 @@ static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
 int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 		    enum rperf_cli_action *act, char *err, size_t errlen)
 {
-	struct parse_state st = { .cfg = cfg, .err = err, .errlen = errlen };
-	struct option lopts[96];
+	return rperf_cli_parse_ex(argc, argv, cfg, act, err, errlen, NULL, 0);
+}
+
+int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
+		       enum rperf_cli_action *act, char *err, size_t errlen,
+		       char *notes, size_t noteslen)
+{
+	struct parse_state st = { .cfg = cfg,
+				  .err = err,
+				  .errlen = errlen,
+				  .notes = notes,
+				  .noteslen = noteslen };
+	struct option lopts[MAX_LONG];
 	char sopts[160];
 	int c, first = 1, rc;
 
+	if (notes && noteslen)
+		notes[0] = '\0';
 	rperf_cli_config_defaults(cfg);
 	*act = RPERF_ACT_RUN;
 	if (argc > 1 && argv[1][0] != '-') {
@@ -472,7 +516,7 @@ int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 				argv[1]);
 		first = 2;
 	}
-	build_tables(cfg->cmd, lopts, sopts);
+	build_tables(&st, cfg->cmd, lopts, sopts);
 	opterr = 0;
 	optind = 0; /* full re-initialisation (parse may run more than once) */
 	while ((c = getopt_long(argc - (first - 1), argv + (first - 1), sopts,

@@ -20,5 +20,10 @@ enum rperf_cli_action {
  */
 int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
 		    enum rperf_cli_action *act, char *err, size_t errlen);
+/* The same, with the parse's warnings (e.g. "-n given with -D: -D wins")
+ * in @notes, one per line, for the caller to print (NULL: dropped). */
+int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
+		       enum rperf_cli_action *act, char *err, size_t errlen,
+		       char *notes, size_t noteslen);
 
 #endif

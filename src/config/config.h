@@ -32,6 +32,7 @@ enum rperf_cmd {
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
 #define RPERF_MAX_PERCENTILES 32
+#define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (cli/options.h) */
 
 /* A repeatable option's values, in command-line order (point into argv). */
 #define RPERF_MAX_STR_LIST 32
@@ -147,6 +148,18 @@ struct rperf_cli_config {
 	const char *sweep; /* SECTION.NAME.KEY=V1,V2,... */
 	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
 	const char *hosts_map;
+	/* perftest's flags (cli/options_perftest.c) */
+	bool cpu_freq_f; /* -F: accepted; rperf never reads the CPU's MHz */
+	uint64_t all_max; /* -a's largest size, 0: 8 MiB (perftest's) */
+	int conn_type; /* -c: 0 RC (the only one rperf runs) */
+	const char *source_ip; /* -z: rdma_cm source address, NULL: the GID's */
+	int rate_limit_type; /* 0 SW (the only one rperf runs) */
+	uint64_t burst_size; /* token bucket depth in messages, 0: post list */
+	bool no_peak; /* -N: no peak bandwidth */
+
+	/* bit i: option i of the table was on the command line (the server
+	 * checks those against the client's PARAMS: session/session_parity.h) */
+	uint64_t given[RPERF_GIVEN_WORDS];
 };
 
 #endif

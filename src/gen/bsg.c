@@ -485,7 +485,9 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	r.next_tick = r.t0c + cfg->interval_ns;
 	r.next_peer = r.t0c + PEER_CHECK_NS;
 	if (cfg->limit_per_s > 0)
-		rperf_tbucket_init(&r.tb, cfg->limit_per_s, cfg->post_list,
+		rperf_tbucket_init(&r.tb, cfg->limit_per_s,
+				   cfg->burst > cfg->post_list ? cfg->burst :
+								 cfg->post_list,
 				   r.t0);
 	while (!rc && !all_done(&r))
 		rc = pass(&r, &idle_passes);

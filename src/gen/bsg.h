@@ -53,6 +53,8 @@ struct rperf_bsg_cfg {
 	uint32_t tx_depth, cq_mod, post_list;
 	bool events; /* wait on completion events instead of spinning */
 	double limit_per_s; /* messages per second over all QPs; 0: none */
+	uint32_t burst; /* with a limit: messages posted back to back (the
+			 * bucket's depth); below post_list: post_list */
 	uint64_t interval_ns; /* 0: no callbacks */
 	void (*on_interval)(void *arg, const struct rperf_bsg_tick *t);
 	void *arg;

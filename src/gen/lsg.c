@@ -274,7 +274,7 @@ static int compare_sample(struct lsg_run *r, struct sample *s)
 		rc = wait_all(r, s, 1u << WIRE | (pp ? 1u << REPLY : 0));
 	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG && !r->wpp &&
 	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
-				 r->cfg->size, 1))
+				 r->qps->wire_rx_buf->len, 1))
 		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
 	return rc;
 }
@@ -316,8 +316,11 @@ static int refill_loop_rx(struct lsg_run *r)
 				return fail(r, EIO,
 					    "loopback receive failed: %s",
 					    ibv_wc_status_str(wc[j].status));
+		/* the whole buffer: a later, larger size (-a, --sizes) must
+		 * fit every receive still posted from this one */
 		rc = rperf_gen_post_recvs(&r->dev, r->qps->loop_rx,
-					  r->qps->loop_rx_buf, r->cfg->size,
+					  r->qps->loop_rx_buf,
+					  r->qps->loop_rx_buf->len,
 					  (unsigned int)n);
 		if (rc)
 			return fail(r, rc, "%s",

@@ -57,18 +57,14 @@ static int connect_wire(struct client *c, const struct rperf_endpoint *peer,
 			char *err, size_t errlen)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
-	char src[INET_ADDRSTRLEN];
+	char src[64];
 
 	if (!cfg->rdma_cm)
 		return rperf_qp_connect(c->conn.wire, c->conn.dev,
 					&c->conn.vcfg, peer, err, errlen);
-	if (rperf_cm_gid_ipv4(c->conn.dev, src, sizeof(src))) {
-		snprintf(
-			err, errlen,
-			"-R: %s has no IPv4 GID to bind rdma_cm to; accepted: a RoCE port with an IPv4 address (-x)",
-			c->conn.dev->name);
+	if (rperf_cm_source(c->conn.dev, cfg->source_ip, src, sizeof(src), err,
+			    errlen))
 		return EAFNOSUPPORT;
-	}
 	return rperf_cm_connect(&c->conn.cm, c->conn.wire, &c->conn.vcfg, src,
 				cfg->host, (uint16_t)cfg->tcp_port,
 				RPERF_SESSION_TIMEOUT_MS / 2, err, errlen);

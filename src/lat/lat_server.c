@@ -25,6 +25,7 @@
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
+#include "session/session_parity.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -46,16 +47,8 @@ struct server {
 /* -R: listen for the client's rdma_cm connection on our device's address. */
 static int cm_listen(struct server *sv, char *err, size_t errlen)
 {
-	char addr[INET_ADDRSTRLEN];
-
-	if (rperf_cm_gid_ipv4(sv->conn.dev, addr, sizeof(addr))) {
-		snprintf(err, errlen,
-			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
-			 sv->conn.dev->name);
-		return EAFNOSUPPORT;
-	}
-	return rperf_cm_listen(&sv->conn.cm, addr, (uint16_t)sv->cfg->tcp_port,
-			       err, errlen);
+	return rperf_cm_listen_dev(&sv->conn.cm, sv->conn.dev,
+				   (uint16_t)sv->cfg->tcp_port, err, errlen);
 }
 
 /* PARAMS with the server's limits; the device and the wire QP. */
@@ -69,6 +62,8 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 
 	sv->cfg = ch->cfg;
 	sv->stop = ch->stop;
+	if (rperf_parity_check(ch->cfg, obj, e)) /* same flags both sides */
+		return e->rc;
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (rc)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "session/session_ctrl.h"
+#include "session/session_parity.h"
 
 static int hello(struct rperf_session_chan *ch, const char *command,
 		 struct rperf_err *e)
@@ -51,7 +52,8 @@ static int send_params(struct rperf_session_chan *ch,
 	if (p &&
 	    (rperf_ctrl_set_u64(p, "planned_ns", planned_ns(ch->cfg, ops)) ||
 	     (ch->cfg->run_infinitely &&
-	      rperf_ctrl_set_bool(p, "endless", true)))) {
+	      rperf_ctrl_set_bool(p, "endless", true)) ||
+	     rperf_parity_ship(ch->cfg, p))) {
 		json_decref(p);
 		p = NULL;
 	}

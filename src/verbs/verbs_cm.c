@@ -120,26 +120,64 @@ int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
 	return rc;
 }
 
+int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
+		    size_t len, char *err, size_t errlen)
+{
+	if (override) {
+		snprintf(buf, len, "%s", override);
+		return 0;
+	}
+	if (rperf_cm_gid_ipv4(d, buf, len)) {
+		snprintf(
+			err, errlen,
+			"-R: %s has no IPv4 GID to bind rdma_cm to; accepted: a RoCE port with an IPv4 address (-x), or -z/--source_ip",
+			d->name);
+		return EAFNOSUPPORT;
+	}
+	return 0;
+}
+
+int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
+			uint16_t port, char *err, size_t errlen)
+{
+	char addr[INET_ADDRSTRLEN];
+
+	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr))) {
+		snprintf(err, errlen,
+			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
+			 d->name);
+		return EAFNOSUPPORT;
+	}
+	return rperf_cm_listen(cm, addr, port, err, errlen);
+}
+
 int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
 		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
 		    char *err, size_t errlen)
 {
+	return rperf_cm_accept_on(cm, cm, qp, cfg, timeout_ms, err, errlen);
+}
+
+int rperf_cm_accept_on(struct rperf_cm *lis, struct rperf_cm *conn,
+		       struct rperf_qp *qp, const struct rperf_verbs_cfg *cfg,
+		       int timeout_ms, char *err, size_t errlen)
+{
 	struct rdma_conn_param p = { 0 };
 	int rc;
 
-	rc = wait_event(cm, RDMA_CM_EVENT_CONNECT_REQUEST, timeout_ms, &cm->id,
-			NULL);
+	rc = wait_event(lis, RDMA_CM_EVENT_CONNECT_REQUEST, timeout_ms,
+			&conn->id, NULL);
 	if (!rc)
-		rc = cm_modify(cm->id, qp, cfg);
+		rc = cm_modify(conn->id, qp, cfg);
 	p.qp_num = qp->qp->qp_num;
 	p.responder_resources = 1;
 	p.initiator_depth = 1;
 	p.rnr_retry_count = 7;
-	if (!rc && rdma_accept(cm->id, &p))
+	if (!rc && rdma_accept(conn->id, &p))
 		rc = errno ? errno : EIO;
 	if (!rc)
-		rc = wait_event(cm, RDMA_CM_EVENT_ESTABLISHED, timeout_ms, NULL,
-				NULL);
+		rc = wait_event(lis, RDMA_CM_EVENT_ESTABLISHED, timeout_ms,
+				NULL, NULL);
 	if (rc)
 		snprintf(err, errlen, "rdma_cm: accepting the connection: %s",
 			 strerror(rc));

@@ -26,6 +26,15 @@ struct rperf_cm {
 /* The IPv4 address of the device's chosen GID (IPv4-mapped), as text. */
 int rperf_cm_gid_ipv4(const struct rperf_dev *d, char *buf, size_t len);
 
+/* Client: the rdma_cm source address: @override (-z/--source_ip) when
+ * given, else the IPv4 address of @d's GID (EAFNOSUPPORT with @err). */
+int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
+		    size_t len, char *err, size_t errlen);
+
+/* Server: listen on the IPv4 address of @d's GID, port @port
+ * (EAFNOSUPPORT with @err when the GID has none). */
+int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
+			uint16_t port, char *err, size_t errlen);
 /* Server: listen on @addr:@port. */
 int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
 		    char *err, size_t errlen);
@@ -33,6 +42,12 @@ int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
 int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
 		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
 		    char *err, size_t errlen);
+/* Server, several connections on one listener (rperf bw -q N): the same
+ * into @conn (its id; the events arrive on @lis's channel). Close every
+ * @conn before @lis. */
+int rperf_cm_accept_on(struct rperf_cm *lis, struct rperf_cm *conn,
+		       struct rperf_qp *qp, const struct rperf_verbs_cfg *cfg,
+		       int timeout_ms, char *err, size_t errlen);
 /* Client: from @src to @dst:@port, connect @qp; returns when established. */
 int rperf_cm_connect(struct rperf_cm *cm, struct rperf_qp *qp,
 		     const struct rperf_verbs_cfg *cfg, const char *src,

@@ -51,9 +51,11 @@ grep -q "^rperf: -l/--post_list: 16 is above the tx depth 8; accepted:" "$tmp/er
 expect 2 1 bw --run_infinitely -n 100 10.0.0.1
 expect 2 1 bw --verb read 10.0.0.1
 expect 2 1 bw -R 10.0.0.1
-grep -q "not built yet" "$tmp/err" || bad "bw -R must say it is not built yet"
-expect 2 1 bw -t 64
-grep -q "not a server option" "$tmp/err" || bad "bw server with -t: $(cat "$tmp/err")"
+# perftest's flags: a connection type rperf cannot run, a mistyped option
+expect 2 1 bw -c UD
+grep -q -- "^rperf: -c/--connection: UD is not supported; accepted: RC" "$tmp/err" || bad "bw -c UD: $(cat "$tmp/err")"
+expect 2 1 bw --tx_dpth 64 10.0.0.1
+grep -q -- "did you mean -t/--tx-depth?" "$tmp/err" || bad "bw --tx_dpth: $(cat "$tmp/err")"
 expect 0 0 bw --help
 grep -q -- "--rate_limit" "$tmp/out" || bad "bw --help lacks --rate_limit"
 # options of later features: refused, never ignored

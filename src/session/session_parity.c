@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Same flags on both sides: see session_parity.h. */
+#include "session/session_parity.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+_Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
+	       "cfg->given has a bit per option");
+
+/* Each side its own value: where the server's runs, how it is placed. */
+static const char *const host_opts[] = {
+	"cpu-node", "mem-node", "use_hugepages", "ipv6", "inline_size",
+	"CPU-freq", NULL
+};
+/* The client's report, thresholds and connecting: nothing on a server. */
+static const char *const client_opts[] = {
+	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
+	"raw", "hist", "csv", "max-p50", "max-p999", "percentiles", "interval",
+	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
+	/* perftest's report options (options_report.c) and --report-both */
+	"cpu_util", "limit_bw", "limit_lat", "report_both", "report-histogram",
+	"report-unsorted", NULL
+};
+
+/* Equal names, '-' and '_' alike (--report-both = --report_both). */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
+			return false;
+	return *a == *b;
+}
+
+static bool listed(const char *const *list, const char *name)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (same_name(list[i], name))
+			return true;
+	return false;
+}
+
+enum rperf_parity_kind rperf_parity_kind(const struct rperf_opt *o)
+{
+	if (o->server || o->type == RPERF_OT_HELP ||
+	    o->type == RPERF_OT_VERSION || listed(host_opts, o->name))
+		return RPERF_PARITY_HOST;
+	if (listed(client_opts, o->name))
+		return RPERF_PARITY_CLIENT;
+	return RPERF_PARITY_RUN;
+}
+
+bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i)
+{
+	return i < RPERF_GIVEN_WORDS * 64 &&
+	       (cfg->given[i / 64] >> (i % 64) & 1);
+}
+
+/* "size" and "sizes" share one field: both travel as "size". */
+static const char *key_of(const struct rperf_opt *o)
+{
+	return o->type == RPERF_OT_SIZE_LIST ? "size" : o->name;
+}
+
+static json_t *list_value(const struct rperf_cli_config *cfg,
+			  const struct rperf_opt *o)
+{
+	json_t *a = json_array();
+	bool sizes = o->type == RPERF_OT_SIZE_LIST;
+	size_t n = sizes ? cfg->nsizes : cfg->npercentiles;
+
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *v = sizes ? json_integer((json_int_t)cfg->sizes[i]) :
+				    json_real(cfg->percentiles[i]);
+
+		if (json_array_append_new(a, v)) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* The option's value in @cfg as JSON (new reference; NULL: ENOMEM). */
+static json_t *value_of(const struct rperf_cli_config *cfg,
+			const struct rperf_opt *o)
+{
+	const void *f = (const char *)cfg + o->off;
+	const char *s;
+
+	switch (o->type) {
+	case RPERF_OT_FLAG:
+		return json_boolean(*(const bool *)f);
+	case RPERF_OT_STR:
+		s = *(const char *const *)f;
+		return s ? json_string(s) : json_null();
+	case RPERF_OT_INT:
+		return json_integer((json_int_t) * (const int64_t *)f);
+	case RPERF_OT_COUNT:
+	case RPERF_OT_SIZE:
+	case RPERF_OT_TIME:
+		return json_integer((json_int_t) * (const uint64_t *)f);
+	case RPERF_OT_RATE:
+		return json_real(*(const double *)f);
+	case RPERF_OT_ENUM:
+		return json_string(o->choices[*(const int *)f]);
+	case RPERF_OT_SIZE_LIST:
+	case RPERF_OT_PCT_LIST:
+		return list_value(cfg, o);
+	default:
+		return json_null();
+	}
+}
+
+int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params)
+{
+	json_t *opts = json_object();
+
+	for (size_t i = 0, n = rperf_opt_count(); opts && i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
+
+		if (!(o->cmds & cfg->cmd) ||
+		    rperf_parity_kind(o) != RPERF_PARITY_RUN ||
+		    json_object_get(opts, key_of(o)))
+			continue;
+		if (json_object_set_new(opts, key_of(o), value_of(cfg, o))) {
+			json_decref(opts);
+			opts = NULL;
+		}
+	}
+	if (!opts || json_object_set_new(params, "options", opts))
+		return ENOMEM;
+	return 0;
+}
+
+/* ns as the shortest exact unit: 5s, 250ms, 20us, 7ns */
+static void fmt_time(json_int_t ns, char *buf, size_t len)
+{
+	static const struct {
+		json_int_t div;
+		const char *unit;
+	} u[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (ns && ns % u[i].div == 0) {
+			snprintf(buf, len, "%" JSON_INTEGER_FORMAT "%s",
+				 ns / u[i].div, u[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" JSON_INTEGER_FORMAT "ns", ns);
+}
+
+/* One value as a user would type it; lists as 64,4096 (at most 4 shown). */
+static void fmt_value(const struct rperf_opt *o, const json_t *v, char *buf,
+		      size_t len)
+{
+	size_t used = 0, n;
+
+	if (json_is_array(v)) {
+		buf[0] = '\0';
+		n = json_array_size(v);
+		for (size_t i = 0; i < n && i < 4 && used < len; i++) {
+			const json_t *x = json_array_get(v, i);
+
+			used += (size_t)snprintf(
+				buf + used, len - used, "%s%.6g", i ? "," : "",
+				json_is_integer(x) ?
+					(double)json_integer_value(x) :
+					json_real_value(x));
+		}
+		if (n > 4 && used < len)
+			snprintf(buf + used, len - used, ",... (%zu sizes)", n);
+	} else if (json_is_string(v)) {
+		snprintf(buf, len, "%s", json_string_value(v));
+	} else if (json_is_integer(v) && o->type == RPERF_OT_TIME) {
+		fmt_time(json_integer_value(v), buf, len);
+	} else if (json_is_integer(v)) {
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+	} else if (json_is_real(v)) {
+		snprintf(buf, len, "%.9g", json_real_value(v));
+	} else {
+		snprintf(buf, len, "%s", json_is_true(v) ? "on" : "(none)");
+	}
+}
+
+static int disagree(const struct rperf_opt *o, const json_t *mine,
+		    const json_t *theirs, struct rperf_err *e)
+{
+	char label[48], a[64], b[64];
+
+	if (o->letter)
+		snprintf(label, sizeof(label), "-%c/--%s", o->letter, o->name);
+	else
+		snprintf(label, sizeof(label), "--%s", o->name);
+	if (o->type == RPERF_OT_FLAG)
+		return rperf_err_set(
+			e, RPERF_ERRC_USAGE, EINVAL,
+			"%s: the server was started with it, the client runs without it; start both with the same flags or leave it off the server",
+			label);
+	fmt_value(o, mine, a, sizeof(a));
+	fmt_value(o, theirs, b, sizeof(b));
+	return rperf_err_set(
+		e, RPERF_ERRC_USAGE, EINVAL,
+		"%s: the server was started with %s, the client asks for %s; start both with the same value or leave it off the server",
+		label, a, b);
+}
+
+int rperf_parity_check(const struct rperf_cli_config *cfg, const json_t *params,
+		       struct rperf_err *e)
+{
+	const json_t *theirs = json_object_get(params, "options");
+	int rc = 0;
+
+	if (!json_is_object(theirs))
+		return 0; /* a client that ships none: nothing to check */
+	for (size_t i = 0, n = rperf_opt_count(); !rc && i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
+		const json_t *v = json_object_get(theirs, key_of(o));
+		json_t *mine;
+
+		if (!rperf_parity_given(cfg, i) || !v ||
+		    rperf_parity_kind(o) != RPERF_PARITY_RUN)
+			continue;
+		mine = value_of(cfg, o);
+		if (!mine)
+			return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+					     "out of memory");
+		if (!json_equal(mine, (json_t *)v))
+			rc = disagree(o, mine, v, e);
+		json_decref(mine);
+	}
+	return rc;
+}
