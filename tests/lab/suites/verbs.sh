@@ -115,8 +115,8 @@ lat_check() {
 }
 
 lat_write_pingpong() {
-	local j=$OUT/lat-write-pp.json n=1000 half
-	crossed "$n" "$n" pair lat "$j" --verb write --method pingpong --sizes 64,4096 -n "$n" || return 1
+	local j=$OUT/lat-write-pp.json n=500 half
+	crossed "$n" "$n" pair lat "$j" --verb write --method pingpong --sizes 64,4096 -n "$n" --warmup 100 || return 1
 	lat_check "$j" pingpong "$n" || return 1
 	echo "EXPECT 2 results (64 and 4096 B), the server answering every WRITE (warm-up included)"
 	echo "GOT sizes $(jq -c '[.results[].size]' "$j"), server: $(grep -c 'WRITEs received' /tmp/vsrv.log) lines; warnings $(jq -c '.warnings' "$j")"
