@@ -115,16 +115,27 @@ lat_check() {
 }
 
 lat_write_pingpong() {
-	local j=$OUT/lat-write-pp.json n=1000 half
-	crossed "$n" "$n" pair lat "$j" --verb write --method pingpong --sizes 64,4096 -n "$n" || return 1
+	local j=$OUT/lat-write-pp.json n=500
+	crossed "$n" "$n" pair lat "$j" --verb write --method pingpong --sizes 64,4096 -n "$n" --warmup 100 || return 1
 	lat_check "$j" pingpong "$n" || return 1
 	echo "EXPECT 2 results (64 and 4096 B), the server answering every WRITE (warm-up included)"
 	echo "GOT sizes $(jq -c '[.results[].size]' "$j"), server: $(grep -c 'WRITEs received' /tmp/vsrv.log) lines; warnings $(jq -c '.warnings' "$j")"
 	[ "$(jq -c '[.results[].size]' "$j")" = '[64,4096]' ] && grep -q 'WRITEs received' /tmp/vsrv.log &&
 		! jq -e '.warnings // [] | any(test("received"))' "$j" > /dev/null || return 1
-	half=$(jq -r '.results[0].half_rtt_ns.p50 / 1000' "$j")
-	perftest lab_lat_result t_typical_us ib_write_lat -F -n "$n" -s 64 || return 0
-	lab_result "verbs_ratio test=lat_write_pingpong size=64 rperf_half_p50_us=$half perftest_t_typical_us=$(lab_field "$PERF" t_typical_us) ratio=$(ratio "$half" "$(lab_field "$PERF" t_typical_us)")"
+	# Two busy pollers on the VM's 2 vCPUs: a run's median is either the
+	# round trip or a scheduler tick (measured: rperf's SEND and WRITE
+	# pingpong and ib_write_lat alike, at random). Alternate three times
+	# and compare the lowest medians.
+	local a rb=0 pb=0 h p
+	for a in 1 2 3; do
+		pair lat "$j.$a" --verb write --method pingpong -s 64 -n 300 --warmup 50 > /dev/null || return 1
+		h=$(jq -r '.results[0].half_rtt_ns.p50 / 1000' "$j.$a")
+		perftest lab_lat_result t_typical_us ib_write_lat -F -n 300 -s 64 > /dev/null && p=$(lab_field "$PERF" t_typical_us) || p=0
+		lab_result "verbs_write_lat round=$a rperf_half_p50_us=$h ib_write_lat_t_typical_us=$p"
+		rb=$(awk -v a="$rb" -v b="$h" 'BEGIN { print (a == 0 || b < a) ? b : a }')
+		pb=$(awk -v a="$pb" -v b="$p" 'BEGIN { print (a == 0 || (b > 0 && b < a)) ? b : a }')
+	done
+	lab_result "verbs_ratio test=lat_write_pingpong size=64 rperf_half_p50_us=$rb perftest_t_typical_us=$pb ratio=$(ratio "$rb" "$pb") (lowest of 3 alternating runs each)"
 }
 
 lat_read_postpoll() {
