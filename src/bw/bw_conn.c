@@ -9,14 +9,19 @@
 #include "session/session_ctrl.h"
 #include "session/session.h"
 
-static int make_qps(struct rperf_bw_conn *c, const struct rperf_qp_cfg *q,
-		    size_t n, char *err, size_t errlen)
+/* @n QPs; with events, all on one shared completion channel. */
+static int make_qps(struct rperf_bw_conn *c, struct rperf_qp_cfg *q, size_t n,
+		    char *err, size_t errlen)
 {
 	int rc = 0;
 
 	c->qp = calloc(n, sizeof(*c->qp));
 	if (!c->qp)
 		rc = ENOMEM;
+	if (!rc && (q->recv_events || q->send_events)) {
+		rc = rperf_channel_open(c->dev, &c->channel);
+		q->channel = c->channel;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		rc = rperf_qp_create(c->dev, q, &c->qp[i]);
 		if (!rc)
@@ -95,10 +100,11 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen)
 {
-	/* -b: the server generates too (and then busy-polls) */
+	/* -b: the server generates too. Receive events always (one shared
+	 * channel): a sink with nothing arriving sleeps on them. */
 	struct rperf_qp_cfg q = { .send_depth =
 					  p->bidir ? (uint32_t)p->tx_depth : 1,
-				  .recv_events = p->events && !p->bidir,
+				  .recv_events = p->verb != RPERF_VERB_WRITE,
 				  .access = IBV_ACCESS_REMOTE_WRITE };
 	int rc;
 
@@ -134,6 +140,7 @@ void rperf_bw_conn_close(struct rperf_bw_conn *c)
 	for (size_t i = 0; i < c->nqp; i++)
 		rperf_qp_destroy(c->qp[i]);
 	free(c->qp);
+	rperf_channel_close(c->channel);
 	rperf_buf_free(&c->buf);
 	rperf_dev_close(c->dev);
 	memset(c, 0, sizeof(*c));

@@ -82,7 +82,8 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 	if (cmd & RPERF_CMD_TRAFFIC)
 		fprintf(f,
 			"\nWithout HOST, rperf %s is the server: it takes only -d -i -x -p\n"
-			"--bind --cpu --clock --persistent; the client ships everything else.\n",
+			"--bind --cpu --clock --persistent and its limits (--max-memory\n"
+			"--max-qps --stall-limit); the client ships everything else.\n",
 			name);
 	fprintf(f, "\n%s", exit_codes);
 }

@@ -37,5 +37,8 @@ extern const size_t rperf_nopts_bw;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;
+/* server limits per client */
+extern const struct rperf_opt rperf_opts_limits[];
+extern const size_t rperf_nopts_limits;
 
 #endif

@@ -377,7 +377,7 @@ static int check_combinations(struct parse_state *st)
 		    o->type != RPERF_OT_VERSION)
 			return errf(
 				st, EINVAL,
-				"%s: not a server option (the client ships every run parameter); accepted on the server: -d -i -x -p --bind --cpu --clock --persistent",
+				"%s: not a server option (the client ships every run parameter); accepted on the server: -d -i -x -p --bind --cpu --clock --persistent --max-memory --max-qps --stall-limit",
 				opt_label(o, label, sizeof(label)));
 	}
 	return 0;

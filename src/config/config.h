@@ -117,6 +117,11 @@ struct rperf_cli_config {
 	bool out_json;
 	const char *out_json_file;
 	uint64_t spin_ns; /* info: self-test spin window */
+
+	/* server limits per client (src/limits; 0: the default) */
+	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
+	uint64_t max_qps;
+	uint64_t stall_ns; /* --stall-limit */
 };
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "gen/nic_ts.h"
 #include "lat/lat_conn.h"
+#include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 
@@ -242,8 +243,17 @@ static int lat_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 	return rc;
 }
 
+/* The control connection's source: our GID as an address (RoCE). */
+static int client_source(void *arg, char *buf, size_t len)
+{
+	const struct client *c = arg;
+
+	return rperf_limits_gid_source(c->conn.dev, buf, len);
+}
+
 static const struct rperf_session_client_ops lat_client_ops = {
 	.command = "lat",
+	.source = client_source,
 	.setup = lat_setup,
 	.params = rperf_lat_params_encode,
 	.endpoints = lat_exchange,

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rperf bw's and rperf lat's PARAMS against the server's limits. */
+#include "limits/limits.h"
+
+#include "bw/bw_params.h"
+#include "lat/lat_params.h"
+
+static int huge_shift(const struct rperf_cli_config *cfg)
+{
+	return cfg->hugepages == RPERF_HUGE_1G ? 30 :
+	       cfg->hugepages == RPERF_HUGE_2M ? 21 :
+						 0;
+}
+
+/* bw: qps QPs (send depth tx_depth with -b), one buffer of max_size. */
+int rperf_limits_admit_bw(const struct rperf_cli_config *cfg,
+			  const struct rperf_bw_params *p, char *why,
+			  size_t whylen)
+{
+	struct rperf_pin_req r = {
+		.qps = p->qps,
+		.send_depth = p->bidir ? p->tx_depth : 1,
+		.recv_depth = p->verb != RPERF_VERB_WRITE ? p->rx_depth : 1,
+		.inline_size = cfg->inline_size,
+		.buf_bytes = p->max_size,
+		.huge_shift = huge_shift(cfg),
+	};
+	struct rperf_limits l;
+
+	rperf_limits_of(cfg, &l);
+	return rperf_limits_check(&l, &r, why, whylen);
+}
+
+/* lat: the wire QP (16 replies deep, rx_depth receives), one buffer. */
+int rperf_limits_admit_lat(const struct rperf_cli_config *cfg,
+			   const struct rperf_lat_params *p, char *why,
+			   size_t whylen)
+{
+	struct rperf_pin_req r = {
+		.qps = 1,
+		.send_depth = 16,
+		.recv_depth = p->rx_depth,
+		.inline_size = cfg->inline_size,
+		.buf_bytes = p->max_size,
+		.huge_shift = huge_shift(cfg),
+	};
+	struct rperf_limits l;
+
+	rperf_limits_of(cfg, &l);
+	return rperf_limits_check(&l, &r, why, whylen);
+}
