@@ -61,7 +61,6 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 {
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
-	struct rperf_limits lim;
 	int rc;
 
 	sv->cfg = ch->cfg;
@@ -69,14 +68,11 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_bw(sv->cfg, &sv->p, why, sizeof(why));
+		rc = rperf_limits_admit_bw(sv->cfg, &sv->p, &sv->stall_ns, why,
+					   sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
 				     rc == EPROTO ? "malformed PARAMS" : why);
-	rperf_limits_of(sv->cfg, &lim);
-	sv->stall_ns =
-		rperf_limits_stall_ns(&lim, (unsigned int)sv->p.path.qp_timeout,
-				      (unsigned int)sv->p.path.retry_count);
 	rc = rperf_bw_conn_server(&sv->conn, sv->cfg, &sv->p, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);

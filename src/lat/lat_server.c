@@ -61,7 +61,6 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 	struct server *sv = arg;
 	char why[RPERF_CTRL_REASON_LEN], err[256];
 	struct rperf_lat_params p;
-	struct rperf_limits lim;
 	int rc;
 
 	sv->cfg = ch->cfg;
@@ -69,13 +68,10 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_lat(sv->cfg, &p, why, sizeof(why));
+		rc = rperf_limits_admit_lat(sv->cfg, &p, &sv->stall_ns, why,
+					    sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
-	rperf_limits_of(sv->cfg, &lim);
-	sv->stall_ns = rperf_limits_stall_ns(&lim,
-					     (unsigned int)p.path.qp_timeout,
-					     (unsigned int)p.path.retry_count);
 	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));
 	if (!rc && p.rdma_cm)
 		rc = cm_listen(sv, err, sizeof(err));

@@ -14,8 +14,8 @@ static int huge_shift(const struct rperf_cli_config *cfg)
 
 /* bw: qps QPs (send depth tx_depth with -b), one buffer of max_size. */
 int rperf_limits_admit_bw(const struct rperf_cli_config *cfg,
-			  const struct rperf_bw_params *p, char *why,
-			  size_t whylen)
+			  const struct rperf_bw_params *p, uint64_t *stall_ns,
+			  char *why, size_t whylen)
 {
 	struct rperf_pin_req r = {
 		.qps = p->qps,
@@ -28,13 +28,15 @@ int rperf_limits_admit_bw(const struct rperf_cli_config *cfg,
 	struct rperf_limits l;
 
 	rperf_limits_of(cfg, &l);
+	*stall_ns = rperf_limits_stall_ns(&l, (unsigned int)p->path.qp_timeout,
+					  (unsigned int)p->path.retry_count);
 	return rperf_limits_check(&l, &r, why, whylen);
 }
 
 /* lat: the wire QP (16 replies deep, rx_depth receives), one buffer. */
 int rperf_limits_admit_lat(const struct rperf_cli_config *cfg,
-			   const struct rperf_lat_params *p, char *why,
-			   size_t whylen)
+			   const struct rperf_lat_params *p, uint64_t *stall_ns,
+			   char *why, size_t whylen)
 {
 	struct rperf_pin_req r = {
 		.qps = 1,
@@ -47,5 +49,7 @@ int rperf_limits_admit_lat(const struct rperf_cli_config *cfg,
 	struct rperf_limits l;
 
 	rperf_limits_of(cfg, &l);
+	*stall_ns = rperf_limits_stall_ns(&l, (unsigned int)p->path.qp_timeout,
+					  (unsigned int)p->path.retry_count);
 	return rperf_limits_check(&l, &r, why, whylen);
 }
