@@ -48,18 +48,22 @@ static void gid_text(const uint8_t gid[16], char *buf, size_t len)
 		inet_ntop(AF_INET6, gid, buf, (socklen_t)len);
 }
 
+/* The peer address as people write it (a v4-mapped IPv6 one as IPv4). */
 static void addr_text(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
-	const void *a =
-		ss->ss_family == AF_INET ?
-			(const void *)&(
-				(const struct sockaddr_in *)(const void *)ss)
-				->sin_addr :
-			(const void *)&(
-				(const struct sockaddr_in6 *)(const void *)ss)
-				->sin6_addr;
+	const struct sockaddr_in6 *a6 = (const void *)ss;
+	const struct sockaddr_in *a4 = (const void *)ss;
+	const char *ok;
 
-	if (!inet_ntop(ss->ss_family, a, buf, (socklen_t)len))
+	if (ss->ss_family == AF_INET6)
+		ok = IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr) ?
+			     inet_ntop(AF_INET, a6->sin6_addr.s6_addr + 12, buf,
+				       (socklen_t)len) :
+			     inet_ntop(AF_INET6, &a6->sin6_addr, buf,
+				       (socklen_t)len);
+	else
+		ok = inet_ntop(AF_INET, &a4->sin_addr, buf, (socklen_t)len);
+	if (!ok)
 		snprintf(buf, len, "?");
 }
 

@@ -248,6 +248,46 @@ static void gid_roce(void **state)
 		close(fds[i]);
 }
 
+/* A dual-stack listener: the IPv4 client appears as ::ffff:127.0.0.1,
+ * matches its v4-mapped GID and is named as 127.0.0.1. */
+static void gid_dual_stack(void **state)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+				  .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in c = { .sin_family = AF_INET };
+	struct rperf_dev d = { .roce = true, .gid_index = 1 };
+	struct rperf_endpoint ep = { .qpn = 1 };
+	socklen_t sl = sizeof(a);
+	int l, fd, s, off = 0;
+	char why[512] = "";
+
+	(void)state;
+	l = socket(AF_INET6, SOCK_STREAM, 0);
+	setsockopt(l, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &sl)) {
+		close(l);
+		skip(); /* no IPv6 here */
+	}
+	c.sin_port = a.sin6_port;
+	c.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&c, sizeof(c)), 0);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	v4_gid(ep.gid, "127.0.0.1");
+	assert_int_equal(
+		rperf_limits_gid_check(&d, s, &ep, 1, why, sizeof(why)), 0);
+	v4_gid(ep.gid, "10.77.0.2");
+	assert_int_equal(rperf_limits_gid_check(&d, s, &ep, 1, why,
+						sizeof(why)),
+			 EACCES);
+	assert_non_null(strstr(why, "connection's address 127.0.0.1 ("));
+	close(s);
+	close(fd);
+	close(l);
+}
+
 static void gid_ib(void **state)
 {
 	struct rperf_dev d = { .roce = false, .gid_index = 0 };
@@ -343,6 +383,7 @@ int main(void)
 		cmocka_unit_test(auto_memory),
 		cmocka_unit_test(stall),
 		cmocka_unit_test(gid_roce),
+		cmocka_unit_test(gid_dual_stack),
 		cmocka_unit_test(gid_ib),
 		cmocka_unit_test(gid_source),
 		cmocka_unit_test(out_paths),
