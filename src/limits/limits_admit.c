@@ -4,12 +4,15 @@
 
 #include "bw/bw_params.h"
 #include "lat/lat_params.h"
+#include "session/session.h"
 
+/* Buffers in the pages the server would allocate (--use_hugepages). */
 static int huge_shift(const struct rperf_cli_config *cfg)
 {
-	return cfg->hugepages == RPERF_HUGE_1G ? 30 :
-	       cfg->hugepages == RPERF_HUGE_2M ? 21 :
-						 0;
+	struct rperf_verbs_cfg v;
+
+	rperf_session_verbs_cfg(cfg, &v);
+	return v.huge_shift;
 }
 
 /* bw: qps QPs (send depth tx_depth with -b), one buffer of max_size. */
