@@ -157,43 +157,32 @@ estimate_vs_rss() {
 	[ -n "$est_kb" ] && [ "$r" = 0 ] && [ $((av0 - av1)) -le $((est_kb + 8192)) ]
 }
 
-# a -b -u 31 client stopped mid-run (its QPs alive: its kernel takes the
-# server's SENDs until its 16 posted receives are used, then RNR NAKs them
-# for ever): the server's reverse generator ends within its stall limit
-wedged_bidir() {
+# bidir_signal SIG LABEL MAX: a -b -u 31 client (16 receives posted) gets
+# SIG 3 s into its run; the server must drop it within MAX seconds (its
+# next log line), then serve the next client
+bidir_signal() {
 	local cpid n secs r
 	rperf bw -d rxe_h2 -b -u 31 -r 16 -s 65536 --run_infinitely 10.77.0.1 > /tmp/limits-b.log 2>&1 &
 	cpid=$!
 	sleep 3
 	n=$(srv_lines)
-	kill -STOP "$cpid"
+	kill "-$1" "$cpid"
 	secs=$(wait_srv_line "$n" $((STALL * 3 + 5)))
 	r=$?
 	kill -KILL "$cpid"
 	wait "$cpid" 2> /dev/null
 	sed 's/^/  [srv] /' "$SRV_LOG" | tail -2
-	lab_result "wedged_bidir_u31 freed_after_s=${secs:-never} stall_limit_s=$STALL"
-	[ "$r" = 0 ] && lab_expect_range "seconds until the server dropped the stopped -b -u 31 client" "$secs" 0 $((STALL * 2 + 2)) &&
+	lab_result "$2 freed_after_s=${secs:-never} stall_limit_s=$STALL"
+	[ "$r" = 0 ] && lab_expect_range "seconds until the server dropped the $2 client" "$secs" 0 "$3" &&
 		normal_client
 }
-
-# a -b -u 31 client killed mid-run: its control socket closes, the server is
-# free at once (next client served)
-killed_bidir() {
-	local cpid n secs r
-	rperf bw -d rxe_h2 -b -u 31 -s 65536 --run_infinitely 10.77.0.1 > /tmp/limits-b2.log 2>&1 &
-	cpid=$!
-	sleep 3
-	n=$(srv_lines)
-	kill -KILL "$cpid"
-	secs=$(wait_srv_line "$n" $((STALL * 3 + 5)))
-	r=$?
-	wait "$cpid" 2> /dev/null
-	sed 's/^/  [srv] /' "$SRV_LOG" | tail -2
-	lab_result "killed_bidir_u31 freed_after_s=${secs:-never} stall_limit_s=$STALL"
-	[ "$r" = 0 ] && lab_expect_range "seconds until the server dropped the killed -b -u 31 client" "$secs" 0 "$STALL" &&
-		normal_client
-}
+# stopped: its QPs stay alive, its kernel takes the server's SENDs until
+# the 16 receives are used, then RNR-NAKs them for ever: the server's
+# reverse generator ends within its stall limit (+ the messages that still
+# completed after the stop, + 2 s of margin for the emulator)
+wedged_bidir() { bidir_signal STOP stopped_bidir_u31 $((STALL * 2 + 2)); }
+# killed: its control connection closes, the server is free at once
+killed_bidir() { bidir_signal KILL killed_bidir_u31 "$STALL"; }
 
 # -q 256 -e under ulimit -n 64 (server and client): one channel per QP set
 many_qps_events() {
