@@ -12,7 +12,7 @@
 #define PAGE 4096ull
 #define SEND_WQE 512ull
 #define RECV_WQE 64ull
-#define CQE 64ull
+#define CQE 128ull /* rxe: a kernel ib_wc rounded up; mlx5 64 */
 #define QP_CTX 4096ull
 
 static uint64_t pow2_at_least(uint64_t n)

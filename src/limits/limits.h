@@ -46,9 +46,10 @@ struct rperf_pin_est {
 /*
  * Bytes @r would pin: every work queue and CQ rounded up to a power of
  * two entries (depth + 1) and to 4 KiB pages, at 512 B per send WQE (plus
- * the inline size), 64 B per receive WQE and per CQE, 4 KiB of context per
- * QP, plus the buffers rounded to their pages. An upper estimate of the
- * providers' layouts (rxe, mlx5), not a measurement.
+ * the inline size), 64 B per receive WQE, 128 B per CQE (rxe's; mlx5's
+ * are 64 B), 4 KiB of context per QP, plus the buffers rounded to their
+ * pages: the providers' queue layouts (rxe, mlx5), which the lab checks
+ * against the host's MemAvailable drop. Packets in flight are not in it.
  */
 void rperf_pin_estimate(const struct rperf_pin_req *r, struct rperf_pin_est *e);
 

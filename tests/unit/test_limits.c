@@ -37,9 +37,9 @@ static void estimate_small(void **state)
 
 	(void)state;
 	rperf_pin_estimate(&r, &e);
-	/* send WQs 2 x 512 -> a page; receives 1024 x 64; send CQ 2 x 64 ->
-	 * a page; receive CQ 1024 x 64; 4 KiB of context */
-	assert_int_equal(e.per_qp, 4096 + 65536 + 4096 + 65536 + 4096);
+	/* send WQs 2 x 512 -> a page; receives 1024 x 64; send CQ 2 x 128 ->
+	 * a page; receive CQ 1024 x 128; 4 KiB of context */
+	assert_int_equal(e.per_qp, 4096 + 65536 + 4096 + 131072 + 4096);
 	assert_int_equal(e.bufs, 65536);
 	assert_int_equal(e.total, e.per_qp + 65536);
 	r.qps = 8; /* linear in the QPs, the buffer counted once */
@@ -70,7 +70,7 @@ static void refuse_memory(void **state)
 	assert_int_equal(rperf_limits_check(&l, &r, why, sizeof(why)), EDQUOT);
 	assert_string_equal(
 		why,
-		"limits: the run would pin 16.0 GiB (1024 QPs x 16.0 MiB of queues + 16.0 MiB of buffers), above this server's --max-memory 512 MiB; accepted: fewer QPs (-q), shallower queues (-r, -t) or smaller messages (-s)");
+		"limits: the run would pin 24.0 GiB (1024 QPs x 24.0 MiB of queues + 16.0 MiB of buffers), above this server's --max-memory 512 MiB; accepted: fewer QPs (-q), shallower queues (-r, -t) or smaller messages (-s)");
 	r.qps = 1;
 	r.recv_depth = 512;
 	assert_int_equal(rperf_limits_check(&l, &r, why, sizeof(why)), 0);
