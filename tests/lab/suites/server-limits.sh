@@ -69,28 +69,45 @@ server_up() {
 	kill -0 "$SPID" && normal_client
 }
 
-# the sink busy-polls while data comes, ~0 % within the stall limit after
-# its client is stopped. The stopped client's kernel (rxe) still sends what
-# it had posted, so messages trail the stop by up to a second: the server's
-# CPU is sampled each second after the stop and the last two must be ~0.
-sink_sleeps() {
-	local cpid busy i series=() r
-	rperf bw -d rxe_h2 -s 65536 --run_infinitely 10.77.0.1 > /tmp/limits-inf.log 2>&1 &
+# cpu_after_stop PID LABEL CLIENT ARGS...: CLIENT runs 3 s against the
+# server PID (busy polling: its CPU sampled over 2 s), is stopped, and the
+# server's CPU is sampled each second after: the stopped client's kernel
+# (rxe) still sends what it had posted, so messages trail the stop by up to
+# a second or two; the last two samples (from STALL + 1 s on) must be ~0
+cpu_after_stop() {
+	local pid=$1 label=$2 cpid busy i series=() r
+	shift 2
+	"$@" > "/tmp/limits-$label.log" 2>&1 &
 	cpid=$!
 	sleep 3
-	busy=$(cpu_pct "$SPID" 2)
+	busy=$(cpu_pct "$pid" 2)
 	kill -STOP "$cpid"
 	for ((i = 0; i < STALL + 3; i++)); do
-		series+=("$(cpu_pct "$SPID" 1)")
+		series+=("$(cpu_pct "$pid" 1)")
 	done
 	kill -KILL "$cpid"
 	wait "$cpid" 2> /dev/null
-	lab_result "sink_cpu_pct busy=$busy after_stop_per_s=${series[*]} stall_limit_s=$STALL"
-	lab_expect_ge "server CPU % while receiving (busy polling)" "$busy" 30 || r=1
+	lab_result "${label}_cpu_pct busy=$busy after_stop_per_s=${series[*]} stall_limit_s=$STALL"
+	lab_expect_ge "server CPU % while its client runs (busy polling)" "$busy" 30 || r=1
 	lab_expect_range "server CPU % in second $((STALL + 2)) after the stop" "${series[STALL + 1]}" 0 3 || r=1
 	lab_expect_range "server CPU % in second $((STALL + 3)) after the stop" "${series[STALL + 2]}" 0 3 || r=1
-	sed 's/^/  [srv] /' "$SRV_LOG" | tail -3
 	return ${r:-0}
+}
+sink_sleeps() {
+	cpu_after_stop "$SPID" bw_sink rperf bw -d rxe_h2 -s 65536 --run_infinitely 10.77.0.1
+}
+# lat --method pingpong: the server echoes (busy polling) and sleeps on the
+# receive CQ's events after the stall limit without a SEND
+echo_sleeps() {
+	local lpid r
+	rperf lat -d rxe_h1 -p 18540 --stall-limit "$STALL" > /tmp/limits-lsrv.log 2>&1 &
+	lpid=$!
+	_lab_wait_listen 18540 "$lpid" || return 1
+	cpu_after_stop "$lpid" lat_echo rperf lat -d rxe_h2 -p 18540 --method pingpong -D 60 10.77.0.1
+	r=$?
+	wait "$lpid"
+	sed 's/^/  [lat srv] /' /tmp/limits-lsrv.log
+	return $r
 }
 
 # deepest queues the device allows (max_qp_wr, max_cqe)
@@ -225,6 +242,7 @@ bad_output() {
 
 check "persistent bw server (--stall-limit ${STALL}s, ulimit -n 64) serves" server_up
 check "bw sink CPU drops to ~0 within the stall limit after its client stops" sink_sleeps
+check "lat pingpong server CPU drops to ~0 after its client stops" echo_sleeps
 check "-q 1024 -s 16M deepest queues: refused before allocating (exit 2)" over_limit
 check "the server keeps serving after the refusal" normal_client
 check "pin estimate bounds what the host loses (q 64, r 4096, 64 B)" estimate_vs_rss
