@@ -207,6 +207,13 @@ int rperf_report_cdf_csv(FILE *f, const struct rperf_hist *h, uint64_t size,
 int rperf_atomic_write(const char *path, int (*fn)(FILE *f, void *arg),
 		       void *arg);
 
+/*
+ * Before a measurement: can rperf_atomic_write() write @path (a temporary
+ * file created and removed beside it)? 0, EISDIR, EINVAL (empty), or the
+ * errno of the creation (ENOENT: no such directory, EACCES...).
+ */
+int rperf_atomic_check(const char *path);
+
 /* Render @r in @fmt (one of RPERF_FMT_*) to @path atomically. */
 int rperf_report_write_file(const char *path, enum rperf_report_format fmt,
 			    const struct rperf_report *r);

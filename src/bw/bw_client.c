@@ -18,6 +18,7 @@
 #include "bw/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "bw/bw_rx.h"
+#include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
@@ -362,8 +363,17 @@ static int bw_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 	return rc;
 }
 
+/* The control connection's source: our GID as an address (RoCE). */
+static int client_source(void *arg, char *buf, size_t len)
+{
+	const struct client *c = arg;
+
+	return rperf_limits_gid_source(c->conn.dev, buf, len);
+}
+
 static const struct rperf_session_client_ops bw_client_ops = {
 	.command = "bw",
+	.source = client_source,
 	.setup = bw_setup,
 	.params = rperf_bw_params_encode,
 	.endpoints = bw_exchange,

@@ -10,14 +10,19 @@
 #include "session/session.h"
 #include "session/session_verbs.h"
 
-static int make_qps(struct rperf_bw_conn *c, const struct rperf_qp_cfg *q,
-		    size_t n, char *err, size_t errlen)
+/* @n QPs; with events, all on one shared completion channel. */
+static int make_qps(struct rperf_bw_conn *c, struct rperf_qp_cfg *q, size_t n,
+		    char *err, size_t errlen)
 {
 	int rc = 0;
 
 	c->qp = calloc(n, sizeof(*c->qp));
 	if (!c->qp)
 		rc = ENOMEM;
+	if (!rc && (q->recv_events || q->send_events)) {
+		rc = rperf_channel_open(c->dev, &c->channel);
+		q->channel = c->channel;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		rc = rperf_qp_create(c->dev, q, &c->qp[i]);
 		if (!rc)
@@ -131,13 +136,17 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen)
 {
-	/* -b, --reversed: the server generates (and then busy-polls) */
+	/* -b, --reversed: the server generates. Receive events (one shared
+	 * channel) whenever something arrives to be counted: a sink with
+	 * nothing arriving sleeps on them. */
 	bool gen = p->bidir || p->reversed;
-	struct rperf_qp_cfg q = { .send_depth = gen ? (uint32_t)p->tx_depth : 1,
-				  .recv_events = p->events && !gen,
-				  .access =
-					  IBV_ACCESS_REMOTE_WRITE |
-					  rperf_session_verb_access(p->verb) };
+	struct rperf_qp_cfg q = {
+		.send_depth = gen ? (uint32_t)p->tx_depth : 1,
+		.recv_events = p->verb != RPERF_VERB_WRITE &&
+			       !rperf_verb_responder_only(p->verb),
+		.access = IBV_ACCESS_REMOTE_WRITE |
+			  rperf_session_verb_access(p->verb)
+	};
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -180,6 +189,7 @@ void rperf_bw_conn_close(struct rperf_bw_conn *c)
 	for (size_t i = 0; i < c->nqp; i++)
 		rperf_qp_destroy(c->qp[i]);
 	free(c->qp);
+	rperf_channel_close(c->channel);
 	rperf_buf_free(&c->buf);
 	rperf_dev_close(c->dev);
 	memset(c, 0, sizeof(*c));

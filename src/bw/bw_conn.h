@@ -17,6 +17,8 @@ struct rperf_bw_conn {
 	struct rperf_dev *dev;
 	struct rperf_qp **qp;
 	size_t nqp;
+	/* every QP's completion events (one fd for all); NULL: none */
+	struct ibv_comp_channel *channel;
 	struct rperf_buf buf; /* client: source; server: receive/WRITE target */
 	uint64_t max_size;
 	unsigned int

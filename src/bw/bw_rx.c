@@ -5,9 +5,12 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rperf/clock.h>
+
+#include "limits/limits.h"
 
 #define RX_BATCH 32
 #define RX_SPIN 256 /* empty drains between control-socket checks */
@@ -77,12 +80,54 @@ double rperf_bw_rx_seconds(const struct rperf_bw_rxc *x)
 		       0;
 }
 
-int rperf_bw_rx_until(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int fd,
-		      const volatile sig_atomic_t *stop, int timeout_ms,
-		      char *err, size_t errlen)
+/* Going to sleep: take stale events, arm every receive CQ. */
+static int arm(struct rperf_bw_conn *c, char *err, size_t errlen)
 {
-	uint64_t last = rperf_clock_posix_now();
-	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	unsigned int n;
+
+	if (rperf_channel_take(c->channel, -1, &n)) {
+		snprintf(err, errlen, "ibv_get_cq_event failed");
+		return EIO;
+	}
+	for (size_t q = 0; q < c->nqp; q++)
+		if (ibv_req_notify_cq(c->qp[q]->recv_cq, 0)) {
+			snprintf(err, errlen, "ibv_req_notify_cq failed");
+			return EIO;
+		}
+	return 0;
+}
+
+/* poll() the control socket (and the channel when asleep): 1 when the
+ * control socket spoke, 0, or an errno. */
+static int wait_fds(struct rperf_bw_conn *c, const struct rperf_bw_rx_wait *w,
+		    bool *asleep, int timeout_ms, char *err, size_t errlen)
+{
+	struct pollfd pf[2] = { { .fd = w->fd, .events = POLLIN },
+				{ .fd = *asleep ? c->channel->fd : -1,
+				  .events = POLLIN } };
+	unsigned int n;
+
+	if (poll(pf, 2, timeout_ms) < 0 && errno != EINTR) {
+		snprintf(err, errlen, "poll: %s", strerror(errno));
+		return errno;
+	}
+	if (pf[0].revents)
+		return 1;
+	if (pf[1].revents & POLLIN) {
+		*asleep = false;
+		if (rperf_channel_take(c->channel, -1, &n)) {
+			snprintf(err, errlen, "ibv_get_cq_event failed");
+			return EIO;
+		}
+	}
+	return 0;
+}
+
+int rperf_bw_rx_wait(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,
+		     const struct rperf_bw_rx_wait *w, char *err, size_t errlen)
+{
+	bool can_sleep = c->recvs && c->channel, asleep = false;
+	uint64_t last = rperf_clock_posix_now(), t;
 	unsigned int idle = 0;
 	int rc, got;
 
@@ -92,20 +137,47 @@ int rperf_bw_rx_until(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int fd,
 		if (rc)
 			return rc;
 		if (got) {
-			last = rperf_clock_posix_now();
+			last = x->last_ns;
+			asleep = false;
 			continue;
 		}
-		if (c->recvs && ++idle < RX_SPIN)
+		if (c->recvs && !asleep && w->spin_ns && ++idle < RX_SPIN)
 			continue;
 		idle = 0;
-		if (stop && *stop)
+		if (w->stop && *w->stop)
 			return EINTR;
-		if (poll(&pf, 1, c->recvs ? 0 : 10) > 0)
-			return 0;
-		if (rperf_clock_posix_now() - last >
-		    (uint64_t)timeout_ms * 1000000ull)
+		t = rperf_clock_posix_now();
+		if (w->idle_ns && t - last > w->idle_ns)
 			return ETIMEDOUT;
+		if (can_sleep && !asleep && t - last >= w->spin_ns) {
+			if ((rc = arm(c, err, errlen)))
+				return rc;
+			asleep = true;
+			x->sleeps++;
+			continue; /* drain once more: a completion may predate it */
+		}
+		/* no channel to sleep on: a 1 ms nap per pass after spin_ns */
+		rc = wait_fds(c, w, &asleep,
+			      asleep || !c->recvs    ? 200 :
+			      t - last >= w->spin_ns ? 1 :
+						       0,
+			      err, errlen);
+		if (rc)
+			return rc == 1 ? 0 : rc;
 	}
+}
+
+int rperf_bw_rx_until(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int fd,
+		      const volatile sig_atomic_t *stop, int timeout_ms,
+		      char *err, size_t errlen)
+{
+	struct rperf_bw_rx_wait w = { .fd = fd,
+				      .stop = stop,
+				      .spin_ns = RPERF_LIMITS_STALL_NS,
+				      .idle_ns = (uint64_t)timeout_ms *
+						 1000000ull };
+
+	return rperf_bw_rx_wait(c, x, &w, err, errlen);
 }
 
 int rperf_bw_rx_catch_up(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,

@@ -28,12 +28,14 @@
 #include "bw/bw_conn.h"
 #include "bw/bw_rx.h"
 #include "host/cputime.h"
+#include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
 #include "session/session_parity.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
+#define DONE_WAIT_MS 30000 /* -b: the generator done, DONE within this */
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -45,7 +47,7 @@ struct server {
 	double cpu0; /* process CPU seconds at the round's start */
 	struct rperf_bw_peer ep; /* the client's QPs and buffer */
 	struct rperf_bw_rxc rx;
-	struct pollfd *pf; /* [nqp + 1]: channels, then the control socket */
+	uint64_t stall_ns; /* this server's stall limit for this client */
 	/* -b: this round's generator (START carries size and rate) */
 	uint64_t size;
 	double limit_per_s;
@@ -63,7 +65,8 @@ static bool generates(const struct server *sv)
 	return sv->p.bidir || sv->p.reversed;
 }
 
-/* PARAMS with the server's limits; the device and the QPs. */
+/* PARAMS with the server's limits (refused before anything is
+ * allocated when above them); the device and the QPs. */
 static int bw_params(void *arg, struct rperf_session_chan *ch,
 		     const json_t *obj, struct rperf_err *e)
 {
@@ -77,23 +80,15 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 		return e->rc;
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
+	if (!rc)
+		rc = rperf_limits_admit_bw(sv->cfg, &sv->p, &sv->stall_ns, why,
+					   sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
 				     rc == EPROTO ? "malformed PARAMS" : why);
 	rc = rperf_bw_conn_server(&sv->conn, sv->cfg, &sv->p, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
-	sv->pf = calloc(sv->conn.nqp + 1, sizeof(*sv->pf));
-	if (!sv->pf)
-		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
-				     "out of memory");
-	for (size_t i = 0; i < sv->conn.nqp; i++)
-		sv->pf[i] = (struct pollfd){
-			.fd = sv->conn.qp[i]->channel ?
-				      sv->conn.qp[i]->channel->fd :
-				      -1,
-			.events = POLLIN
-		};
 	return 0;
 }
 
@@ -106,8 +101,6 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 	int rc;
 
 	sv->fd = ch->io.fd;
-	sv->pf[sv->conn.nqp] =
-		(struct pollfd){ .fd = sv->fd, .events = POLLIN };
 	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &sv->conn);
 	if (!rc)
 		rc = rperf_bw_recv_endpoints(&ch->s, &ch->io, &sv->conn,
@@ -116,6 +109,9 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_err_set(
 			e, RPERF_ERRC_RUNTIME, rc, "endpoint exchange: %s",
 			rc == EPROTO || rc == EBADMSG ? why : strerror(rc));
+	if (rperf_limits_gid_check(sv->conn.dev, sv->fd, sv->ep.ep, sv->ep.nqp,
+				   why, sizeof(why)))
+		return rperf_session_refuse_late(&ch->s, &ch->io, why, e);
 	/* we generate towards the client's buffer: it must hold the sizes */
 	if (generates(sv))
 		rc = rperf_session_peer_buf_check(&sv->ep.buf, sv->p.verb,
@@ -130,65 +126,21 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 		    0;
 }
 
-/* Take receive completions of every QP, post as many receives again. */
-static int drain(struct server *sv, int *got)
-{
-	char err[128];
-
-	if (rperf_bw_rx_drain(&sv->conn, &sv->rx, got, err, sizeof(err)))
-		return fail(sv, "%s", err);
-	return 0;
-}
-
-static int on_events(struct server *sv)
-{
-	for (size_t q = 0; q < sv->conn.nqp; q++) {
-		struct ibv_cq *cq;
-		void *ctx;
-
-		if (!(sv->pf[q].revents & POLLIN))
-			continue;
-		if (ibv_get_cq_event(sv->conn.qp[q]->channel, &cq, &ctx))
-			return fail(sv, "ibv_get_cq_event failed");
-		ibv_ack_cq_events(cq, 1);
-		if (ibv_req_notify_cq(cq, 0))
-			return fail(sv, "ibv_req_notify_cq failed");
-	}
-	return 0;
-}
-
-/* Until the control socket speaks (DONE): count, refill. */
+/* Until the control socket speaks (DONE): count, refill; busy polling
+ * while messages arrive, asleep on completion events after the stall
+ * limit without one (-e: whenever none is there). */
 static int sink(struct server *sv)
 {
-	size_t n = sv->conn.nqp;
-	unsigned int idle = 0;
-	int rc, got;
+	struct rperf_bw_rx_wait w = { .fd = sv->fd,
+				      .stop = sv->stop,
+				      .spin_ns = sv->p.events ? 0 :
+								sv->stall_ns };
+	char err[128] = "";
+	int rc = rperf_bw_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
 
-	for (;;) {
-		if ((rc = drain(sv, &got)))
-			return rc;
-		/* nothing to receive (WRITE, READ, atomic): no spinning */
-		if (got ||
-		    (!sv->p.events && sv->conn.recvs && ++idle < SPIN_CHECK))
-			continue;
-		idle = 0;
-		if (*sv->stop)
-			return fail(sv, "interrupted");
-		for (size_t i = 0; i <= n; i++)
-			sv->pf[i].revents = 0;
-		if (sv->p.events) {
-			if (poll(sv->pf, (nfds_t)n + 1, 200) < 0 &&
-			    errno != EINTR)
-				return fail(sv, "poll: %s", strerror(errno));
-			if ((rc = on_events(sv)))
-				return rc;
-		} else if (poll(&sv->pf[n], 1, sv->conn.recvs ? 0 : 200) < 0 &&
-			   errno != EINTR) {
-			return fail(sv, "poll: %s", strerror(errno));
-		}
-		if (sv->pf[n].revents)
-			return 0;
-	}
+	if (rc == EINTR)
+		return fail(sv, "interrupted");
+	return rc ? fail(sv, "%s", err[0] ? err : strerror(rc)) : 0;
 }
 
 /* RESULT: what arrived; with -b what this side sent (tx_*). */
@@ -233,7 +185,11 @@ static int bidir_pass(void *arg, bool *progress)
 	sv->idle = 0;
 	if (*sv->stop)
 		sv->gen_stop = 1;
-	if ((sv->p.infinite || sv->p.duration_ns) && poll(&pf, 1, 0) > 0)
+	if (poll(&pf, 1, 0) <= 0)
+		return 0;
+	if (rperf_session_peer_gone(sv->fd))
+		return ECONNRESET; /* killed: free the server at once */
+	if (sv->p.infinite || sv->p.duration_ns)
 		sv->gen_stop = 1;
 	return 0;
 }
@@ -255,9 +211,7 @@ static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 		.limit_per_s = sv->limit_per_s,
 		.stop = &sv->gen_stop,
 		.peer_fd = -1, /* DONE may arrive mid-run: bidir_pass */
-		.stall_ns =
-			rperf_rc_stall_ns((unsigned int)p->path.qp_timeout,
-					  (unsigned int)p->path.retry_count),
+		.stall_ns = sv->stall_ns, /* the server's, not the client's */
 		.on_pass = bidir_pass,
 		.pass_arg = sv,
 	};
@@ -268,6 +222,7 @@ static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 static int bidir(struct server *sv)
 {
 	struct rperf_bsg_qp *q = calloc(sv->conn.nqp, sizeof(*q));
+	struct rperf_bw_rx_wait w;
 	struct rperf_bsg_cfg b;
 	char err[128] = "";
 	int rc;
@@ -290,8 +245,11 @@ static int bidir(struct server *sv)
 			sv,
 			"sending to the client stopped after %llu messages: %s",
 			(unsigned long long)sv->g.messages, sv->g.error);
-	rc = rperf_bw_rx_until(&sv->conn, &sv->rx, sv->fd, sv->stop,
-			       RPERF_SESSION_TIMEOUT_MS, err, sizeof(err));
+	w = (struct rperf_bw_rx_wait){ .fd = sv->fd,
+				       .stop = sv->stop,
+				       .spin_ns = sv->stall_ns,
+				       .idle_ns = DONE_WAIT_MS * 1000000ull };
+	rc = rperf_bw_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
 	return rc ? fail(sv, "waiting for DONE: %s",
 			 err[0] ? err : strerror(rc)) :
 		    0;
@@ -373,8 +331,6 @@ static void bw_close_run(void *arg)
 {
 	struct server *sv = arg;
 
-	free(sv->pf);
-	sv->pf = NULL;
 	rperf_bw_peer_free(&sv->ep);
 	rperf_bw_conn_close(&sv->conn);
 }

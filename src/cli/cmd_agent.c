@@ -82,6 +82,11 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 			return RPERF_EXIT_USAGE;
 		}
 		acfg.key = key;
+	} else {
+		/* nothing authenticates the plan: say so (README, trust) */
+		log_line(
+			NULL,
+			"no --key-file: any controller that reaches this port is accepted, and its plan's endpoints are connected as planned");
 	}
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;

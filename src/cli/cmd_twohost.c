@@ -4,6 +4,7 @@
  * shared session lifecycle. The only place where their errors are printed
  * and mapped to exit statuses.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/config_kv.h"
+#include "cli/out_check.h"
 #include "lat/lat.h"
 #include "session/session_life.h"
 
@@ -50,6 +52,17 @@ static void client_line(void *arg, const char *peer, const char *msg)
 	fprintf(stderr, "rperf: client %s: %s\n", peer, msg);
 }
 
+/* Before anything is measured: the output files can be written. */
+static bool outputs_ok(const struct rperf_cli_config *cfg)
+{
+	char err[512];
+
+	if (!rperf_cli_check_outputs(cfg, err, sizeof(err)))
+		return true;
+	fprintf(stderr, "rperf: %s\n", err);
+	return false;
+}
+
 /* The server side of both: listen, say so, serve. */
 static int serve(const struct rperf_cli_config *cfg,
 		 volatile sig_atomic_t *stop, const char *name,
@@ -77,6 +90,8 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	struct rperf_err e = { 0 };
 	int rc, code;
 
+	if (!outputs_ok(cfg))
+		return RPERF_EXIT_USAGE;
 	if (rperf_lat_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
@@ -116,6 +131,8 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	struct rperf_err e = { 0 };
 	int rc, code;
 
+	if (!outputs_ok(cfg))
+		return RPERF_EXIT_USAGE;
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;

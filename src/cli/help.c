@@ -90,7 +90,8 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 			"parameters and the server takes them; a run flag also given to the\n"
 			"server is a check, and a client that asks for another value is\n"
 			"refused naming both (client exit 2). -d -i -x -p --bind --cpu\n"
-			"--clock --persistent, placement and -F are each side's own; report\n"
+			"--clock --persistent, placement, -F and the server's limits\n"
+			"(--max-memory --max-qps --stall-limit) are each side's own; report\n"
 			"options (--report_gbits, --out_json ...) do nothing on a server.\n",
 			name);
 	fprintf(f,

@@ -26,6 +26,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_output, &rperf_nopts_output },
 	{ rperf_opts_run, &rperf_nopts_run },
 	{ rperf_opts_perftest, &rperf_nopts_perftest },
+	{ rperf_opts_limits, &rperf_nopts_limits },
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))

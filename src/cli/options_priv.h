@@ -53,5 +53,8 @@ extern const size_t rperf_nopts_run;
 /* perftest's flags rperf had no option for */
 extern const struct rperf_opt rperf_opts_perftest[];
 extern const size_t rperf_nopts_perftest;
+/* server limits per client */
+extern const struct rperf_opt rperf_opts_limits[];
+extern const size_t rperf_nopts_limits;
 
 #endif

@@ -28,7 +28,8 @@
  *                                          caller's (or client REFUSE)
  *               <-----------  ENDPOINT    server QP info (or REFUSE/ERROR)
  *   ENDPOINT    ----------->              client QP info
- *               <-----------  READY       server QP is RTR/RTS
+ *               <-----------  READY       server QP is RTR/RTS (or REFUSE:
+ *                                          an endpoint failed the GID check)
  *   START       ----------->              client begins measuring
  *   DONE        ----------->              {"samples":N, ...}
  *               <-----------  RESULT      generic object (counters)
@@ -283,7 +284,7 @@ enum rperf_ctrl_state {
 	RPERF_CTRL_S_AWAIT_PARAMS, /* recv PARAMS | REFUSE */
 	RPERF_CTRL_S_PARAMS_RCVD, /* send ENDPOINT | REFUSE */
 	RPERF_CTRL_S_AWAIT_ENDPOINT, /* recv ENDPOINT */
-	RPERF_CTRL_S_ENDPOINT_RCVD, /* send READY */
+	RPERF_CTRL_S_ENDPOINT_RCVD, /* send READY | REFUSE */
 	RPERF_CTRL_S_AWAIT_START, /* recv START */
 	RPERF_CTRL_S_RUNNING, /* recv DONE */
 	RPERF_CTRL_S_DONE_RCVD, /* send RESULT */
@@ -295,7 +296,7 @@ enum rperf_ctrl_state {
 	RPERF_CTRL_C_WELCOMED, /* send PARAMS | REFUSE */
 	RPERF_CTRL_C_AWAIT_ENDPOINT, /* recv ENDPOINT | REFUSE */
 	RPERF_CTRL_C_ENDPOINT_RCVD, /* send ENDPOINT */
-	RPERF_CTRL_C_AWAIT_READY, /* recv READY */
+	RPERF_CTRL_C_AWAIT_READY, /* recv READY | REFUSE */
 	RPERF_CTRL_C_READY, /* send START */
 	RPERF_CTRL_C_RUNNING, /* send DONE */
 	RPERF_CTRL_C_AWAIT_RESULT, /* recv RESULT */

@@ -29,6 +29,7 @@ static const struct rperf_ctrl_transition server_table[] = {
 	{ S(PARAMS_RCVD), SEND, T(REFUSE), CLOSED },
 	{ S(AWAIT_ENDPOINT), RECV, T(ENDPOINT), S(ENDPOINT_RCVD) },
 	{ S(ENDPOINT_RCVD), SEND, T(READY), S(AWAIT_START) },
+	{ S(ENDPOINT_RCVD), SEND, T(REFUSE), CLOSED }, /* the GID check */
 	{ S(AWAIT_START), RECV, T(START), S(RUNNING) },
 	{ S(RUNNING), RECV, T(DONE), S(DONE_RCVD) },
 	{ S(DONE_RCVD), SEND, T(RESULT), S(AWAIT_BYE) },
@@ -47,6 +48,7 @@ static const struct rperf_ctrl_transition client_table[] = {
 	{ C(AWAIT_ENDPOINT), RECV, T(REFUSE), CLOSED },
 	{ C(ENDPOINT_RCVD), SEND, T(ENDPOINT), C(AWAIT_READY) },
 	{ C(AWAIT_READY), RECV, T(READY), C(READY) },
+	{ C(AWAIT_READY), RECV, T(REFUSE), CLOSED },
 	{ C(READY), SEND, T(START), C(RUNNING) },
 	{ C(RUNNING), SEND, T(DONE), C(AWAIT_RESULT) },
 	{ C(AWAIT_RESULT), RECV, T(RESULT), C(RESULT_RCVD) },

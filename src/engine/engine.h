@@ -21,10 +21,11 @@
  * host that also runs an LSG, BSG sources stay unpinned (a BSG polling on
  * the LSG's CPU would distort its timestamps: see LAB.md on busy pollers); all sinks of the
  * device are served by ONE sink thread that waits in one poll() on the
- * completion channels of every sink QP (event mode: src/verbs gives each QP
- * its own channel, so one poll() over all of them rather than one shared
- * channel) or busy-polls all their CQs (poll mode: when any sink asks for
- * it). CPU time per thread from getrusage(RUSAGE_THREAD).
+ * completion channels of the sinks (event mode: one channel per sink,
+ * shared by its QPs, so the QP count is not bounded by open files) or
+ * busy-polls all their CQs (poll mode: when any sink asks for it) until
+ * nothing has arrived for the sinks' stall limit, then sleeps on the same
+ * channels until a completion wakes it. CPU time per thread from getrusage(RUSAGE_THREAD).
  *
  * Timing: a source starts at GO receipt + start_in_ns + spec.start_ns
  * (CLOCK_MONOTONIC) and runs warmup_ns + duration_ns. An LSG's samples in
@@ -92,6 +93,10 @@ struct rperf_gen_ops {
 	 * arrived. 0 or errno (g->res.error set; the instance is dropped) */
 	int (*sink_drain)(struct rperf_gen_inst *g, const struct pollfd *pf,
 			  bool *progress);
+	/* sinks in poll mode with nothing arriving for the stall limit:
+	 * arm the completion events (then sink_fds' fds are waited on and
+	 * sink_drain gets @pf) so the sink thread sleeps. 0 or errno */
+	int (*sink_arm)(struct rperf_gen_inst *g);
 	/* sources: make a run that ignores the stop flag return (a peer
 	 * gone: outstanding work never completes): flush its QPs (to ERROR,
 	 * every WR completes in error). Called from another thread. */

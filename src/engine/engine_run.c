@@ -116,6 +116,7 @@ struct sink_run {
 	struct pollfd *pf;
 	size_t npf;
 	bool events; /* every sink waits on events: sleep in poll() */
+	uint64_t spin_ns; /* poll mode: nothing arrived this long: sleep */
 };
 
 static int sink_prepare(struct rperf_engine *e, struct sink_run *s)
@@ -146,8 +147,34 @@ static int sink_prepare(struct rperf_engine *e, struct sink_run *s)
 		s->nslot++;
 		if (g->spec.sink_completion == RPERF_COMPLETION_POLL)
 			s->events = false;
+		if (!s->spin_ns ||
+		    rperf_engine_stall_ns(&g->spec.path) < s->spin_ns)
+			s->spin_ns = rperf_engine_stall_ns(&g->spec.path);
 	}
 	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Poll mode, nothing arrived for the stall limit: arm every sink's
+ * events; false if one cannot (then the thread keeps polling). */
+static bool sink_sleep(struct sink_run *s)
+{
+	for (size_t i = 0; i < s->nslot; i++) {
+		struct sink_slot *sl = &s->slot[i];
+
+		/* no fd: nothing to receive (RDMA WRITEs), nothing to arm */
+		if (sl->active && sl->n &&
+		    (!sl->g->ops->sink_arm || sl->g->ops->sink_arm(sl->g)))
+			return false;
+	}
+	return true;
 }
 
 static void sink_drop(struct sink_run *s, struct sink_slot *sl)
@@ -166,20 +193,34 @@ static void *sink_main(void *arg)
 	double cpu0 = rperf_cpu_seconds_thread();
 	size_t i;
 
+	uint64_t last = mono_ns();
+	bool asleep = false, any;
+	unsigned int idle = 0;
+
 	while (!e->sink_stop) {
-		if (s->events &&
-		    poll(s->pf, (nfds_t)s->npf, SINK_WAIT_MS) < 0 &&
+		bool wait = s->events || asleep;
+
+		if (wait && poll(s->pf, (nfds_t)s->npf, SINK_WAIT_MS) < 0 &&
 		    errno != EINTR)
 			break;
-		for (i = 0; i < s->nslot; i++) {
+		for (i = 0, any = false; i < s->nslot; i++) {
 			struct sink_slot *sl = &s->slot[i];
 			bool progress = false;
 
 			if (sl->active &&
 			    sl->g->ops->sink_drain(
-				    sl->g, s->events ? s->pf + sl->off : NULL,
+				    sl->g, wait ? s->pf + sl->off : NULL,
 				    &progress))
 				sink_drop(s, sl);
+			any |= progress;
+		}
+		if (any || s->events) {
+			last = mono_ns();
+			asleep = false;
+		} else if (!asleep && ++idle % 1024 == 0 &&
+			   mono_ns() - last >= s->spin_ns) {
+			asleep = sink_sleep(s);
+			last = mono_ns();
 		}
 	}
 	e->sink_cpu = rperf_cpu_seconds_thread() - cpu0;

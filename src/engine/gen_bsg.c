@@ -19,6 +19,7 @@
 struct bsg_src {
 	struct rperf_qp **qp;
 	size_t nqp;
+	struct ibv_comp_channel *channel; /* event mode: every QP's */
 	struct rperf_bsg_qp *bq; /* [nqp], filled at connect */
 	struct rperf_buf buf;
 	struct rperf_bsg_res res;
@@ -59,6 +60,12 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	b->bq = calloc(g->spec.qps, sizeof(*b->bq));
 	if (!b->qp || !b->bq)
 		return ENOMEM;
+	if (q.send_events && (rc = rperf_channel_open(g->dev, &b->channel))) {
+		snprintf(err, errlen, "%s: a completion channel: %s",
+			 g->dev->name, strerror(rc));
+		return rc;
+	}
+	q.channel = b->channel;
 	while (b->nqp < g->spec.qps) {
 		rc = rperf_qp_create(g->dev, &q, &b->qp[b->nqp]);
 		if (rc) {
@@ -192,6 +199,7 @@ static void bsg_teardown(struct rperf_gen_inst *g)
 	for (i = 0; i < b->nqp; i++)
 		rperf_qp_destroy(b->qp[i]);
 	free(b->qp);
+	rperf_channel_close(b->channel);
 	free(b->bq);
 	rperf_buf_free(&b->buf);
 	free(b);

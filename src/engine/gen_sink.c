@@ -21,7 +21,9 @@
 #include "gen/gen.h"
 
 struct sink {
-	struct rperf_bw_conn conn; /* conn.dev is the engine's: not owned */
+	/* conn.dev is the engine's: not owned; conn.channel: every QP's
+	 * completion events (event mode, and poll mode gone to sleep) */
+	struct rperf_bw_conn conn;
 	struct rperf_bw_rxc rx;
 	bool events;
 	int solicited; /* ibv_req_notify_cq's solicited_only */
@@ -43,7 +45,7 @@ static int sink_qps(struct rperf_gen_inst *g, struct sink *s, size_t n,
 {
 	struct rperf_qp_cfg q = { .send_depth = 1,
 				  .recv_depth = s->conn.rx_depth,
-				  .recv_events = s->events,
+				  .recv_events = s->conn.recvs,
 				  .access = IBV_ACCESS_REMOTE_WRITE };
 	size_t i;
 	int rc = 0;
@@ -51,6 +53,13 @@ static int sink_qps(struct rperf_gen_inst *g, struct sink *s, size_t n,
 	s->conn.qp = calloc(n, sizeof(*s->conn.qp));
 	if (!s->conn.qp)
 		return ENOMEM;
+	if (s->conn.recvs &&
+	    (rc = rperf_channel_open(g->dev, &s->conn.channel))) {
+		snprintf(err, errlen, "%s: a completion channel: %s",
+			 g->dev->name, strerror(rc));
+		return rc;
+	}
+	q.channel = s->conn.channel;
 	for (i = 0; !rc && i < n; i++) {
 		rc = rperf_qp_create(g->dev, &q, &s->conn.qp[i]);
 		if (!rc)
@@ -136,16 +145,22 @@ static int sink_connect(struct rperf_gen_inst *g,
 static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)
 {
 	struct sink *s = g->priv;
-	size_t i;
 
-	if (!s->events)
+	if (!s->conn.channel || !cap)
 		return 0;
-	for (i = 0; i < s->conn.nqp && i < cap; i++) {
-		pf[i].fd = s->conn.qp[i]->channel->fd;
-		pf[i].events = POLLIN;
-		pf[i].revents = 0;
-	}
-	return i;
+	pf[0] = (struct pollfd){ .fd = s->conn.channel->fd, .events = POLLIN };
+	return 1;
+}
+
+/* Poll mode going to sleep: every receive CQ armed. */
+static int sink_arm(struct rperf_gen_inst *g)
+{
+	struct sink *s = g->priv;
+
+	for (size_t i = 0; i < s->conn.nqp; i++)
+		if (ibv_req_notify_cq(s->conn.qp[i]->recv_cq, s->solicited))
+			return EIO;
+	return 0;
 }
 
 static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
@@ -153,26 +168,17 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 {
 	struct sink *s = g->priv;
 	char err[160] = "";
-	size_t i;
+	unsigned int k;
 	int got = 0;
 
-	for (i = 0; pf && i < s->conn.nqp; i++) {
-		struct ibv_cq *cq;
-		void *ctx;
-
-		if (!(pf[i].revents & POLLIN))
-			continue;
-		if (ibv_get_cq_event(s->conn.qp[i]->channel, &cq, &ctx)) {
-			snprintf(g->res.error, sizeof(g->res.error),
-				 "ibv_get_cq_event failed");
-			return EIO;
-		}
-		ibv_ack_cq_events(cq, 1);
-		if (ibv_req_notify_cq(cq, s->solicited)) {
-			snprintf(g->res.error, sizeof(g->res.error),
-				 "ibv_req_notify_cq failed");
-			return EIO;
-		}
+	/* event mode re-arms (solicited only for an LSG); a poll-mode
+	 * sink woken from its sleep goes back to polling unarmed */
+	if (pf && s->conn.channel && (pf[0].revents & POLLIN) &&
+	    rperf_channel_take(s->conn.channel, s->events ? s->solicited : -1,
+			       &k)) {
+		snprintf(g->res.error, sizeof(g->res.error),
+			 "taking completion events failed");
+		return EIO;
 	}
 	if (rperf_bw_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err))) {
 		snprintf(g->res.error, sizeof(g->res.error), "%s", err);
@@ -204,6 +210,7 @@ static void sink_teardown(struct rperf_gen_inst *g)
 	for (i = 0; i < s->conn.nqp; i++)
 		rperf_qp_destroy(s->conn.qp[i]);
 	free(s->conn.qp);
+	rperf_channel_close(s->conn.channel);
 	rperf_buf_free(&s->conn.buf);
 	free(s);
 	g->priv = NULL;
@@ -217,6 +224,7 @@ const struct rperf_gen_ops rperf_gen_sink = {
 	.connect = sink_connect,
 	.sink_fds = sink_fds,
 	.sink_drain = sink_drain,
+	.sink_arm = sink_arm,
 	.result = sink_result,
 	.teardown = sink_teardown,
 };

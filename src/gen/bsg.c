@@ -325,11 +325,36 @@ static int checks(struct run *r)
 	return 0;
 }
 
+/* The distinct completion channels of the QPs (QPs may share one), at
+ * most EVENT_QPS; true when some were left out. */
+static bool event_fds(const struct run *r, struct pollfd *pf,
+		      struct ibv_comp_channel **ch, nfds_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < r->nqs; i++) {
+		struct ibv_comp_channel *c = r->qs[i].q->qp->channel;
+		nfds_t j = 0;
+
+		while (j < *n && ch[j] != c)
+			j++;
+		if (j < *n)
+			continue;
+		if (*n == EVENT_QPS)
+			return true;
+		ch[*n] = c;
+		pf[(*n)++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+	}
+	return false;
+}
+
 /* Events mode: arm every send CQ once, then wait on the channels. */
 static int wait_events(struct run *r)
 {
+	struct ibv_comp_channel *ch[EVENT_QPS];
 	struct pollfd pf[EVENT_QPS];
-	nfds_t n = 0;
+	unsigned int k;
+	bool more;
+	nfds_t n;
 
 	if (!r->armed) {
 		for (size_t i = 0; i < r->nqs; i++)
@@ -339,23 +364,17 @@ static int wait_events(struct run *r)
 		r->armed = true;
 		return 0; /* poll once more: a completion may predate it */
 	}
-	for (; n < r->nqs && n < EVENT_QPS; n++)
-		pf[n] = (struct pollfd){ .fd = r->qs[n].q->qp->channel->fd,
-					 .events = POLLIN };
+	more = event_fds(r, pf, ch, &n);
 	if (poll(pf, n, 100) < 0 && errno != EINTR)
 		return fail(r, errno, "poll: %s", strerror(errno));
 	for (nfds_t i = 0; i < n; i++) {
-		struct ibv_cq *cq;
-		void *ctx;
-
 		if (!(pf[i].revents & POLLIN))
 			continue;
-		if (ibv_get_cq_event(r->qs[i].q->qp->channel, &cq, &ctx))
+		if (rperf_channel_take(ch[i], -1, &k))
 			return fail(r, EIO, "%s", "ibv_get_cq_event failed");
-		ibv_ack_cq_events(cq, 1);
 		r->armed = false;
 	}
-	if (r->nqs > EVENT_QPS)
+	if (more)
 		r->armed = false; /* the others are polled on the next pass */
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "gen/nic_ts.h"
 #include "host/cputime.h"
 #include "lat/lat_conn.h"
+#include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
@@ -324,8 +325,17 @@ static size_t lat_runs_per_size(const struct rperf_cli_config *cfg)
 	return rperf_lat_nmethods(cfg) * (cfg->repeat ? cfg->repeat : 1);
 }
 
+/* The control connection's source: our GID as an address (RoCE). */
+static int client_source(void *arg, char *buf, size_t len)
+{
+	const struct client *c = arg;
+
+	return rperf_limits_gid_source(c->conn.dev, buf, len);
+}
+
 static const struct rperf_session_client_ops lat_client_ops = {
 	.command = "lat",
+	.source = client_source,
 	.setup = lat_setup,
 	.params = rperf_lat_params_encode,
 	.endpoints = lat_exchange,

@@ -20,8 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rperf/clock.h>
+
 #include "lat/lat_conn.h"
 #include "lat/lat_wecho.h"
+#include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
@@ -35,6 +38,7 @@ struct server {
 	int fd; /* the control socket (DONE ends a round) */
 	int method; /* this round's */
 	bool rdma_cm; /* this client connects the wire QP with rdma_cm */
+	uint64_t stall_ns; /* this server's stall limit for this client */
 	uint64_t received, bytes;
 	int verb; /* --verb of this client */
 	struct rperf_lat_wecho
@@ -66,6 +70,9 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 		return e->rc;
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
+	if (!rc)
+		rc = rperf_limits_admit_lat(sv->cfg, &p, &sv->stall_ns, why,
+					    sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
 	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));
@@ -101,6 +108,9 @@ static int lat_endpoints(void *arg, struct rperf_session_chan *ch,
 				     rc == EPROTO ? why : strerror(rc));
 	rc = rperf_session_endpoint_from(&m, &peer, &sv->we.peer);
 	rperf_ctrl_msg_release(&m);
+	if (!rc && rperf_limits_gid_check(sv->conn.dev, ch->io.fd, &peer, 1,
+					  why, sizeof(why)))
+		return rperf_session_refuse_late(&ch->s, &ch->io, why, e);
 	/* --verb write: our pingpong replies go to the client's buffer */
 	if (!rc && sv->verb == RPERF_VERB_WRITE)
 		rc = rperf_session_peer_buf_check(&sv->we.peer, sv->verb,
@@ -213,12 +223,45 @@ static int echo(struct server *sv, const struct ibv_wc *wc)
 	return 0;
 }
 
-/* pingpong: the server's software echoes every SEND (perftest's way). */
+/* pingpong, no SEND for the stall limit: sleep on the receive CQ's
+ * events (or the control socket); 1 when the control socket spoke. */
+static int echo_sleep(struct server *sv)
+{
+	struct pollfd pf[2] = { { .fd = sv->conn.wire->channel->fd,
+				  .events = POLLIN },
+				{ .fd = sv->fd, .events = POLLIN } };
+	struct ibv_wc wc[16];
+	unsigned int k;
+	int n, rc = 0;
+
+	if (rperf_channel_take(sv->conn.wire->channel, -1, &k) ||
+	    ibv_req_notify_cq(sv->conn.wire->recv_cq, 0))
+		return fail(sv, "arming completion events failed");
+	while (!(n = ibv_poll_cq(sv->conn.wire->recv_cq, 16, wc))) {
+		if (*sv->stop)
+			return fail(sv, "interrupted");
+		if (poll(pf, 2, 200) < 0 && errno != EINTR)
+			return fail(sv, "poll: %s", strerror(errno));
+		if (pf[1].revents)
+			return 1;
+		if ((pf[0].revents & POLLIN) &&
+		    rperf_channel_take(sv->conn.wire->channel, -1, &k))
+			return fail(sv, "ibv_get_cq_event failed");
+	}
+	if (n < 0)
+		return fail(sv, "ibv_poll_cq failed");
+	for (int i = 0; i < n && !rc; i++)
+		rc = echo(sv, &wc[i]);
+	return rc;
+}
+
+/* pingpong: the server's software echoes every SEND (perftest's way),
+ * busy polling while SENDs come, asleep after the stall limit without. */
 static int echo_loop(struct server *sv)
 {
 	struct pollfd pf = { .fd = sv->fd, .events = POLLIN };
+	uint64_t spins = 0, seen = 0, last = rperf_clock_posix_now();
 	struct ibv_wc wc[16];
-	uint64_t spins = 0;
 	int n, rc = 0;
 
 	while (!rc) {
@@ -235,6 +278,16 @@ static int echo_loop(struct server *sv)
 			return fail(sv, "interrupted");
 		if (poll(&pf, 1, 0) > 0)
 			return 0; /* DONE (or the client went away) */
+		if (sv->received != seen) {
+			seen = sv->received;
+			last = rperf_clock_posix_now();
+			continue;
+		}
+		if (rperf_clock_posix_now() - last < sv->stall_ns)
+			continue;
+		if ((rc = echo_sleep(sv)) == 1)
+			return 0; /* EPERM is never a fail() code here */
+		last = rperf_clock_posix_now();
 	}
 	return rc;
 }

@@ -147,3 +147,28 @@ int rperf_report_write_file(const char *path, enum rperf_report_format fmt,
 		return EINVAL;
 	return rperf_atomic_write(path, write_job_fn, &job);
 }
+
+int rperf_atomic_check(const char *path)
+{
+	struct stat st;
+	size_t len;
+	char *tmp;
+	int fd, err = 0;
+
+	if (!path || !*path)
+		return EINVAL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return EISDIR;
+	len = strlen(path) + sizeof(".probe.XXXXXX");
+	tmp = malloc(len);
+	if (!tmp)
+		return ENOMEM;
+	snprintf(tmp, len, "%s.probe.XXXXXX", path);
+	fd = mkstemp(tmp); /* what rperf_atomic_write will do at the end */
+	if (fd < 0)
+		err = errno;
+	else
+		close(fd), unlink(tmp);
+	free(tmp);
+	return err;
+}

@@ -273,23 +273,10 @@ int rperf_run_write_json(const char *path, const struct rperf_run_results *r)
 
 int rperf_run_check_writable(const char *path, char *err, size_t errlen)
 {
-	char probe[4096];
-	int fd;
+	int rc = rperf_atomic_check(path);
 
-	if (snprintf(probe, sizeof(probe), "%s.probe.XXXXXX", path) >=
-	    (int)sizeof(probe)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return ENAMETOOLONG;
-	}
-	fd = mkstemp(probe);
-	if (fd < 0) {
-		int rc = errno;
-
+	if (rc)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 strerror(rc));
-		return rc;
-	}
-	close(fd);
-	unlink(probe);
-	return 0;
+	return rc;
 }

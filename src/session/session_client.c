@@ -75,6 +75,10 @@ static int ready(struct rperf_session_chan *ch, struct rperf_err *e)
 	int rc = rperf_session_expect(&ch->s, &ch->io, RPERF_CTRL_READY, &m,
 				      why, sizeof(why));
 
+	if (rc == EPROTO && ch->s.state == RPERF_CTRL_CLOSED)
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc,
+				     "%s refused the run: %s", ch->cfg->host,
+				     why);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s: %s",
 				     ch->cfg->host, why);
@@ -88,8 +92,8 @@ static int open_run(struct rperf_session_chan *ch,
 		    struct rperf_err *e)
 {
 	const struct rperf_cli_config *cfg = ch->cfg;
+	char err[256] = "", src[64];
 	uint64_t max = 0;
-	char err[256] = "";
 	int rc;
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
@@ -102,8 +106,10 @@ static int open_run(struct rperf_session_chan *ch,
 					     RPERF_ERRC_USAGE :
 					     RPERF_ERRC_RUNTIME,
 				     rc, "%s", err[0] ? err : strerror(rc));
-	rc = rperf_session_connect(ch->cfg, ch->stop, ops->command, &ch->io.fd,
-				   err, sizeof(err));
+	if (cfg->bind || !ops->source || ops->source(arg, src, sizeof(src)))
+		src[0] = '\0';
+	rc = rperf_session_connect(ch->cfg, src[0] ? src : cfg->bind, ch->stop,
+				   ops->command, &ch->io.fd, err, sizeof(err));
 	if (rc) /* a name that does not resolve is the user's input */
 		return rperf_err_set(
 			e, rc == ENOENT ? RPERF_ERRC_USAGE : RPERF_ERRC_RUNTIME,

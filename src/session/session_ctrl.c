@@ -2,12 +2,14 @@
 #include "session/session_ctrl.h"
 
 #include "config/config.h"
+#include "session/session_err.h"
 #include "session/session_verbs.h"
 
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 void rperf_session_ep_to_wire(const struct rperf_dev *d,
 			      const struct rperf_qp *qp, int mtu,
@@ -236,11 +238,12 @@ void rperf_session_bye(struct rperf_ctrl_session *s,
 }
 
 int rperf_session_connect(const struct rperf_cli_config *cfg,
-			  volatile sig_atomic_t *stop, const char *command,
-			  int *fd, char *why, size_t whylen)
+			  const char *source, volatile sig_atomic_t *stop,
+			  const char *command, int *fd, char *why,
+			  size_t whylen)
 {
 	int rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
-				       cfg->bind, cfg->connect_timeout_ns, stop,
+				       source, cfg->connect_timeout_ns, stop,
 				       fd);
 
 	if (rc == ENOENT) {
@@ -267,4 +270,21 @@ int rperf_session_connect(const struct rperf_cli_config *cfg,
 			(double)cfg->connect_timeout_ns / 1e9, strerror(rc),
 			command);
 	return rc;
+}
+
+bool rperf_session_peer_gone(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
+}
+
+int rperf_session_refuse_late(struct rperf_ctrl_session *s,
+			      const struct rperf_ctrl_io *io, const char *why,
+			      struct rperf_err *e)
+{
+	rperf_session_send_reason(s, io, RPERF_CTRL_REFUSE, why);
+	return rperf_err_set(e, RPERF_ERRC_USAGE, EACCES, "refused: %s", why);
 }

@@ -4,11 +4,22 @@
 #define RPERF_SESSION_CTRL_H
 
 #include <signal.h>
+#include <stdbool.h>
 
 #include "ctrl/ctrl.h"
 #include "verbs/verbs.h"
 
 #define RPERF_SESSION_TIMEOUT_MS 30000
+
+/* Did the peer of @fd (the control socket) close it or reset it? Peeks,
+ * never consumes a message. */
+bool rperf_session_peer_gone(int fd);
+/* Server, after the endpoint exchange (the GID check): REFUSE with @why
+ * out, @e set to it (usage class). Returns EACCES. */
+struct rperf_err;
+int rperf_session_refuse_late(struct rperf_ctrl_session *s,
+			      const struct rperf_ctrl_io *io, const char *why,
+			      struct rperf_err *e);
 
 /* Send ENDPOINT for @qp; @buf (may be NULL) is offered for RDMA WRITEs. */
 int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
@@ -68,12 +79,14 @@ int rperf_session_greet_hello(struct rperf_ctrl_session *s,
 void rperf_session_bye(struct rperf_ctrl_session *s,
 		       const struct rperf_ctrl_io *io);
 /*
- * Client: connect the control channel to HOST:-p from --bind, retrying for
- * --connect-timeout. 0, or the errno with a one-line @why naming @command.
+ * Client: connect the control channel to HOST:-p from @source (NULL: any
+ * local address), retrying for --connect-timeout. 0, or the errno with a
+ * one-line @why naming @command.
  */
 struct rperf_cli_config;
 int rperf_session_connect(const struct rperf_cli_config *cfg,
-			  volatile sig_atomic_t *stop, const char *command,
-			  int *fd, char *why, size_t whylen);
+			  const char *source, volatile sig_atomic_t *stop,
+			  const char *command, int *fd, char *why,
+			  size_t whylen);
 
 #endif

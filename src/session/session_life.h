@@ -41,6 +41,10 @@ struct rperf_session_client_ops {
 	 * control channel: 0 or errno with @err (ENODEV, ERANGE, ENOTSUP:
 	 * the user's choice cannot work here) */
 	int (*setup)(void *arg, uint64_t max_size, char *err, size_t errlen);
+	/* the address of our RDMA device (RoCE) that the control connection
+	 * binds to unless --bind (the server checks that our GIDs are its
+	 * peer address): 0 with @buf, or an errno (unbound); NULL: unbound */
+	int (*source)(void *arg, char *buf, size_t len);
 	/* the PARAMS payload (new reference; NULL: out of memory) */
 	json_t *(*params)(const struct rperf_cli_config *cfg);
 	/* after PARAMS: the endpoint exchange, QPs connected */

@@ -66,6 +66,7 @@ struct rperf_qp {
 	/* completion events: the recv CQ with recv_events, the send CQ with
 	 * send_events (one channel for both); NULL without either */
 	struct ibv_comp_channel *channel;
+	bool own_channel; /* created for this QP (else rperf_qp_cfg's) */
 	/* with send_ts: the send CQ as created (ibv_create_cq_ex with
 	 * completion timestamps; send_cq is its ibv_cq); NULL otherwise */
 	struct ibv_cq_ex *send_cq_ex;
@@ -79,6 +80,9 @@ struct rperf_qp_cfg {
 	uint32_t inline_size;
 	bool recv_events; /* a completion channel for the recv CQ */
 	bool send_events; /* ... and/or for the send CQ */
+	/* with recv_events/send_events: a channel shared by many QPs
+	 * (rperf_channel_open, not owned); NULL: the QP gets its own */
+	struct ibv_comp_channel *channel;
 	bool send_ts; /* send CQ with NIC completion timestamps */
 	int access; /* qp_access_flags (IBV_ACCESS_REMOTE_WRITE...); 0: SENDs */
 };
@@ -106,6 +110,16 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,
 		     size_t errlen);
+
+/* A completion channel for many CQs (its fd non-blocking). 0 or errno. */
+int rperf_channel_open(struct rperf_dev *d, struct ibv_comp_channel **out);
+void rperf_channel_close(struct ibv_comp_channel *ch); /* NULL: nothing */
+/*
+ * Take every pending event of @ch (never blocks), acknowledging each; with
+ * @rearm >= 0 re-arm the event's CQ (solicited only when 1). *n: events
+ * taken. 0 or EIO (re-arming failed or the channel broke).
+ */
+int rperf_channel_take(struct ibv_comp_channel *ch, int rearm, unsigned int *n);
 
 /* Post @n receives of @len bytes from @buf (all into the same buffer). */
 int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,

@@ -104,10 +104,14 @@ static struct ibv_cq *create_ts_cq(struct rperf_dev *d,
 static int create_cqs(struct rperf_dev *d, const struct rperf_qp_cfg *cfg,
 		      struct rperf_qp *q)
 {
-	if (cfg->recv_events || cfg->send_events) {
-		q->channel = ibv_create_comp_channel(d->ctx);
-		if (!q->channel)
-			return errno ? errno : ENOMEM;
+	if ((cfg->recv_events || cfg->send_events) && cfg->channel) {
+		q->channel = cfg->channel;
+	} else if (cfg->recv_events || cfg->send_events) {
+		int rc = rperf_channel_open(d, &q->channel);
+
+		if (rc)
+			return rc;
+		q->own_channel = true;
 	}
 	if (cfg->send_ts)
 		q->send_cq = create_ts_cq(d, cfg, q);
@@ -183,7 +187,7 @@ void rperf_qp_destroy(struct rperf_qp *q)
 		ibv_destroy_cq(q->send_cq);
 	if (q->recv_cq)
 		ibv_destroy_cq(q->recv_cq);
-	if (q->channel)
+	if (q->channel && q->own_channel)
 		ibv_destroy_comp_channel(q->channel);
 	free(q);
 }
