@@ -125,11 +125,11 @@ raw_hello() {
 	local p='{"version":1,"command":"lat","features":[]}'
 	timeout 5 bash -c "exec 3<>/dev/tcp/10.77.0.1/$1; printf 'RPFR\\x00\\x01\\x00\\x01\\x00\\x00\\x00\\x$(printf %02x ${#p})%s' '$p' >&3; cat <&3" > /tmp/raw.bin
 }
-# busy NAME PORT: a -D 8 run, then a raw HELLO and a second client
+# busy NAME PORT: a -D 12 run, then a raw HELLO and a second client
 busy() {
 	local name=$1 port=$2 apid t rc s k rs alive re
 	re='busy: running a test for 10\.77\.0\.2:[0-9]+ since [0-9-]+ [0-9:]+ UTC \([0-9]+ s left\)'
-	timeout 60 rperf "$name" "${CLI[@]}" -p "$port" -D 8 10.77.0.1 > "/tmp/busyA-$name.out" 2> "/tmp/busyA-$name.err" &
+	timeout 60 rperf "$name" "${CLI[@]}" -p "$port" -D 12 10.77.0.1 > "/tmp/busyA-$name.out" 2> "/tmp/busyA-$name.err" &
 	apid=$!
 	# the run is on once its server holds an established control connection
 	for ((k = 0; k < 100; k++)); do
@@ -288,8 +288,8 @@ check "server with -d nonexist: exit 2 at once, never listens"       bad_device
 check "persistent lat and bw servers listening"                      servers
 check "lat: 2 idle + 1 stopped connection held, client < 5 s"        held lat "$PL" "$LPID" -n 200
 check "bw: 2 idle + 1 stopped connection held, client < 5 s"         held bw "$PB" "$BPID" -n 200
-check "lat: a client during a -D 8 run: busy at once, exit 3"        busy lat "$PL"
-check "bw: a client during a -D 8 run: busy at once, exit 3"         busy bw "$PB"
+check "lat: a client during a -D 12 run: busy at once, exit 3"       busy lat "$PL"
+check "bw: a client during a -D 12 run: busy at once, exit 3"        busy bw "$PB"
 check "HELLO of protocol version 2: REFUSE in words"                 wrong_version
 check "ib_send_lat client on rperf's port: named in the server log"  perftest_client
 check "rperf lat against an ib_send_lat server: named, exit 3"       perftest_server
