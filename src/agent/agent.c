@@ -49,10 +49,12 @@ static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 	const struct agent_exp *x = &a->exp;
 
 	if (x->fd >= 0) {
-		rperf_serve_busy_text(x->peer, x->since_t,
-				      rperf_serve_left_s(x->go_end_ns,
-							 rperf_serve_now_ns()),
-				      reason, len);
+		int64_t left =
+			rperf_serve_left_s(x->go_end_ns, rperf_serve_now_ns());
+
+		if (x->go_end_ns && !x->busy_end_ns) /* no timed generator */
+			left = RPERF_SERVE_LEFT_ITERS;
+		rperf_serve_busy_text(x->peer, x->since_t, left, reason, len);
 		return RPERF_SERVE_REFUSE;
 	}
 	agent_exp_begin(a, fd, peer);

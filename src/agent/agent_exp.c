@@ -223,6 +223,21 @@ static void fill_local(const struct rperf_agent *a, struct rperf_host_sel *d)
 		d->cpu = l->cpu;
 }
 
+/* The experiment's planned end after the barrier on this host, sinks
+ * included (a destination has no sources of its own): for the busy text. */
+static uint64_t busy_end_ns(const struct rperf_proto_plan *p)
+{
+	uint64_t end = rperf_proto_plan_end_ns(p);
+
+	for (size_t i = 0; i < p->nsinks; i++) {
+		const struct rperf_gen_spec *s = &p->sinks[i];
+		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+
+		end = e > end ? e : end;
+	}
+	return end;
+}
+
 static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_proto_plan p;
@@ -244,8 +259,10 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		  a->exp.peer, p.experiment, p.host, p.nsources, p.nsinks,
 		  p.device.device[0] ? p.device.device : "the first device");
 	rc = a->engine->create(&p, a->cfg.clk, &a->exp.eng, why, sizeof(why));
-	if (!rc)
+	if (!rc) {
 		a->exp.run_end_ns = rperf_proto_plan_end_ns(&p);
+		a->exp.busy_end_ns = busy_end_ns(&p);
+	}
 	rperf_proto_plan_fini(&p);
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
@@ -293,7 +310,7 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		return EBADMSG;
 	}
 	t0 += in_ns;
-	a->exp.go_end_ns = t0 + a->exp.run_end_ns;
+	a->exp.go_end_ns = t0 + a->exp.busy_end_ns;
 	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));

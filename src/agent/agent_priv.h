@@ -15,7 +15,8 @@ struct agent_exp {
 	char peer[64];
 	char since[32]; /* wall-clock time of the accept, for the log */
 	time_t since_t; /* the same, for the busy refusal */
-	uint64_t go_end_ns; /* GO + the sources' planned end; 0 before GO */
+	uint64_t busy_end_ns; /* sources' and sinks' planned end after GO */
+	uint64_t go_end_ns; /* GO + busy_end_ns; 0 before GO */
 	uint64_t deadline_ns; /* the next message must come before */
 	const char *awaiting; /* what, for the deadline message */
 	struct rperf_proto_session s;
