@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# path-faults.sh - faults on the path between two lab hosts (issue 14):
+#   rxe-lab run --hosts 2 tests/lab/suites/path-faults.sh
+# Server on h1 (rxe_h1, 10.77.0.1, --persistent), client on h2.
+# 1. The switch port towards h1 goes down for 3 s in the middle of a
+#    `rperf lat` and of a `rperf bw` run. The run either completes (RC
+#    retransmitted: the report says retransmissions were likely) or ends with
+#    exit 3, the partial JSON written and the verbs status named in words,
+#    within 2 x the stall limit of the fault; never a hang. The server then
+#    serves the next client.
+# 2. 1 % loss on that port (netem): the runs complete, and the report (JSON
+#    "retransmissions", text "retransmissions likely: yes") says so, from the
+#    device's hw counters (/sys/class/infiniband/DEV/ports/1/hw_counters).
+# Ends with "N passed, M failed".
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+# the stall limit at the default -u 14 --retry-count 7: 4 x 67 ms x 8 =
+# 2.1 s, raised to its 5 s floor (rperf_rc_stall_ns)
+STALL=5
+# verbs work-completion statuses in words (ibv_wc_status_str)
+WC_WORDS='transport retry counter exceeded|RNR retry counter exceeded|Work Request Flushed Error|remote access error|remote operation error|local protection error'
+
+server() { # CMD: a --persistent server on h1 (its pid in SPID)
+	rperf "$1" -d rxe_h1 --persistent > "/tmp/srv-$1.log" 2>&1 &
+	SPID=$!
+	sleep 1
+}
+server_stop() {
+	kill "$SPID" 2> /dev/null
+	wait "$SPID" 2> /dev/null
+	sed 's/^/  [srv] /' "/tmp/srv-$1.log" | tail -n 8
+}
+jget() { jq -r "$2" "$1"; }
+
+# port_down CMD ARGS...: CMD's client runs -D 8; 2 s in, h1-sw goes down 3 s
+port_down() {
+	local cmd=$1 j=$OUT/pf-down-$1.json rc t0 tf te waited retr err
+	shift
+	rm -f "$j"
+	server "$cmd"
+	t0=$EPOCHREALTIME
+	timeout 60 rperf "$cmd" -d rxe_h2 -D 8 --out_json_file "$j" "$@" 10.77.0.1 > /tmp/cli.log 2>&1 &
+	local cpid=$!
+	sleep 2
+	tf=$EPOCHREALTIME
+	lab_sw ip link set h1-sw down
+	sleep 3
+	lab_sw ip link set h1-sw up
+	wait "$cpid"
+	rc=$?
+	te=$EPOCHREALTIME
+	sed 's/^/  [cli] /' /tmp/cli.log
+	waited=$(awk -v a="$tf" -v b="$te" 'BEGIN { printf "%.2f", b - a }')
+	echo "  client status $rc, $(awk -v a="$t0" -v b="$te" 'BEGIN { printf "%.2f", b - a }') s in all, ended $waited s after the port went down"
+	# the server serves the next client once the port is back
+	local next=0
+	timeout 60 rperf "$cmd" -d rxe_h2 -n 200 10.77.0.1 > /tmp/next.log 2>&1 || next=$?
+	sed 's/^/  [next] /' /tmp/next.log | tail -n 4
+	server_stop "$cmd"
+	lab_result "path_down cmd=$cmd status=$rc seconds_after_fault=$waited next_client_status=$next"
+	echo "EXPECT exit 0 (completed) or 3 (failed in words), never a hang (124)"
+	echo "GOT $rc"
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || return 1
+	echo "EXPECT the JSON report written"
+	echo "GOT $(ls -l "$j" 2> /dev/null || echo none)"
+	[ -s "$j" ] || return 1
+	retr=$(jget "$j" '.retransmissions.likely')
+	err=$(jget "$j" '.error')
+	if [ "$rc" = 0 ]; then
+		echo "EXPECT completed: the report notes the gap (retransmissions likely: yes)"
+		echo "GOT retransmissions $(jq -c .retransmissions "$j"); text: $(grep 'retransmissions likely' /tmp/cli.log)"
+		[ "$retr" = true ] && grep -q 'retransmissions likely: yes' /tmp/cli.log || return 1
+	else
+		echo "EXPECT failed: partial JSON, the verbs status in words, within 2 x the stall limit ($((2 * STALL)) s) of the fault"
+		echo "GOT partial $(jget "$j" .partial), error: $err; $waited s"
+		[ "$(jget "$j" .partial)" = true ] || return 1
+		grep -Eq "$WC_WORDS" <<< "$err" || return 1
+		awk -v w="$waited" -v s="$STALL" 'BEGIN { exit !(w <= 2 * s) }' || return 1
+	fi
+	echo "EXPECT the server serves the next client (status 0)"
+	echo "GOT $next"
+	[ "$next" = 0 ]
+}
+lat_port_down() { port_down lat -s 64; }
+bw_port_down() { port_down bw -s 4096; }
+
+# lossy CMD ARGS...: 1 % loss towards h1, the run completes and says so
+lossy() {
+	local cmd=$1 j=$OUT/pf-loss-$1.json rc
+	shift
+	rm -f "$j"
+	server "$cmd"
+	lab_sw tc qdisc replace dev h1-sw root netem loss 1%
+	timeout 120 rperf "$cmd" -d rxe_h2 --out_json_file "$j" "$@" 10.77.0.1 > /tmp/cli.log 2>&1
+	rc=$?
+	lab_port_reset h1
+	sed 's/^/  [cli] /' /tmp/cli.log
+	server_stop "$cmd"
+	lab_result "path_loss cmd=$cmd status=$rc retransmissions=$(jq -c .retransmissions "$j" 2> /dev/null)"
+	echo "EXPECT the run completes (exit 0) with 1 % loss"
+	echo "GOT $rc"
+	[ "$rc" = 0 ] || return 1
+	echo "EXPECT JSON retransmissions.likely true from the hw counters, text 'retransmissions likely: yes'"
+	echo "GOT $(jq -c .retransmissions "$j"); text: $(grep 'retransmissions likely' /tmp/cli.log)"
+	[ "$(jget "$j" .retransmissions.likely)" = true ] &&
+		[ "$(jget "$j" .retransmissions.source)" = hw_counters ] &&
+		grep -q 'retransmissions likely: yes' /tmp/cli.log
+}
+lat_loss() { lossy lat -s 64 -n 2000; }
+bw_loss() { lossy bw -s 4096 -n 4000; }
+
+# no fault: the counters are read and say "no"
+clean() {
+	local j=$OUT/pf-clean.json
+	rm -f "$j"
+	server lat
+	timeout 60 rperf lat -d rxe_h2 -s 64 -n 500 --out_json_file "$j" 10.77.0.1 > /tmp/cli.log 2>&1
+	local rc=$?
+	server_stop lat
+	grep 'retransmissions likely' /tmp/cli.log
+	# (no assertion on "likely": the emulated VM under load can itself
+	# fire an ACK timeout, and then the counters rightly say so)
+	echo "EXPECT a clean run: exit 0, retransmissions read from the hw counters of rxe_h2 port 1"
+	echo "GOT status $rc, $(jq -c .retransmissions "$j" 2> /dev/null)"
+	echo "INFO clean run: retransmissions likely $(jget "$j" .retransmissions.likely)"
+	[ "$rc" = 0 ] && [ "$(jget "$j" .retransmissions.source)" = hw_counters ] &&
+		[ "$(jget "$j" .retransmissions.device)" = rxe_h2 ] &&
+		[ "$(jget "$j" .retransmissions.port)" = 1 ]
+}
+
+hw=(/sys/class/infiniband/rxe_h2/ports/1/hw_counters/*)
+lab_say "hw counters of rxe_h2: ${hw[*]##*/}"
+check "clean run: the report reads the hw counters" clean
+check "port down 3 s mid-run: rperf lat completes or fails in words" lat_port_down
+check "port down 3 s mid-run: rperf bw completes or fails in words" bw_port_down
+check "1 % loss: rperf lat completes, retransmissions likely" lat_loss
+check "1 % loss: rperf bw completes, retransmissions likely" bw_loss
+lab_summary
