@@ -8,7 +8,9 @@
 #    retransmitted: the report says retransmissions were likely) or ends with
 #    exit 3, the partial JSON written and the verbs status named in words,
 #    within 2 x the stall limit of the fault; never a hang. The server then
-#    serves the next client.
+#    serves the next client. rxe retransmits through a 3 s outage at the
+#    default --retry-count 7, so the same runs with --retry-count 0 prove
+#    the failure path (exit 3, partial JSON, status in words).
 # 2. 1 % loss on that port (netem): the runs complete, and the report (JSON
 #    "retransmissions", text "retransmissions likely: yes") says so, from the
 #    device's hw counters (/sys/class/infiniband/DEV/ports/1/hw_counters).
@@ -33,10 +35,11 @@ server_stop() {
 }
 jget() { jq -r "$2" "$1"; }
 
-# port_down CMD ARGS...: CMD's client runs -D 8; 2 s in, h1-sw goes down 3 s
+# port_down EXPECT CMD ARGS...: CMD's client runs -D 8; 2 s in, h1-sw goes
+# down for 3 s. EXPECT: either (completes or fails in words) or fail (exit 3)
 port_down() {
-	local cmd=$1 j=$OUT/pf-down-$1.json rc t0 tf te waited retr err
-	shift
+	local expect=$1 cmd=$2 j=$OUT/pf-down-$2-$1.json rc t0 tf te waited retr err
+	shift 2
 	rm -f "$j"
 	server "$cmd"
 	t0=$EPOCHREALTIME
@@ -59,9 +62,15 @@ port_down() {
 	sed 's/^/  [next] /' /tmp/next.log | tail -n 4
 	server_stop "$cmd"
 	lab_result "path_down cmd=$cmd status=$rc seconds_after_fault=$waited next_client_status=$next"
-	echo "EXPECT exit 0 (completed) or 3 (failed in words), never a hang (124)"
-	echo "GOT $rc"
-	[ "$rc" = 0 ] || [ "$rc" = 3 ] || return 1
+	if [ "$expect" = fail ]; then
+		echo "EXPECT exit 3 (RC gives up after one ACK timeout)"
+		echo "GOT $rc"
+		[ "$rc" = 3 ] || return 1
+	else
+		echo "EXPECT exit 0 (completed) or 3 (failed in words), never a hang (124)"
+		echo "GOT $rc"
+		[ "$rc" = 0 ] || [ "$rc" = 3 ] || return 1
+	fi
 	echo "EXPECT the JSON report written"
 	echo "GOT $(ls -l "$j" 2> /dev/null || echo none)"
 	[ -s "$j" ] || return 1
@@ -82,8 +91,11 @@ port_down() {
 	echo "GOT $next"
 	[ "$next" = 0 ]
 }
-lat_port_down() { port_down lat -s 64; }
-bw_port_down() { port_down bw -s 4096; }
+lat_port_down() { port_down either lat -s 64; }
+bw_port_down() { port_down either bw -s 4096; }
+# no retries: RC gives up ~67 ms into the outage, the failure path for sure
+lat_port_down_fail() { port_down fail lat -s 64 --retry-count 0; }
+bw_port_down_fail() { port_down fail bw -s 4096 --retry-count 0; }
 
 # lossy CMD ARGS...: 1 % loss towards h1, the run completes and says so
 lossy() {
@@ -134,6 +146,8 @@ lab_say "hw counters of rxe_h2: ${hw[*]##*/}"
 check "clean run: the report reads the hw counters" clean
 check "port down 3 s mid-run: rperf lat completes or fails in words" lat_port_down
 check "port down 3 s mid-run: rperf bw completes or fails in words" bw_port_down
+check "port down, --retry-count 0: rperf lat exit 3, status in words" lat_port_down_fail
+check "port down, --retry-count 0: rperf bw exit 3, status in words" bw_port_down_fail
 check "1 % loss: rperf lat completes, retransmissions likely" lat_loss
 check "1 % loss: rperf bw completes, retransmissions likely" bw_loss
 lab_summary
