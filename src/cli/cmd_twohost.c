@@ -60,7 +60,8 @@ static int serve(const struct rperf_cli_config *cfg,
 	struct rperf_err e;
 	int lfd;
 
-	if (rperf_session_listen(cfg, &lfd, &e))
+	if (rperf_session_check_device(cfg, &e) ||
+	    rperf_session_listen(cfg, &lfd, &e))
 		return say_err(&e);
 	printf("rperf %s server: listening on port %lld\n", name,
 	       (long long)cfg->tcp_port);

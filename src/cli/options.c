@@ -20,6 +20,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_place, &rperf_nopts_place },
 	{ rperf_opts_measure, &rperf_nopts_measure },
 	{ rperf_opts_bw, &rperf_nopts_bw },
+	{ rperf_opts_serve, &rperf_nopts_serve },
 	{ rperf_opts_output, &rperf_nopts_output },
 };
 
@@ -77,6 +78,8 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->tos = -1;
 	cfg->tcp_port = RPERF_DEFAULT_TCP_PORT;
 	cfg->connect_timeout_ns = 10 * 1000000000ull;
+	cfg->max_conns = 64; /* RPERF_SERVE_DEFAULT_MAX_CONNS */
+	cfg->handshake_timeout_ns = 3 * 1000000000ull;
 	cfg->cpu = -1;
 	cfg->cpu_node = -1;
 	cfg->mem_node = -1;

@@ -34,6 +34,9 @@ extern const size_t rperf_nopts_measure;
 /* bandwidth */
 extern const struct rperf_opt rperf_opts_bw[];
 extern const size_t rperf_nopts_bw;
+/* servers' event loop */
+extern const struct rperf_opt rperf_opts_serve[];
+extern const size_t rperf_nopts_serve;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;

@@ -63,6 +63,10 @@ struct rperf_cli_config {
 	const char *bind;
 	uint64_t connect_timeout_ns;
 	bool persistent;
+	/* servers' event loop (src/serve): connections held before their
+	 * HELLO, and the time a HELLO may take */
+	uint64_t max_conns;
+	uint64_t handshake_timeout_ns;
 	int64_t cpu; /* -1: no pinning */
 	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
 	int64_t cpu_node; /* -1: the NIC's node */

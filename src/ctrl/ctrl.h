@@ -363,6 +363,16 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out);
 int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
 		       struct rperf_ctrl_msg *out);
 
+/*
+ * Wait (io's timeout and stop flag) until the peer sent something or
+ * closed, then copy up to @n of its first bytes into @buf WITHOUT
+ * consuming them (MSG_PEEK): *got 0 means the peer closed. For a client
+ * that wants to name what answered it (rperf_ctrl_perftest_peer()).
+ * 0, ETIMEDOUT, EINTR, or recv's errno.
+ */
+int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
+		    size_t *got);
+
 /* send/recv through the session state machine: EPROTO when out of order
  * (nothing sent; for recv the payload is dropped but out->type tells which
  * message came). The state only advances when the send succeeded. */
@@ -406,6 +416,16 @@ int rperf_ctrl_connect(const char *host, uint16_t port, const char *bind_addr,
 int rperf_ctrl_connect_ex(const char *host, uint16_t port,
 			  const char *bind_addr, uint64_t timeout_ns,
 			  const volatile sig_atomic_t *stop, int *fd_out);
+/*
+ * perftest on rperf's port: true when the first bytes a peer sent (@n of
+ * them; 12 suffice) are perftest's control exchange (its version string,
+ * "6.21" NUL-padded to 16 bytes, or its QP key message "0000:0000:...")
+ * rather than an rperf frame. @what (may be NULL) gets "the peer speaks
+ * perftest's protocol (6.21), not rperf's" for a one-line explanation.
+ */
+bool rperf_ctrl_perftest_peer(const uint8_t *b, size_t n, char *what,
+			      size_t whatlen);
+
 /* The local port of a bound socket. */
 int rperf_ctrl_local_port(int fd, uint16_t *port);
 

@@ -171,6 +171,25 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 	return rperf_ctrl_recv_io(&io, out);
 }
 
+int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
+		    size_t *got)
+{
+	int ret = rperf_ctrl_wait(
+		io->fd, POLLIN, rperf_ctrl_deadline(io->timeout_ms), io->stop);
+	ssize_t r;
+
+	*got = 0;
+	if (ret)
+		return ret;
+	do
+		r = recv(io->fd, buf, n, MSG_PEEK | MSG_DONTWAIT);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
+	*got = (size_t)r;
+	return 0;
+}
+
 int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
 			    enum rperf_ctrl_type t, const json_t *payload)

@@ -18,6 +18,9 @@
 
 static const struct rperf_ctrl_transition server_table[] = {
 	{ S(AWAIT_HELLO), RECV, T(HELLO), S(HELLO_RCVD) },
+	/* a first frame refused before it is a HELLO (wrong version, too
+	 * long, another type, the server busy): REFUSE says why */
+	{ S(AWAIT_HELLO), SEND, T(REFUSE), CLOSED },
 	{ S(HELLO_RCVD), SEND, T(WELCOME), S(AWAIT_PARAMS) },
 	{ S(HELLO_RCVD), SEND, T(REFUSE), CLOSED },
 	{ S(AWAIT_PARAMS), RECV, T(PARAMS), S(PARAMS_RCVD) },

@@ -15,6 +15,7 @@
 
 static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(AWAIT_HELLO), RECV, T(HELLO), P(HELLO_RCVD) },
+	{ P(AWAIT_HELLO), SEND, T(REFUSE), P(CLOSED) },
 	{ P(HELLO_RCVD), SEND, T(WELCOME), P(AWAIT_AUTH) },
 	{ P(HELLO_RCVD), SEND, T(REFUSE), P(CLOSED) },
 	{ P(AWAIT_AUTH), RECV, T(AUTH), P(AUTH_RCVD) },

@@ -245,12 +245,19 @@ static int lat_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 	return rc;
 }
 
+/* -D per (method, repeat, size): PARAMS' planned_ns. */
+static size_t lat_runs_per_size(const struct rperf_cli_config *cfg)
+{
+	return rperf_lat_nmethods(cfg) * (cfg->repeat ? cfg->repeat : 1);
+}
+
 static const struct rperf_session_client_ops lat_client_ops = {
 	.command = "lat",
 	.setup = lat_setup,
 	.params = rperf_lat_params_encode,
 	.endpoints = lat_exchange,
 	.rounds = lat_measure,
+	.runs_per_size = lat_runs_per_size,
 };
 
 int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e)

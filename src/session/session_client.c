@@ -15,13 +15,30 @@ static int hello(struct rperf_session_chan *ch, const char *command,
 	int rc =
 		rperf_session_hello(&ch->s, &ch->io, command, why, sizeof(why));
 
+	/* busy is the server's state, not the user's input: exit 3 */
 	if (rc == EPROTO && ch->s.state == RPERF_CTRL_CLOSED)
-		return rperf_err_set(e, RPERF_ERRC_USAGE, rc,
-				     "%s refused the run: %s", ch->cfg->host,
-				     why);
+		return rperf_err_set(e,
+				     strncmp(why, "busy:", 5) ?
+					     RPERF_ERRC_USAGE :
+					     RPERF_ERRC_RUNTIME,
+				     rc, "%s refused the run: %s",
+				     ch->cfg->host, why);
 	return rc ? rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s: %s",
 				  ch->cfg->host, why) :
 		    0;
+}
+
+/* The whole run's planned length (-D x sizes x runs per size; 0: -n). */
+static uint64_t planned_ns(const struct rperf_cli_config *cfg,
+			   const struct rperf_session_client_ops *ops)
+{
+	uint64_t runs = cfg->nsizes ? cfg->nsizes : 1;
+
+	if (ops->runs_per_size)
+		runs *= ops->runs_per_size(cfg);
+	if (!cfg->duration_ns || runs > UINT64_MAX / 4 / cfg->duration_ns)
+		return 0;
+	return cfg->duration_ns * runs;
 }
 
 static int send_params(struct rperf_session_chan *ch,
@@ -31,6 +48,11 @@ static int send_params(struct rperf_session_chan *ch,
 	json_t *p = ops->params(ch->cfg);
 	int rc;
 
+	if (p &&
+	    rperf_ctrl_set_u64(p, "planned_ns", planned_ns(ch->cfg, ops))) {
+		json_decref(p);
+		p = NULL;
+	}
 	if (!p)
 		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 				     "out of memory");
@@ -78,8 +100,10 @@ static int open_run(struct rperf_session_chan *ch,
 				     rc, "%s", err[0] ? err : strerror(rc));
 	rc = rperf_session_connect(ch->cfg, ch->stop, ops->command, &ch->io.fd,
 				   err, sizeof(err));
-	if (rc)
-		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
+	if (rc) /* a name that does not resolve is the user's input */
+		return rperf_err_set(
+			e, rc == ENOENT ? RPERF_ERRC_USAGE : RPERF_ERRC_RUNTIME,
+			rc, "%s", err);
 	rc = hello(ch, ops->command, e);
 	if (!rc)
 		rc = send_params(ch, ops, e);

@@ -4,6 +4,7 @@
 #include "config/config.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,6 +110,24 @@ void rperf_session_send_reason(struct rperf_ctrl_session *s,
 	json_decref(obj);
 }
 
+/* perftest's server answers a HELLO with its version string: name it. */
+static int not_perftest(const struct rperf_ctrl_io *io, const char *command,
+			char *why, size_t whylen)
+{
+	uint8_t b[RPERF_CTRL_HDR_LEN];
+	char what[128];
+	size_t got = 0;
+
+	if (rperf_ctrl_peek(io, b, sizeof(b), &got) ||
+	    !rperf_ctrl_perftest_peer(b, got, what, sizeof(what)))
+		return 0; /* the usual receive says what went wrong */
+	snprintf(
+		why, whylen,
+		"%s: this port has a perftest server; use perftest's client for it, or start 'rperf %s' there",
+		what, command);
+	return EPROTO;
+}
+
 int rperf_session_hello(struct rperf_ctrl_session *s,
 			const struct rperf_ctrl_io *io, const char *command,
 			char *why, size_t whylen)
@@ -128,7 +147,10 @@ int rperf_session_hello(struct rperf_ctrl_session *s,
 		snprintf(why, whylen, "sending HELLO: %s", strerror(rc));
 		return rc;
 	}
-	rc = rperf_session_expect(s, io, RPERF_CTRL_WELCOME, &m, why, whylen);
+	rc = not_perftest(io, command, why, whylen);
+	if (!rc)
+		rc = rperf_session_expect(s, io, RPERF_CTRL_WELCOME, &m, why,
+					  whylen);
 	if (rc)
 		return rc;
 	rc = rperf_ctrl_welcome_decode(&m, &w);
@@ -145,31 +167,19 @@ static int refuse(struct rperf_ctrl_session *s, const struct rperf_ctrl_io *io,
 	return EPROTO;
 }
 
-int rperf_session_greet(struct rperf_ctrl_session *s,
-			const struct rperf_ctrl_io *io, const char *command,
-			uint64_t max_size, char *why, size_t whylen)
+int rperf_session_greet_hello(struct rperf_ctrl_session *s,
+			      const struct rperf_ctrl_io *io,
+			      const struct rperf_ctrl_msg *m,
+			      const char *command, uint64_t max_size, char *why,
+			      size_t whylen)
 {
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
 					.max_size = max_size };
 	struct rperf_ctrl_hello h;
-	struct rperf_ctrl_msg m;
 	json_t *obj = NULL;
 	int rc;
 
-	rc = rperf_ctrl_session_recv(s, io, &m);
-	if (rc == EPROTONOSUPPORT) {
-		snprintf(why, whylen,
-			 "protocol version %u, this server speaks %d",
-			 (unsigned)m.version, RPERF_CTRL_VERSION);
-		return refuse(s, io, why);
-	}
-	if (rc) {
-		snprintf(why, whylen, "waiting for HELLO: %s", strerror(rc));
-		return rc;
-	}
-	rc = rperf_ctrl_hello_decode(&m, &h);
-	rperf_ctrl_msg_release(&m);
-	if (rc) {
+	if (rperf_ctrl_hello_decode(m, &h)) {
 		snprintf(why, whylen, "malformed HELLO");
 		return refuse(s, io, why);
 	}
@@ -186,6 +196,30 @@ int rperf_session_greet(struct rperf_ctrl_session *s,
 	json_decref(obj);
 	if (rc)
 		snprintf(why, whylen, "sending WELCOME: %s", strerror(rc));
+	return rc;
+}
+
+int rperf_session_greet(struct rperf_ctrl_session *s,
+			const struct rperf_ctrl_io *io, const char *command,
+			uint64_t max_size, char *why, size_t whylen)
+{
+	struct rperf_ctrl_msg m;
+	int rc;
+
+	rc = rperf_ctrl_session_recv(s, io, &m);
+	if (rc == EPROTONOSUPPORT) {
+		snprintf(why, whylen,
+			 "protocol version %u, this server speaks %d",
+			 (unsigned)m.version, RPERF_CTRL_VERSION);
+		return refuse(s, io, why);
+	}
+	if (rc) {
+		snprintf(why, whylen, "waiting for HELLO: %s", strerror(rc));
+		return rc;
+	}
+	rc = rperf_session_greet_hello(s, io, &m, command, max_size, why,
+				       whylen);
+	rperf_ctrl_msg_release(&m);
 	return rc;
 }
 
@@ -208,7 +242,23 @@ int rperf_session_connect(const struct rperf_cli_config *cfg,
 				       cfg->bind, cfg->connect_timeout_ns, stop,
 				       fd);
 
-	if (rc)
+	if (rc == ENOENT) {
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+		int gai = getaddrinfo(cfg->host, NULL, &hints, &res);
+
+		if (!gai) {
+			freeaddrinfo(res);
+			snprintf(
+				why, whylen,
+				"--bind %s: cannot resolve it; accepted: a local address",
+				cfg->bind ? cfg->bind : "");
+		} else {
+			snprintf(
+				why, whylen,
+				"cannot resolve %s: %s; accepted: a host name or address",
+				cfg->host, gai_strerror(gai));
+		}
+	} else if (rc)
 		snprintf(
 			why, whylen,
 			"%s port %lld: no rperf server answered within %.3g s (%s); start 'rperf %s' there first",

@@ -56,6 +56,14 @@ int rperf_session_greet(struct rperf_ctrl_session *s,
 			const struct rperf_ctrl_io *io, const char *command,
 			uint64_t max_size, char *why, size_t whylen);
 
+/* Server: the same from a HELLO received already (@m; the session's
+ * state must be past it, see rperf_ctrl_session_check()). */
+int rperf_session_greet_hello(struct rperf_ctrl_session *s,
+			      const struct rperf_ctrl_io *io,
+			      const struct rperf_ctrl_msg *m,
+			      const char *command, uint64_t max_size, char *why,
+			      size_t whylen);
+
 /* Client: BYE out, BYE in (best effort: the results are already in). */
 void rperf_session_bye(struct rperf_ctrl_session *s,
 		       const struct rperf_ctrl_io *io);

@@ -50,6 +50,10 @@ struct rperf_session_client_ops {
 	int (*rounds)(void *arg, struct rperf_session_chan *ch,
 		      struct rperf_err *e);
 	bool rounds_ignore_stop; /* after SIGINT a round still closes */
+	/* measurements of -D each per message size (NULL: 1): PARAMS'
+	 * "planned_ns" = -D x sizes x this, for the server's busy refusals
+	 * of other clients meanwhile ("N s left"); 0 with -n */
+	size_t (*runs_per_size)(const struct rperf_cli_config *cfg);
 };
 
 /* The whole client run; 0 or the errno of @e. */
@@ -100,13 +104,23 @@ struct rperf_session_log {
 	void *arg;
 };
 
+/* Server: open and close the device (-d, -i, -x) it would serve on, before
+ * listening, so a bad -d never listens: 0, or errno with @e (class usage,
+ * the message names the option). */
+int rperf_session_check_device(const struct rperf_cli_config *cfg,
+			       struct rperf_err *e);
 /* Server: pin (--cpu) and listen on --bind/-p; 0 or errno with @e. */
 int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
 			 struct rperf_err *e);
 /* Server: serve one client on @lfd, or with --persistent one after
  * another until a signal, each with a fresh ops->state_size state; every
  * failure of a client is logged as it happens. @e: the last client's
- * outcome. Closes @lfd. */
+ * outcome. Closes @lfd.
+ * Every connection goes through the server loop (src/serve/serve.h): its
+ * HELLO within --handshake-timeout, at most --max-conns held; an admitted
+ * client runs in a worker thread while the loop refuses others with
+ * "busy: running a test for ADDR since TIME (N s left)" (N from the
+ * running client's PARAMS "planned_ns"). */
 int rperf_session_serve(const struct rperf_cli_config *cfg, int lfd,
 			volatile sig_atomic_t *stop,
 			const struct rperf_session_server_ops *ops,

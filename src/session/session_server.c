@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "serve/serve.h"
 #include "session/session_ctrl.h"
+#include "session/session_serve.h"
 
 struct served {
 	struct rperf_session_chan ch;
@@ -16,6 +18,7 @@ struct served {
 	void *arg;
 	const struct rperf_session_log *log;
 	char peer[96];
+	struct rperf_session_plan *plan;
 };
 
 static void say(const struct served *sv, const char *msg)
@@ -42,17 +45,36 @@ static int refuse(struct served *sv, struct rperf_err *e)
 	return failed(sv, e);
 }
 
-static int greet(struct served *sv, struct rperf_err *e)
+static int greet(struct served *sv, const struct rperf_ctrl_msg *hello,
+		 struct rperf_err *e)
 {
 	char why[RPERF_CTRL_REASON_LEN];
-	int rc = rperf_session_greet(&sv->ch.s, &sv->ch.io, sv->ops->command,
-				     RPERF_SERVER_MAX_SIZE, why, sizeof(why));
+	int rc = rperf_ctrl_session_check(&sv->ch.s, RPERF_CTRL_RECV,
+					  RPERF_CTRL_HELLO);
 
+	if (!rc)
+		rc = rperf_session_greet_hello(&sv->ch.s, &sv->ch.io, hello,
+					       sv->ops->command,
+					       RPERF_SERVER_MAX_SIZE, why,
+					       sizeof(why));
 	if (rc == EPROTO)
 		rperf_err_set(e, RPERF_ERRC_USAGE, rc, "refused: %s", why);
 	else if (rc)
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", why);
 	return rc ? failed(sv, e) : 0;
+}
+
+/* PARAMS' "planned_ns" (the client's whole run; 0: iteration count) for
+ * the busy refusals of others meanwhile. */
+static void note_plan(struct served *sv, const json_t *obj)
+{
+	uint64_t ns = 0;
+
+	if (!sv->plan ||
+	    rperf_ctrl_get_u64(obj, "planned_ns", 0, UINT64_MAX / 2, &ns))
+		return;
+	atomic_store(&sv->plan->end_ns,
+		     ns ? rperf_serve_now_ns() + ns : RPERF_SESSION_PLAN_ITERS);
 }
 
 /* PARAMS in (a bad one or a setup failure refuses), endpoints, READY. */
@@ -73,6 +95,8 @@ static int take_params(struct served *sv, struct rperf_err *e)
 	if (rc)
 		rperf_err_set(e, RPERF_ERRC_USAGE, rc, "malformed PARAMS");
 	else
+		note_plan(sv, obj);
+	if (!rc)
 		rc = sv->ops->params(sv->arg, &sv->ch, obj, e);
 	rperf_ctrl_msg_release(&m);
 	if (rc)
@@ -177,79 +201,38 @@ static int serve_run(struct served *sv, struct rperf_err *e)
 	}
 }
 
-static int serve_one(struct served *sv, int fd, struct rperf_err *e)
+int rperf_session_serve_client(struct rperf_session_client *c,
+			       struct rperf_err *e)
 {
+	struct served sv = { .ch = { .cfg = c->cfg, .stop = c->stop },
+			     .ops = c->ops,
+			     .log = c->log,
+			     .plan = c->plan };
 	int rc;
 
 	memset(e, 0, sizeof(*e));
-	sv->arg = calloc(1, sv->ops->state_size);
-	if (!sv->arg) {
-		close(fd);
+	snprintf(sv.peer, sizeof(sv.peer), "%s", c->peer);
+	sv.arg = calloc(1, sv.ops->state_size);
+	if (!sv.arg) {
 		rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM, "out of memory");
-		return failed(sv, e);
+		rc = failed(&sv, e);
+		goto close_fd;
 	}
-	sv->ch.io =
-		(struct rperf_ctrl_io){ .fd = fd,
+	sv.ch.io =
+		(struct rperf_ctrl_io){ .fd = c->fd,
 					.timeout_ms = RPERF_SESSION_TIMEOUT_MS,
-					.stop = sv->ch.stop };
-	rperf_ctrl_session_init(&sv->ch.s, RPERF_CTRL_SERVER);
-	rc = greet(sv, e);
+					.stop = sv.ch.stop };
+	rperf_ctrl_session_init(&sv.ch.s, RPERF_CTRL_SERVER);
+	rc = greet(&sv, &c->hello, e);
 	if (!rc)
-		rc = take_params(sv, e);
+		rc = take_params(&sv, e);
 	if (!rc)
-		rc = serve_run(sv, e);
-	sv->ops->close(sv->arg);
-	free(sv->arg);
-	sv->arg = NULL;
-	close(fd);
-	return rc;
-}
-
-int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
-			 struct rperf_err *e)
-{
-	int rc;
-
-	memset(e, 0, sizeof(*e));
-	rc = rperf_session_pin_cpu(cfg->cpu, e);
-	if (rc)
-		return rc;
-	rc = rperf_ctrl_listen(cfg->bind, (uint16_t)cfg->tcp_port, lfd);
-	if (rc)
-		return rperf_err_set(
-			e, RPERF_ERRC_RUNTIME, rc,
-			"-p/--port: cannot listen on %s port %lld: %s; accepted: a free port and a local address",
-			cfg->bind ? cfg->bind : "any address",
-			(long long)cfg->tcp_port, strerror(rc));
-	return 0;
-}
-
-int rperf_session_serve(const struct rperf_cli_config *cfg, int lfd,
-			volatile sig_atomic_t *stop,
-			const struct rperf_session_server_ops *ops,
-			const struct rperf_session_log *log,
-			struct rperf_err *e)
-{
-	struct served sv = { .ch = { .cfg = cfg, .stop = stop },
-			     .ops = ops,
-			     .log = log };
-	int fd, rc;
-
-	memset(e, 0, sizeof(*e));
-	do {
-		rc = rperf_ctrl_accept_ex(lfd, -1, stop, &fd, sv.peer,
-					  sizeof(sv.peer));
-		if (rc) {
-			if (!*stop)
-				rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
-					      "accepting a client: %s",
-					      strerror(rc));
-			else
-				rc = 0, memset(e, 0, sizeof(*e));
-			break;
-		}
-		rc = serve_one(&sv, fd, e);
-	} while (cfg->persistent && !*stop);
-	close(lfd);
+		rc = serve_run(&sv, e);
+	sv.ops->close(sv.arg);
+	free(sv.arg);
+close_fd:
+	close(c->fd);
+	c->fd = -1;
+	rperf_ctrl_msg_release(&c->hello);
 	return rc;
 }

@@ -30,6 +30,7 @@ struct edge {
 
 static const struct edge server_edges[] = {
 	{ SS(AWAIT_HELLO), RX, TT(HELLO), SS(HELLO_RCVD) },
+	{ SS(AWAIT_HELLO), TX, TT(REFUSE), RPERF_CTRL_CLOSED },
 	{ SS(HELLO_RCVD), TX, TT(WELCOME), SS(AWAIT_PARAMS) },
 	{ SS(HELLO_RCVD), TX, TT(REFUSE), RPERF_CTRL_CLOSED },
 	{ SS(AWAIT_PARAMS), RX, TT(PARAMS), SS(PARAMS_RCVD) },

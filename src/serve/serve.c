@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The server loop (serve.h): one poll() over the listening socket, the
+ * pending and lingering connections and the owner's fds; deadlines from
+ * CLOCK_MONOTONIC.
+ */
+#include "serve/serve_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define NS_MS 1000000ull
+
+uint64_t rperf_serve_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void serve_log(struct rperf_serve *l, const char *peer, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!l->cfg.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	l->cfg.log(l->cfg.log_arg, peer, line);
+}
+
+int64_t rperf_serve_left_s(uint64_t end_ns, uint64_t now_ns)
+{
+	if (!end_ns)
+		return RPERF_SERVE_LEFT_UNKNOWN;
+	if (end_ns <= now_ns)
+		return 0;
+	return (int64_t)((end_ns - now_ns + 999999999ull) / 1000000000ull);
+}
+
+void rperf_serve_busy_text(const char *peer, time_t since, int64_t left_s,
+			   char *buf, size_t len)
+{
+	char when[32] = "?", left[64];
+	struct tm tm;
+
+	if (gmtime_r(&since, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (left_s == RPERF_SERVE_LEFT_ITERS)
+		snprintf(left, sizeof(left),
+			 "an iteration-count run: no planned end");
+	else if (left_s < 0)
+		snprintf(left, sizeof(left),
+			 "setting up: its length is not known yet");
+	else
+		snprintf(left, sizeof(left), "%lld s left", (long long)left_s);
+	snprintf(buf, len, "busy: running a test for %s since %s (%s)", peer,
+		 when, left);
+}
+
+int rperf_serve_create(const struct rperf_serve_cfg *cfg,
+		       struct rperf_serve **out, char *err, size_t errlen)
+{
+	struct rperf_serve *l;
+	unsigned int i;
+
+	if (!cfg || !out || !cfg->owner.admit || cfg->lfd < 0 ||
+	    cfg->max_conns < 1 ||
+	    cfg->max_conns > RPERF_SERVE_MAX_CONNS_LIMIT ||
+	    cfg->handshake_ms <= 0) {
+		snprintf(
+			err, errlen,
+			"server loop: bad configuration (max_conns 1..%d, handshake > 0 ms, an admit callback)",
+			RPERF_SERVE_MAX_CONNS_LIMIT);
+		if (cfg && cfg->lfd >= 0)
+			close(cfg->lfd);
+		return EINVAL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (l) {
+		l->conns = calloc(cfg->max_conns, sizeof(*l->conns));
+		l->pf = calloc(1 + cfg->max_conns + RPERF_SERVE_MAX_OWNER_FDS,
+			       sizeof(*l->pf));
+	}
+	if (!l || !l->conns || !l->pf) {
+		if (l) {
+			free(l->conns);
+			free(l->pf);
+		}
+		free(l);
+		close(cfg->lfd);
+		snprintf(err, errlen, "server loop: out of memory");
+		return ENOMEM;
+	}
+	l->cfg = *cfg;
+	if (!l->cfg.what)
+		l->cfg.what = "server";
+	for (i = 0; i < cfg->max_conns; i++)
+		l->conns[i].fd = -1;
+	/* accept() must never block the loop */
+	(void)fcntl(cfg->lfd, F_SETFL, fcntl(cfg->lfd, F_GETFL) | O_NONBLOCK);
+	*out = l;
+	return 0;
+}
+
+static struct serve_conn *free_slot(struct rperf_serve *l)
+{
+	for (unsigned int i = 0; i < l->cfg.max_conns; i++)
+		if (l->conns[i].st == CONN_FREE)
+			return &l->conns[i];
+	return NULL;
+}
+
+/* Over the cap: REFUSE in words and close at once (no slot to linger). */
+static void refuse_over_cap(struct rperf_serve *l, int fd, const char *peer)
+{
+	struct serve_conn tmp = { .st = CONN_PENDING, .fd = fd };
+	char why[160];
+
+	snprintf(
+		why, sizeof(why),
+		"too many connections: %u held open already (--max-conns %u); try again later",
+		l->open, l->cfg.max_conns);
+	snprintf(tmp.peer, sizeof(tmp.peer), "%s", peer);
+	l->open++; /* serve_conn_close() takes it back */
+	serve_conn_refuse(l, &tmp, why);
+	serve_conn_close(l, &tmp);
+}
+
+static void on_accept(struct rperf_serve *l, uint64_t now)
+{
+	char peer[SERVE_PEER_LEN] = "?";
+	struct serve_conn *c;
+	int fd, rc;
+
+	for (int k = 0; k < 16; k++) { /* a burst, not a flood, per pass */
+		rc = rperf_ctrl_accept(l->cfg.lfd, 0, &fd, peer, sizeof(peer));
+		if (rc == EMFILE || rc == ENFILE || rc == ENOBUFS ||
+		    rc == ENOMEM) {
+			serve_log(l, "",
+				  "accepting: %s; pausing accepts for %d ms",
+				  strerror(rc), SERVE_EMFILE_PAUSE_MS);
+			l->accept_pause_until_ns =
+				now + SERVE_EMFILE_PAUSE_MS * NS_MS;
+			return;
+		}
+		if (rc)
+			return; /* nothing more waiting */
+		l->stats.accepted++;
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		c = free_slot(l);
+		if (!c) {
+			refuse_over_cap(l, fd, peer);
+			continue;
+		}
+		c->st = CONN_PENDING;
+		c->fd = fd;
+		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		c->deadline_ns = now + (uint64_t)l->cfg.handshake_ms * NS_MS;
+		l->open++;
+	}
+}
+
+/* Fill l->pf: [0] lfd, [1 + i] conn i, then the owner's. */
+static size_t build_poll(struct rperf_serve *l, uint64_t now, size_t *nown,
+			 uint64_t *next)
+{
+	size_t n = 1 + l->cfg.max_conns, k;
+	uint64_t od = UINT64_MAX;
+
+	*next = l->accept_pause_until_ns > now ? l->accept_pause_until_ns :
+						 UINT64_MAX;
+	l->pf[0] = (struct pollfd){ .fd = *next == UINT64_MAX ? l->cfg.lfd : -1,
+				    .events = POLLIN };
+	for (unsigned int i = 0; i < l->cfg.max_conns; i++) {
+		const struct serve_conn *c = &l->conns[i];
+
+		l->pf[1 + i] = (struct pollfd){ .fd = c->st ? c->fd : -1,
+						.events = POLLIN };
+		if (c->st && c->deadline_ns < *next)
+			*next = c->deadline_ns;
+	}
+	*nown = 0;
+	if (l->cfg.owner.fds) {
+		memset(&l->pf[n], 0,
+		       RPERF_SERVE_MAX_OWNER_FDS * sizeof(*l->pf));
+		k = l->cfg.owner.fds(l->cfg.owner.arg, &l->pf[n], &od);
+		*nown = k > RPERF_SERVE_MAX_OWNER_FDS ?
+				RPERF_SERVE_MAX_OWNER_FDS :
+				k;
+		if (od < *next)
+			*next = od;
+	}
+	return n + *nown;
+}
+
+static int wait_ms(uint64_t now, uint64_t next, int wait)
+{
+	uint64_t ms;
+
+	if (next == UINT64_MAX)
+		return wait;
+	if (next <= now)
+		return 0;
+	ms = (next - now + NS_MS - 1) / NS_MS;
+	return wait >= 0 && ms > (uint64_t)wait ? wait : (int)ms;
+}
+
+int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
+{
+	uint64_t now = rperf_serve_now_ns(), next;
+	size_t nown, n = build_poll(l, now, &nown, &next);
+	size_t base = 1 + l->cfg.max_conns;
+	int rc = poll(l->pf, n, wait_ms(now, next, wait));
+
+	if (rc < 0 && errno != EINTR) {
+		rc = errno;
+		snprintf(err, errlen, "poll: %s", strerror(rc));
+		return rc;
+	}
+	now = rperf_serve_now_ns();
+	/* the owner first: a run that ended frees the active slot */
+	if (l->cfg.owner.events)
+		l->cfg.owner.events(l->cfg.owner.arg, &l->pf[base], nown, now);
+	for (unsigned int i = 0; i < l->cfg.max_conns; i++) {
+		struct serve_conn *c = &l->conns[i];
+
+		if (c->st && c->fd == l->pf[1 + i].fd && l->pf[1 + i].revents)
+			serve_conn_on_input(l, c);
+		if (c->st && now >= c->deadline_ns)
+			serve_conn_on_deadline(l, c);
+	}
+	if (l->pf[0].fd >= 0 && (l->pf[0].revents & POLLIN))
+		on_accept(l, now);
+	return 0;
+}
+
+int rperf_serve_run(struct rperf_serve *l, const volatile sig_atomic_t *stop,
+		    char *err, size_t errlen)
+{
+	int rc = 0;
+
+	l->quit = false;
+	while (!rc && !l->quit && !(stop && *stop))
+		rc = rperf_serve_step(l, 200, err, errlen);
+	return rc;
+}
+
+void rperf_serve_quit(struct rperf_serve *l)
+{
+	l->quit = true;
+}
+
+void rperf_serve_get_stats(const struct rperf_serve *l,
+			   struct rperf_serve_stats *out)
+{
+	*out = l->stats;
+	out->open = l->open;
+}
+
+void rperf_serve_destroy(struct rperf_serve *l)
+{
+	if (!l)
+		return;
+	for (unsigned int i = 0; i < l->cfg.max_conns; i++)
+		serve_conn_close(l, &l->conns[i]);
+	close(l->cfg.lfd);
+	free(l->conns);
+	free(l->pf);
+	free(l);
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One pending connection of the loop (serve.h): its first frame read
+ * without blocking, header first, then classified; refusals in words and
+ * the linger that lets the peer read them.
+ */
+#include "serve/serve_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define NS_MS 1000000ull
+
+void serve_conn_close(struct rperf_serve *l, struct serve_conn *c)
+{
+	if (c->st == CONN_FREE)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->frame);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	l->open--;
+}
+
+/* Forget @c without closing its fd (the owner has it now). */
+static void conn_release(struct rperf_serve *l, struct serve_conn *c)
+{
+	c->fd = -1;
+	serve_conn_close(l, c);
+}
+
+static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
+		      const char *why)
+{
+	serve_log(l, c->peer, "%s: closed", why);
+	l->stats.dropped++;
+	serve_conn_close(l, c);
+}
+
+/* Read and discard what the peer sent: 0 (more may come), or EOF/error. */
+static int drain(int fd)
+{
+	char buf[512];
+	ssize_t n;
+
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0)
+			continue;
+		if (n < 0 &&
+		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return 0;
+		return n == 0 ? EPIPE : errno;
+	}
+}
+
+/* REFUSE with @reason, through the server's session state machine: a
+ * valid HELLO was taken first (hello_rcvd) or the first frame was refused
+ * in the await-HELLO state. */
+static void send_refuse(int fd, bool hello_rcvd, const char *reason)
+{
+	struct rperf_ctrl_io io = { .fd = fd, .timeout_ms = 0 };
+	struct rperf_ctrl_session s;
+	json_t *o = NULL;
+
+	rperf_ctrl_session_init(&s, RPERF_CTRL_SERVER);
+	if (hello_rcvd)
+		(void)rperf_ctrl_session_check(&s, RPERF_CTRL_RECV,
+					       RPERF_CTRL_HELLO);
+	if (!rperf_ctrl_reason_encode(reason, &o))
+		(void)rperf_ctrl_session_send(&s, &io, RPERF_CTRL_REFUSE, o);
+	json_decref(o);
+}
+
+static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
+		      bool hello_rcvd, const char *reason)
+{
+	send_refuse(c->fd, hello_rcvd, reason);
+	serve_log(l, c->peer, "refused: %s", reason);
+	l->stats.refused++;
+	(void)shutdown(c->fd, SHUT_WR);
+	free(c->frame);
+	c->frame = NULL;
+	c->st = CONN_LINGER;
+	c->deadline_ns = rperf_serve_now_ns() + RPERF_SERVE_LINGER_MS * NS_MS;
+}
+
+void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
+		       const char *reason)
+{
+	refuse_as(l, c, false, reason);
+}
+
+/* A whole header: the magic, then what rperf_ctrl_hdr_parse() checks. */
+static int check_header(struct rperf_serve *l, struct serve_conn *c)
+{
+	struct rperf_ctrl_hdr h;
+	char why[RPERF_CTRL_REASON_LEN];
+	int rc = rperf_ctrl_hdr_parse(c->hdr, &h);
+
+	if (h.magic != RPERF_CTRL_MAGIC) {
+		if (rperf_ctrl_perftest_peer(c->hdr, c->have, why, sizeof(why)))
+			serve_log(
+				l, c->peer,
+				"%s: use perftest's own server for it, or rperf on both hosts",
+				why);
+		conn_drop(l, c,
+			  "not rperf's control protocol (no \"RPFR\" magic)");
+		return EBADMSG;
+	}
+	if (rc == EPROTONOSUPPORT)
+		snprintf(why, sizeof(why),
+			 "protocol version %u, this %s speaks %d",
+			 (unsigned int)h.version, l->cfg.what,
+			 RPERF_CTRL_VERSION);
+	else if (rc == EBADMSG)
+		snprintf(why, sizeof(why), "unknown message type %u",
+			 (unsigned int)h.type);
+	else if (!rc && h.type != RPERF_CTRL_HELLO)
+		snprintf(why, sizeof(why),
+			 "the first message must be HELLO, got %s",
+			 rperf_ctrl_type_name(h.type));
+	else if (rc == EMSGSIZE || h.length > RPERF_SERVE_MAX_FIRST)
+		snprintf(why, sizeof(why),
+			 "a HELLO of %u bytes is over the %d-byte limit",
+			 (unsigned int)h.length, RPERF_SERVE_MAX_FIRST);
+	else if (rc)
+		snprintf(why, sizeof(why), "bad header: %s", strerror(rc));
+	else
+		why[0] = '\0';
+	if (why[0]) {
+		refuse_as(l, c, false, why);
+		return EPROTO;
+	}
+	c->need = RPERF_CTRL_HDR_LEN + h.length;
+	c->frame = malloc(c->need);
+	if (!c->frame) {
+		conn_drop(l, c, "out of memory");
+		return ENOMEM;
+	}
+	memcpy(c->frame, c->hdr, RPERF_CTRL_HDR_LEN);
+	return 0;
+}
+
+/* The whole first frame is in: a HELLO for the owner. */
+static void classify(struct rperf_serve *l, struct serve_conn *c)
+{
+	char reason[RPERF_CTRL_REASON_LEN] = "";
+	struct rperf_ctrl_msg m = { 0 };
+	enum rperf_serve_verdict v;
+	int fl;
+
+	if (rperf_ctrl_decode(c->frame, c->need, &m)) {
+		refuse_as(l, c, false, "malformed HELLO (not one JSON object)");
+		return;
+	}
+	fl = fcntl(c->fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
+	v = l->cfg.owner.admit(l->cfg.owner.arg, c->fd, c->peer, &m, reason,
+			       sizeof(reason));
+	rperf_ctrl_msg_release(&m);
+	if (v == RPERF_SERVE_ADMIT) {
+		l->stats.admitted++;
+		conn_release(l, c);
+		return;
+	}
+	if (fl >= 0)
+		(void)fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
+	refuse_as(l, c, true, reason[0] ? reason : "refused");
+}
+
+/* Read what is there of the first frame (never blocks). */
+static void on_pending(struct rperf_serve *l, struct serve_conn *c)
+{
+	char why[96];
+	ssize_t n;
+
+	for (;;) {
+		uint8_t *dst = c->frame ? c->frame + c->have : c->hdr + c->have;
+		size_t want =
+			(c->frame ? c->need : RPERF_CTRL_HDR_LEN) - c->have;
+
+		n = recv(c->fd, dst, want, MSG_DONTWAIT);
+		if (n < 0 &&
+		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		if (n <= 0) {
+			snprintf(why, sizeof(why),
+				 n ? "reset after %zu bytes of its HELLO" :
+				     "closed after %zu bytes of its HELLO",
+				 c->have);
+			conn_drop(l, c, why);
+			return;
+		}
+		c->have += (size_t)n;
+		if (!c->frame && c->have == RPERF_CTRL_HDR_LEN &&
+		    check_header(l, c))
+			return;
+		if (c->frame && c->have == c->need) {
+			classify(l, c);
+			return;
+		}
+	}
+}
+
+void serve_conn_on_input(struct rperf_serve *l, struct serve_conn *c)
+{
+	if (c->st == CONN_PENDING)
+		on_pending(l, c);
+	else if (c->st == CONN_LINGER && drain(c->fd))
+		serve_conn_close(l, c);
+}
+
+void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+
+	if (c->st == CONN_LINGER) {
+		serve_conn_close(l, c);
+		return;
+	}
+	snprintf(
+		why, sizeof(why),
+		"no whole HELLO within %d ms of connecting (--handshake-timeout; %zu bytes came)",
+		l->cfg.handshake_ms, c->have);
+	send_refuse(c->fd, false, why);
+	(void)drain(c->fd); /* unread bytes would turn our close into a reset */
+	conn_drop(l, c, why);
+}

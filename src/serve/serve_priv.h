@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The loop's private state: serve.c (poll, accept) and serve_conn.c (one
+ * pending connection: its first frame, refusals, lingering). */
+#ifndef RPERF_SERVE_PRIV_H
+#define RPERF_SERVE_PRIV_H
+
+#include <stdbool.h>
+
+#include "serve/serve.h"
+
+#define SERVE_PEER_LEN 64
+#define SERVE_EMFILE_PAUSE_MS 100 /* out of fds: accept again after */
+
+enum conn_state {
+	CONN_FREE = 0,
+	CONN_PENDING, /* reading the first frame */
+	CONN_LINGER, /* refused: draining until EOF or the deadline */
+};
+
+struct serve_conn {
+	enum conn_state st;
+	int fd;
+	char peer[SERVE_PEER_LEN];
+	uint64_t deadline_ns;
+	uint8_t hdr[RPERF_CTRL_HDR_LEN];
+	size_t have; /* bytes of the frame read so far */
+	uint8_t *frame; /* header + payload once the header passed */
+	size_t need; /* the whole frame's bytes once the header passed */
+};
+
+struct rperf_serve {
+	struct rperf_serve_cfg cfg;
+	struct serve_conn *conns; /* cfg.max_conns slots */
+	struct pollfd *pf; /* lfd + conns + owner fds */
+	unsigned int open;
+	uint64_t accept_pause_until_ns;
+	bool quit;
+	struct rperf_serve_stats stats;
+};
+
+/* One line through cfg.log, printf-style. */
+void serve_log(struct rperf_serve *l, const char *peer, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Free slot @c (closes its fd). */
+void serve_conn_close(struct rperf_serve *l, struct serve_conn *c);
+/* REFUSE @reason on @c's fd (non-blocking, best effort), then linger. */
+void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
+		       const char *reason);
+/* @c's fd is readable (or hung up): read what is there, act on it. */
+void serve_conn_on_input(struct rperf_serve *l, struct serve_conn *c);
+/* @c's deadline passed. */
+void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c);
+
+#endif
