@@ -83,12 +83,13 @@ suite() {
 		echo "asan-lab: FAIL $name (lab status $rc, $n sanitizer reports; logs in $d)"
 	fi
 }
-suite basic 2 360
-suite bw 2 420
-suite lat 2 600
-suite run-qos 5 420
-[ -f "$src/tests/lab/suites/path-faults.sh" ] && suite path-faults 2 360
-[ -n "$soak_client" ] && [ -x "$soak_client" ] && suite soak 2 420 300 150
+# in-VM timeouts: the sanitized binary is 2-3x slower (bw's 64 KiB runs most)
+suite basic 2 600
+suite bw 2 900
+suite lat 2 900
+suite run-qos 5 900
+suite path-faults 2 600
+[ -n "$soak_client" ] && [ -x "$soak_client" ] && suite soak 2 600 300 150
 [ -n "$failed" ] && echo "asan-lab: failed:$failed"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
