@@ -13,7 +13,8 @@
 # The start figures are taken after one warm-up run per server (the first
 # client loads the device, jansson, ...); the end figures after the last
 # client closed. Checks: both servers alive, every normal run succeeded,
-# no client found the port closed, RSS growth <= 1 MB, no fd leak.
+# no client found the port closed, every cheap client was answered or closed
+# by the server within 8 s, RSS growth <= 1 MB, no fd leak.
 # Prints the figures and "N passed, M failed".
 . /usr/lib/rperf-lab/lab-lib.sh
 CLIENTS=${1:-300}
@@ -156,10 +157,18 @@ printf '%-10s %8s %8s\n' kind lat bw
 for k in normal killed; do
 	printf '%-10s %8s %8s\n' "$k" "${served[${k}_lat]:-0}" "${served[${k}_bw]:-0}"
 done
+# what the cheap clients got back, per server: answered in words (REFUSE or
+# ERROR), closed, held (no answer within 8 s), connfail (port closed)
+outcomes() { # FILE KIND
+	awk -v k="$2" '$1 == k { for (i = 3; i <= NF; i++) { split($i, a, "="); s[a[1]] += a[2] } }
+		END { printf "refuse %d, error %d, welcome %d, closed %d, held %d, connfail %d",
+			s["refuse"], s["error"], s["welcome"], s["closed"], s["held"], s["connfail"] }' "$1"
+}
 for k in malformed huge version deep abrupt idle slow; do
-	printf '%-10s %8s %8s   (lat: %s)\n' "$k" "$(cheap_sum /tmp/cheap-lat.txt $k clients)" \
-		"$(cheap_sum /tmp/cheap-bw.txt $k clients)" \
-		"$(awk -v k=$k '$1 == k { for (i = 3; i <= NF; i++) { split($i, a, "="); s[a[1]] += a[2] } } END { for (x in s) printf "%s=%d ", x, s[x] }' /tmp/cheap-lat.txt)"
+	printf '%-10s %8s %8s\n' "$k" "$(cheap_sum /tmp/cheap-lat.txt $k clients)" \
+		"$(cheap_sum /tmp/cheap-bw.txt $k clients)"
+	printf '             lat: %s\n             bw:  %s\n' "$(outcomes /tmp/cheap-lat.txt $k)" \
+		"$(outcomes /tmp/cheap-bw.txt $k)"
 done
 total=0
 for k in "${!served[@]}"; do total=$((total + served[$k])); done
@@ -186,6 +195,15 @@ no_connfail() {
 	echo "GOT connfail $f"
 	[ "$f" = 0 ]
 }
+# the handshake deadline (default 3 s) answers or closes every connection
+# that has not completed its HELLO well within the clients' 8 s
+none_held() {
+	local h
+	h=$(awk '{ for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == "held") s += a[2] } } END { print s + 0 }' /tmp/cheap-lat.txt /tmp/cheap-bw.txt)
+	echo "EXPECT every cheap client answered or closed by the server within 8 s"
+	echo "GOT held (no answer within 8 s) $h"
+	[ "$h" = 0 ]
+}
 rss_bound() {
 	lab_expect_range "lat server RSS growth (kB)" "$((L1 - L0))" -100000 1024 &&
 		lab_expect_range "bw server RSS growth (kB)" "$((B1 - B0))" -100000 1024
@@ -197,6 +215,7 @@ fds_bound() {
 check "soak: both servers alive" alive
 check "soak: every normal run succeeded" normal_ok
 check "soak: the servers kept listening" no_connfail
+check "soak: no client left waiting (handshake deadline)" none_held
 check "soak: RSS growth <= 1 MB" rss_bound
 check "soak: no fd leak" fds_bound
 kill $LSRV $BSRV 2> /dev/null
