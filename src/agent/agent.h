@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * `rperf agent`: one event loop (poll()) that owns the listening socket and
- * every control connection, iperf3-style. One controller at a time runs an
+ * `rperf agent`: the servers' one event loop (src/serve/serve.h) owns the
+ * listening socket and every connection until its HELLO is in (within
+ * handshake_ms, at most max_conns held: an idle or slow connection costs
+ * an fd and a slot, never the loop); the agent owns the active controller
+ * and its engine's fd in the same poll(). One controller at a time runs an
  * experiment (the conversation of src/engine/proto.h, enforced by
- * rperf_proto_session with RPERF_PROTO_AGENT); any other connection
- * meanwhile gets REFUSE "busy: running an experiment for ADDR since TIME"
- * at once and is closed. With a key, a controller whose AUTH MAC is wrong
+ * rperf_proto_session with RPERF_PROTO_AGENT); any other HELLO meanwhile
+ * gets REFUSE "busy: running a test for ADDR since TIME (N s left)" at
+ * once (rperf_serve_busy_text(): N once GO set the sources' planned end)
+ * and is closed. With a key, a controller whose AUTH MAC is wrong
  * gets REFUSE "wrong key" and nothing is created (no device opened).
  *
- * Deadlines: HELLO and AUTH must come within @timeout_ms of the accept;
+ * Deadlines: HELLO within handshake_ms of the accept, AUTH within
+ * @timeout_ms of the HELLO;
  * after AUTH every message within 6 x @timeout_ms of the previous step (the
  * controller waits for every agent in turn, each within the job's timeout),
  * STOP within the sources' planned end + 6 x @timeout_ms. Every frame read
@@ -68,6 +73,11 @@ struct rperf_agent_cfg {
 	struct rperf_host_sel local;
 	void (*log)(void *arg, const char *line); /* may be NULL */
 	void *log_arg;
+	/* the server loop's (src/serve/serve.h): a connection's HELLO must
+	 * come within handshake_ms of its accept, at most max_conns are held
+	 * before theirs; 0: RPERF_SERVE_DEFAULT_HANDSHAKE_MS / _MAX_CONNS */
+	int handshake_ms;
+	unsigned int max_conns;
 };
 
 struct rperf_agent;

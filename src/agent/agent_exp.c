@@ -65,6 +65,7 @@ void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
 	memset(x, 0, sizeof(*x));
 	x->fd = fd;
 	snprintf(x->peer, sizeof(x->peer), "%s", peer);
+	x->since_t = now;
 	if (gmtime_r(&now, &tm))
 		strftime(x->since, sizeof(x->since), "%Y-%m-%d %H:%M:%S UTC",
 			 &tm);
@@ -292,6 +293,7 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		return EBADMSG;
 	}
 	t0 += in_ns;
+	a->exp.go_end_ns = t0 + a->exp.run_end_ns;
 	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
@@ -441,6 +443,14 @@ void agent_exp_on_msg(struct rperf_agent *a)
 		dispatch(a, &m);
 	}
 	rperf_ctrl_msg_release(&m);
+}
+
+void agent_exp_on_first(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	if (rperf_proto_session_check(&a->exp.s, RPERF_CTRL_RECV, m->type))
+		fail(a, RPERF_CTRL_REFUSE, "the first message must be HELLO");
+	else
+		dispatch(a, m);
 }
 
 void agent_exp_on_engine(struct rperf_agent *a)

@@ -7,21 +7,15 @@
 
 #include "agent/agent.h"
 #include "engine/proto.h"
-
-#define AGENT_MAX_REFUSING 16
-#define AGENT_REFUSE_LINGER_MS 1000
-
-/* A connection refused (busy): REFUSE sent, draining until EOF. */
-struct agent_refusing {
-	int fd; /* -1: free slot */
-	uint64_t deadline_ns;
-};
+#include "serve/serve.h"
 
 /* The active controller and its experiment. */
 struct agent_exp {
 	int fd; /* -1: none */
 	char peer[64];
-	char since[32]; /* wall-clock time of the accept, for "busy" */
+	char since[32]; /* wall-clock time of the accept, for the log */
+	time_t since_t; /* the same, for the busy refusal */
+	uint64_t go_end_ns; /* GO + the sources' planned end; 0 before GO */
 	uint64_t deadline_ns; /* the next message must come before */
 	const char *awaiting; /* what, for the deadline message */
 	struct rperf_proto_session s;
@@ -36,10 +30,9 @@ struct agent_exp {
 struct rperf_agent {
 	struct rperf_agent_cfg cfg;
 	const struct rperf_agent_engine *engine;
-	int lfd;
+	struct rperf_serve *loop; /* owns the listening socket */
 	uint16_t port;
 	struct agent_exp exp;
-	struct agent_refusing refusing[AGENT_MAX_REFUSING];
 	uint64_t served;
 };
 
@@ -49,6 +42,8 @@ void agent_log(struct rperf_agent *a, const char *fmt, ...)
 
 /* A new controller on @fd (the agent is idle). */
 void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer);
+/* Its first message (the loop read it): the HELLO. */
+void agent_exp_on_first(struct rperf_agent *a, const struct rperf_ctrl_msg *m);
 /* The controller's socket is readable: take one message. */
 void agent_exp_on_msg(struct rperf_agent *a);
 /* The engine's fd is readable (a source ended). */

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/proto.h"
+#include "session/session_life.h"
 
 #define AGENT_TIMEOUT_MS 10000
 
@@ -63,7 +64,10 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 				      (int)(cfg->run_timeout_ns / 1000000ull) :
 				      AGENT_TIMEOUT_MS,
 		.log = log_line,
+		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
+		.max_conns = (unsigned int)cfg->max_conns,
 	};
+	struct rperf_err e;
 	uint8_t key[RPERF_PROTO_MAX_KEY];
 	struct rperf_agent *a = NULL;
 	struct rperf_clock clk;
@@ -88,6 +92,11 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		     cfg->ib_dev) >= (int)sizeof(acfg.local.device)) {
 		fprintf(stderr, "rperf agent: -d/--ib-dev: '%s' is too long\n",
 			cfg->ib_dev);
+		return RPERF_EXIT_USAGE;
+	}
+	/* the agent's own -d is checked before it listens */
+	if (cfg->ib_dev && rperf_session_check_device(cfg, &e)) {
+		fprintf(stderr, "rperf agent: %s\n", e.msg);
 		return RPERF_EXIT_USAGE;
 	}
 	rc = rperf_agent_create(&acfg, &a, err, sizeof(err));

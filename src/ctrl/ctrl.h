@@ -38,6 +38,9 @@
  *
  * ERROR {"reason":...} may be sent or received by either side in any state
  * but CLOSED and moves the session to CLOSED; so does a REFUSE where allowed.
+ * A server may REFUSE from await-HELLO too: a first frame it will not read
+ * as a HELLO (another version, another type, over its bound) or a client
+ * it cannot serve now (busy) gets the reason in words (src/serve).
  *
  * Conventions: every int-returning function returns 0 or a positive errno;
  * results go through out-parameters. No global state; thread-compatible.
@@ -366,12 +369,11 @@ int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
 /*
  * Wait (io's timeout and stop flag) until the peer sent something or
  * closed, then copy up to @n of its first bytes into @buf WITHOUT
- * consuming them (MSG_PEEK): *got 0 means the peer closed. For a client
- * that wants to name what answered it (rperf_ctrl_perftest_peer()).
- * 0, ETIMEDOUT, EINTR, or recv's errno.
+ * consuming them (MSG_PEEK); @buf is zero-filled first (all zero: the
+ * peer closed). For a client that wants to name what answered it
+ * (rperf_ctrl_perftest_peer()). 0, ETIMEDOUT, EINTR, or recv's errno.
  */
-int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
-		    size_t *got);
+int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n);
 
 /* send/recv through the session state machine: EPROTO when out of order
  * (nothing sent; for recv the payload is dropped but out->type tells which

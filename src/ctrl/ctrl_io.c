@@ -171,14 +171,13 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 	return rperf_ctrl_recv_io(&io, out);
 }
 
-int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
-		    size_t *got)
+int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n)
 {
 	int ret = rperf_ctrl_wait(
 		io->fd, POLLIN, rperf_ctrl_deadline(io->timeout_ms), io->stop);
 	ssize_t r;
 
-	*got = 0;
+	memset(buf, 0, n);
 	if (ret)
 		return ret;
 	do
@@ -186,7 +185,6 @@ int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
-	*got = (size_t)r;
 	return 0;
 }
 

@@ -17,26 +17,28 @@
 
 #define PERFTEST_VERSION_LEN 16 /* MAX_VERSION */
 
-/* "D+.D+" then NULs (or more digits and dots) up to @n bytes. */
+/* "D+.D+" then NULs up to @n bytes (at most the 16-byte field). */
 static bool version_string(const uint8_t *b, size_t n, char *ver, size_t len)
 {
-	size_t i, end = n < PERFTEST_VERSION_LEN ? n : PERFTEST_VERSION_LEN;
-	bool dot = false;
+	size_t digits = 0, dots = 0, text;
 
 	if (n < 4 || !isdigit(b[0]))
 		return false;
-	for (i = 0; i < end && b[i]; i++) {
-		if (b[i] == '.')
-			dot = true;
-		else if (!isdigit(b[i]))
+	for (text = 0; text < n && text < PERFTEST_VERSION_LEN && b[text];
+	     text++) {
+		if (b[text] == '.')
+			dots++;
+		else if (isdigit(b[text]))
+			digits++;
+		else
 			return false;
 	}
-	if (!dot || i < 3 || b[i - 1] == '.')
+	if (!dots || digits < 2 || b[text - 1] == '.')
 		return false;
-	for (size_t k = i; k < end; k++)
+	for (size_t k = text; k < n && k < PERFTEST_VERSION_LEN; k++)
 		if (b[k])
 			return false;
-	snprintf(ver, len, "version %.*s", (int)i, (const char *)b);
+	snprintf(ver, len, "version %.*s", (int)text, (const char *)b);
 	return true;
 }
 

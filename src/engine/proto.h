@@ -12,8 +12,9 @@
  *             <----------------  WELCOME {"version":1,"max_size":N,
  *                                     "features":[],"nonce":"<64 hex>",
  *                                     "auth":true|false}
- *                                 or REFUSE {"reason":"busy: running an
- *                                     experiment for ADDR since TIME"}
+ *                                 or REFUSE {"reason":"busy: running a
+ *                                     test for ADDR since TIME (N s
+ *                                     left)"} (src/serve/serve.h)
  *   AUTH      ---------------->      {"mac":"<64 hex>"}  HMAC-SHA256(key,
  *                                     nonce bytes || "rperf-agent-v1");
  *                                     "" when the agent has no key

@@ -58,6 +58,9 @@ void rperf_serve_busy_text(const char *peer, time_t since, int64_t left_s,
 	if (left_s == RPERF_SERVE_LEFT_ITERS)
 		snprintf(left, sizeof(left),
 			 "an iteration-count run: no planned end");
+	else if (left_s == RPERF_SERVE_LEFT_ENDLESS)
+		snprintf(left, sizeof(left),
+			 "an endless run: until its client stops it");
 	else if (left_s < 0)
 		snprintf(left, sizeof(left),
 			 "setting up: its length is not known yet");

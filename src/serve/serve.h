@@ -123,12 +123,14 @@ void rperf_serve_destroy(struct rperf_serve *l);
 /* What rperf_serve_busy_text() says after "(": the seconds left, or: */
 #define RPERF_SERVE_LEFT_ITERS (-1) /* an iteration-count run: no end */
 #define RPERF_SERVE_LEFT_UNKNOWN (-2) /* not started: length unknown yet */
+#define RPERF_SERVE_LEFT_ENDLESS (-3) /* --run_infinitely: until stopped */
 /*
  * The busy refusal, in issue 14's words:
  * "busy: running a test for ADDR since TIME (N s left)", TIME the UTC
  * wall-clock time @since; for @left_s RPERF_SERVE_LEFT_ITERS
  * "(an iteration-count run: no planned end)", RPERF_SERVE_LEFT_UNKNOWN
- * "(setting up: its length is not known yet)".
+ * "(setting up: its length is not known yet)", RPERF_SERVE_LEFT_ENDLESS
+ * "(an endless run: until its client stops it)".
  */
 void rperf_serve_busy_text(const char *peer, time_t since, int64_t left_s,
 			   char *buf, size_t len);

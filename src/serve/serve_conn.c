@@ -35,14 +35,6 @@ static void conn_release(struct rperf_serve *l, struct serve_conn *c)
 	serve_conn_close(l, c);
 }
 
-static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
-		      const char *why)
-{
-	serve_log(l, c->peer, "%s: closed", why);
-	l->stats.dropped++;
-	serve_conn_close(l, c);
-}
-
 /* Read and discard what the peer sent: 0 (more may come), or EOF/error. */
 static int drain(int fd)
 {
@@ -58,6 +50,15 @@ static int drain(int fd)
 			return 0;
 		return n == 0 ? EPIPE : errno;
 	}
+}
+
+static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
+		      const char *why)
+{
+	serve_log(l, c->peer, "%s", why);
+	l->stats.dropped++;
+	(void)drain(c->fd); /* unread bytes would make our close a reset */
+	serve_conn_close(l, c);
 }
 
 /* REFUSE with @reason, through the server's session state machine: a
@@ -110,8 +111,9 @@ static int check_header(struct rperf_serve *l, struct serve_conn *c)
 				l, c->peer,
 				"%s: use perftest's own server for it, or rperf on both hosts",
 				why);
-		conn_drop(l, c,
-			  "not rperf's control protocol (no \"RPFR\" magic)");
+		conn_drop(
+			l, c,
+			"not rperf's control protocol (no \"RPFR\" magic): closed");
 		return EBADMSG;
 	}
 	if (rc == EPROTONOSUPPORT)
@@ -141,7 +143,7 @@ static int check_header(struct rperf_serve *l, struct serve_conn *c)
 	c->need = RPERF_CTRL_HDR_LEN + h.length;
 	c->frame = malloc(c->need);
 	if (!c->frame) {
-		conn_drop(l, c, "out of memory");
+		conn_drop(l, c, "out of memory: closed");
 		return ENOMEM;
 	}
 	memcpy(c->frame, c->hdr, RPERF_CTRL_HDR_LEN);
@@ -194,7 +196,7 @@ static void on_pending(struct rperf_serve *l, struct serve_conn *c)
 		if (n <= 0) {
 			snprintf(why, sizeof(why),
 				 n ? "reset after %zu bytes of its HELLO" :
-				     "closed after %zu bytes of its HELLO",
+				     "went away after %zu bytes of its HELLO",
 				 c->have);
 			conn_drop(l, c, why);
 			return;
@@ -231,6 +233,8 @@ void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c)
 		"no whole HELLO within %d ms of connecting (--handshake-timeout; %zu bytes came)",
 		l->cfg.handshake_ms, c->have);
 	send_refuse(c->fd, false, why);
-	(void)drain(c->fd); /* unread bytes would turn our close into a reset */
-	conn_drop(l, c, why);
+	serve_log(l, c->peer, "refused: %s", why);
+	l->stats.refused++;
+	(void)drain(c->fd);
+	serve_conn_close(l, c);
 }

@@ -49,7 +49,9 @@ static int send_params(struct rperf_session_chan *ch,
 	int rc;
 
 	if (p &&
-	    rperf_ctrl_set_u64(p, "planned_ns", planned_ns(ch->cfg, ops))) {
+	    (rperf_ctrl_set_u64(p, "planned_ns", planned_ns(ch->cfg, ops)) ||
+	     (ch->cfg->run_infinitely &&
+	      rperf_ctrl_set_bool(p, "endless", true)))) {
 		json_decref(p);
 		p = NULL;
 	}

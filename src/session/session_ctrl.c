@@ -116,10 +116,9 @@ static int not_perftest(const struct rperf_ctrl_io *io, const char *command,
 {
 	uint8_t b[RPERF_CTRL_HDR_LEN];
 	char what[128];
-	size_t got = 0;
 
-	if (rperf_ctrl_peek(io, b, sizeof(b), &got) ||
-	    !rperf_ctrl_perftest_peer(b, got, what, sizeof(what)))
+	if (rperf_ctrl_peek(io, b, sizeof(b)) ||
+	    !rperf_ctrl_perftest_peer(b, sizeof(b), what, sizeof(what)))
 		return 0; /* the usual receive says what went wrong */
 	snprintf(
 		why, whylen,

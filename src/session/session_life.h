@@ -52,7 +52,8 @@ struct rperf_session_client_ops {
 	bool rounds_ignore_stop; /* after SIGINT a round still closes */
 	/* measurements of -D each per message size (NULL: 1): PARAMS'
 	 * "planned_ns" = -D x sizes x this, for the server's busy refusals
-	 * of other clients meanwhile ("N s left"); 0 with -n */
+	 * of other clients meanwhile ("N s left"); 0 with -n; with
+	 * --run_infinitely "endless": true as well */
 	size_t (*runs_per_size)(const struct rperf_cli_config *cfg);
 };
 

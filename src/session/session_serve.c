@@ -54,6 +54,8 @@ static int64_t left_s(struct owner *o)
 
 	if (end == RPERF_SESSION_PLAN_ITERS)
 		return RPERF_SERVE_LEFT_ITERS;
+	if (end == RPERF_SESSION_PLAN_ENDLESS)
+		return RPERF_SERVE_LEFT_ENDLESS;
 	return rperf_serve_left_s(end, rperf_serve_now_ns());
 }
 

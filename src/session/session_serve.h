@@ -15,6 +15,7 @@
 /* The client's planned run, for the loop's busy refusals. */
 #define RPERF_SESSION_PLAN_UNKNOWN 0 /* PARAMS not in yet, or no plan */
 #define RPERF_SESSION_PLAN_ITERS UINT64_MAX /* an iteration-count run */
+#define RPERF_SESSION_PLAN_ENDLESS (UINT64_MAX - 1) /* --run_infinitely */
 struct rperf_session_plan {
 	/* CLOCK_MONOTONIC ns of the planned end, or one of the above;
 	 * written by the worker, read by the loop */

@@ -64,12 +64,18 @@ static int greet(struct served *sv, const struct rperf_ctrl_msg *hello,
 	return rc ? failed(sv, e) : 0;
 }
 
-/* PARAMS' "planned_ns" (the client's whole run; 0: iteration count) for
- * the busy refusals of others meanwhile. */
+/* PARAMS' "planned_ns" (the client's whole run; 0: iteration count) and
+ * "endless" (--run_infinitely) for the busy refusals of others meanwhile. */
 static void note_plan(struct served *sv, const json_t *obj)
 {
+	bool endless = false;
 	uint64_t ns = 0;
 
+	if (sv->plan && !rperf_ctrl_get_bool(obj, "endless", &endless) &&
+	    endless) {
+		atomic_store(&sv->plan->end_ns, RPERF_SESSION_PLAN_ENDLESS);
+		return;
+	}
 	if (!sv->plan ||
 	    rperf_ctrl_get_u64(obj, "planned_ns", 0, UINT64_MAX / 2, &ns))
 		return;

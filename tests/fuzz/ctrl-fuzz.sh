@@ -35,7 +35,8 @@ fi
 # Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
 # experiment codecs (src/engine) and the histogram serialization they use.
 srcs=()
-for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c; do
+for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
+	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done
 for f in spec.c proto_auth.c proto_plan.c proto_report.c proto_session.c; do

@@ -5,7 +5,9 @@
  * every decoded message goes through every typed decoder (as each type) and
  * the generic getters, and through the experiment decoders of
  * src/engine/proto.h (AUTH, WELCOME with nonce, PLAN with its generator
- * specs, ENDPOINTS, CONNECT, GO, REPORT with its histograms). Nothing may
+ * specs, ENDPOINTS, CONNECT, GO, REPORT with its histograms); the input's
+ * first bytes also go through perftest's recogniser (src/ctrl/
+ * ctrl_perftest.c, which servers apply to every first frame). Nothing may
  * crash, leak or read out of bounds.
  */
 #include <stdint.h>
@@ -123,7 +125,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rperf_ctrl_hdr h = { RPERF_CTRL_MAGIC, RPERF_CTRL_VERSION, 0,
 				    (uint32_t)size };
 	uint8_t *frame;
+	char what[128];
 
+	/* the servers' and clients' look at a peer's first bytes */
+	if (rperf_ctrl_perftest_peer(data, size, what, sizeof(what)) &&
+	    !strstr(what, "perftest"))
+		abort();
 	if (!rperf_ctrl_decode(data, size, &m)) {
 		typed(&m);
 		roundtrip(&m);

@@ -353,10 +353,10 @@ static void test_out_of_order(void **state)
 	int fd;
 
 	(void)state;
-	/* PLAN before HELLO */
+	/* PLAN before HELLO: the server loop refuses the first frame */
 	fd = dial(a);
 	tx(fd, RPERF_CTRL_PLAN, plan(""));
-	expect_end(a, fd, RPERF_CTRL_ERROR, "PLAN out of order");
+	expect_end(a, fd, RPERF_CTRL_REFUSE, "must be HELLO, got PLAN");
 	/* PLAN before AUTH */
 	fd = dial(a);
 	greet(a, fd, nonce);
@@ -446,10 +446,11 @@ static void test_busy_deadline_eof(void **state)
 	/* another controller meanwhile: REFUSE busy at once */
 	fd2 = dial(a);
 	tx(fd2, RPERF_CTRL_HELLO, hello());
+	step(a);
 	assert_int_equal(rperf_ctrl_recv(fd2, 1000, &m), 0);
 	assert_int_equal(m.type, RPERF_CTRL_REFUSE);
 	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
-	assert_non_null(strstr(r, "busy: running an experiment for 127.0.0.1"));
+	assert_non_null(strstr(r, "busy: running a test for 127.0.0.1"));
 	rperf_ctrl_msg_release(&m);
 	close(fd2);
 	/* no AUTH within the deadline: ERROR, closed */

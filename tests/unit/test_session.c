@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -332,6 +333,89 @@ static void test_refused(void **state)
 	assert_string_equal(r.lines[0], "refused: size above the limit");
 }
 
+/* ---- busy: a second client during the first one's round ---- */
+static struct rperf_err busy_e; /* the second client's outcome */
+
+static int c_rounds_busy(void *arg, struct rperf_session_chan *ch,
+			 struct rperf_err *e)
+{
+	struct fake_cli other = { 0 };
+	volatile sig_atomic_t stop = 0;
+	struct rperf_ctrl_msg m;
+	int rc = rperf_session_start(ch, NULL, e);
+
+	(void)arg;
+	/* the server runs our round on its worker; its loop answers this */
+	if (!rc)
+		rperf_session_client_run(ch->cfg, &stop, &cli_ops, &other,
+					 &busy_e);
+	if (!rc)
+		rc = rperf_session_done(ch, 5, e);
+	if (!rc)
+		rc = rperf_session_result(ch, &m, e);
+	if (!rc)
+		rperf_ctrl_msg_release(&m);
+	return rc;
+}
+
+static void *stop_later(void *arg)
+{
+	struct server_run *r = arg;
+
+	usleep(100000);
+	r->stop = 1;
+	return NULL;
+}
+
+static void test_busy(void **state)
+{
+	const struct rperf_session_client_ops ops = {
+		.command = "test",
+		.setup = c_setup,
+		.params = c_params,
+		.endpoints = c_endpoints,
+		.rounds = c_rounds_busy,
+	};
+	struct server_run r = { 0 };
+	struct fake_cli fc = { 0 };
+	struct rperf_cli_config cfg;
+	volatile sig_atomic_t stop = 0;
+	struct rperf_err ce, le;
+	pthread_t t, t2;
+	uint16_t port = 0;
+
+	(void)state;
+	refuse_params = false;
+	rperf_cli_config_defaults(&r.cfg);
+	r.cfg.bind = "127.0.0.1";
+	r.cfg.tcp_port = 0;
+	r.cfg.persistent = true;
+	assert_int_equal(rperf_session_listen(&r.cfg, &r.lfd, &le), 0);
+	assert_int_equal(rperf_ctrl_local_port(r.lfd, &port), 0);
+	assert_int_equal(pthread_create(&t, NULL, server_main, &r), 0);
+	rperf_cli_config_defaults(&cfg);
+	cfg.host = "127.0.0.1";
+	cfg.tcp_port = port;
+	cfg.connect_timeout_ns = 2000000000ull;
+	cfg.sizes[0] = 64;
+	cfg.sizes[1] = 128;
+	cfg.nsizes = 2;
+	cfg.duration_ns = 30 * 1000000000ull; /* planned: 2 x 30 s */
+	rperf_session_client_run(&cfg, &stop, &ops, &fc, &ce);
+	assert_int_equal(ce.rc, 0);
+	/* the second client: refused at once, busy, exit class runtime */
+	assert_int_equal(busy_e.cls, RPERF_ERRC_RUNTIME);
+	if (!strstr(busy_e.msg, "refused the run: busy: running a test for "
+				"127.0.0.1:") ||
+	    !strstr(busy_e.msg, " UTC (60 s left)"))
+		fail_msg("busy message: %s", busy_e.msg);
+	/* a persistent server ends on its stop flag */
+	assert_int_equal(pthread_create(&t2, NULL, stop_later, &r), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(pthread_join(t2, NULL), 0);
+	assert_int_equal(r.rc, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_say),
 		cmocka_unit_test(test_conversation),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_busy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
