@@ -9,11 +9,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1 out=$2 clients=$3 secs=$4 tmo=$5
+# RPERF_SOAK_CLIENT: the helper from another build (e.g. to soak a build
+# configured without the tests)
+client=${RPERF_SOAK_CLIENT:-$build/tests/soak/soak_client}
 mkdir -p "$out/bin"
-if [ ! -x "$build/tests/soak/soak_client" ]; then
-	echo "soak: $build/tests/soak/soak_client is not built (cmake --build $build)"
+if [ ! -x "$client" ]; then
+	echo "soak: $client is not built (cmake --build $build)"
 	exit 2
 fi
-cp "$build/tests/soak/soak_client" "$out/bin/soak_client"
+cp "$client" "$out/bin/soak_client"
 exec "$here/../lab/rxe-lab" --build "$build" run --hosts 2 --timeout "$tmo" \
 	--out "$out" "$here/soak-vm.sh" "$clients" "$secs"
