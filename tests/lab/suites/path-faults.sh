@@ -35,17 +35,23 @@ server_stop() {
 }
 jget() { jq -r "$2" "$1"; }
 
-# port_down EXPECT CMD ARGS...: CMD's client runs -D 8; 2 s in, h1-sw goes
-# down for 3 s. EXPECT: either (completes or fails in words) or fail (exit 3)
+# port_down EXPECT CMD ARGS...: CMD's client runs -D 10; once its traffic
+# flows (10,000 packets to h1: the setup takes 1-5 s on a loaded VM) and 1 s
+# more (past the warm-up), h1-sw goes down for 3 s. EXPECT: either
+# (completes or fails in words) or fail (exit 3)
 port_down() {
 	local expect=$1 cmd=$2 j=$OUT/pf-down-$2-$1.json rc t0 tf te waited retr err
 	shift 2
 	rm -f "$j"
 	server "$cmd"
 	t0=$EPOCHREALTIME
-	timeout 60 rperf "$cmd" -d rxe_h2 -D 8 --out_json_file "$j" "$@" 10.77.0.1 > /tmp/cli.log 2>&1 &
-	local cpid=$!
-	sleep 2
+	timeout 60 rperf "$cmd" -d rxe_h2 -D 10 --out_json_file "$j" "$@" 10.77.0.1 > /tmp/cli.log 2>&1 &
+	local cpid=$! p0
+	p0=$(lab_port_tx h1)
+	while kill -0 "$cpid" 2> /dev/null && [ $(($(lab_port_tx h1) - p0)) -lt 10000 ]; do
+		sleep 0.2
+	done
+	sleep 1
 	tf=$EPOCHREALTIME
 	lab_sw ip link set h1-sw down
 	sleep 3
@@ -85,6 +91,9 @@ port_down() {
 		echo "GOT partial $(jget "$j" .partial), error: $err; $waited s"
 		[ "$(jget "$j" .partial)" = true ] || return 1
 		grep -Eq "$WC_WORDS" <<< "$err" || return 1
+		echo "EXPECT the partial results kept: samples (lat) or messages (bw) measured before the fault > 0"
+		echo "GOT $(jq -c '[.results[] | (.samples // .messages)]' "$j")"
+		jq -e '[.results[] | (.samples // .messages // 0)] | add > 0' "$j" > /dev/null || return 1
 		awk -v w="$waited" -v s="$STALL" 'BEGIN { exit !(w <= 2 * s) }' || return 1
 	fi
 	echo "EXPECT the server serves the next client (status 0)"
