@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # tests/run-tests.sh - the README's test command: installs what it needs,
-# builds with -Werror and runs every test through CTest (labels unit, lab,
-# bench). CTest's summary is the last thing printed.
+# builds with -Werror and runs the tests through CTest (labels unit, lab,
+# bench; the long label soak only when asked: `ctest -L soak`).
+# CTest's summary is the last thing printed.
 #   RPERF_TEST_BUILD=DIR   build directory (default build-test)
-#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit")
+#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit"); "-LE soak"
+#                          is added unless they name the soak label
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -15,5 +17,10 @@ cmake -S . -B "$build" -DRPERF_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j"$(nproc)"
 echo "run-tests: configured and built in $(($(date +%s) - start)) s"
 cd "$build"
+args=${RPERF_CTEST_ARGS:-}
+case " $args " in
+*soak*) ;;
+*) args="-LE soak $args" ;;
+esac
 # shellcheck disable=SC2086
-exec ctest --output-on-failure ${RPERF_CTEST_ARGS:-}
+exec ctest --output-on-failure $args

@@ -109,6 +109,24 @@ struct rperf_bw_result {
 	const struct rperf_bw_result *reverse;
 };
 
+/*
+ * Did RC likely retransmit during the run? From the local RDMA device's hw
+ * counters read before and after (source "hw_counters"), else from the
+ * figures (source "figures": outliers >= the RC ACK timeout, a stall).
+ * JSON "retransmissions"; text "retransmissions likely: ...".
+ */
+struct rperf_retrans {
+	bool likely;
+	const char *source; /* "hw_counters" or "figures" */
+	const char *device; /* hw_counters: the device read, else NULL */
+	int port;
+	const char *const *names; /* hw_counters: counter names ... */
+	const uint64_t *deltas; /* ... and how much each rose in the run */
+	size_t ncounters;
+	const char *evidence; /* one line: what was seen, in words */
+	const char *unreadable; /* figures: why the counters were not read */
+};
+
 struct rperf_report {
 	const char *command; /* "lat", "bw", ... */
 	const struct rperf_kv *config; /* the full run configuration */
@@ -138,6 +156,7 @@ struct rperf_report {
 	/* where the generator ran, the host checks (NULL: not reported) */
 	const struct rperf_placement *placement;
 	const struct rperf_preflight *preflight;
+	const struct rperf_retrans *retrans; /* NULL: not reported */
 };
 
 /* What rperf info shows. */
@@ -168,6 +187,8 @@ int rperf_report_text(FILE *f, const struct rperf_report *r);
 int rperf_report_json(FILE *f, const struct rperf_report *r);
 int rperf_report_csv(FILE *f, const struct rperf_report *r);
 int rperf_info_text(FILE *f, const struct rperf_info *info);
+/* "  retransmissions likely: yes|no (evidence)"; nothing for NULL. */
+int rperf_report_retrans_text(FILE *f, const struct rperf_retrans *t);
 int rperf_info_json(FILE *f, const struct rperf_info *info);
 
 /*

@@ -15,6 +15,7 @@
 #include "gen/bsg.h"
 #include "session/session_err.h"
 #include "session/session_place.h"
+#include "session/session_retrans.h"
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_bw_run {
@@ -42,6 +43,7 @@ struct rperf_bw_run {
 	uint64_t peak_bytes; /* bytes completed at peak_from */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
+	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
 };
 
 /* A client run's state with its result arrays (ENOMEM), and its end. */

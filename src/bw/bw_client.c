@@ -342,8 +342,11 @@ static int bw_measure(void *arg, struct rperf_session_chan *ch,
 					      .buf = &c->conn.buf,
 					      .raddr = c->peer.addr,
 					      .rkey = c->peer.rkey };
+	rperf_retrans_begin(&c->run->retrans, NULL, c->conn.dev->name,
+			    c->conn.dev->port, (unsigned int)cfg->qp_timeout);
 	for (size_t i = 0; i < cfg->nsizes && !rc && !*c->run->stop; i++)
 		rc = measure_size(c, q, i);
+	rperf_retrans_end(&c->run->retrans, NULL);
 	free(q);
 	if (rc)
 		snprintf(c->run->notes.error, sizeof(c->run->notes.error), "%s",

@@ -230,6 +230,8 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 {
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
+	struct rperf_retrans rt;
+	char rt_ev[384];
 	const char *path;
 	int rc = 0, jrc;
 
@@ -247,8 +249,12 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
 	rep.partial = run->notes.partial;
 	rep.error = run->notes.error[0] ? run->notes.error : NULL;
+	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))
+		rep.retrans = &rt;
 	if (!run->cfg->jsonl)
 		rc = text_report(run, &rep);
+	if (!run->cfg->jsonl && !rc)
+		rc = rperf_report_retrans_text(stdout, rep.retrans);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
 			rperf_say(&run->say, "warning: %s", warn[i]);

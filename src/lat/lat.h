@@ -14,6 +14,7 @@
 #include "gen/lsg.h"
 #include "session/session_err.h"
 #include "session/session_place.h"
+#include "session/session_retrans.h"
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_lat_run {
@@ -32,6 +33,7 @@ struct rperf_lat_run {
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
+	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
 };
 
 /* A client run's state (ENOMEM), and its end. */

@@ -277,8 +277,11 @@ static int lat_measure(void *arg, struct rperf_session_chan *ch,
 
 	c->run->measured = true;
 	rperf_session_say_preflight(&c->run->host, &c->run->say);
+	rperf_retrans_begin(&c->run->retrans, NULL, c->conn.dev->name,
+			    c->conn.dev->port, (unsigned int)cfg->qp_timeout);
 	for (size_t k = 0; k < rperf_lat_nmethods(cfg) && !rc; k++)
 		rc = measure_method(c, ch, k, e);
+	rperf_retrans_end(&c->run->retrans, NULL);
 	if (rc && !c->run->notes.error[0])
 		snprintf(c->run->notes.error, sizeof(c->run->notes.error), "%s",
 			 e->msg);

@@ -149,6 +149,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	struct rperf_lat_result *lat = calloc(run->nres + 1, sizeof(*lat));
 	const char *warn[RPERF_MAX_WARNINGS];
 	struct rperf_report rep = { 0 };
+	struct rperf_retrans rt;
+	char rt_ev[384];
 	int rc, jrc;
 
 	if (!lat)
@@ -195,7 +197,11 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;
 	rep.partial = run->notes.partial;
 	rep.error = run->notes.error[0] ? run->notes.error : NULL;
+	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))
+		rep.retrans = &rt;
 	rc = rperf_report_text(stdout, &rep);
+	if (!rc)
+		rc = rperf_report_retrans_text(stdout, rep.retrans);
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);

@@ -29,6 +29,9 @@ int rperf_rpt_io_status(FILE *f);
 json_t *rperf_rpt_json_str(const char *s); /* NULL -> null; bad UTF-8 -> '?' */
 json_t *rperf_rpt_json_real(double d); /* non-finite -> null */
 json_t *rperf_rpt_json_uint(uint64_t u); /* > INT64_MAX -> real */
+/* "retransmissions": the object, null for NULL (report_retrans.c) */
+struct rperf_retrans;
+json_t *rperf_rpt_json_retrans(const struct rperf_retrans *t);
 json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 			     const struct rperf_clock_selftest *st);
 json_t *rperf_rpt_json_platform(const struct rperf_platform *p);

@@ -325,6 +325,9 @@ int rperf_report_json(FILE *f, const struct rperf_report *r)
 	err |= json_object_set_new(root, "warnings", json_warnings(r));
 	err |= json_object_set_new(root, "partial", json_boolean(r->partial));
 	err |= json_object_set_new(root, "error", rperf_rpt_json_str(r->error));
+	if (r->retrans)
+		err |= json_object_set_new(root, "retransmissions",
+					   rperf_rpt_json_retrans(r->retrans));
 	if (err) {
 		json_decref(root);
 		return ENOMEM;

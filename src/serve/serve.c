@@ -105,8 +105,9 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 		return ENOMEM;
 	}
 	l->cfg = *cfg;
-	if (!l->cfg.what)
-		l->cfg.what = "server";
+	snprintf(l->what, sizeof(l->what), "%s",
+		 cfg->what ? cfg->what : "server");
+	l->cfg.what = l->what;
 	for (i = 0; i < cfg->max_conns; i++)
 		l->conns[i].fd = -1;
 	/* accept() must never block the loop */

@@ -82,7 +82,7 @@ struct rperf_serve_cfg {
 	int lfd; /* listening socket: the loop owns it (closed at destroy) */
 	unsigned int max_conns; /* 1..RPERF_SERVE_MAX_CONNS_LIMIT */
 	int handshake_ms; /* > 0 */
-	const char *what; /* "rperf lat server": in refusals' words */
+	const char *what; /* "rperf lat server": in refusals' words (copied) */
 	struct rperf_serve_owner owner;
 	/* one line about @peer ("" for the loop itself); may be NULL */
 	void (*log)(void *arg, const char *peer, const char *line);

@@ -29,7 +29,8 @@ struct serve_conn {
 };
 
 struct rperf_serve {
-	struct rperf_serve_cfg cfg;
+	struct rperf_serve_cfg cfg; /* cfg.what points at what[] */
+	char what[64]; /* a copy: the caller's string may not outlive create */
 	struct serve_conn *conns; /* cfg.max_conns slots */
 	struct pollfd *pf; /* lfd + conns + owner fds */
 	unsigned int open;

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Build the control-channel libFuzzer target (fuzz_ctrl.c + the socket-free
 # src/ctrl files + jansson) and run it for N seconds from the seed corpus.
-# Usage: ctrl-fuzz.sh [SRCDIR] [WORKDIR] [SECONDS]  (defaults: this tree,
-# a temporary directory, 30). Exit 0 without crash, 77 (CTest skip) without
-# clang/libFuzzer/jansson, non-zero on any crash; crash inputs stay in WORKDIR.
+# Usage: ctrl-fuzz.sh [SRCDIR] [WORKDIR] [SECONDS | runs:N]  (defaults: this
+# tree, a temporary directory, 30 s). runs:N runs exactly N inputs (the soak
+# label's >= 1 M executions) and fails if fewer were executed. Either way the
+# execution count is printed ("fuzz_ctrl: N executions in S s"). Exit 0
+# without crash, 77 (CTest skip) without clang/libFuzzer/jansson, non-zero on
+# any crash; crash inputs stay in WORKDIR.
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 work=${2:-}
@@ -50,5 +53,18 @@ rm -rf "$work/corpus"
 mkdir "$work/corpus"
 cp "$src"/tests/fuzz/corpus/ctrl/* "$work/corpus/"
 cd "$work"
-./fuzz_ctrl -max_total_time="$secs" -max_len=65536 -timeout=10 \
-	-rss_limit_mb=4096 -print_final_stats=1 corpus
+case $secs in
+runs:*) want=${secs#runs:}; limit=(-runs="$want") ;;
+*) want=0; limit=(-max_total_time="$secs") ;;
+esac
+t0=$(date +%s)
+rc=0
+./fuzz_ctrl "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+	-print_final_stats=1 corpus 2>&1 | tee fuzz.log || rc=${PIPESTATUS[0]}
+execs=$(awk '/^stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' fuzz.log)
+echo "fuzz_ctrl: $execs executions in $(($(date +%s) - t0)) s"
+[ "$rc" = 0 ] || exit "$rc"
+if [ "$execs" -lt "$want" ]; then
+	echo "fuzz_ctrl: FAIL: $execs executions, $want asked for"
+	exit 1
+fi

@@ -57,9 +57,10 @@ static void f_log(void *arg, const char *peer, const char *line)
 static struct rperf_serve *loop(struct fake *f, unsigned int max_conns,
 				int handshake_ms, uint16_t *port)
 {
+	char what[32] = "rperf lat server";
 	struct rperf_serve_cfg c = { .max_conns = max_conns,
 				     .handshake_ms = handshake_ms,
-				     .what = "rperf lat server",
+				     .what = what,
 				     .owner = { .admit = f_admit, .arg = f },
 				     .log = f_log,
 				     .log_arg = f };
@@ -70,6 +71,8 @@ static struct rperf_serve *loop(struct fake *f, unsigned int max_conns,
 	assert_int_equal(rperf_ctrl_listen("127.0.0.1", 0, &c.lfd), 0);
 	assert_int_equal(rperf_ctrl_local_port(c.lfd, port), 0);
 	assert_int_equal(rperf_serve_create(&c, &l, err, sizeof(err)), 0);
+	/* the loop keeps its own copy: the caller's string may go away */
+	memset(what, 'X', sizeof(what) - 1);
 	return l;
 }
 
