@@ -123,6 +123,7 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	o.key = cfg->key_file ? c.key : NULL;
 	o.keylen = c.keylen;
 	o.timeout_ns = cfg->run_timeout_ns;
+	o.boot = cfg->run_boot; /* rperf run --mpi: the launched agents */
 	rc = rperf_run_execute(c.job, &o, stop, &r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s\n", err);

@@ -21,6 +21,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_measure, &rperf_nopts_measure },
 	{ rperf_opts_bw, &rperf_nopts_bw },
 	{ rperf_opts_output, &rperf_nopts_output },
+	{ rperf_opts_scale, &rperf_nopts_scale },
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))

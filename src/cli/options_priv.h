@@ -37,5 +37,8 @@ extern const size_t rperf_nopts_bw;
 /* clock and output */
 extern const struct rperf_opt rperf_opts_output[];
 extern const size_t rperf_nopts_output;
+/* control-plane scale and launch */
+extern const struct rperf_opt rperf_opts_scale[];
+extern const size_t rperf_nopts_scale;
 
 #endif
