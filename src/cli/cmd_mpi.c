@@ -229,6 +229,8 @@ static int32_t serve(struct mpi_cmd *c)
 	char err[256];
 	bool done = false;
 
+	if (rperf_mpi_end_start(&c->m, 0)) /* receives rank 0's status */
+		return status;
 	if (c->agent)
 		log_line(c,
 			 "listening (MPI launch); serving until rank 0 ends");

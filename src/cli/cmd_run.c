@@ -34,7 +34,7 @@ static int prepare(struct run_cmd *c, char *err, size_t errlen)
 	int rc;
 
 	rc = rperf_job_load(cfg->job, &c->job, err, errlen);
-	if (!rc)
+	if (!rc && !cfg->run_boot) /* --mpi: the launched agents' ports */
 		rc = rperf_run_check_job(c->job, err, errlen);
 	if (rc)
 		return rc;
