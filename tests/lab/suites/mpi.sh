@@ -21,6 +21,8 @@ OUT=${LAB_OUT:-/tmp}
 T=120 # timeout(1) around every mpirun, seconds
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
+# one node, no ssh in the VM: the launcher that needs no rsh agent
+export OMPI_MCA_plm=isolated
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 JOB=/tmp/mpi3.ini
 
