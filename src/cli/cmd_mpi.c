@@ -131,7 +131,7 @@ static void start_agent(struct mpi_cmd *c, struct rperf_mpi_hello *h)
 		h->rc = rc;
 		snprintf(
 			h->msg, sizeof(h->msg),
-			"[host %s] %.120s (is this node the host's? order the hostfile as the job's hosts)",
+			"[host %s] %.100s (is this node the host's? order the hostfile as the job's hosts)",
 			as->host, err);
 		return;
 	}
