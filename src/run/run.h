@@ -121,6 +121,7 @@ struct rperf_run_results {
 	bool dry_run; /* some agent ran --dry-run: no figure is a measurement */
 	double connect_seconds; /* dial start -> every agent connected */
 	double setup_seconds; /* dial start -> every agent ARMED; 0: never */
+	double go_send_seconds; /* the first GO sent -> the last */
 };
 
 /* ---- results (pure) ---- */

@@ -392,6 +392,7 @@ static void go_all(struct run_ctl *c)
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
 	for (i = 0; i < c->nag; i++)
 		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
+	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
 	json_decref(p);
 }
 

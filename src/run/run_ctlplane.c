@@ -5,7 +5,7 @@
 #include <string.h>
 
 size_t run_ctlplane_go_spread(const struct rperf_run_results *r,
-			      uint64_t *spread_ns)
+			      uint64_t *spread_ns, bool *comparable)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t n = 0;
@@ -20,6 +20,8 @@ size_t run_ctlplane_go_spread(const struct rperf_run_results *r,
 		hi = h->go_rx_ns > hi ? h->go_rx_ns : hi;
 	}
 	*spread_ns = n ? hi - lo : 0;
+	*comparable = (double)*spread_ns <=
+		      r->go_send_seconds * 1e9 + RUN_CTLPLANE_SAME_CLOCK_NS;
 	return n;
 }
 
@@ -53,7 +55,8 @@ void run_ctlplane_banner(FILE *f, const struct rperf_run_results *r)
 void run_ctlplane_text(FILE *f, const struct rperf_run_results *r)
 {
 	uint64_t spread = 0;
-	size_t ngo = run_ctlplane_go_spread(r, &spread);
+	bool same = false;
+	size_t ngo = run_ctlplane_go_spread(r, &spread, &same);
 
 	fprintf(f, "\nControl plane%s: %zu agent(s), connected in %.3f s, ",
 		r->dry_run ? " (DRY RUN: nothing above was measured)" : "",
@@ -63,7 +66,10 @@ void run_ctlplane_text(FILE *f, const struct rperf_run_results *r)
 			r->setup_seconds);
 	else
 		fprintf(f, "never all ARMED");
-	if (ngo)
+	if (ngo && !same)
+		fprintf(f,
+			"; GO receipt times not comparable (the agents' clocks differ: different hosts)");
+	else if (ngo)
 		fprintf(f,
 			"; GO receipt spread over %zu agent(s) %.1f us (their CLOCK_MONOTONIC: one host's clock only)",
 			ngo, (double)spread / 1e3);
@@ -79,13 +85,14 @@ int run_ctlplane_json(json_t *root, const struct rperf_run_results *r)
 {
 	json_t *cp = json_object(), *go = json_array();
 	uint64_t spread = 0, lo = UINT64_MAX;
-	size_t ngo = run_ctlplane_go_spread(r, &spread);
+	bool same = false;
+	size_t ngo = run_ctlplane_go_spread(r, &spread, &same);
 	int e = cp && go ? 0 : -1;
 
 	for (size_t i = 0; i < r->job->nhosts; i++)
 		if (r->hosts[i].has_go_rx && r->hosts[i].go_rx_ns < lo)
 			lo = r->hosts[i].go_rx_ns;
-	for (size_t i = 0; !e && i < r->job->nhosts; i++) {
+	for (size_t i = 0; !e && same && i < r->job->nhosts; i++) {
 		const struct rperf_run_host *h = &r->hosts[i];
 
 		if (h->has_go_rx)
@@ -103,8 +110,11 @@ int run_ctlplane_json(json_t *root, const struct rperf_run_results *r)
 			 r->setup_seconds > 0 ? json_real(r->setup_seconds) :
 						json_null());
 		e |= put(cp, "go_rx_agents", json_integer((json_int_t)ngo));
+		e |= put(cp, "go_send_seconds", json_real(r->go_send_seconds));
+		e |= put(cp, "go_rx_comparable", json_boolean(ngo && same));
 		e |= put(cp, "go_rx_spread_ns",
-			 ngo ? json_integer((json_int_t)spread) : json_null());
+			 ngo && same ? json_integer((json_int_t)spread) :
+				       json_null());
 		e |= put(cp, "go_rx", go);
 		go = NULL;
 		e |= put(root, "control_plane", cp);
