@@ -62,7 +62,7 @@ passes() {
 		[ "$fails" = 0 ] && [ "$(jq -r .dry_run "$j")" = false ] || return 1
 	p50=$(jq -r '[.generators[] | select(.kind == "lsg")][0].rtt_ns.p50 // 0' "$j")
 	gbps=$(jq -r '[.generators[] | select(.kind == "bsg")][0].receiver_gbps // 0' "$j")
-	lab_result "mpi $tag LSG p50_ns=$p50 BSG receiver_gbps=$gbps"
+	lab_result "mpi $tag LSG p50_ns=$p50 BSG receiver_gbps=$gbps setup_s=$(jq -r .control_plane.setup_seconds "$j") go_rx_spread_ns=$(jq -r .control_plane.go_rx_spread_ns "$j")"
 	grep -q "rperf run --mpi: $np rank(s)" "$OUT/$tag.txt" || { echo "GOT no rank summary line"; return 1; }
 	rx2=$(printf '%s\n%s\n' "$before" "$after" | awk '$1 == "h2-sw" { if (n++) print $2 - r; else r = $2 }')
 	rx3=$(printf '%s\n%s\n' "$before" "$after" | awk '$1 == "h3-sw" { if (n++) print $2 - r; else r = $2 }')
