@@ -17,7 +17,7 @@ static int dispatch(const struct rperf_cli_config *cfg)
 	case RPERF_CMD_BW:
 		return rperf_cmd_bw(cfg, rperf_signals_install());
 	case RPERF_CMD_RUN:
-		return rperf_cmd_run(cfg, rperf_signals_install());
+		return rperf_cmd_run_launch(cfg, rperf_signals_install());
 	case RPERF_CMD_AGENT:
 		return rperf_cmd_agent(cfg, rperf_signals_install());
 	case RPERF_CMD_COMPARE:

@@ -24,6 +24,8 @@ PKGS=(
 	# Soft-RoCE lab (tests/lab/rxe-lab setup installs the same list)
 	qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils perftest qperf
 	iproute2 tcpdump cpio kmod xz-utils zstd file iputils-ping
+	# rperf run --mpi (-DRPERF_MPI=ON; tests/run-tests.sh turns it on)
+	libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -7,13 +7,19 @@
 #   RPERF_TEST_BUILD=DIR   build directory (default build-test)
 #   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit"); "-LE soak"
 #                          is added unless they name the soak label
+#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit")
+#   RPERF_MPI=ON|OFF       rperf run --mpi (default: ON when mpicc is here)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bash tests/install-deps.sh
 build=${RPERF_TEST_BUILD:-build-test}
 start=$(date +%s)
-cmake -S . -B "$build" -DRPERF_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# rperf run --mpi when Open MPI is here (install-deps.sh installs it), so
+# that lab.mpi runs; RPERF_MPI=OFF builds without
+mpi=${RPERF_MPI:-$(command -v mpicc > /dev/null && echo ON || echo OFF)}
+cmake -S . -B "$build" -DRPERF_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DRPERF_MPI="$mpi"
 cmake --build "$build" -j"$(nproc)"
 echo "run-tests: configured and built in $(($(date +%s) - start)) s"
 cd "$build"

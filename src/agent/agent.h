@@ -58,6 +58,9 @@ struct rperf_agent_engine {
 
 /* The real one (src/engine). */
 extern const struct rperf_agent_engine rperf_agent_real_engine;
+/* `rperf agent --dry-run` (agent_dry.c): the whole protocol with no device,
+ * no QP and no traffic; its REPORTs say "dry_run": true. */
+extern const struct rperf_agent_engine rperf_agent_dry_engine;
 
 struct rperf_agent_cfg {
 	const char *bind; /* NULL: any */

@@ -7,7 +7,8 @@
  * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
  * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
  * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
- * [host] section leaves open (device, gid_index, cpu).
+ * [host] section leaves open (device, gid_index, cpu). --dry-run serves
+ * the same protocol with the dry-run engine (src/agent/agent_dry.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +67,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		.log = log_line,
 		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
 		.max_conns = (unsigned int)cfg->max_conns,
+		.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL,
 	};
 	struct rperf_err e;
 	uint8_t key[RPERF_PROTO_MAX_KEY];
@@ -114,6 +116,10 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		rperf_agent_destroy(a);
 		return rc;
 	}
+	if (cfg->dry_run)
+		log_line(
+			NULL,
+			"DRY RUN: no RDMA device, no QP, no traffic; reports carry no measurement (marked dry_run)");
 	rc = rperf_agent_run(a, stop, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "rperf agent: %s\n", err);

@@ -59,7 +59,7 @@ int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
 		ed.nassigns++;
 	}
 	rc = rperf_job_load_edit(c->cfg->job, &ed, out, err, errlen);
-	if (!rc)
+	if (!rc && !c->cfg->run_boot) /* --mpi: the launched agents' ports */
 		rc = rperf_run_check_job(*out, err, errlen);
 	if (rc && *out) {
 		rperf_job_free(*out);
@@ -74,6 +74,7 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 	o->key = c->cfg->key_file ? c->key : NULL;
 	o->keylen = c->keylen;
 	o->timeout_ns = c->cfg->run_timeout_ns;
+	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
 }
 
 int run_cmd_exit_status(const struct rperf_run_results *r)

@@ -20,6 +20,10 @@ int rperf_cmd_exit(const struct rperf_err *e);
 /* rperf run JOB (src/cli/cmd_run.c); @stop: the signal flag. */
 int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		  const volatile sig_atomic_t *stop);
+/* rperf run as main() calls it (src/cli/cmd_mpi.c): with --mpi, every
+ * rank of an mpirun/srun launch; otherwise rperf_cmd_run(). */
+int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
+			 const volatile sig_atomic_t *stop);
 /* rperf agent (src/cli/cmd_agent.c); @stop: the signal flag. */
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop);

@@ -27,6 +27,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_run, &rperf_nopts_run },
 	{ rperf_opts_perftest, &rperf_nopts_perftest },
 	{ rperf_opts_limits, &rperf_nopts_limits },
+	{ rperf_opts_scale, &rperf_nopts_scale },
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))

@@ -56,5 +56,8 @@ extern const size_t rperf_nopts_perftest;
 /* server limits per client */
 extern const struct rperf_opt rperf_opts_limits[];
 extern const size_t rperf_nopts_limits;
+/* control-plane scale and launch */
+extern const struct rperf_opt rperf_opts_scale[];
+extern const size_t rperf_nopts_scale;
 
 #endif

@@ -48,6 +48,8 @@ enum rperf_hugepages {
 	RPERF_HUGE_1G,
 };
 
+struct rperf_run_boot; /* src/run/run.h */
+
 struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
@@ -164,6 +166,12 @@ struct rperf_cli_config {
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
 	uint64_t max_qps;
 	uint64_t stall_ns; /* --stall-limit */
+	/* control-plane scale and launch (options_scale.c) */
+	bool dry_run; /* agent: no device, no QP (agent_dry.c) */
+	bool mpi; /* run: launched by mpirun/srun (src/mpi) */
+	/* not an option: set by `rperf run --mpi` for the controller rank
+	 * (where the launched agents listen, their key); NULL otherwise */
+	const struct rperf_run_boot *run_boot;
 };
 
 #endif

@@ -381,6 +381,8 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->host, sizeof(out->host), "%s", host);
+	out->has_go_rx = e->went;
+	out->go_rx_ns = e->go_rx_ns;
 	out->res = calloc(e->n ? e->n : 1, sizeof(*out->res));
 	if (!out->res)
 		return ENOMEM;

@@ -82,6 +82,8 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	size_t i;
 	int rc;
 
+	e->go_rx_ns = rperf_engine_now_ns(); /* the barrier's skew, reported */
+	e->went = true;
 	for (i = 0; i < e->n; i++) {
 		struct rperf_gen_inst *g = &e->inst[i];
 

@@ -50,7 +50,12 @@
  *                                     "clock":{...}} (optional object: the
  *                                     clock the LSGs used, e.g. the "clock"
  *                                     object of rperf lat's JSON; the
- *                                     controller prints it as is)
+ *                                     controller prints it as is);
+ *                                     optional "dry_run": true (an agent
+ *                                     started with --dry-run: no device,
+ *                                     no QP, every figure empty) and
+ *                                     "go_rx_ns": u64 (the agent's
+ *                                     CLOCK_MONOTONIC at GO receipt)
  *   BYE       ---------------->
  *             <----------------  BYE  then the agent frees every QP, MR,
  *                                     CQ and thread and waits for the next
@@ -263,6 +268,13 @@ struct rperf_proto_report {
 	char host[RPERF_NAME_LEN];
 	struct rperf_proto_result *res; /* [n] */
 	size_t n;
+	/* "dry_run": true (optional): an `rperf agent --dry-run` made this
+	 * report: no device, no QP, no traffic; every figure is empty */
+	bool dry_run;
+	/* "go_rx_ns" (optional): CLOCK_MONOTONIC of the agent when GO
+	 * arrived; comparable between agents that share a host's clock */
+	bool has_go_rx;
+	uint64_t go_rx_ns;
 };
 /* An LSG source result must carry all three histograms (EINVAL). decode
  * destroys nothing it did not create; _fini destroys the histograms. */

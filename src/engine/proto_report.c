@@ -211,6 +211,10 @@ int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 			rc = ENOMEM;
 		json_decref(x);
 	}
+	if (!rc && r->dry_run && json_object_set_new(o, "dry_run", json_true()))
+		rc = ENOMEM;
+	if (!rc && r->has_go_rx)
+		rc = rperf_ctrl_set_u64(o, "go_rx_ns", r->go_rx_ns);
 	return rperf_proto_finish(o, "instances", a, rc, out);
 }
 
@@ -312,6 +316,27 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	return rc ? rc : place_decode(o, r, idx, why, whylen);
 }
 
+/* optional "dry_run" (boolean) and "go_rx_ns" (u64) */
+static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
+		       size_t whylen)
+{
+	const json_t *d = json_object_get(o, "dry_run");
+
+	if (d && !json_is_boolean(d)) {
+		snprintf(why, whylen, "'dry_run' not a boolean");
+		return EBADMSG;
+	}
+	r->dry_run = json_is_true(d);
+	if (!json_object_get(o, "go_rx_ns"))
+		return 0;
+	if (rperf_ctrl_get_u64(o, "go_rx_ns", 0, UINT64_MAX, &r->go_rx_ns)) {
+		snprintf(why, whylen, "'go_rx_ns' not an unsigned integer");
+		return EBADMSG;
+	}
+	r->has_go_rx = true;
+	return 0;
+}
+
 int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 			      struct rperf_proto_report *r, char *why,
 			      size_t whylen)
@@ -333,6 +358,8 @@ int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 		snprintf(why, whylen, "'host' or 'instances' missing or bad");
 		return EBADMSG;
 	}
+	if (head_extras(m->payload, r, why, whylen))
+		return EBADMSG;
 	r->res = calloc(json_array_size(a) + 1, sizeof(*r->res));
 	if (!r->res)
 		return ENOMEM;

@@ -93,6 +93,9 @@ struct rperf_run_host {
 	char why[RPERF_RUN_WHY_LEN]; /* when failed */
 	char link_layer[RPERF_RUN_LINK_LEN]; /* "infiniband", "ethernet", "" */
 	json_t *clock; /* clock calibration the agent reported, or NULL */
+	bool dry_run; /* its agent runs --dry-run: nothing measured */
+	bool has_go_rx; /* go_rx_ns reported (the agent's CLOCK_MONOTONIC */
+	uint64_t go_rx_ns; /* when GO arrived; see run_ctlplane.h) */
 	struct rperf_run_agg sent; /* sources on this host */
 	struct rperf_run_agg received; /* sinks on this host (gbps unused) */
 };
@@ -114,6 +117,11 @@ struct rperf_run_results {
 	/* warnings summed over instances */
 	uint64_t nonpositive, precompleted, loop_precompleted;
 	size_t nerrors; /* instances with an error or missing */
+	/* control plane (run_ctlplane.h) */
+	bool dry_run; /* some agent ran --dry-run: no figure is a measurement */
+	double connect_seconds; /* dial start -> every agent connected */
+	double setup_seconds; /* dial start -> every agent ARMED; 0: never */
+	double go_send_seconds; /* the first GO sent -> the last */
 };
 
 /* ---- results (pure) ---- */
@@ -167,7 +175,23 @@ int rperf_run_check_writable(const char *path, char *err, size_t errlen);
  * 0 or EINVAL with @err naming both hosts and their lines. */
 int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen);
 
+/* Agents started by a launcher (rperf run --mpi, src/mpi): where each
+ * listens and the key it was handed, in place of the job's control
+ * addresses and of opts->key. A host of the job missing here fails. */
+struct rperf_run_boot_host {
+	char name[RPERF_NAME_LEN]; /* the job's host */
+	char addr[256];
+	uint16_t port;
+};
+struct rperf_run_boot {
+	const struct rperf_run_boot_host *hosts;
+	size_t n;
+	const uint8_t *key; /* NULL: opts->key */
+	size_t keylen;
+};
+
 struct rperf_run_opts {
+	const struct rperf_run_boot *boot; /* NULL: the job's addresses */
 	const uint8_t *key; /* pre-shared key, NULL = none */
 	size_t keylen;
 	uint64_t timeout_ns; /* 0 = the job's */

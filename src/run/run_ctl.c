@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define POLL_SLICE_MS 100
 #define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
@@ -258,6 +259,24 @@ static int make_agents(struct run_ctl *c)
 	return 0;
 }
 
+/* Where @a's agent listens: the launcher's address, else the job's. */
+static int agent_addr(struct run_ctl *c, const struct run_agent *a,
+		      struct run_dial *d)
+{
+	const struct rperf_run_boot *b = c->opts->boot;
+
+	d->addr = a->host->control;
+	d->port = a->host->control_port;
+	for (size_t i = 0; b && i < b->n; i++) {
+		if (!strcmp(b->hosts[i].name, a->host->name)) {
+			d->addr = b->hosts[i].addr;
+			d->port = b->hosts[i].port;
+			return 0;
+		}
+	}
+	return b ? ENOENT : 0;
+}
+
 static int dial(struct run_ctl *c)
 {
 	struct run_dial *d = calloc(c->nag ? c->nag : 1, sizeof(*d));
@@ -268,13 +287,21 @@ static int dial(struct run_ctl *c)
 	if (!d)
 		return ENOMEM;
 	for (i = 0; i < c->nag; i++) {
-		d[i].addr = c->ag[i].host->control;
-		d[i].port = c->ag[i].host->control_port;
+		if (agent_addr(c, &c->ag[i], &d[i]))
+			run_fail(c, &c->ag[i],
+				 "the launcher started no agent for this host");
 		d[i].timeout_ns = c->timeout_ns;
 		d[i].stop = c->stop;
 	}
+	c->t_start = run_now_ns();
 	rc = run_dial_all(d, c->nag);
+	c->res->connect_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
 	for (i = 0; i < c->nag; i++) {
+		if (c->ag[i].ph == AG_FAILED) { /* no address of its own */
+			if (d[i].fd >= 0)
+				close(d[i].fd);
+			continue;
+		}
 		c->ag[i].conn.fd = d[i].fd;
 		if (d[i].fd < 0) {
 			run_dial_why(&d[i], why, sizeof(why));
@@ -365,6 +392,7 @@ static void go_all(struct run_ctl *c)
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
 	for (i = 0; i < c->nag; i++)
 		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
+	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
 	json_decref(p);
 }
 
@@ -401,6 +429,7 @@ static int experiment(struct run_ctl *c)
 		abort_all(c);
 		return rc == EINTR ? 0 : rc;
 	}
+	c->res->setup_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
 	go_all(c);
 	if (c->setup_failed) {
 		abort_all(c);
@@ -423,12 +452,17 @@ int rperf_run_execute(const struct rperf_job *job,
 		      const volatile sig_atomic_t *stop,
 		      struct rperf_run_results **out, char *err, size_t errlen)
 {
+	struct rperf_run_opts eff = *opts;
 	struct run_ctl c;
 	int rc;
 
+	if (opts->boot && opts->boot->key) { /* the launcher's key wins */
+		eff.key = opts->boot->key;
+		eff.keylen = opts->boot->keylen;
+	}
 	memset(&c, 0, sizeof(c));
 	c.job = job;
-	c.opts = opts;
+	c.opts = &eff;
 	c.stop = stop;
 	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
 	rc = rperf_run_results_create(job, &c.res);

@@ -43,6 +43,7 @@ struct run_ctl {
 	size_t nag;
 	uint64_t timeout_ns;
 	uint64_t start_in_ns;
+	uint64_t t_start; /* dialling began (set-up time) */
 	uint64_t t_go, t_end; /* GO sent; when the run phase ends */
 	bool setup_failed; /* an agent failed before GO */
 	char first_failure[RPERF_RUN_WHY_LEN];

@@ -8,6 +8,7 @@
  * mem_node, remote} (nodes -1: unknown / not bound).
  */
 #include "run/run.h"
+#include "run/run_ctlplane.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,6 +247,7 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 		e |= set(root, "total", total);
 		total = NULL;
 		e |= set(root, "warnings", json_warnings(r));
+		e |= run_ctlplane_json(root, r);
 	}
 	if (e) {
 		json_decref(root);

@@ -242,6 +242,10 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 	for (i = 0; i < rep->n; i++)
 		keep(&r->inst[rep->res[i].id], &rep->res[i]);
 	h->reported = true;
+	h->dry_run = rep->dry_run;
+	r->dry_run |= rep->dry_run;
+	h->has_go_rx = rep->has_go_rx;
+	h->go_rx_ns = rep->go_rx_ns;
 	if (extra) {
 		const json_t *clk = json_object_get(extra, "clock");
 		const json_t *ll = json_object_get(extra, "link_layer");

@@ -6,6 +6,7 @@
  * LSG hosts used, failed hosts, errors and warnings.
  */
 #include "run/run.h"
+#include "run/run_ctlplane.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -290,6 +291,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		r->job->path, r->job->ninst, r->job->nhosts,
 		(double)r->job->warmup_ns / 1e9,
 		(double)r->job->duration_ns / 1e9, r->elapsed);
+	run_ctlplane_banner(f, r);
 	if (!r->aborted) {
 		instances(f, r);
 		aggregates(f, r);
@@ -297,6 +299,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		clocks(f, r);
 		write_notes(f, r);
 	}
+	run_ctlplane_text(f, r);
 	problems(f, r);
 	return ferror(f) ? EIO : 0;
 }

@@ -325,7 +325,7 @@ static void test_go(void **state)
 static void test_report(void **state)
 {
 	struct rperf_proto_result res[2];
-	struct rperf_proto_report r = { "h2", res, 2 }, d;
+	struct rperf_proto_report r = { .host = "h2", .res = res, .n = 2 }, d;
 	struct rperf_ctrl_msg m;
 	char why[256];
 	json_t *o = NULL, *c;
@@ -413,7 +413,7 @@ static void test_report(void **state)
 static void test_report_placement(void **state)
 {
 	struct rperf_proto_result res[1];
-	struct rperf_proto_report r = { "h1", res, 1 }, d;
+	struct rperf_proto_report r = { .host = "h1", .res = res, .n = 1 }, d;
 	struct rperf_ctrl_msg m;
 	char why[256];
 	json_t *o = NULL, *p;
@@ -449,6 +449,46 @@ static void test_report_placement(void **state)
 	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
 			 0);
 	assert_false(d.res[0].placed);
+	rperf_proto_report_fini(&d);
+	json_decref(o);
+}
+
+/* REPORT "dry_run" and "go_rx_ns": optional; round trip; bad types
+ * refused. */
+static void test_report_dry_run(void **state)
+{
+	struct rperf_proto_report r = { .host = "h1",
+					.dry_run = true,
+					.has_go_rx = true,
+					.go_rx_ns = 123456789012ull },
+				  d;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL;
+
+	(void)state;
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_true(d.dry_run);
+	assert_true(d.has_go_rx);
+	assert_int_equal(d.go_rx_ns, 123456789012ull);
+	rperf_proto_report_fini(&d);
+	json_object_set_new(o, "dry_run", json_string("yes"));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "dry_run"));
+	json_object_del(o, "dry_run");
+	json_object_set_new(o, "go_rx_ns", json_integer(-1));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "go_rx_ns"));
+	json_object_del(o, "go_rx_ns"); /* both optional: a real agent's */
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_false(d.dry_run);
+	assert_false(d.has_go_rx);
 	rperf_proto_report_fini(&d);
 	json_decref(o);
 }
@@ -543,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_go),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_report_placement),
+		cmocka_unit_test(test_report_dry_run),
 		cmocka_unit_test(test_session),
 	};
 
