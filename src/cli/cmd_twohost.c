@@ -78,8 +78,9 @@ static int serve(const struct rperf_cli_config *cfg,
 	printf("rperf %s server: listening on port %lld\n", name,
 	       (long long)cfg->tcp_port);
 	fflush(stdout);
-	rperf_session_serve(cfg, lfd, stop, ops, &log, &e);
-	return rperf_cmd_exit(&e); /* every failure was logged as it came */
+	if (rperf_session_serve(cfg, lfd, stop, ops, &log, &e))
+		return say_err(&e); /* the loop itself failed */
+	return rperf_cmd_exit(&e); /* every client's failure was logged */
 }
 
 static int lat_client(const struct rperf_cli_config *cfg,

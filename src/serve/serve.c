@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -70,10 +71,32 @@ void rperf_serve_busy_text(const char *peer, time_t since, int64_t left_s,
 		 when, left);
 }
 
+/*
+ * poll() refuses more entries than RLIMIT_NOFILE (EINVAL), and a run needs
+ * fds of its own (device, completion channel, eventfd): the connections
+ * held at once stay below the open-file limit minus this reserve.
+ */
+#define SERVE_FD_RESERVE 16
+
+static unsigned int fit_conns(unsigned int want, unsigned long *limit)
+{
+	const unsigned long fixed =
+		1 + RPERF_SERVE_MAX_OWNER_FDS + SERVE_FD_RESERVE;
+	struct rlimit rl;
+
+	*limit = 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= fixed + want)
+		return want;
+	*limit = (unsigned long)rl.rlim_cur;
+	return rl.rlim_cur > fixed ? (unsigned int)(rl.rlim_cur - fixed) : 1;
+}
+
 int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 		       struct rperf_serve **out, char *err, size_t errlen)
 {
 	struct rperf_serve *l;
+	unsigned long nofile;
 	unsigned int i;
 
 	if (!cfg || !out || !cfg->owner.admit || cfg->lfd < 0 ||
@@ -108,6 +131,12 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 	snprintf(l->what, sizeof(l->what), "%s",
 		 cfg->what ? cfg->what : "server");
 	l->cfg.what = l->what;
+	l->cfg.max_conns = fit_conns(cfg->max_conns, &nofile);
+	if (l->cfg.max_conns < cfg->max_conns)
+		serve_log(
+			l, "",
+			"--max-conns %u lowered to %u: the open-file limit (ulimit -n) is %lu",
+			cfg->max_conns, l->cfg.max_conns, nofile);
 	for (i = 0; i < cfg->max_conns; i++)
 		l->conns[i].fd = -1;
 	/* accept() must never block the loop */

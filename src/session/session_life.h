@@ -120,7 +120,8 @@ int rperf_session_listen(const struct rperf_cli_config *cfg, int *lfd,
 /* Server: serve one client on @lfd, or with --persistent one after
  * another until a signal, each with a fresh ops->state_size state; every
  * failure of a client is logged as it happens. @e: the last client's
- * outcome. Closes @lfd.
+ * outcome, and 0 returned; or the loop's own failure (not logged: the
+ * caller says it), its errno returned. Closes @lfd.
  * Every connection goes through the server loop (src/serve/serve.h): its
  * HELLO within --handshake-timeout, at most --max-conns held; an admitted
  * client runs in a worker thread while the loop refuses others with

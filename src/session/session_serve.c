@@ -225,7 +225,8 @@ int rperf_session_serve(const struct rperf_cli_config *cfg, int lfd,
 	rperf_serve_destroy(o.loop);
 	close(o.efd);
 	if (rc)
-		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				     "server loop: %s", err);
 	*e = o.last;
-	return e->rc;
+	return 0;
 }

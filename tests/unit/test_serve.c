@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -220,6 +221,34 @@ static void test_busy(void **state)
 	rperf_serve_destroy(l);
 }
 
+/* ulimit -n below --max-conns: poll() would refuse the table (EINVAL);
+ * the loop holds fewer connections, says so, and keeps serving. */
+static void test_nofile(void **state)
+{
+	struct rlimit old, low;
+	struct rperf_serve *l;
+	struct fake f;
+	uint16_t port;
+	int fd;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = 48;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	l = loop(&f, 64, 3000, &port);
+	assert_true(f.nlog >= 1);
+	assert_non_null(strstr(f.log[0], "--max-conns 64 lowered to"));
+	fd = dial(port);
+	hello(fd);
+	steps(l, 3);
+	assert_int_equal(f.nadmitted, 1);
+	close(fd);
+	close(f.admitted_fd[0]);
+	rperf_serve_destroy(l);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+}
+
 static void test_cap(void **state)
 {
 	struct rperf_serve_stats st;
@@ -337,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_cap),
+		cmocka_unit_test(test_nofile),
 		cmocka_unit_test(test_bad_first_frames),
 		cmocka_unit_test(test_texts),
 	};
