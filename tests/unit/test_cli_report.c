@@ -19,32 +19,7 @@
 #include "cli/options.h"
 #include "cli/parse.h"
 
-struct result {
-	int rc;
-	enum rperf_cli_action act;
-	struct rperf_cli_config cfg;
-	char err[512];
-	char words[32][128];
-};
-
-/* Parse a NULL-terminated list of words (copied: getopt permutes argv). */
-static void parse(struct result *r, const char *first, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	const char *w;
-	va_list ap;
-
-	memset(r, 0, sizeof(*r));
-	argv[argc++] = strcpy(r->words[0], "rperf");
-	va_start(ap, first);
-	for (w = first; w; w = va_arg(ap, const char *), argc++)
-		argv[argc] = strcpy(r->words[argc], w);
-	va_end(ap);
-	argv[argc] = NULL;
-	r->rc = rperf_cli_parse(argc, argv, &r->cfg, &r->act, r->err,
-				sizeof(r->err));
-}
+#include "cli_fixture.h"
 
 static void perftest_defaults(void **state)
 {
