@@ -46,7 +46,11 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	b->bytes = g->bytes;
 	b->seconds = g->seconds;
 	b->gbps = rperf_bw_gbps(g->bytes, g->seconds);
-	b->peak_gbps = run->peak_gbps;
+	/* the whole run is one interval too: the peak is never below the
+	 * average (a window that ends at a late tick can be) */
+	b->peak_gbps = run->peak_gbps > 0 && run->peak_gbps < b->gbps ?
+			       b->gbps :
+			       run->peak_gbps;
 	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
 	b->mtu = run->mtu;
 	b->line_gbps = run->line_gbps;

@@ -314,7 +314,7 @@ static void text_legend(FILE *f, const struct rperf_report *r,
 			const struct bw_cols *c)
 {
 	fprintf(f,
-		"\n  columns 1-5 are perftest's (ib_*_bw), in its order: #iterations = messages completed; %s = payload, %s; BW peak = the best rate between two --interval ticks (100 ms without one) at which completions arrived, so that signaling every -Q-th message does not inflate it; a run with no complete interval, and the reverse direction, show the average\n",
+		"\n  columns 1-5 are perftest's (ib_*_bw), in its order: #iterations = messages completed; %s = payload, %s; BW peak = the best rate between two --interval ticks (100 ms without one) at which completions arrived, so that signaling every -Q-th message does not inflate it, and never below the average (the whole run is an interval too); a run with no complete interval, and the reverse direction, show the average\n",
 		r->report_gbits ? "Gb/sec" : "MB/sec",
 		r->report_gbits ?
 			"10^9 bit/s" :
