@@ -140,6 +140,7 @@ struct rperf_report {
 	size_t nbw;
 	bool report_gbits; /* bw text: Gb/s instead of MiB/s */
 	bool cpu_util; /* --cpu_util: CPU_Util[%] where perftest puts it */
+	bool no_peak; /* -N: BW peak not computed, 0 (as perftest) */
 	/* percentiles to show, in [0,100]; NULL = 50, 99, 99.9, 99.99 */
 	const double *percentiles;
 	size_t npercentiles;

@@ -48,9 +48,10 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	b->gbps = rperf_bw_gbps(g->bytes, g->seconds);
 	/* the whole run is one interval too: the peak is never below the
 	 * average (a window that ends at a late tick can be) */
-	b->peak_gbps = run->peak_gbps > 0 && run->peak_gbps < b->gbps ?
-			       b->gbps :
-			       run->peak_gbps;
+	b->peak_gbps = run->cfg->no_peak ? 0 : /* -N: JSON null */
+			       run->peak_gbps > 0 && run->peak_gbps < b->gbps ?
+					   b->gbps :
+					   run->peak_gbps;
 	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
 	b->mtu = run->mtu;
 	b->line_gbps = run->line_gbps;
@@ -249,6 +250,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.nbw = run->nres;
 	rep.report_gbits = run->cfg->report_gbits;
 	rep.cpu_util = run->cfg->cpu_util;
+	rep.no_peak = run->cfg->no_peak;
 	rep.warnings = warn;
 	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
 	rep.partial = run->notes.partial;

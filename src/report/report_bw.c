@@ -237,7 +237,11 @@ static void text_row(FILE *f, const struct rperf_report *r,
 	bcell(f, "#iterations", buf);
 	/* no complete interval (a short run, the server's direction): the
 	 * average is the only rate there is, and the legend says so */
-	brate(f, r, c->peak, b->peak_gbps > 0 ? b->peak_gbps : b->gbps, t);
+	brate(f, r, c->peak,
+	      r->no_peak       ? 0 :
+	      b->peak_gbps > 0 ? b->peak_gbps :
+				 b->gbps,
+	      t);
 	brate(f, r, c->avg, b->gbps, t);
 	snprintf(buf, sizeof(buf), "%.6f", b->mpps);
 	bcell(f, "MsgRate[Mpps]", buf);

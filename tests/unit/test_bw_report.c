@@ -288,6 +288,12 @@ static void perftest_columns(void **state)
 	expect_field(out, "65536", 3, want); /* peak = average */
 	expect_field(out, "65536", 4, want);
 	free(out);
+
+	r.no_peak = true; /* -N: perftest prints 0 for the peak */
+	out = bw_text(&r);
+	expect_field(out, "65536", 3, "0.00");
+	expect_field(out, "65536", 4, want);
+	free(out);
 }
 
 int main(void)
