@@ -17,23 +17,46 @@ struct result {
 	char words[64][128]; /* argv storage: cfg strings point here */
 };
 
-/* Parse a NULL-terminated list of words (copied: getopt permutes argv). */
-static inline void parse(struct result *r, const char *first, ...)
+/* Parse "rperf" + the words of @ap (NULL-terminated) + @last (if not
+ * NULL); the words are copied: getopt permutes argv. */
+static inline void parse_words(struct result *r, const char *last,
+			       const char *first, va_list ap)
 {
 	char *argv[64];
 	int argc = 0;
 	const char *w;
-	va_list ap;
 
 	memset(r, 0, sizeof(*r));
 	argv[argc++] = strcpy(r->words[0], "rperf");
-	va_start(ap, first);
 	for (w = first; w; w = va_arg(ap, const char *), argc++)
 		argv[argc] = strcpy(r->words[argc], w);
-	va_end(ap);
+	if (last) {
+		argv[argc] = strcpy(r->words[argc], last);
+		argc++;
+	}
 	argv[argc] = NULL;
 	r->rc = rperf_cli_parse_ex(argc, argv, &r->cfg, &r->act, r->err,
 				   sizeof(r->err), r->notes, sizeof(r->notes));
+}
+
+/* Parse a NULL-terminated list of words. */
+static inline void parse(struct result *r, const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	parse_words(r, NULL, first, ap);
+	va_end(ap);
+}
+
+/* The same, the client of host 10.0.0.1. */
+static inline void parse_host(struct result *r, const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	parse_words(r, "10.0.0.1", first, ap);
+	va_end(ap);
 }
 
 #endif

@@ -21,34 +21,7 @@
 #include "lat/lat_params.h"
 #include "session/session_verbs.h"
 
-struct result {
-	struct rperf_cli_config cfg;
-	enum rperf_cli_action act;
-	char err[512];
-	char words[16][64];
-	int rc;
-};
-
-/* Parse "rperf WORDS... 10.0.0.1". */
-static void parse(struct result *r, const char *first, ...)
-{
-	char *argv[20];
-	int argc = 0;
-	const char *w;
-	va_list ap;
-
-	memset(r, 0, sizeof(*r));
-	argv[argc++] = strcpy(r->words[0], "rperf");
-	va_start(ap, first);
-	for (w = first; w; w = va_arg(ap, const char *), argc++)
-		argv[argc] = strcpy(r->words[argc], w);
-	va_end(ap);
-	argv[argc] = strcpy(r->words[argc], "10.0.0.1");
-	argc++;
-	argv[argc] = NULL;
-	r->rc = rperf_cli_parse(argc, argv, &r->cfg, &r->act, r->err,
-				sizeof(r->err));
-}
+#include "cli_fixture.h"
 
 static void refused(struct result *r, const char *needle)
 {
@@ -64,29 +37,30 @@ static void cli_completions(void **state)
 	static struct result r;
 
 	(void)state;
-	parse(&r, "lat", "--verb", "read", NULL); /* ib_read_lat: postpoll */
+	parse_host(&r, "lat", "--verb", "read",
+		   NULL); /* ib_read_lat: postpoll */
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.verb, RPERF_VERB_READ);
 	assert_int_equal(r.cfg.method, RPERF_METHOD_POSTPOLL);
-	parse(&r, "bw", "--verb", "atomic", NULL); /* no size: 8 B */
+	parse_host(&r, "bw", "--verb", "atomic", NULL); /* no size: 8 B */
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.nsizes, 1);
 	assert_int_equal(r.cfg.sizes[0], 8);
 	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_FETCH_ADD);
-	parse(&r, "bw", "--verb", "atomic", "-A", "CMP_AND_SWAP", "-s", "8",
-	      NULL);
+	parse_host(&r, "bw", "--verb", "atomic", "-A", "CMP_AND_SWAP", "-s",
+		   "8", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_CMP_SWAP);
-	parse(&r, "lat", "--verb", "write", "--method", "pingpong", NULL);
+	parse_host(&r, "lat", "--verb", "write", "--method", "pingpong", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.verb, RPERF_VERB_WRITE);
-	parse(&r, "lat", "--verb", "write", NULL); /* the rperf method */
+	parse_host(&r, "lat", "--verb", "write", NULL); /* the rperf method */
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.method, RPERF_METHOD_RPERF);
-	parse(&r, "bw", "--reversed", "--verb", "write_imm", NULL);
+	parse_host(&r, "bw", "--reversed", "--verb", "write_imm", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_true(r.cfg.reversed);
-	parse(&r, "bw", "-b", "--report-both", NULL);
+	parse_host(&r, "bw", "-b", "--report-both", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_true(r.cfg.report_both);
 }
@@ -96,27 +70,27 @@ static void cli_refusals(void **state)
 	static struct result r;
 
 	(void)state;
-	parse(&r, "lat", "--verb", "read", "--method", "rperf", NULL);
+	parse_host(&r, "lat", "--verb", "read", "--method", "rperf", NULL);
 	refused(&r, "Equation 1");
-	parse(&r, "lat", "--verb", "atomic", "--method", "all", NULL);
+	parse_host(&r, "lat", "--verb", "atomic", "--method", "all", NULL);
 	refused(&r, "--method all");
-	parse(&r, "lat", "--verb", "read", "--method", "pingpong", NULL);
+	parse_host(&r, "lat", "--verb", "read", "--method", "pingpong", NULL);
 	refused(&r, "--method postpoll");
-	parse(&r, "lat", "--verb", "write_imm", NULL);
+	parse_host(&r, "lat", "--verb", "write_imm", NULL);
 	refused(&r, "not a latency test");
-	parse(&r, "bw", "--verb", "atomic", "-s", "64", NULL);
+	parse_host(&r, "bw", "--verb", "atomic", "-s", "64", NULL);
 	refused(&r, "64 B with --verb atomic");
-	parse(&r, "bw", "--verb", "atomic", "-a", NULL);
+	parse_host(&r, "bw", "--verb", "atomic", "-a", NULL);
 	refused(&r, "-a/--all");
-	parse(&r, "bw", "-A", "CMP_AND_SWAP", NULL);
+	parse_host(&r, "bw", "-A", "CMP_AND_SWAP", NULL);
 	refused(&r, "-A/--atomic_type");
-	parse(&r, "bw", "--reversed", "-b", NULL);
+	parse_host(&r, "bw", "--reversed", "-b", NULL);
 	refused(&r, "--reversed");
-	parse(&r, "bw", "--reversed", "--verb", "read", NULL);
+	parse_host(&r, "bw", "--reversed", "--verb", "read", NULL);
 	refused(&r, "--verb read");
-	parse(&r, "bw", "--report-both", NULL);
+	parse_host(&r, "bw", "--report-both", NULL);
 	refused(&r, "-b/--bidirectional");
-	parse(&r, "lat", "--reversed", NULL); /* a bw option */
+	parse_host(&r, "lat", "--reversed", NULL); /* a bw option */
 	assert_int_not_equal(r.rc, 0);
 }
 
