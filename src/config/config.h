@@ -138,6 +138,9 @@ struct rperf_cli_config {
 	bool report_unsorted; /* -U: every sample on stdout after the table */
 	double limit_bw; /* -w: exit 1 below this BW average; 0: none */
 	uint64_t limit_lat_ns; /* exit 1 above this t_typical; 0: none */
+	bool wide; /* --wide: every column of the text table */
+	bool half_rtt; /* lat --half-rtt: the table's RTTs as RTT/2 */
+	bool quiet; /* --quiet: no progress line on a terminal */
 
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */

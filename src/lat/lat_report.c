@@ -188,6 +188,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.lat = lat;
 	rep.nlat = run->nres;
 	rep.cpu_util = run->cfg->cpu_util;
+	rep.wide = run->cfg->wide;
+	rep.half_rtt = run->cfg->half_rtt;
 	rep.percentiles = run->cfg->percentiles;
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;
