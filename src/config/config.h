@@ -31,6 +31,8 @@ enum rperf_cmd {
 
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
+/* rperf lat's default warm-up: -n / 10 within [10, this], this with -D */
+#define RPERF_WARMUP_MAX 1000
 #define RPERF_MAX_PERCENTILES 32
 #define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (cli/options.h) */
 
