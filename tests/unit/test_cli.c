@@ -246,6 +246,34 @@ static void help_and_version(void **state)
 	assert_int_equal(r.cfg.clock, 3);
 }
 
+/* rperf --help: every command's summary starts in the same column (the
+ * 'compare' row once did not). */
+static void help_commands_aligned(void **state)
+{
+	char buf[8192] = "", *p, *e;
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	int col = -1, rows = 0;
+
+	(void)state;
+	assert_non_null(f);
+	rperf_cli_help(f, RPERF_CMD_NONE);
+	fclose(f);
+	p = strstr(buf, "\nCommands:\n");
+	assert_non_null(p);
+	for (p = strchr(p + 1, '\n') + 1; *p == ' '; p = e + 1, rows++) {
+		const char *s = p + 2 + strcspn(p + 2, " ");
+		int c;
+
+		e = strchr(p, '\n');
+		assert_non_null(e);
+		s += strspn(s, " ");
+		c = (int)(s - p);
+		assert_true(col < 0 || c == col);
+		col = c;
+	}
+	assert_true(rows >= 6);
+}
+
 /* Every option is documented in --help, in the markdown list, and unique. */
 static void table_consistency(void **state)
 {
@@ -330,6 +358,7 @@ int main(void)
 		cmocka_unit_test(lat_options),
 		cmocka_unit_test(warmup_scales),
 		cmocka_unit_test(size_above_server_max),
+		cmocka_unit_test(help_commands_aligned),
 		cmocka_unit_test(sizes_all_and_list),
 		cmocka_unit_test(invalid_values),
 		cmocka_unit_test(unknown_and_missing),
