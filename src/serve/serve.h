@@ -125,7 +125,7 @@ void rperf_serve_destroy(struct rperf_serve *l);
 #define RPERF_SERVE_LEFT_UNKNOWN (-2) /* not started: length unknown yet */
 #define RPERF_SERVE_LEFT_ENDLESS (-3) /* --run_infinitely: until stopped */
 /*
- * The busy refusal, in issue 14's words:
+ * The busy refusal, in these words:
  * "busy: running a test for ADDR since TIME (N s left)", TIME the UTC
  * wall-clock time @since; for @left_s RPERF_SERVE_LEFT_ITERS
  * "(an iteration-count run: no planned end)", RPERF_SERVE_LEFT_UNKNOWN
