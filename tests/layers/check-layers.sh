@@ -16,12 +16,12 @@ cd "$root" || exit 2
 [ -f "$table" ] || { echo "check-layers: no table $table" >&2; exit 2; }
 [ -d src ] || { echo "check-layers: no src/ in $root" >&2; exit 2; }
 
-files=$(find src include/rperf -type f \( -name '*.c' -o -name '*.h' \
-	-o -name '*.in' \) 2>/dev/null | sort)
+mapfile -t files < <(find src include/rperf -type f \( -name '*.c' \
+	-o -name '*.h' -o -name '*.in' \) 2>/dev/null | sort)
+mapfile -t cfiles < <(printf '%s\n' "${files[@]}" | grep -E '\.[ch]$')
 {
-	echo "$files" | sed 's/^/F /'
+	printf 'F %s\n' "${files[@]}"
 	find src -mindepth 1 -maxdepth 1 -type d | sort | sed 's/^/D /'
-	# shellcheck disable=SC2086 # one path per word, none has spaces
 	grep -nH -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' \
-		$(echo "$files" | grep -E '\.[ch]$') | sed 's/^/I /'
+		"${cfiles[@]}" | sed 's/^/I /'
 } | awk -v table="$table" -f "$here/check-layers.awk"

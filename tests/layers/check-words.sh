@@ -16,13 +16,17 @@ external="perftest_communication.c"
 # work removes with its file.
 legacy="src/lat/lat_files.c:seed 002"
 
-list=$(git ls-files --cached --others --exclude-standard 2>/dev/null) ||
-	list=$(find . -path ./build -prune -o -type f -print | sed 's|^\./||')
+if ! mapfile -t list < <(git ls-files --cached --others --exclude-standard \
+	2>/dev/null) || [ ${#list[@]} = 0 ]; then
+	mapfile -t list < <(find . -path ./build -prune -o -type f -print |
+		sed 's|^\./||')
+fi
 {
-	echo "$list" | sed 's/^/F /'
-	echo "$list" | grep -E '^(src|include)/.*\.[ch]$' | while read -r f; do
-		[ -f "$f" ] || continue
-		printf '\001C %s\n' "$f"
-		cat "$f"
-	done
+	printf 'F %s\n' "${list[@]}"
+	printf '%s\n' "${list[@]}" | grep -E '^(src|include)/.*\.[ch]$' |
+		while read -r f; do
+			[ -f "$f" ] || continue
+			printf '\001C %s\n' "$f"
+			cat "$f"
+		done
 } | awk -v external="$external" -v legacy="$legacy" -f "$here/check-words.awk"
