@@ -55,9 +55,21 @@ function add_edge(from, to, where) {
 	}
 }
 
+# every include between two folders, exceptions too (for the note on the
+# circles that remain through the exceptions)
+function add_any(from, to) {
+	if (!((from, to) in anyedge)) {
+		anyedge[from, to] = 1
+		nany[from]++
+		anyout[from, nany[from]] = to
+	}
+}
+
 function check_include(path, lineno, inc, from, to, where, key) {
 	where = path ":" lineno
 	key = substr(path, 5) " " inc
+	if (to != from)
+		add_any(from, to)
 	if (inc ~ /(_int|_priv|_internal)\.h$/ && to != from) {
 		if (key in except) {
 			used[key] = 1
@@ -107,6 +119,38 @@ function dfs(u, i, v, k, cyc) {
 	}
 	depth--
 	color[u] = 2
+}
+
+# Tarjan's strongly connected components over all includes (exceptions
+# too): each component of more than one folder is a circle that the
+# exceptions keep; it is a note, not a failure
+function scc(u, i, v, comp, n) {
+	sidx[u] = slow[u] = ++scount
+	sstack[++sdepth] = u
+	onstack[u] = 1
+	for (i = 1; i <= nany[u]; i++) {
+		v = anyout[u, i]
+		if (!(v in sidx)) {
+			scc(v)
+			if (slow[v] < slow[u])
+				slow[u] = slow[v]
+		} else if (onstack[v] && sidx[v] < slow[u]) {
+			slow[u] = sidx[v]
+		}
+	}
+	if (slow[u] != sidx[u])
+		return
+	comp = ""
+	n = 0
+	do {
+		v = sstack[sdepth--]
+		onstack[v] = 0
+		comp = v (comp == "" ? "" : " ") comp
+		n++
+	} while (v != u)
+	if (n > 1)
+		print "note: through the exceptions, " n " folders still " \
+		      "include each other in a circle: " comp
 }
 
 BEGIN {
@@ -206,6 +250,9 @@ END {
 	for (i = 1; i <= nunit; i++)
 		if (!color[order[i]])
 			dfs(order[i])
+	for (i = 1; i <= nunit; i++)
+		if (!(order[i] in sidx))
+			scc(order[i])
 	nexc = 0
 	for (i = 1; i <= tno; i++)
 		if ((i in keyat) && (keyat[i] in used)) {

@@ -6,6 +6,7 @@
 #   2. an include of a peer on the same layer (clock -> hist), no cycle,
 #   3. an include of another folder's private header,
 #   4. a folder on no layer, and an exception that matches nothing,
+#      (and 1 again as a named exception: passes, noting the circle it keeps)
 #   5. comments naming files that do not exist, development-process words,
 # and checks that check-layers.sh (1-4) and check-words.sh (5) exit 1 naming
 # the file, the line (and the two folders). The unmodified copy must pass,
@@ -63,6 +64,11 @@ printf '%s\n' '/* SPDX-License-Identifier: BSD-2-Clause */' \
 	> "$tmp/tree/src/util/planted.c"
 expect layers 1 'src/util/planted.c:3: util -> cli: "cli/cli.h" points up' \
 	'include cycle between folders: ' 'util -> cli (src/util/planted.c:3)'
+
+case="the same include as a named exception"
+echo 'except util/planted.c cli/cli.h planted' >> "$tmp/tree/src/layers.txt"
+expect layers 0 'exception: src/util/planted.c includes "cli/cli.h": planted' \
+	'note: through the exceptions, ' ' util'
 
 case="planted peer include"
 fresh
