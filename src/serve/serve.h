@@ -3,8 +3,8 @@
  * The one event loop under every rperf server: `rperf lat`, `rperf bw`
  * (src/session/session_server.c) and `rperf agent` (src/agent). It owns the
  * listening socket and every connection until its first frame is in; one
- * poll() covers them and the owner's own fds (its active session, an
- * eventfd, an engine's fd), so no peer can stall the others.
+ * poll() covers them and the owner's own fds (the connection of the test it
+ * runs, an eventfd, an engine's fd), so no peer can stall the others.
  *
  *   accept -> pending (at most cfg.max_conns connections at once, pending
  *             and lingering together; one over the cap gets REFUSE "too
