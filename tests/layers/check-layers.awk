@@ -149,8 +149,8 @@ function scc(u, i, v, comp, n) {
 		n++
 	} while (v != u)
 	if (n > 1)
-		print "note: through the exceptions, " n " folders still " \
-		      "include each other in a circle: " comp
+		note[++nnote] = "note: through the exceptions, " n " folders " \
+				"still include each other in a circle: " comp
 }
 
 BEGIN {
@@ -198,6 +198,12 @@ BEGIN {
 
 $1 == "F" {
 	isfile[$2] = 1
+	n = split($2, w, "/")
+	if (w[1] == "include" && !(w[n] in pubof))
+		fail($2 ": the public header is on no 'public' line of " table)
+	else if (w[1] == "src" && n == 2 && $2 ~ /\.[ch]$/ && !(w[2] in layer))
+		fail($2 ": the file is on no layer of " table \
+		     ": add it to the line of its layer")
 	next
 }
 
@@ -224,7 +230,7 @@ $1 == "I" {
 	sub(/[">].*$/, "", inc)
 	from = unit_of(path)
 	if (from == "")
-		next # include/rperf/ header that no 'public' line names
+		next # a public header on no 'public' line: reported above
 	to = target_of(path, inc, angle)
 	if (to == "")
 		next
@@ -265,6 +271,8 @@ END {
 		print "layers: " nfail " problem(s); the table is " table
 		exit 1
 	}
+	for (i = 1; i <= nnote; i++)
+		print note[i]
 	printf "layers: %d includes of rperf's headers, %d between folders, " \
 	       "follow %s (%d layers, %d exception(s))\n", nincl, nacross, \
 	       table, nlayer, nexc

@@ -5,7 +5,8 @@
 #   1. an include that points up (util -> cli) and closes a cycle (cli -> util),
 #   2. an include of a peer on the same layer (clock -> hist), no cycle,
 #   3. an include of another folder's private header,
-#   4. a folder on no layer, and an exception that matches nothing,
+#   4. a folder, a file and a public header that the table does not place,
+#      and an exception that matches nothing,
 #      (and 1 again as a named exception: passes, noting the circle it keeps)
 #   5. comments naming files that do not exist, development-process words,
 # and checks that check-layers.sh (1-4) and check-words.sh (5) exit 1 naming
@@ -85,11 +86,14 @@ printf '%s\n' '/* SPDX-License-Identifier: BSD-2-Clause */' \
 	'#include "clock/clock_priv.h"' > "$tmp/tree/src/gen/planted.c"
 expect layers 1 'src/gen/planted.c:2: gen -> clock: "clock/clock_priv.h" is private to clock'
 
-case="folder on no layer, stale exception"
+case="folder, file, public header on no line; stale exception"
 fresh
 mkdir "$tmp/tree/src/newfolder"
+touch "$tmp/tree/src/newfile.c" "$tmp/tree/include/rperf/newapi.h"
 echo 'except util/units.c cli/cli.h why not' >> "$tmp/tree/src/layers.txt"
 expect layers 1 'src/newfolder: the folder is on no layer' \
+	'src/newfile.c: the file is on no layer' \
+	'include/rperf/newapi.h: the public header is on no' \
 	'the exception for src/util/units.c including "cli/cli.h" matches no include'
 
 case="planted comments and strings"
