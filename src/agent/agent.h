@@ -11,6 +11,10 @@
  * once (rperf_serve_busy_text(): N once GO set the sources' planned end)
  * and is closed. With a key, a controller whose AUTH MAC is wrong
  * gets REFUSE "wrong key" and nothing is created (no device opened).
+ * A PLAN above the agent's limits (memory, QPs, instances, duration) gets
+ * ERROR "limits: ..." and nothing is created; a CONNECT naming an endpoint
+ * whose GID is not its host's address in the PLAN gets ERROR "... a third
+ * party's endpoint is never connected" and no QP is connected.
  *
  * Deadlines: HELLO within handshake_ms of the accept, AUTH within
  * @timeout_ms of the HELLO;
@@ -81,6 +85,10 @@ struct rperf_agent_cfg {
 	 * before theirs; 0: RPERF_SERVE_DEFAULT_HANDSHAKE_MS / _MAX_CONNS */
 	int handshake_ms;
 	unsigned int max_conns;
+	/* every PLAN is checked against these before anything is created
+	 * (rperf_engine_plan_admit; 0 fields: no limit); a plan above them
+	 * gets ERROR "limits: ..." */
+	struct rperf_plan_limits limits;
 };
 
 struct rperf_agent;

@@ -248,6 +248,14 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
 		return rc;
 	}
+	rc = rperf_engine_plan_admit(&a->cfg.limits, &p, why, sizeof(why));
+	if (rc) {
+		agent_log(a, "controller %s: PLAN '%s' refused: %s",
+			  a->exp.peer, p.experiment, why);
+		rperf_proto_plan_fini(&p);
+		fail(a, RPERF_CTRL_ERROR, why);
+		return rc;
+	}
 	fill_local(a, &p.device);
 	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
