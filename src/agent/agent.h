@@ -58,6 +58,8 @@ struct rperf_agent_engine {
 		      struct rperf_proto_report *out);
 	void (*destroy)(struct rperf_engine *e);
 	const char *(*link_layer)(const struct rperf_engine *e);
+	/* the port's data rate, Gb/s (0 unknown; may be NULL) */
+	double (*link_gbps)(const struct rperf_engine *e);
 };
 
 /* The real one (src/engine). */

@@ -202,6 +202,11 @@ static int send_endpoints(struct rperf_agent *a)
 	    rperf_ctrl_set_str(o, "link_layer",
 			       a->engine->link_layer(a->exp.eng)))
 		rc = ENOMEM;
+	if (!rc && a->engine->link_gbps &&
+	    a->engine->link_gbps(a->exp.eng) > 0 &&
+	    rperf_ctrl_set_double(o, "link_gbps",
+				  a->engine->link_gbps(a->exp.eng)))
+		rc = ENOMEM;
 	if (!rc)
 		rc = say(a, RPERF_CTRL_ENDPOINTS, o);
 	json_decref(o);

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "engine/engine_priv.h"
 #include "host/locality.h"
+#include "verbs/rate.h"
 #include "session/session_ctrl.h"
 
 uint64_t rperf_engine_now_ns(void)
@@ -69,6 +71,24 @@ const char *rperf_engine_link_layer(const struct rperf_engine *e)
 	    e->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET)
 		return "ethernet";
 	return "infiniband";
+}
+
+double rperf_engine_link_gbps(const struct rperf_engine *e)
+{
+	struct ibv_gid_entry g;
+	char ifname[IF_NAMESIZE] = "";
+
+	if (!e || !e->dev)
+		return 0;
+	if (!e->dev->roce)
+		return rperf_ib_rate_gbps(e->dev->port_attr.active_speed,
+					  e->dev->port_attr.active_width);
+	if (e->dev->gid_index < 0 ||
+	    ibv_query_gid_ex(e->dev->ctx, (uint32_t)e->dev->port,
+			     (uint32_t)e->dev->gid_index, &g, 0) ||
+	    !g.ndev_ifindex || !if_indextoname(g.ndev_ifindex, ifname))
+		return 0;
+	return rperf_netdev_gbps(ifname);
 }
 
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,

@@ -159,6 +159,9 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 const char *rperf_engine_device(const struct rperf_engine *e);
 /* "ethernet" (RoCE) or "infiniband": the port's link layer. */
 const char *rperf_engine_link_layer(const struct rperf_engine *e);
+/* The port's data rate in Gb/s, as rperf info computes it (InfiniBand:
+ * speed x width after encoding; RoCE: its netdev's speed); 0 unknown. */
+double rperf_engine_link_gbps(const struct rperf_engine *e);
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
 			  size_t *sinks);
 int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,

@@ -215,6 +215,7 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 			 const struct rperf_ctrl_msg *m)
 {
 	const json_t *ll = json_object_get(m->payload, "link_layer");
+	const json_t *gbps = json_object_get(m->payload, "link_gbps");
 	char why[256] = "";
 	size_t i;
 	int rc;
@@ -231,6 +232,9 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 	if (json_is_string(ll))
 		rperf_run_results_set_link(c->res, a->host->name,
 					   json_string_value(ll));
+	if (json_is_number(gbps))
+		rperf_run_results_set_link_gbps(c->res, a->host->name,
+						json_number_value(gbps));
 	a->ph = AG_PLANNED;
 	for (i = 0; i < c->nag; i++)
 		if (c->ag[i].ph != AG_PLANNED)

@@ -140,8 +140,8 @@ static const char *f_link(const struct rperf_engine *e)
 }
 
 static const struct rperf_agent_engine fake_engine = {
-	f_create, f_endpoints, f_connect, f_go,	     f_fd,
-	f_poll,	  f_stop,      f_report,  f_destroy, f_link,
+	f_create, f_endpoints, f_connect, f_go,	  f_fd, f_poll,
+	f_stop,	  f_report,    f_destroy, f_link, NULL,
 };
 
 static void on_log(void *arg, const char *line)
