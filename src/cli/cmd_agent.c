@@ -4,7 +4,7 @@
  * empty or readable by group/others), listens on --bind/-p (default
  * RPERF_AGENT_DEFAULT_PORT) before anything slow, calibrates the clock
  * once (connections wait in the backlog meanwhile) and serves controllers
- * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
+ * until SIGINT/SIGTERM/SIGHUP, printing one line per event to stderr. Exit 0 when
  * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
  * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
  * [host] section leaves open (device, gid_index, cpu). --dry-run serves
