@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "limits/limits.h"
@@ -85,19 +84,6 @@ void rperf_engine_plan_cost(const struct rperf_proto_plan *p,
 	}
 }
 
-static int refuse(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int refuse(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-	return EDQUOT;
-}
-
 int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
 			    const struct rperf_proto_plan *p, char *why,
 			    size_t whylen)
@@ -106,34 +92,41 @@ int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
 	char tot[32], lim[32], big[32];
 
 	rperf_engine_plan_cost(p, &c);
-	if (l->max_instances && c.instances > l->max_instances)
-		return refuse(
+	if (l->max_instances && c.instances > l->max_instances) {
+		snprintf(
 			why, whylen,
 			"limits: the plan has %" PRIu64
 			" instances on this host, above this agent's --max-instances %" PRIu64,
 			c.instances, l->max_instances);
-	if (l->max_qps && c.qps > l->max_qps)
-		return refuse(
+		return EDQUOT;
+	}
+	if (l->max_qps && c.qps > l->max_qps) {
+		snprintf(
 			why, whylen,
 			"limits: the plan would create %" PRIu64
 			" QPs on this host, above this agent's --max-qps %" PRIu64
 			"; accepted: fewer qps or instances",
 			c.qps, l->max_qps);
+		return EDQUOT;
+	}
 	if (l->max_memory && c.bytes > l->max_memory) {
 		rperf_limits_bytes(c.bytes, tot, sizeof(tot));
 		rperf_limits_bytes(l->max_memory, lim, sizeof(lim));
 		rperf_limits_bytes(c.big_bytes, big, sizeof(big));
-		return refuse(
+		snprintf(
 			why, whylen,
 			"limits: the plan would pin %s on this host (the most: '%s', %s), above this agent's --max-memory %s; accepted: smaller size, fewer qps, shallower tx_depth",
 			tot, c.big ? c.big->name : "?", big, lim);
+		return EDQUOT;
 	}
-	if (l->max_duration_ns && c.end_ns > l->max_duration_ns)
-		return refuse(
+	if (l->max_duration_ns && c.end_ns > l->max_duration_ns) {
+		snprintf(
 			why, whylen,
 			"limits: '%s' would end %.3f s after GO (start + warm-up + duration), above this agent's --max-duration %.3f s",
 			c.last ? c.last->name : "?", (double)c.end_ns / 1e9,
 			(double)l->max_duration_ns / 1e9);
+		return EDQUOT;
+	}
 	return 0;
 }
 
