@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bw/bw_conn.h"
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "bw/bw_rx.h"
 #include "limits/limits.h"

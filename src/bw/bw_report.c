@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "bw/bw_params.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)

@@ -171,6 +171,8 @@ struct rperf_cli_config {
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
 	uint64_t max_qps;
 	uint64_t stall_ns; /* --stall-limit */
+	uint64_t max_instances; /* agent: generator ends per PLAN; 0: 1024 */
+	uint64_t max_duration_ns; /* agent: a PLAN's latest end; 0: 1 h */
 	/* control-plane scale and launch (options_scale.c) */
 	bool dry_run; /* agent: no device, no QP (agent_dry.c) */
 	bool mpi; /* run: launched by mpirun/srun (src/mpi) */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Pure arithmetic of rperf bw (unit tested): rate limits, wire overhead. */
+/* Pure arithmetic of bandwidth (unit tested): rate limits, wire overhead,
+ * Gb/s and Mpps, for rperf bw and the run report. */
 #ifndef RPERF_BW_MATH_H
 #define RPERF_BW_MATH_H
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 
 #include <rperf/report.h>
 
-#include "config/config.h"
+#include "gen/gen.h"
 
 double rperf_bw_limit_msgs(double limit, int units, uint64_t size)
 {
