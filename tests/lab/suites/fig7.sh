@@ -17,16 +17,21 @@
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 EX=/usr/share/rperf/examples
-# the lab profile next to the hosts map: one --set per line of it
+# the lab profile next to the hosts map: one --set per line of it (a plain
+# redirection: the VM's initramfs has no /dev/fd for <(...))
 SETS=()
-while read -r kv; do SETS+=(--set "$kv"); done < <(grep '^[a-z]' "$EX/lab-sets.txt")
+if [ -r "$EX/lab-sets.txt" ]; then
+	while read -r kv; do
+		case $kv in [a-z]*) SETS+=(--set "$kv") ;; esac
+	done < "$EX/lab-sets.txt"
+fi
 T=120
 WIN=fig7-1  # the attempt whose sweep is kept
 
 setup() {
 	local d
 	[ -r "$EX/fig7-converged.ini" ] && [ -r "$EX/lab-hosts.ini" ] && [ "${#SETS[@]}" = 26 ] ||
-		{ echo "GOT no examples in the image ($EX)"; return 1; }
+		{ echo "GOT no examples in the image ($EX), or not the 13 lines of lab-sets.txt (${#SETS[@]} words)"; return 1; }
 	for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > "$d"; done
 	ip netns exec sw sh -c 'for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > $d; done'
 	lab_fifo h1 4mbit || { sleep 0.5; lab_fifo h1 4mbit; } || return 1
