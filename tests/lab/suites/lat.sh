@@ -107,10 +107,10 @@ ka_round() {
 # what was measured:
 #  - below: rperf's median RTT rises by at least 95 % of the 5 ms (netem
 #    delivers no packet early; 5 % covers the base median, 0.06 ms, and the
-#    histogram's bucket error). Measured rises: 5.20-7.68 ms (4 boots).
+#    histogram's bucket error). Measured rises: 5.15-7.68 ms (8 boots).
 #  - above: rperf's delayed median is at most 1.3 x ping's delayed median
 #    of the same boot (TCG's timers overshoot netem's 5 ms by 4-54 %, for
-#    both tools alike: rperf / ping delayed medians 0.84-1.02 in 4 boots).
+#    both tools alike: rperf / ping delayed medians 0.81-1.02 in 8 boots).
 #    A clock off by 2x, or a delay counted twice, fails it.
 # The former check, rperf's rise = ping's rise within max(15 %, 0.3 ms),
 # compared two noisy rises (ping's base median is ~1 ms of its own software,
