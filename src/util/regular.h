@@ -12,7 +12,7 @@
 
 /*
  * Open @path read-only if it is a regular file: 0 with *fd (blocking
- * again, O_CLOEXEC), or the open errno, or EINVAL with *kind naming what
+ * again, O_CLOEXEC), or the open errno, or EISDIR (a directory) or EINVAL with *kind naming what
  * it is instead ("a FIFO", "a directory", "a character device", "a block
  * device", "a socket", "not a regular file").
  */

@@ -619,7 +619,8 @@ static void escapes_stripped(void **state)
 	if (memchr(out, 0x1b, n) || memchr(out, '\r', n) ||
 	    strstr(out, "\xc2\x9b") || strstr(out, "\nrperf run: all hosts ok"))
 		fail_msg("raw peer bytes reached the terminal: %s", out);
-	if (!strstr(out, "refused: ?[2J?]0;owned?bad??rperf run: all hosts ok ??31m"))
+	if (!strstr(out,
+		    "refused: ?[2J?]0;owned?bad??rperf run: all hosts ok ??31m"))
 		fail_msg("the refusal is not shown, cleaned: %s", out);
 }
 
