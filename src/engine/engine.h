@@ -159,6 +159,9 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 const char *rperf_engine_device(const struct rperf_engine *e);
 /* "ethernet" (RoCE) or "infiniband": the port's link layer. */
 const char *rperf_engine_link_layer(const struct rperf_engine *e);
+/* The port's data rate in Gb/s, as rperf info computes it (InfiniBand:
+ * speed x width after encoding; RoCE: its netdev's speed); 0 unknown. */
+double rperf_engine_link_gbps(const struct rperf_engine *e);
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
 			  size_t *sinks);
 int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
@@ -184,6 +187,43 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 			struct rperf_proto_report *out);
 /* Stop, tear every instance down, close the device. NULL-safe. */
 void rperf_engine_destroy(struct rperf_engine *e);
+
+/* ---- what an agent accepts (engine_limits.c) ---- */
+
+#define RPERF_ENGINE_MAX_DURATION_NS (3600ull * 1000000000ull)
+
+/* An agent's limits on one PLAN (0: no limit). */
+struct rperf_plan_limits {
+	uint64_t max_memory; /* bytes pinned, rperf_pin_estimate() */
+	uint64_t max_qps; /* QPs created on the host */
+	uint64_t max_instances; /* instance ends on the host */
+	uint64_t max_duration_ns; /* latest start + warm-up + duration */
+};
+
+/* What @p would cost its host: QPs, bytes pinned (src/limits' estimate of
+ * every instance end, receive queues at RPERF_ENGINE_RX_DEPTH), instance
+ * ends, the latest planned end after GO; the costliest and the last
+ * instance (for the refusal text). */
+struct rperf_plan_cost {
+	uint64_t instances, qps, bytes, end_ns, big_bytes;
+	const struct rperf_gen_spec *big, *last;
+};
+void rperf_engine_plan_cost(const struct rperf_proto_plan *p,
+			    struct rperf_plan_cost *out);
+/* @p against @l before anything is created: 0, or EDQUOT with @why
+ * ("limits: ...": the figure, the limit and its option). */
+int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
+			    const struct rperf_proto_plan *p, char *why,
+			    size_t whylen);
+/* May @peer's endpoints (the other end of an instance, on host @host) be
+ * connected from device @d? RoCE: every GID is @host's address in
+ * @hosts->hosts (the PLAN's "hosts"); InfiniBand: our subnet and a LID
+ * (rperf_limits_gid_check_host). 0 or EACCES with @why. */
+int rperf_engine_peer_check(const struct rperf_dev *d,
+			    const struct rperf_proto_plan *hosts,
+			    const char *host,
+			    const struct rperf_proto_inst_eps *peer, char *why,
+			    size_t whylen);
 
 /* CLOCK_MONOTONIC now, ns. */
 uint64_t rperf_engine_now_ns(void);

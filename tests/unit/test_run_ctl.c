@@ -9,6 +9,7 @@
  * running.
  */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,7 +24,16 @@ enum fake_mode {
 	FAKE_NO_FINISH, /* runs until STOP */
 	FAKE_BAD_REPORT, /* reports an instance of another host */
 	FAKE_GARBAGE, /* sends a frame with a bad magic after GO */
+	FAKE_ESCAPES, /* REFUSE with escape codes, CR/LF in the reason */
+	FAKE_THIRD_PARTY, /* RoCE ENDPOINTS naming another host's GID */
 };
+
+/* What a hostile agent puts in a reason: clear the screen, retitle the
+ * terminal, fake a line of rperf's own. */
+#define EVIL_REASON                               \
+	"\x1b[2J\x1b]0;owned\x07"                 \
+	"bad\r\nrperf run: all hosts ok \xc2\x9b" \
+	"31m"
 
 struct fake {
 	const char *name;
@@ -35,6 +45,8 @@ struct fake {
 	/* outcome, read after join */
 	bool planned; /* got a PLAN: it would have created QPs */
 	bool peers_ok; /* CONNECT carried the other ends' endpoints */
+	size_t plan_hosts; /* PLAN "hosts" entries */
+	char plan_addr[64]; /* the first one's address */
 	char fail[128]; /* "" or what went wrong in the fake */
 };
 
@@ -79,6 +91,11 @@ static int handshake(struct fake *f, int fd)
 	if (recv_type(f, fd, RPERF_CTRL_HELLO, &m))
 		return -1;
 	rperf_ctrl_msg_release(&m);
+	if (f->mode == FAKE_ESCAPES) {
+		assert_int_equal(rperf_ctrl_reason_encode(EVIL_REASON, &p), 0);
+		send_msg(fd, RPERF_CTRL_REFUSE, p);
+		return 1;
+	}
 	assert_int_equal(rperf_proto_nonce(nonce), 0);
 	assert_int_equal(
 		rperf_proto_welcome_encode(&w, nonce, f->key != NULL, &p), 0);
@@ -110,7 +127,8 @@ static void fake_ep(struct rperf_ctrl_endpoint *ep, uint32_t id, int role)
 	ep->mtu = 1024;
 }
 
-static int send_endpoints(int fd, const struct rperf_proto_plan *pl)
+static int send_endpoints(const struct fake *f, int fd,
+			  const struct rperf_proto_plan *pl)
 {
 	size_t n = pl->nsources + pl->nsinks, i;
 	struct rperf_proto_inst_eps *in = calloc(n + 1, sizeof(*in));
@@ -126,11 +144,21 @@ static int send_endpoints(int fd, const struct rperf_proto_plan *pl)
 		in[i].id = s->id;
 		in[i].role = src ? RPERF_ROLE_SOURCE : RPERF_ROLE_SINK;
 		fake_ep(&eps[i], s->id, in[i].role);
+		/* RoCE: the GID is ::ffff:127.0.0.1, our address; a third
+		 * party's is 10.9.9.9 */
+		eps[i].gid[10] = eps[i].gid[11] = 0xff;
+		eps[i].gid[12] = f->mode == FAKE_THIRD_PARTY ? 10 : 127;
+		eps[i].gid[13] = f->mode == FAKE_THIRD_PARTY ? 9 : 0;
+		eps[i].gid[14] = f->mode == FAKE_THIRD_PARTY ? 9 : 0;
+		eps[i].gid[15] = f->mode == FAKE_THIRD_PARTY ? 9 : 1;
 		in[i].qps = &eps[i];
 		in[i].nqps = 1;
 	}
 	assert_int_equal(rperf_proto_endpoints_encode(&e, &p), 0);
-	json_object_set_new(p, "link_layer", json_string("infiniband"));
+	json_object_set_new(p, "link_layer",
+			    json_string(f->mode == FAKE_THIRD_PARTY ?
+						"ethernet" :
+						"infiniband"));
 	free(in);
 	free(eps);
 	return send_msg(fd, RPERF_CTRL_ENDPOINTS, p);
@@ -197,13 +225,18 @@ static void experiment(struct fake *f, int fd)
 	assert_int_equal(rperf_proto_plan_decode(&m, &pl, why, sizeof(why)), 0);
 	rperf_ctrl_msg_release(&m);
 	f->planned = true;
+	f->plan_hosts = pl.nhosts;
+	if (pl.nhosts)
+		snprintf(f->plan_addr, sizeof(f->plan_addr), "%s",
+			 pl.hosts[0].addr);
 	if (f->mode == FAKE_SILENT_AFTER_PLAN) {
 		/* never answers; the controller gives up and sends ERROR */
 		(void)rperf_ctrl_recv(fd, io_ms, &m);
 		rperf_ctrl_msg_release(&m);
 		goto plan_fini;
 	}
-	if (send_endpoints(fd, &pl) || recv_type(f, fd, RPERF_CTRL_CONNECT, &m))
+	if (send_endpoints(f, fd, &pl) ||
+	    recv_type(f, fd, RPERF_CTRL_CONNECT, &m))
 		goto plan_fini;
 	f->peers_ok = check_connect(&m, pl.nsources + pl.nsinks);
 	rperf_ctrl_msg_release(&m);
@@ -516,13 +549,93 @@ static void hostile_agent(void **state)
 	}
 }
 
+/* A PLAN carries the addresses of its host and of the other ends. An
+ * agent whose RoCE ENDPOINTS name a GID that is not its address is failed:
+ * the controller relays no third party's endpoint (the others get ERROR,
+ * nothing was measured). */
+static void third_party_endpoints(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	r = run(j, f, NULL, &secs);
+	assert_int_equal(f[0].plan_hosts, 2); /* h1 and h3 */
+	assert_int_equal(f[2].plan_hosts, 3); /* h3, h1, h2 */
+	assert_string_equal(f[0].plan_addr, "127.0.0.1");
+	assert_false(r->aborted);
+	rperf_run_results_free(r);
+	memset(f, 0, sizeof(f));
+	f[1].mode = FAKE_THIRD_PARTY;
+	r = run(j, f, NULL, &secs);
+	assert_true(r->aborted);
+	assert_true(r->hosts[1].failed);
+	if (!strstr(r->hosts[1].why, "GID 10.9.9.9, not this agent's address "
+				     "127.0.0.1: not relayed"))
+		fail_msg("h2 failed for '%s'", r->hosts[1].why);
+	assert_false(f[0].peers_ok); /* no CONNECT reached the others */
+	assert_false(f[2].peers_ok);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+/* A fake agent's REFUSE with escape codes and CR/LF reaches the terminal
+ * of `rperf run` (the binary, RPERF_BIN) cleaned: no ESC, no CR, no line
+ * of its own. */
+static void escapes_stripped(void **state)
+{
+	const char *bin = getenv("RPERF_BIN");
+	struct fake f[2] = { { .mode = FAKE_ESCAPES },
+			     { .mode = FAKE_ESCAPES } };
+	struct rperf_job_host h[2] = { { .name = "h1" }, { .name = "h2" } };
+	char path[] = "/tmp/rperf-escXXXXXX", cmd[512], out[8192];
+	size_t n;
+	FILE *p;
+	int fd;
+
+	(void)state;
+	if (!bin)
+		skip();
+	fake_start(&f[0], &h[0]);
+	fake_start(&f[1], &h[1]);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	dprintf(fd,
+		"[global]\ntimeout = 2s\n[host h1]\ncontrol = 127.0.0.1:%u\n"
+		"[host h2]\ncontrol = 127.0.0.1:%u\n[lsg l]\nfrom = h1\nto = h2\n",
+		f[0].port, f[1].port);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	assert_int_equal(WEXITSTATUS(pclose(p)), 3);
+	fake_join(&f[0]);
+	fake_join(&f[1]);
+	unlink(path);
+	if (memchr(out, 0x1b, n) || memchr(out, '\r', n) ||
+	    strstr(out, "\xc2\x9b") || strstr(out, "\nrperf run: all hosts ok"))
+		fail_msg("raw peer bytes reached the terminal: %s", out);
+	if (!strstr(out, "refused: ?[2J?]0;owned?bad??rperf run: all hosts ok ??31m"))
+		fail_msg("the refusal is not shown, cleaned: %s", out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(whole_flow),	cmocka_unit_test(agent_dies),
-		cmocka_unit_test(wrong_key),	cmocka_unit_test(right_key),
-		cmocka_unit_test(silent_agent), cmocka_unit_test(not_running),
-		cmocka_unit_test(interrupted),	cmocka_unit_test(hostile_agent),
+		cmocka_unit_test(whole_flow),
+		cmocka_unit_test(agent_dies),
+		cmocka_unit_test(wrong_key),
+		cmocka_unit_test(right_key),
+		cmocka_unit_test(silent_agent),
+		cmocka_unit_test(not_running),
+		cmocka_unit_test(interrupted),
+		cmocka_unit_test(hostile_agent),
+		cmocka_unit_test(third_party_endpoints),
+		cmocka_unit_test(escapes_stripped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
