@@ -20,7 +20,7 @@
 
 #include "agent/agent_priv.h"
 #include "ctrl/ctrl.h"
-#include "report/report_int.h"
+#include "report/report_json.h"
 
 #define NS_MS 1000000ull
 

@@ -31,6 +31,8 @@ enum rperf_cmd {
 
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
+/* rperf lat's default warm-up: -n / 10 within [10, this], this with -D */
+#define RPERF_WARMUP_MAX 1000
 #define RPERF_MAX_PERCENTILES 32
 #define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (cli/options.h) */
 
@@ -138,6 +140,9 @@ struct rperf_cli_config {
 	bool report_unsorted; /* -U: every sample on stdout after the table */
 	double limit_bw; /* -w: exit 1 below this BW average; 0: none */
 	uint64_t limit_lat_ns; /* exit 1 above this t_typical; 0: none */
+	bool wide; /* --wide: every column of the text table */
+	bool half_rtt; /* lat --half-rtt: the table's RTTs as RTT/2 */
+	bool quiet; /* --quiet: no progress line on a terminal */
 
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */

@@ -17,9 +17,9 @@
  * Threads: every source runs on its own thread, pinned to the host's cpu,
  * else on its spec's cpu_node, else on the NIC's node (rperf_place_decide,
  * as rperf lat), its buffers on its mem_node (else the NIC's node), with a
- * stop flag and no socket; except that on a
- * host that also runs an LSG, BSG sources stay unpinned (a BSG polling on
- * the LSG's CPU would distort its timestamps: see LAB.md on busy pollers); all sinks of the
+ * stop flag and no socket; except that on a host that also runs an LSG,
+ * BSG sources stay unpinned (a BSG polling on the LSG's CPU would distort
+ * its timestamps: see tests/lab/README.md on busy pollers); all sinks of the
  * device are served by ONE sink thread that waits in one poll() on the
  * completion channels of the sinks (event mode: one channel per sink,
  * shared by its QPs, so the QP count is not bounded by open files) or
@@ -40,10 +40,10 @@
  * planned end and STOP (src/run/run_ctl.c). A sink counts
  * from ARMED to STOP; its "seconds" span its first to last receive.
  *
- * Differences from the brief's sketch, and why: endpoints/connect use the
- * typed struct rperf_proto_inst_eps rather than JSON (one codec, in
- * proto.c); sinks have no run() of their own but sink_fds()/sink_drain()
- * called by the one sink thread, so any number of them share it.
+ * Two choices, and why: endpoints/connect use the typed struct
+ * rperf_proto_inst_eps rather than JSON (one codec, in proto_plan.c); sinks
+ * have no run() of their own but sink_fds()/sink_drain() called by the one
+ * sink thread, so any number of them share it.
  *
  * Nothing here prints; errors are values with a one-line message.
  */

@@ -15,7 +15,7 @@
 
 #include <rperf/hist.h>
 
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 
 static int agg_add(struct rperf_run_results *r, struct rperf_run_agg *a,
 		   const struct rperf_run_inst *in)

@@ -20,7 +20,7 @@
 #include <rperf/hist.h>
 #include <rperf/report.h>
 
-#include "report/report_int.h"
+#include "report/report_json.h"
 
 #define RPERF_RUN_SCHEMA 1
 
