@@ -115,7 +115,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		/* nothing authenticates the plan: say so (README, trust) */
 		log_line(
 			NULL,
-			"no --key-file: any controller that reaches this port is accepted, and its plan's endpoints are connected as planned");
+			"no --key-file: any controller that reaches this port is accepted; its plans are held to this agent's limits and its endpoints to the plan's host addresses, but those addresses are the controller's word");
 	}
 	agent_limits(cfg, &acfg.limits);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */

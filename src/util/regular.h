@@ -12,8 +12,8 @@
 
 /*
  * Open @path read-only if it is a regular file: 0 with *fd (blocking
- * again, O_CLOEXEC), or the open errno, or EISDIR (a directory) or EINVAL with *kind naming what
- * it is instead ("a FIFO", "a directory", "a character device", "a block
+ * again, O_CLOEXEC), or the open errno (*kind ""), or EISDIR (a
+ * directory) / EINVAL with *kind naming what it is instead ("a FIFO", "a directory", "a character device", "a block
  * device", "a socket", "not a regular file").
  */
 int rperf_open_regular(const char *path, int *fd, const char **kind);

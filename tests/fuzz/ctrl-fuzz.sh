@@ -45,7 +45,7 @@ done
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
-srcs+=("$src/src/util/regular.c") # proto_auth.c reads the key file
+srcs+=("$src/src/util/regular.c") # proto_auth.c's key file
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \
