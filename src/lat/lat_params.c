@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctrl/ctrl.h"
+
 json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 {
 	static const char *const methods[] = { "rperf", "pingpong", "postpoll",
@@ -65,6 +67,7 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 			why, whylen,
 			"method %.32s is a feature this server lacks (it serves: rperf, pingpong, postpoll, all)",
 			json_is_string(m) ? json_string_value(m) : "(none)");
+		rperf_ctrl_text_clean(why); /* the peer's method */
 		return EBADMSG;
 	}
 	snprintf(out->method, sizeof(out->method), "%s", json_string_value(m));

@@ -3,18 +3,19 @@
 # agent-guard.sh - what a plan may make an `rperf agent` do (issue 19):
 #   rxe-lab run --hosts 4 tests/lab/suites/agent-guard.sh
 # Agents (no key) on h1..h4.
-#  - the issue's [bsg big] size = 1G job h2 -> h1 is refused before
-#    anything is created: exit 3, the limit and the figure named (--max-
-#    memory, "would pin"), both agents alive and their peak RSS (VmHWM)
-#    far below 1 GiB; the previous results file is left byte-identical and
-#    the aborted report goes to FILE.aborted.json;
 #  - a job whose host h1 runs on h4's device (its endpoints carry h4's GID,
 #    not h1's address): the controller relays nothing (exit 3, "not
 #    relayed") and h4's switch port sees no packet;
 #  - a hand-made controller (bash, /dev/tcp: no rperf run checks in the
 #    way) hands h2's agent a CONNECT whose endpoint is h4's GID: the agent
 #    answers ERROR naming the third party, connects nothing, h4's switch
-#    port sees no packet, and the agent serves the next run.
+#    port sees no packet, and the agent serves the next run;
+#  - the issue's [bsg big] size = 1G job h2 -> h1 is refused before
+#    anything is created: exit 3, the limit and the figure named (--max-
+#    memory, "would pin"), both agents alive and their peak RSS (VmHWM)
+#    far below 1 GiB; the previous results file is left byte-identical and
+#    the aborted report goes to FILE.aborted.json; the agents serve the
+#    next run.
 # Ends with "N passed, M failed".
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh
@@ -23,6 +24,9 @@ OUT=${LAB_OUT:-/tmp}
 T=60
 
 agent_pid() { cat "/tmp/agent-h$1.pid"; }
+# alive PID: running, not a zombie (an OOM-killed agent stays one until
+# this script reaps it, and kill -0 succeeds on a zombie)
+alive() { [ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
 hwm_kb() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
 agent_logs() {
 	local i
@@ -46,7 +50,7 @@ setup() {
 	echo "INFO MemAvailable: $(awk '/^MemAvailable/ { print $2 " " $3 }' /proc/meminfo)"
 }
 
-# ------------------------------------------------ 1. the 1 GiB plan
+# ------------------------------------------------ 3. the 1 GiB plan
 PREV=$OUT/guard-results.json
 big_refused() {
 	local job=$OUT/guard-big.ini rc h1 h2 p1 p2
@@ -66,9 +70,9 @@ big_refused() {
 	h1=$(hwm_kb "$p1") h2=$(hwm_kb "$p2")
 	lab_result "big_plan status=$rc agent_h1_hwm_kb=$h1 agent_h2_hwm_kb=$h2"
 	echo "EXPECT exit 3; stderr names 'would pin' and '--max-memory'; agents h1, h2 alive with VmHWM < 128 MiB"
-	echo "GOT exit $rc; agents alive: h1 $(kill -0 "$p1" 2> /dev/null && echo yes || echo NO), h2 $(kill -0 "$p2" 2> /dev/null && echo yes || echo NO); VmHWM h1 ${h1:-?} kB, h2 ${h2:-?} kB"
+	echo "GOT exit $rc; agents alive: h1 $(alive "$p1" && echo yes || echo NO), h2 $(alive "$p2" && echo yes || echo NO); VmHWM h1 ${h1:-?} kB, h2 ${h2:-?} kB; kernel: $(dmesg | grep -c -i 'out of memory') OOM kill(s)"
 	[ "$rc" = 3 ] && grep -q "would pin .*--max-memory" /tmp/big.err &&
-		kill -0 "$p1" && kill -0 "$p2" && [ "${h1:-999999}" -lt 131072 ] && [ "${h2:-999999}" -lt 131072 ] ||
+		alive "$p1" && alive "$p2" && [ "${h1:-999999}" -lt 131072 ] && [ "${h2:-999999}" -lt 131072 ] ||
 		{ agent_logs; return 1; }
 }
 big_kept() {
@@ -93,7 +97,7 @@ big_then_normal() {
 	[ "$rc" = 0 ] && jq -e '.generators[0].gbps > 0' "$OUT/guard-normal.json" > /dev/null || { sed 's/^/  [run] /' /tmp/normal.out; agent_logs; return 1; }
 }
 
-# ------------------------------------------------ 2. controller: not relayed
+# ------------------------------------------------ 1. controller: not relayed
 h1_on_h4() {
 	local job=$OUT/guard-third.ini rc a b
 	{
@@ -114,7 +118,7 @@ h1_on_h4() {
 	[ "$rc" = 3 ] && grep -q "10.77.0.4, not this agent's address 10.77.0.1: not relayed" /tmp/third.err && [ $((b - a)) = 0 ]
 }
 
-# ------------------------------------------------ 3. agent: a third party
+# ------------------------------------------------ 2. agent: a third party
 # frame TYPE JSON: one control frame (header: "RPFR", version 1, type, length)
 frame() {
 	local t=$1 n=${#2}
@@ -172,9 +176,9 @@ agent_third_party() {
 	fake_controller || { agent_logs; return 1; }
 	lab_result "agent_third_party answer=$(printf '%s' "$FAKE_GOT" | tr ' ' '_' | head -c 200) h4_port_packets=$FAKE_PKTS"
 	echo "EXPECT ERROR (type 11) naming 10.77.0.4 and host h1's address 10.77.0.1; no packet on h4's switch port; the agent alive"
-	echo "GOT $FAKE_GOT; $FAKE_PKTS packets on h4-sw; agent $(kill -0 "$pid" && echo alive || echo DEAD)"
+	echo "GOT $FAKE_GOT; $FAKE_PKTS packets on h4-sw; agent $(alive "$pid" && echo alive || echo DEAD)"
 	grep -h "third party" /tmp/agent-h2.log | tail -1 | sed 's/^/  [agent h2] /'
-	[[ $FAKE_GOT == "type 11:"*"10.77.0.4"*"host h1 (10.77.0.1)"* ]] && [ "$FAKE_PKTS" = 0 ] && kill -0 "$pid"
+	[[ $FAKE_GOT == "type 11:"*"10.77.0.4"*"host h1 (10.77.0.1)"* ]] && [ "$FAKE_PKTS" = 0 ] && alive "$pid"
 }
 
 if ! command -v rperf > /dev/null; then
@@ -182,11 +186,11 @@ if ! command -v rperf > /dev/null; then
 	exit 77
 fi
 check "4 agents listening"                                          setup
-check "[bsg big] size = 1G: refused, limit named, agents alive"     big_refused
-check "... the previous results file byte-identical"               big_kept
-check "... then a normal run on the same agents"                   big_then_normal
 check "h1 on h4's device: controller relays nothing, h4 silent"     h1_on_h4
 check "CONNECT to h4's GID: agent refuses, h4 silent"               agent_third_party
+check "... then a normal run on the same agents"                   big_then_normal
+check "[bsg big] size = 1G: refused, limit named, agents alive"     big_refused
+check "... the previous results file byte-identical"               big_kept
 check "... then a normal run on the same agents"                   big_then_normal
 lab_agents_stop
 lab_summary
