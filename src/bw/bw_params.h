@@ -38,9 +38,6 @@ struct rperf_bw_params {
 	bool reversed; /* "reversed" */
 };
 
-/* "send", "write", "write_imm", "read", "atomic" ("?" when out of range). */
-const char *rperf_bw_verb_name(int verb);
-
 /* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
 json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg);
 

@@ -315,7 +315,7 @@ static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
 		n = snprintf(
 			line, linelen,
 			"%s: answered by this host's NIC, unseen by its CPU",
-			rperf_bw_verb_name(sv->p.verb));
+			rperf_verb_name(sv->p.verb));
 	else
 		n = snprintf(line, linelen, "%llu messages received (%llu B)",
 			     (unsigned long long)sv->rx.messages,

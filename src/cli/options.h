@@ -23,7 +23,7 @@ enum rperf_opt_type {
 	RPERF_OT_SIZE_LIST, /* sizes[] + nsizes */
 	RPERF_OT_TIME, /* uint64_t ns; bare numbers in units of .unit */
 	RPERF_OT_RATE, /* double, bit/s or 1/s */
-	RPERF_OT_ENUM, /* int index into .choices */
+	RPERF_OT_ENUM, /* int index into .choices (shown as their .cli) */
 	RPERF_OT_PCT_LIST, /* percentiles[] + npercentiles */
 	RPERF_OT_STR_LIST, /* struct rperf_str_list: repeatable, appended */
 };
@@ -36,7 +36,7 @@ struct rperf_opt {
 	size_t off; /* field in struct rperf_cli_config */
 	int64_t min, max; /* INT/COUNT/SIZE/TIME(ns) bounds */
 	uint64_t unit; /* TIME: ns per bare unit */
-	const char *const *choices; /* ENUM: NULL-terminated */
+	const struct rperf_name *choices; /* ENUM: gen/gen.h's tables */
 	const char *metavar;
 	const char *help;
 	const char *dflt; /* default as shown in --help, NULL if none */

@@ -7,9 +7,14 @@
 #include "cli/options_priv.h"
 
 /* Indexes: 0 is the only one rperf runs (parse_perftest.c refuses others). */
-static const char *const conn_types[] = { "RC", "UC",  "UD", "XRC",
-					  "DC", "SRD", NULL };
-static const char *const limit_types[] = { "SW", "HW", "PP", NULL };
+static const struct rperf_name conn_types[] = { { "RC", NULL }, { "UC", NULL },
+						{ "UD", NULL }, { "XRC", NULL },
+						{ "DC", NULL }, { "SRD", NULL },
+						{ NULL, NULL } };
+static const struct rperf_name limit_types[] = { { "SW", NULL },
+						 { "HW", NULL },
+						 { "PP", NULL },
+						 { NULL, NULL } };
 
 const struct rperf_opt rperf_opts_perftest[] = {
 	{ .name = "CPU-freq",

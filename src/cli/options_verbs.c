@@ -3,16 +3,13 @@
  * order); --verb itself is in the bw group. */
 #include "cli/options_priv.h"
 
-static const char *const atomic_ops[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
-					  NULL };
-
 const struct rperf_opt rperf_opts_verbs[] = {
 	{ .name = "atomic_type",
 	  .letter = 'A',
 	  .type = RPERF_OT_ENUM,
 	  .cmds = T,
 	  .off = OFF(atomic_op),
-	  .choices = atomic_ops,
+	  .choices = rperf_atomic_names,
 	  .metavar = "OP",
 	  .dflt = "FETCH_AND_ADD",
 	  .help = "--verb atomic: FETCH_AND_ADD (adds 1) or CMP_AND_SWAP, 8 B each (perftest's -A)." },

@@ -302,7 +302,7 @@ static int lat_start(void *arg, struct rperf_session_chan *ch,
 	(void)ch;
 	rperf_ctrl_get_str(m->payload, "method", name, sizeof(name));
 	for (sv->method = 0; sv->method < RPERF_METHOD_ALL; sv->method++)
-		if (!strcmp(name, rperf_lat_method_name(sv->method)))
+		if (!strcmp(name, rperf_method_name(sv->method)))
 			break;
 	if (sv->method < RPERF_METHOD_ALL &&
 	    (sv->verb != RPERF_VERB_WRITE ||
@@ -365,14 +365,14 @@ static int lat_result(void *arg, uint64_t samples, json_t **out, char *line,
 		sv->bytes = sv->received * sv->we.size;
 	if (sv->verb == RPERF_VERB_SEND || sv->method == RPERF_METHOD_PINGPONG)
 		snprintf(line, linelen, "%s: %llu %s received (%llu B)",
-			 rperf_lat_method_name(sv->method),
+			 rperf_method_name(sv->method),
 			 (unsigned long long)sv->received,
 			 sv->verb == RPERF_VERB_SEND ? "SENDs" : "WRITEs",
 			 (unsigned long long)sv->bytes);
 	else
 		snprintf(line, linelen,
 			 "%s: answered by this host's NIC, unseen by its CPU",
-			 rperf_lat_method_name(sv->method));
+			 rperf_method_name(sv->method));
 	*out = json_pack("{s:I, s:I}", "received", (json_int_t)sv->received,
 			 "bytes", (json_int_t)sv->bytes);
 	return *out ? 0 :

@@ -33,7 +33,7 @@ if ! jansson=$(pkg-config --cflags --libs jansson libcrypto 2>/dev/null); then
 	exit 77
 fi
 # Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
-# experiment codecs (src/engine) and the histogram serialization they use.
+# experiment codecs (src/engine), their name tables and the histogram serialization they use.
 srcs=()
 for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	ctrl_perftest.c; do
@@ -42,6 +42,7 @@ done
 for f in spec.c proto_auth.c proto_plan.c proto_report.c proto_session.c; do
 	srcs+=("$src/src/engine/$f")
 done
+srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
