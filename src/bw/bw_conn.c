@@ -213,7 +213,7 @@ static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
 	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
 	cep.addr = (uintptr_t)c->buf.addr;
 	cep.size = c->max_size;
-	cep.access = rperf_session_access_bits(c->buf.access);
+	cep.access = rperf_endpoint_access_bits(c->buf.access);
 	for (size_t i = 0; i < c->nqp; i++) {
 		v[i] = c->qp[i]->qp->qp_num;
 		v[c->nqp + i] = c->qp[i]->psn;

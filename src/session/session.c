@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host/place.h"
 #include "session/session_err.h"
 #include "session/session_path.h"
 
@@ -59,22 +60,9 @@ int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
 	return ERANGE;
 }
 
-int rperf_session_pin(int64_t cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	if (cpu >= CPU_SETSIZE)
-		return EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
-}
-
 int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
 {
-	int rc = rperf_session_pin(cpu);
+	int rc = rperf_place_pin(cpu);
 
 	return rc ? rperf_err_set(
 			    e, RPERF_ERRC_USAGE, rc,

@@ -36,9 +36,7 @@ int rperf_session_dev_open(const struct rperf_cli_config *cfg,
 int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
 			      uint64_t depth, char *err, size_t errlen);
 
-/* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
-int rperf_session_pin(int64_t cpu);
-/* The same for --cpu, with the one-line error (usage class) in @e. */
+/* rperf_place_pin() for --cpu, with the one-line error (usage class) in @e. */
 struct rperf_err;
 int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e);
 
