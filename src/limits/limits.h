@@ -20,9 +20,10 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "gen/rx.h"
 #include "verbs/verbs.h"
 
-#define RPERF_LIMITS_STALL_NS 5000000000ull /* --stall-limit default */
+#define RPERF_LIMITS_STALL_NS RPERF_GEN_STALL_NS /* --stall-limit default */
 #define RPERF_LIMITS_MEM_CAP (4ull << 30) /* auto --max-memory at most */
 #define RPERF_LIMITS_MEM_FLOOR (64ull << 20) /* ... and at least */
 #define RPERF_LIMITS_MAX_QPS 1024 /* --max-qps default (bw's -q maximum) */
