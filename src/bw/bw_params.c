@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "limits/limits.h"
+#include "session/session.h"
 
 static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 {
@@ -164,4 +166,19 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc && json_object_get(obj, "rdma_cm"))
 		rc = get_b(obj, "rdma_cm", &out->rdma_cm, why, whylen);
 	return rc;
+}
+
+/* qps QPs (send depth tx_depth with -b), one buffer of max_size. */
+int rperf_bw_admit(const struct rperf_cli_config *cfg,
+		   const struct rperf_bw_params *p, uint64_t *stall_ns,
+		   char *why, size_t whylen)
+{
+	struct rperf_pin_req r = {
+		.qps = p->qps,
+		.send_depth = p->bidir ? p->tx_depth : 1,
+		.recv_depth = p->verb != RPERF_VERB_WRITE ? p->rx_depth : 1,
+		.buf_bytes = p->max_size,
+	};
+
+	return rperf_session_admit(cfg, &r, &p->path, stall_ns, why, whylen);
 }

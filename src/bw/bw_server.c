@@ -81,8 +81,8 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_bw(sv->cfg, &sv->p, &sv->stall_ns, why,
-					   sizeof(why));
+		rc = rperf_bw_admit(sv->cfg, &sv->p, &sv->stall_ns, why,
+				    sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
 				     rc == EPROTO ? "malformed PARAMS" : why);

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "limits/limits.h"
+#include "session/session.h"
+
 json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 {
 	uint64_t max = 0;
@@ -93,4 +96,17 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc)
 		rc = rperf_lat_params_decode_verbs(obj, out, why, whylen);
 	return rc;
+}
+
+/* The wire QP (16 replies deep, rx_depth receives), one buffer. */
+int rperf_lat_admit(const struct rperf_cli_config *cfg,
+		    const struct rperf_lat_params *p, uint64_t *stall_ns,
+		    char *why, size_t whylen)
+{
+	struct rperf_pin_req r = { .qps = 1,
+				   .send_depth = 16,
+				   .recv_depth = p->rx_depth,
+				   .buf_bytes = p->max_size };
+
+	return rperf_session_admit(cfg, &r, &p->path, stall_ns, why, whylen);
 }

@@ -71,8 +71,8 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_lat(sv->cfg, &p, &sv->stall_ns, why,
-					    sizeof(why));
+		rc = rperf_lat_admit(sv->cfg, &p, &sv->stall_ns, why,
+				     sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
 	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));

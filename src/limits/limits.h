@@ -107,16 +107,4 @@ struct sockaddr_storage;
 bool rperf_limits_gid_is_addr(const uint8_t gid[16],
 			      const struct sockaddr_storage *ss);
 
-/* The commands' PARAMS against the limits (limits_admit.c), before
- * anything is allocated: 0 with *stall_ns the run's stall limit on this
- * server (rperf_limits_stall_ns), or EDQUOT with @why. */
-struct rperf_bw_params;
-struct rperf_lat_params;
-int rperf_limits_admit_bw(const struct rperf_cli_config *cfg,
-			  const struct rperf_bw_params *p, uint64_t *stall_ns,
-			  char *why, size_t whylen);
-int rperf_limits_admit_lat(const struct rperf_cli_config *cfg,
-			   const struct rperf_lat_params *p, uint64_t *stall_ns,
-			   char *why, size_t whylen);
-
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "host/place.h"
+#include "limits/limits.h"
 #include "session/session_err.h"
 #include "session/session_path.h"
 
@@ -69,4 +70,21 @@ int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
 			    "--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
 			    (long long)cpu, strerror(rc)) :
 		    0;
+}
+
+int rperf_session_admit(const struct rperf_cli_config *cfg,
+			struct rperf_pin_req *r,
+			const struct rperf_session_path *path,
+			uint64_t *stall_ns, char *why, size_t whylen)
+{
+	struct rperf_verbs_cfg v;
+	struct rperf_limits l;
+
+	rperf_session_verbs_cfg(cfg, &v);
+	r->huge_shift = v.huge_shift;
+	r->inline_size = cfg->inline_size;
+	rperf_limits_of(cfg, &l);
+	*stall_ns = rperf_limits_stall_ns(&l, (unsigned int)path->qp_timeout,
+					  (unsigned int)path->retry_count);
+	return rperf_limits_check(&l, r, why, whylen);
 }
