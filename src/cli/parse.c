@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/verbs_check.h"
 #include "cli/parse_perftest.h"
 #include "util/units.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "session/session_parity.h"
 
 #define NAME_MAX_LEN 40

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "bw/bw_math.h"
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/bsg.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "bw/bw_params.h"
-#include "cli/options.h"
+#include "config/options.h"
 
 static json_t *encoded(void)
 {

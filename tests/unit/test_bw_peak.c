@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "bw/bw.h"
-#include "cli/config.h"
+#include "config/config.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
 

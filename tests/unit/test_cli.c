@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cli/help.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/parse.h"
 #include "cli_fixture.h"
 

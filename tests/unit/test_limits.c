@@ -20,7 +20,7 @@
 #include <rperf/report.h>
 
 #include "bw/bw_params.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/out_check.h"
 #include "limits/limits.h"
 

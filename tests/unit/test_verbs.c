@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "bw/bw_params.h"
-#include "cli/config.h"
+#include "config/config.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
 #include "lat/lat_params.h"

@@ -4,13 +4,13 @@
  * --help text, the option list of man/rperf.1.md and the "config" object of
  * the JSON report.
  */
-#ifndef RPERF_CLI_OPTIONS_H
-#define RPERF_CLI_OPTIONS_H
+#ifndef RPERF_CONFIG_OPTIONS_H
+#define RPERF_CONFIG_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 enum rperf_opt_type {
 	RPERF_OT_HELP, /* -h/--help */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "place" (see options.h for the order). */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
 /* Indexes match enum rperf_hugepages. */
 static const struct rperf_name hugepages[] = { { "none", NULL },

@@ -4,7 +4,7 @@
  * -w/--limit_bw, --limit_lat) with perftest's letters and meanings, where
  * rperf has the concept (see options.h for the order).
  */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
 const struct rperf_opt rperf_opts_report[] = {
 	/* perftest's report options */
