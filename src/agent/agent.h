@@ -11,6 +11,10 @@
  * once (rperf_serve_busy_text(): N once GO set the sources' planned end)
  * and is closed. With a key, a controller whose AUTH MAC is wrong
  * gets REFUSE "wrong key" and nothing is created (no device opened).
+ * A PLAN above the agent's limits (memory, QPs, instances, duration) gets
+ * ERROR "limits: ..." and nothing is created; a CONNECT naming an endpoint
+ * whose GID is not its host's address in the PLAN gets ERROR "... a third
+ * party's endpoint is never connected" and no QP is connected.
  *
  * Deadlines: HELLO within handshake_ms of the accept, AUTH within
  * @timeout_ms of the HELLO;
@@ -54,6 +58,8 @@ struct rperf_agent_engine {
 		      struct rperf_proto_report *out);
 	void (*destroy)(struct rperf_engine *e);
 	const char *(*link_layer)(const struct rperf_engine *e);
+	/* the port's data rate, Gb/s (0 unknown; may be NULL) */
+	double (*link_gbps)(const struct rperf_engine *e);
 };
 
 /* The real one (src/engine). */
@@ -81,6 +87,10 @@ struct rperf_agent_cfg {
 	 * before theirs; 0: RPERF_SERVE_DEFAULT_HANDSHAKE_MS / _MAX_CONNS */
 	int handshake_ms;
 	unsigned int max_conns;
+	/* every PLAN is checked against these before anything is created
+	 * (rperf_engine_plan_admit; 0 fields: no limit); a plan above them
+	 * gets ERROR "limits: ..." */
+	struct rperf_plan_limits limits;
 };
 
 struct rperf_agent;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bw/bw_conn.h"
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "gen/rx.h"
 #include "limits/limits.h"
@@ -286,10 +286,13 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	bool have = false;
 
 	bsg_cfg(c, &b, cfg->sizes[i]);
+	rperf_round_start(&run->round, i, cfg->nsizes, cfg->sizes[i]);
 	run->cur_size = cfg->sizes[i];
 	run->tick_msgs = run->tick_bytes = 0;
 	run->peak_gbps = run->peak_from = 0;
 	run->peak_bytes = 0;
+	run->peak_min_bytes = rperf_bw_peak_min_bytes(cfg->sizes[i],
+						      c->conn.nqp, cfg->cq_mod);
 	rc = send_start(c, &b);
 	if (rc)
 		return rc;

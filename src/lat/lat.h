@@ -30,6 +30,7 @@ struct rperf_lat_run {
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_say say; /* the command layer's: file errors, thresholds */
+	struct rperf_round_hook round; /* the command layer's progress line */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
@@ -50,7 +51,9 @@ int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e);
 struct rperf_session_server_ops;
 extern const struct rperf_session_server_ops rperf_lat_server_ops;
 
-/* Derive the warnings the results call for (precompleted, loop > wire...). */
+/* Derive the warnings the results call for (precompleted, loop > wire...),
+ * each kind once with the sizes it applies to (-a: one line, not one per
+ * size). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
 
 /* Methods a run measures (3 with --method all), and the i-th one. */

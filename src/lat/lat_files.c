@@ -134,7 +134,7 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 
 	if (!run->cfg->breakdown)
 		return;
-	printf("\nbreakdown (usec; seed 002's component view):\n");
+	printf("\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
 

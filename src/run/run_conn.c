@@ -3,7 +3,9 @@
 #include "run/run_conn.h"
 #include "run/run.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,4 +183,33 @@ int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+int run_peer_addr(int fd, struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	socklen_t sl = sizeof(*ss);
+	struct sockaddr_in6 *a6 = (void *)ss;
+	struct sockaddr_in *a4 = (void *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (getpeername(fd, (struct sockaddr *)ss, &sl))
+		return errno;
+	if (ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+		struct in_addr v4;
+
+		memcpy(&v4, a6->sin6_addr.s6_addr + 12, 4);
+		memset(ss, 0, sizeof(*ss));
+		a4->sin_family = AF_INET;
+		a4->sin_addr = v4;
+	}
+	if (ss->ss_family == AF_INET)
+		return inet_ntop(AF_INET, &a4->sin_addr, buf, (socklen_t)len) ?
+			       0 :
+			       errno;
+	if (ss->ss_family == AF_INET6)
+		return inet_ntop(AF_INET6, &a6->sin6_addr, buf,
+				 (socklen_t)len) ?
+			       0 :
+			       errno;
+	return EAFNOSUPPORT;
 }

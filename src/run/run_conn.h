@@ -51,6 +51,11 @@ int run_dial_all(struct run_dial *d, size_t n);
 /* A person's message for a failed dial: "cannot resolve NAME", ... */
 void run_dial_why(const struct run_dial *d, char *buf, size_t len);
 
+/* The peer address of connected socket @fd into @ss and, as people write
+ * it (a v4-mapped IPv6 address as IPv4), into @buf. 0 or errno. */
+struct sockaddr_storage;
+int run_peer_addr(int fd, struct sockaddr_storage *ss, char *buf, size_t len);
+
 /* Monotonic clock in ns. */
 uint64_t run_now_ns(void);
 

@@ -306,6 +306,12 @@ static int dial(struct run_ctl *c)
 		if (d[i].fd < 0) {
 			run_dial_why(&d[i], why, sizeof(why));
 			run_fail(c, &c->ag[i], "%s", why);
+		} else if ((rc = run_peer_addr(d[i].fd, &c->ag[i].addr,
+					       c->ag[i].addr_text,
+					       sizeof(c->ag[i].addr_text)))) {
+			run_fail(c, &c->ag[i], "no peer address: %s",
+				 strerror(rc));
+			rc = 0;
 		}
 	}
 	free(d);

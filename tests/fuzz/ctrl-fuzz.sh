@@ -46,6 +46,7 @@ srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
+srcs+=("$src/src/util/regular.c") # proto_auth.c's key file
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \

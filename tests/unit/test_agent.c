@@ -140,8 +140,8 @@ static const char *f_link(const struct rperf_engine *e)
 }
 
 static const struct rperf_agent_engine fake_engine = {
-	f_create, f_endpoints, f_connect, f_go,	     f_fd,
-	f_poll,	  f_stop,      f_report,  f_destroy, f_link,
+	f_create, f_endpoints, f_connect, f_go,	  f_fd, f_poll,
+	f_stop,	  f_report,    f_destroy, f_link, NULL,
 };
 
 static void on_log(void *arg, const char *line)
@@ -249,9 +249,11 @@ static json_t *auth(const uint8_t *key, size_t keylen, const uint8_t *nonce)
 static json_t *plan(const char *device)
 {
 	struct rperf_gen_spec src;
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
-				      &src,  1,	   NULL,
-				      0 };
+	struct rperf_proto_plan p = { .experiment = "job",
+				      .host = "h1",
+				      .device = { "", 1, -1, -1, -1, -1 },
+				      .sources = &src,
+				      .nsources = 1 };
 	json_t *o = NULL;
 
 	snprintf(p.device.device, sizeof(p.device.device), "%s", device);

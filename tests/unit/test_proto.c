@@ -170,9 +170,13 @@ static int plan_decode_json(json_t *o, struct rperf_proto_plan *p, char *why,
 static void test_plan(void **state)
 {
 	struct rperf_gen_spec src[2], snk[1];
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
-				      src,   2,	   snk,
-				      1 },
+	struct rperf_proto_plan p = { .experiment = "job",
+				      .host = "h1",
+				      .device = { "", 1, -1, -1, -1, -1 },
+				      .sources = src,
+				      .nsources = 2,
+				      .sinks = snk,
+				      .nsinks = 1 },
 				q;
 	char why[256];
 	json_t *o = NULL, *c;
@@ -190,6 +194,7 @@ static void test_plan(void **state)
 	assert_int_equal(q.sources[1].kind, RPERF_GEN_BSG);
 	assert_int_equal(q.sinks[0].id, 5);
 	assert_int_equal(q.device.gid_index, -1);
+	assert_null(rperf_proto_plan_addr(&q, "h3")); /* no "hosts" */
 	rperf_proto_plan_fini(&q);
 	rperf_proto_plan_fini(&q); /* idempotent */
 	/* a source not from this host */
