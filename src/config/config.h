@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The run configuration as the command line sets it (src/cli parses it and
- * sets the defaults). Configuration only: runtime state and results live in
- * the modules that run and report. It lives below src/cli so that the
- * modules that read it (lat, bw, session) need nothing of the parser.
+ * The run configuration as the command line sets it (src/cli parses it; the
+ * option table beside it, options*.c, says where each option goes and sets
+ * the defaults). Configuration only: runtime state and results live in the
+ * modules that run and report. It lives below src/cli so that the modules
+ * that read it (lat, bw, session, limits) need nothing of the parser.
  */
 #ifndef RPERF_CONFIG_H
 #define RPERF_CONFIG_H
