@@ -61,8 +61,9 @@ runs:*) want=${secs#runs:}; limit=(-runs="$want") ;;
 esac
 t0=$(date +%s)
 rc=0
+# -error_exitcode: libFuzzer's default for a crash is 77, CTest's skip code
 ./fuzz_ctrl "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-	-print_final_stats=1 corpus 2>&1 | tee fuzz.log || rc=${PIPESTATUS[0]}
+	-error_exitcode=1 -print_final_stats=1 corpus 2>&1 | tee fuzz.log || rc=${PIPESTATUS[0]}
 execs=$(awk '/^stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' fuzz.log)
 echo "fuzz_ctrl: $execs executions in $(($(date +%s) - t0)) s"
 [ "$rc" = 0 ] || exit "$rc"
