@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "engine/proto.h"
 #include "job/job.h"
 #include "run/run.h"

@@ -107,7 +107,7 @@ static json_t *value_of(const struct rperf_cli_config *cfg,
 	case RPERF_OT_RATE:
 		return json_real(*(const double *)f);
 	case RPERF_OT_ENUM:
-		return json_string(o->choices[*(const int *)f]);
+		return json_string(rperf_name_cli(o->choices, *(const int *)f));
 	case RPERF_OT_SIZE_LIST:
 	case RPERF_OT_PCT_LIST:
 		return list_value(cfg, o);
