@@ -367,6 +367,13 @@ static bool not_tls(unsigned long e)
 	}
 }
 
+/* The last error is an alert from the peer: it refused us (TLS 1.3: a
+ * client learns that its certificate was refused at its first read). */
+static bool peer_alert(void)
+{
+	return ERR_GET_REASON(ERR_peek_last_error()) >= SSL_AD_REASON_OFFSET;
+}
+
 /* errno of a failed SSL call @r; EAGAIN with *want. */
 static int ssl_errno(SSL *ssl, int r, short *want)
 {
@@ -457,11 +464,11 @@ long rperf_ctrl_tls_recv(struct rperf_ctrl_tls *t, void *buf, size_t n,
 	if (r == 1)
 		return (long)got;
 	rc = ssl_errno(t->ssl, r, want);
+	if (rc == EACCES && !peer_alert())
+		rc = EPROTO; /* a record that does not decrypt */
 	ERR_clear_error();
 	if (rc == EPIPE)
 		return 0; /* close_notify or EOF */
-	if (rc == EACCES)
-		rc = EPROTO; /* a record that does not decrypt */
 	if (rc == EINTR) {
 		*want = POLLIN;
 		rc = EAGAIN;

@@ -80,7 +80,10 @@ int rperf_ctrl_tls_handshake(struct rperf_ctrl_tls *t, int timeout_ms,
 			     size_t errlen);
 
 /* Transport operations (ctrl_io.c): > 0 bytes moved; 0 at EOF (recv);
- * -1 with errno (EAGAIN: wait for *want). */
+ * -1 with errno (EAGAIN: wait for *want; EACCES: the peer's alert, it
+ * refused our credentials after the handshake, as TLS 1.3 lets a server
+ * do with a client's certificate; EPROTO: a record that does not
+ * decrypt). */
 long rperf_ctrl_tls_recv(struct rperf_ctrl_tls *t, void *buf, size_t n,
 			 short *want);
 long rperf_ctrl_tls_send(struct rperf_ctrl_tls *t, const void *buf, size_t n,
