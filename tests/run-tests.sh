@@ -7,7 +7,6 @@
 #   RPERF_TEST_BUILD=DIR   build directory (default build-test)
 #   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit"); "-LE soak"
 #                          is added unless they name the soak label
-#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit")
 #   RPERF_MPI=ON|OFF       rperf run --mpi (default: ON when mpicc is here)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -49,7 +49,9 @@ void rperf_hist_record(struct rperf_hist *h, int64_t v);
 /* Record @n copies of @v. */
 void rperf_hist_record_n(struct rperf_hist *h, int64_t v, uint64_t n);
 
-/* dst += src. Returns 0, or EINVAL when their sub_bucket_bits differ. */
+/* dst += src. Returns 0, EINVAL when their sub_bucket_bits differ, or
+ * EOVERFLOW (dst unchanged) when a count, the sum or the sum of squares
+ * would wrap: never a silent wrap. */
 int rperf_hist_merge(struct rperf_hist *dst, const struct rperf_hist *src);
 
 unsigned int rperf_hist_bits(const struct rperf_hist *h);

@@ -77,6 +77,13 @@ struct rperf_lat_result {
 };
 
 /*
+ * rperf bw's BW peak is the best rate of a window between interval ticks
+ * that holds at least this many signaled completions per QP (a window's
+ * bytes are then known to within 1/this of its count).
+ */
+#define RPERF_BW_PEAK_MIN_SIGNALS 10
+
+/*
  * Results of one rperf bw size (the sender's counts; the receiver's view for
  * send and write_imm, which the receiver can count; plain WRITEs are
  * invisible to it: receiver_valid false and receiver_note says why).
@@ -141,6 +148,8 @@ struct rperf_report {
 	bool report_gbits; /* bw text: Gb/s instead of MiB/s */
 	bool cpu_util; /* --cpu_util: CPU_Util[%] where perftest puts it */
 	bool no_peak; /* -N: BW peak not computed, 0 (as perftest) */
+	bool wide; /* text: every column (default: fits 120 columns) */
+	bool half_rtt; /* lat text: RTT columns as RTT/2 (perftest's) */
 	/* percentiles to show, in [0,100]; NULL = 50, 99, 99.9, 99.99 */
 	const double *percentiles;
 	size_t npercentiles;

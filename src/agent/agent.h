@@ -16,6 +16,10 @@
  * created for it. Without a key or certificates the agent refuses to
  * start unless @insecure (the plain channel: anyone who reaches the port
  * runs experiments; the agent says so when it starts).
+ * A PLAN above the agent's limits (memory, QPs, instances, duration) gets
+ * ERROR "limits: ..." and nothing is created; a CONNECT naming an endpoint
+ * whose GID is not its host's address in the PLAN gets ERROR "... a third
+ * party's endpoint is never connected" and no QP is connected.
  *
  * Deadlines: TLS handshake and HELLO within handshake_ms of the accept;
  * after WELCOME every message within 6 x @timeout_ms of the previous step (the
@@ -61,6 +65,8 @@ struct rperf_agent_engine {
 		      struct rperf_proto_report *out);
 	void (*destroy)(struct rperf_engine *e);
 	const char *(*link_layer)(const struct rperf_engine *e);
+	/* the port's data rate, Gb/s (0 unknown; may be NULL) */
+	double (*link_gbps)(const struct rperf_engine *e);
 };
 
 /* The real one (src/engine). */
@@ -88,6 +94,10 @@ struct rperf_agent_cfg {
 	 * before theirs; 0: RPERF_SERVE_DEFAULT_HANDSHAKE_MS / _MAX_CONNS */
 	int handshake_ms;
 	unsigned int max_conns;
+	/* every PLAN is checked against these before anything is created
+	 * (rperf_engine_plan_admit; 0 fields: no limit); a plan above them
+	 * gets ERROR "limits: ..." */
+	struct rperf_plan_limits limits;
 };
 
 struct rperf_agent;

@@ -269,4 +269,5 @@ const struct rperf_agent_engine rperf_agent_dry_engine = {
 	.report = dry_report,
 	.destroy = dry_destroy,
 	.link_layer = NULL, /* no device: no link layer to name */
+	.link_gbps = NULL, /* nor a rate */
 };

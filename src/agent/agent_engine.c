@@ -13,4 +13,5 @@ const struct rperf_agent_engine rperf_agent_real_engine = {
 	.report = rperf_engine_report,
 	.destroy = rperf_engine_destroy,
 	.link_layer = rperf_engine_link_layer,
+	.link_gbps = rperf_engine_link_gbps,
 };

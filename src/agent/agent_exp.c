@@ -20,7 +20,7 @@
 
 #include "agent/agent_priv.h"
 #include "ctrl/ctrl.h"
-#include "report/report_int.h"
+#include "report/report_json.h"
 
 #define NS_MS 1000000ull
 
@@ -181,6 +181,11 @@ static int send_endpoints(struct rperf_agent *a)
 	    rperf_ctrl_set_str(o, "link_layer",
 			       a->engine->link_layer(a->exp.eng)))
 		rc = ENOMEM;
+	if (!rc && a->engine->link_gbps &&
+	    a->engine->link_gbps(a->exp.eng) > 0 &&
+	    rperf_ctrl_set_double(o, "link_gbps",
+				  a->engine->link_gbps(a->exp.eng)))
+		rc = ENOMEM;
 	if (!rc)
 		rc = say(a, RPERF_CTRL_ENDPOINTS, o);
 	json_decref(o);
@@ -225,6 +230,14 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
+		return rc;
+	}
+	rc = rperf_engine_plan_admit(&a->cfg.limits, &p, why, sizeof(why));
+	if (rc) {
+		agent_log(a, "controller %s: PLAN '%s' refused: %s",
+			  a->exp.peer, p.experiment, why);
+		rperf_proto_plan_fini(&p);
+		fail(a, RPERF_CTRL_ERROR, why);
 		return rc;
 	}
 	fill_local(a, &p.device);

@@ -35,9 +35,11 @@ struct rperf_bw_run {
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
 	/* BW peak of that size: the best rate of a window that ends at a
-	 * tick where completions arrived and starts at the previous such
-	 * tick (or the first post), so that signaling every -Q-th message
-	 * does not credit a batch to one short interval */
+	 * tick where completions arrived and starts where the previous
+	 * window ended (or at the first post), holding at least
+	 * peak_min_bytes (rperf_bw_peak_min_bytes), so that signaling every
+	 * -Q-th message does not credit a batch to one short interval */
+	uint64_t peak_min_bytes;
 	double peak_gbps;
 	double peak_from; /* seconds: where the current window starts */
 	uint64_t peak_bytes; /* bytes completed at peak_from */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bw/bw_conn.h"
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "bw/bw_rx.h"
 #include "limits/limits.h"
@@ -290,6 +290,8 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	run->tick_msgs = run->tick_bytes = 0;
 	run->peak_gbps = run->peak_from = 0;
 	run->peak_bytes = 0;
+	run->peak_min_bytes = rperf_bw_peak_min_bytes(cfg->sizes[i],
+						      c->conn.nqp, cfg->cq_mod);
 	rc = send_start(c, &b);
 	if (rc)
 		return rc;

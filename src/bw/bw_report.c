@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "bw/bw_params.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
@@ -131,7 +131,9 @@ static void peak_window(struct rperf_bw_run *run,
 {
 	double g;
 
-	if (t->bytes <= run->peak_bytes || t->t_end <= run->peak_from)
+	if (t->bytes <= run->peak_bytes ||
+	    t->bytes - run->peak_bytes < run->peak_min_bytes ||
+	    t->t_end <= run->peak_from)
 		return;
 	g = rperf_bw_gbps(t->bytes - run->peak_bytes,
 			  t->t_end - run->peak_from);
@@ -251,6 +253,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.report_gbits = run->cfg->report_gbits;
 	rep.cpu_util = run->cfg->cpu_util;
 	rep.no_peak = run->cfg->no_peak;
+	rep.wide = run->cfg->wide;
 	rep.warnings = warn;
 	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
 	rep.partial = run->notes.partial;

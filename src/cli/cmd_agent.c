@@ -6,7 +6,7 @@
  * start). Listens on --bind/-p (default
  * RPERF_AGENT_DEFAULT_PORT) before anything slow, calibrates the clock
  * once (connections wait in the backlog meanwhile) and serves controllers
- * until SIGINT/SIGTERM, printing one line per event to stderr. Exit 0 when
+ * until SIGINT/SIGTERM/SIGHUP, printing one line per event to stderr. Exit 0 when
  * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
  * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
  * [host] section leaves open (device, gid_index, cpu). --dry-run serves
@@ -22,6 +22,7 @@
 #include "cli/cli_auth.h"
 #include "cli/commands.h"
 #include "engine/proto.h"
+#include "limits/limits.h"
 #include "session/session_life.h"
 
 #define AGENT_TIMEOUT_MS 10000
@@ -58,6 +59,32 @@ static int agent_clock(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
+/* The PLAN limits: the lat/bw servers' defaults (rperf_limits_of) for
+ * memory and QPs, 1024 instances, 1 h. */
+static void agent_limits(const struct rperf_cli_config *cfg,
+			 struct rperf_plan_limits *out)
+{
+	struct rperf_limits l;
+	char mem[32], line[200];
+
+	rperf_limits_of(cfg, &l);
+	out->max_memory = l.max_memory;
+	out->max_qps = l.max_qps;
+	out->max_instances = cfg->max_instances ? cfg->max_instances :
+						  RPERF_PROTO_MAX_INSTANCES;
+	out->max_duration_ns = cfg->max_duration_ns ?
+				       cfg->max_duration_ns :
+				       RPERF_ENGINE_MAX_DURATION_NS;
+	rperf_limits_bytes(out->max_memory, mem, sizeof(mem));
+	snprintf(
+		line, sizeof(line),
+		"limits per PLAN: --max-memory %s, --max-qps %llu, --max-instances %llu, --max-duration %.0f s",
+		mem, (unsigned long long)out->max_qps,
+		(unsigned long long)out->max_instances,
+		(double)out->max_duration_ns / 1e9);
+	log_line(NULL, line);
+}
+
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop)
 {
@@ -90,6 +117,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		log_line(
 			NULL,
 			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted, and its plan's endpoints are connected as planned");
+	agent_limits(cfg, &acfg.limits);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;
 	acfg.local.gid_index = (int)cfg->gid_index;

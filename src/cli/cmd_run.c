@@ -79,7 +79,7 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 
 int run_cmd_exit_status(const struct rperf_run_results *r)
 {
-	if (r->aborted || rperf_run_results_nfailed(r) ||
+	if (r->aborted || rperf_run_results_nfailed(r) || r->overflow ||
 	    (r->nerrors && !r->interrupted))
 		return RPERF_EXIT_RUNTIME;
 	return RPERF_EXIT_OK;
@@ -102,6 +102,45 @@ void run_cmd_summary(const struct rperf_run_results *r)
 		r->nerrors);
 }
 
+const char *run_cmd_json_target(const struct run_cmd *c, bool measured,
+				char *buf, size_t len)
+{
+	const char *p = c->json_path;
+	size_t n;
+
+	if (!p || measured)
+		return p;
+	n = strlen(p);
+	if (n > 5 && !strcmp(p + n - 5, ".json"))
+		n -= 5;
+	snprintf(buf, len, "%.*s.aborted.json", (int)n, p);
+	return buf;
+}
+
+int run_cmd_write_json(const struct run_cmd *c, bool measured,
+		       const struct rperf_run_results *r,
+		       const struct rperf_sweep *sweep)
+{
+	char buf[4096];
+	const char *path = run_cmd_json_target(c, measured, buf, sizeof(buf));
+	int rc;
+
+	if (!path)
+		return 0;
+	rc = sweep ? rperf_sweep_write_json(path, sweep) :
+		     rperf_run_write_json(path, r);
+	if (rc) {
+		fprintf(stderr, "rperf run: writing %s: %s\n", path,
+			strerror(rc));
+		return RPERF_EXIT_RUNTIME;
+	}
+	if (!measured)
+		fprintf(stderr,
+			"rperf run: nothing was measured: %s is left as it was; the aborted report is in %s\n",
+			c->json_path, path);
+	return 0;
+}
+
 static int report(struct run_cmd *c, const struct rperf_run_results *r)
 {
 	int status = run_cmd_exit_status(r);
@@ -112,14 +151,9 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	if (rc)
 		fprintf(stderr, "rperf run: writing the report: %s\n",
 			strerror(rc));
-	if (c->json_path) {
-		rc = rperf_run_write_json(c->json_path, r);
-		if (rc) {
-			fprintf(stderr, "rperf run: writing %s: %s\n",
-				c->json_path, strerror(rc));
-			status = RPERF_EXIT_RUNTIME;
-		}
-	}
+	rc = run_cmd_write_json(c, !r->aborted, r, NULL);
+	if (rc)
+		status = rc;
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else if (status == RPERF_EXIT_RUNTIME)

@@ -13,6 +13,7 @@
 #include "engine/proto.h"
 #include "job/job.h"
 #include "run/run.h"
+#include "run/run_sweep.h"
 
 struct run_cmd {
 	const struct rperf_cli_config *cfg;
@@ -37,6 +38,19 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o);
 /* 0, or 3 when a host failed, the experiment was aborted or an instance
  * reported an error (not after SIGINT). */
 int run_cmd_exit_status(const struct rperf_run_results *r);
+/* The file a report goes to: @c->json_path when something was measured
+ * (@measured), else the aborted report's own file beside it, so that the
+ * previous results are kept byte-identical: "out.json" ->
+ * "out.aborted.json", "out" -> "out.aborted.json" (README: results
+ * files). @buf holds the name. NULL when there is no JSON. */
+const char *run_cmd_json_target(const struct run_cmd *c, bool measured,
+				char *buf, size_t len);
+/* Write the JSON of @r or @sweep (one of them) where
+ * run_cmd_json_target() says, and say on stderr where an aborted report
+ * went; 0 or the exit status 3 when writing failed. */
+int run_cmd_write_json(const struct run_cmd *c, bool measured,
+		       const struct rperf_run_results *r,
+		       const struct rperf_sweep *sweep);
 /* One line on stderr naming every failed host and why. */
 void run_cmd_summary(const struct rperf_run_results *r);
 

@@ -76,6 +76,7 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 
 static int finish(struct run_cmd *c, const struct rperf_sweep *s, int status)
 {
+	bool measured = false;
 	int rc;
 
 	printf("\n");
@@ -84,15 +85,10 @@ static int finish(struct run_cmd *c, const struct rperf_sweep *s, int status)
 	if (rc)
 		fprintf(stderr, "rperf run: writing the sweep table: %s\n",
 			strerror(rc));
-	if (c->json_path) {
-		rc = rperf_sweep_write_json(c->json_path, s);
-		if (rc) {
-			fprintf(stderr, "rperf run: writing %s: %s\n",
-				c->json_path, strerror(rc));
-			status = RPERF_EXIT_RUNTIME;
-		}
-	}
-	return status;
+	for (size_t i = 0; i < s->npt && !measured; i++)
+		measured = rperf_sweep_measured(&s->pt[i]);
+	rc = run_cmd_write_json(c, measured, NULL, s);
+	return rc ? rc : status;
 }
 
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)

@@ -65,7 +65,7 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 			fprintf(f, "  %s\n", usage_lines[i]);
 		fprintf(f, "\nCommands:\n");
 		for (size_t i = 0; i < NCMDS; i++)
-			fprintf(f, "  %-6s %s\n", rperf_cmd_name(all_cmds[i]),
+			fprintf(f, "  %-7s %s\n", rperf_cmd_name(all_cmds[i]),
 				rperf_cmd_summary(all_cmds[i]));
 		fprintf(f,
 			"\n'rperf COMMAND --help' lists the options of a command.\n"

@@ -91,7 +91,7 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->mem_node = -1;
 	cfg->vl = -1;
 	cfg->iters = 10000;
-	cfg->warmup = 1000;
+	cfg->warmup = RPERF_WARMUP_MAX; /* then scaled to -n (parse.c) */
 	cfg->repeat = 1;
 	cfg->tx_depth = 128;
 	cfg->cq_mod = 100;

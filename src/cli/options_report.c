@@ -2,7 +2,8 @@
 /*
  * Options, group "report": perftest's output habits (-H, -U, --cpu_util,
  * -w/--limit_bw, --limit_lat) with perftest's letters and meanings, where
- * rperf has the concept (see options.h for the order).
+ * rperf has the concept, then rperf's layout (--wide, --half-rtt) and
+ * --quiet (see options.h for the order).
  */
 #include "cli/options_priv.h"
 
@@ -43,6 +44,22 @@ const struct rperf_opt rperf_opts_report[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .help = "Exit 1 when a size's t_typical (RTT p50) exceeds TIME (a bare number is microseconds; the same check as --max-p50)." },
+	/* rperf's table layout and progress line */
+	{ .name = "wide",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = T,
+	  .off = OFF(wide),
+	  .help = "Print every column of the table (lat: other percentiles, wire and loopback times, perftest's full column names; bw: seconds, line%, wire efficiency); the default table fits 120 columns, perftest's columns first either way." },
+	{ .name = "half-rtt",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = L,
+	  .off = OFF(half_rtt),
+	  .help = "Show perftest's figure, half the round trip (RTT/2), in the table's time columns (the figure column says RTT/2); JSON, CSV and the thresholds keep the RTT." },
+	{ .name = "quiet",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = T | R,
+	  .off = OFF(quiet),
+	  .help = "No progress line (what runs, k of N, elapsed, time left), which is otherwise shown on stderr when it is a terminal." },
 };
 
 const size_t rperf_nopts_report =

@@ -14,6 +14,7 @@
 #include "cli/parse_perftest.h"
 #include "util/units.h"
 #include "job/job.h"
+#include "session/session.h"
 
 #define LONG_BASE 256
 #define MARKDOWN_VAL 1
@@ -442,7 +443,24 @@ static int check_combinations(struct parse_state *st)
 					st->noteslen);
 }
 
-static void apply_defaults_after(struct rperf_cli_config *cfg)
+/*
+ * rperf lat's warm-up when --warmup is not given: a tenth of -n, at least
+ * 10 (or -n itself when smaller) and at most 1000; 1000 with -D. So
+ * `-a -n 200` warms up 20 samples per size, not 1000.
+ */
+static uint64_t warmup_default(const struct rperf_cli_config *cfg)
+{
+	uint64_t w = cfg->iters / 10;
+
+	if (cfg->duration_ns || w > RPERF_WARMUP_MAX)
+		return RPERF_WARMUP_MAX;
+	if (w < 10)
+		w = cfg->iters < 10 ? cfg->iters : 10;
+	return w;
+}
+
+static void apply_defaults_after(struct rperf_cli_config *cfg,
+				 bool warmup_given)
 {
 	static const double pct[] = { 50, 99, 99.9, 99.99 };
 
@@ -460,8 +478,32 @@ static void apply_defaults_after(struct rperf_cli_config *cfg)
 		memcpy(cfg->percentiles, pct, sizeof(pct));
 		cfg->npercentiles = sizeof(pct) / sizeof(pct[0]);
 	}
+	if (!warmup_given)
+		cfg->warmup = warmup_default(cfg);
 	if (cfg->duration_ns)
 		cfg->iters = 0;
+}
+
+/*
+ * A client's sizes against what every rperf server accepts
+ * (RPERF_SERVER_MAX_SIZE): refused here, before connecting, rather than
+ * by the server after it.
+ */
+static int check_server_max(struct parse_state *st)
+{
+	const struct rperf_cli_config *cfg = st->cfg;
+	const char *opt = cfg->all_sizes	 ? "--all-max" :
+			  was_given(st, "sizes") ? "--sizes" :
+						   "-s/--size";
+
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		if (cfg->sizes[i] > RPERF_SERVER_MAX_SIZE)
+			return errf(
+				st, EINVAL,
+				"%s: %llu B is above the largest message an rperf server accepts, %u B (16 MiB); accepted: sizes up to 16M",
+				opt, (unsigned long long)cfg->sizes[i],
+				RPERF_SERVER_MAX_SIZE);
+	return 0;
 }
 
 static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
@@ -539,7 +581,9 @@ int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
 	if (!rc)
 		rc = check_combinations(&st);
 	if (!rc)
-		apply_defaults_after(cfg);
+		apply_defaults_after(cfg, was_given(&st, "warmup"));
+	if (!rc && (cfg->cmd & RPERF_CMD_TRAFFIC) && cfg->host)
+		rc = check_server_max(&st);
 	if (!rc && (cfg->cmd & RPERF_CMD_TRAFFIC))
 		rc = rperf_cli_verbs_check(
 			cfg,

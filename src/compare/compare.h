@@ -77,7 +77,7 @@ void rperf_cmp_result_free(struct rperf_cmp_result *r);
 /* The text table (µs) to @f; 0 or errno. */
 int rperf_cmp_text(FILE *f, const struct rperf_cmp_result *r);
 /* The JSON document (new reference; NULL: out of memory). Keys: see
- * compare_json.c. */
+ * compare_out.c. */
 json_t *rperf_cmp_json(const struct rperf_cmp_result *r);
 
 #endif

@@ -16,6 +16,7 @@
 #include <rperf/report.h>
 
 #include "compare/compare_priv.h"
+#include "util/regular.h"
 
 #define CMP_MAX_FILE (64u << 20) /* a report is never this large */
 
@@ -378,13 +379,20 @@ int rperf_cmp_load(const char *path, struct rperf_cmp_doc **out, char *err,
 	json_error_t jerr;
 	bool too_large;
 	struct stat st;
+	const char *kind;
 	json_t *root;
 	FILE *f;
 	int rc;
 
-	f = fopen(path, "r");
+	f = rperf_fopen_regular(path, &rc, &kind);
+	if (!f && kind[0]) {
+		snprintf(
+			err, errlen,
+			"%s: it is %s; accepted: a regular file (an rperf JSON report)",
+			path, kind);
+		return rc;
+	}
 	if (!f) {
-		rc = errno;
 		snprintf(err, errlen, "%s: cannot read it: %s", path,
 			 strerror(rc));
 		return rc;

@@ -31,6 +31,8 @@ enum rperf_cmd {
 
 #define RPERF_DEFAULT_TCP_PORT 18520 /* perftest uses 18515 */
 #define RPERF_MAX_SIZES 64
+/* rperf lat's default warm-up: -n / 10 within [10, this], this with -D */
+#define RPERF_WARMUP_MAX 1000
 #define RPERF_MAX_PERCENTILES 32
 #define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (cli/options.h) */
 
@@ -143,6 +145,9 @@ struct rperf_cli_config {
 	bool report_unsorted; /* -U: every sample on stdout after the table */
 	double limit_bw; /* -w: exit 1 below this BW average; 0: none */
 	uint64_t limit_lat_ns; /* exit 1 above this t_typical; 0: none */
+	bool wide; /* --wide: every column of the text table */
+	bool half_rtt; /* lat --half-rtt: the table's RTTs as RTT/2 */
+	bool quiet; /* --quiet: no progress line on a terminal */
 
 	/* clock and output */
 	int clock; /* enum rperf_clock_source */
@@ -171,6 +176,8 @@ struct rperf_cli_config {
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
 	uint64_t max_qps;
 	uint64_t stall_ns; /* --stall-limit */
+	uint64_t max_instances; /* agent: generator ends per PLAN; 0: 1024 */
+	uint64_t max_duration_ns; /* agent: a PLAN's latest end; 0: 1 h */
 	/* control-plane scale and launch (options_scale.c) */
 	bool dry_run; /* agent: no device, no QP (agent_dry.c) */
 	bool mpi; /* run: launched by mpirun/srun (src/mpi) */

@@ -167,8 +167,13 @@ int rperf_ctrl_get_i64(const json_t *obj, const char *key, int64_t min,
 int rperf_ctrl_get_double(const json_t *obj, const char *key, double min,
 			  double max, double *out);
 int rperf_ctrl_get_bool(const json_t *obj, const char *key, bool *out);
-/* Copies the string (NUL-terminated) into buf; EBADMSG when it does not fit
- * in buflen (with its NUL) or is not a string. */
+/* Make a peer's string safe to print, in place: every control character
+ * (C0, DEL, and C1 as UTF-8 U+0080..U+009F: escape sequences, CR, LF) ->
+ * '?'. Every string decoded from the network passes it. */
+void rperf_ctrl_text_clean(char *s);
+/* Copies the string (NUL-terminated) into buf, cleaned
+ * (rperf_ctrl_text_clean); EBADMSG when it does not fit in buflen (with
+ * its NUL) or is not a string. */
 int rperf_ctrl_get_str(const json_t *obj, const char *key, char *buf,
 		       size_t buflen);
 /* Array of u64 in [min, max]; EBADMSG if any element is bad or the array has

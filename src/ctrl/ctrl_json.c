@@ -122,6 +122,20 @@ int rperf_ctrl_get_bool(const json_t *obj, const char *key, bool *out)
 	return 0;
 }
 
+void rperf_ctrl_text_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p < ' ' || *p == 0x7f) {
+			*p = '?';
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			p[0] = p[1] = '?';
+			p++;
+		}
+	}
+}
+
 int rperf_ctrl_get_str(const json_t *obj, const char *key, char *buf,
 		       size_t buflen)
 {
@@ -141,6 +155,7 @@ int rperf_ctrl_get_str(const json_t *obj, const char *key, char *buf,
 	if (strlen(s) != len || len >= buflen) /* embedded NUL, too long */
 		return EBADMSG;
 	memcpy(buf, s, len + 1);
+	rperf_ctrl_text_clean(buf);
 	return 0;
 }
 

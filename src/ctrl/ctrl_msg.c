@@ -211,7 +211,7 @@ int rperf_ctrl_reason_decode(const struct rperf_ctrl_msg *m, char *buf,
 			     size_t buflen)
 {
 	const json_t *v;
-	size_t i, n;
+	size_t n;
 	int ret;
 
 	if (!m || !buf || buflen == 0)
@@ -228,9 +228,7 @@ int rperf_ctrl_reason_decode(const struct rperf_ctrl_msg *m, char *buf,
 		n = buflen - 1;
 	memcpy(buf, json_string_value(v), n);
 	buf[n] = '\0';
-	for (i = 0; i < n; i++)
-		if ((unsigned char)buf[i] < ' ' || buf[i] == 0x7f)
-			buf[i] = '?';
+	rperf_ctrl_text_clean(buf);
 	return 0;
 }
 

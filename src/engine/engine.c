@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "engine/engine_priv.h"
 #include "host/locality.h"
+#include "verbs/rate.h"
 #include "session/session_ctrl.h"
 
 uint64_t rperf_engine_now_ns(void)
@@ -69,6 +71,24 @@ const char *rperf_engine_link_layer(const struct rperf_engine *e)
 	    e->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET)
 		return "ethernet";
 	return "infiniband";
+}
+
+double rperf_engine_link_gbps(const struct rperf_engine *e)
+{
+	struct ibv_gid_entry g;
+	char ifname[IF_NAMESIZE] = "";
+
+	if (!e || !e->dev)
+		return 0;
+	if (!e->dev->roce)
+		return rperf_ib_rate_gbps(e->dev->port_attr.active_speed,
+					  e->dev->port_attr.active_width);
+	if (e->dev->gid_index < 0 ||
+	    ibv_query_gid_ex(e->dev->ctx, (uint32_t)e->dev->port,
+			     (uint32_t)e->dev->gid_index, &g, 0) ||
+	    !g.ndev_ifindex || !if_indextoname(g.ndev_ifindex, ifname))
+		return 0;
+	return rperf_netdev_gbps(ifname);
 }
 
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
@@ -229,6 +249,16 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 		snprintf(err, errlen, "engine: %s", strerror(rc));
 		goto destroy;
 	}
+	if (plan->nhosts) {
+		e->addrs.hosts = calloc(plan->nhosts, sizeof(*plan->hosts));
+		if (!e->addrs.hosts) {
+			rc = ENOMEM;
+			goto destroy;
+		}
+		memcpy(e->addrs.hosts, plan->hosts,
+		       plan->nhosts * sizeof(*plan->hosts));
+		e->addrs.nhosts = plan->nhosts;
+	}
 	snprintf(e->dev_name, sizeof(e->dev_name), "%s", plan->device.device);
 	e->vcfg.dev_name = e->dev_name[0] ? e->dev_name : NULL;
 	e->vcfg.ib_port = plan->device.port;
@@ -271,18 +301,18 @@ int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
 	return rc;
 }
 
-int rperf_engine_connect(struct rperf_engine *e,
-			 const struct rperf_proto_eps *peers, char *err,
-			 size_t errlen)
+/* Every instance has its peer in @peers, every peer endpoint is its
+ * host's (checked before the first QP is connected). */
+static int peers_check(struct rperf_engine *e,
+		       const struct rperf_proto_eps *peers, char *err,
+		       size_t errlen)
 {
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; !rc && i < e->n; i++) {
-		struct rperf_gen_inst *g = &e->inst[i];
+	for (size_t i = 0; i < e->n; i++) {
+		const struct rperf_gen_inst *g = &e->inst[i];
 		const struct rperf_proto_inst_eps *p =
 			rperf_proto_eps_find(peers, g->spec.id, g->role);
-		char why[200] = "";
+		char why[300] = "";
+		int rc;
 
 		if (!p) {
 			snprintf(err, errlen,
@@ -291,6 +321,34 @@ int rperf_engine_connect(struct rperf_engine *e,
 				 g->spec.id);
 			return EINVAL;
 		}
+		rc = rperf_engine_peer_check(e->dev, &e->addrs,
+					     g->role == RPERF_ROLE_SOURCE ?
+						     g->spec.to :
+						     g->spec.from,
+					     p, why, sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "%s '%s' (id %u): %s",
+				 rperf_proto_role_name(g->role), g->spec.name,
+				 g->spec.id, why);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int rperf_engine_connect(struct rperf_engine *e,
+			 const struct rperf_proto_eps *peers, char *err,
+			 size_t errlen)
+{
+	size_t i;
+	int rc = peers_check(e, peers, err, errlen);
+
+	for (i = 0; !rc && i < e->n; i++) {
+		struct rperf_gen_inst *g = &e->inst[i];
+		const struct rperf_proto_inst_eps *p =
+			rperf_proto_eps_find(peers, g->spec.id, g->role);
+		char why[200] = "";
+
 		rc = g->ops->connect(g, p, why, sizeof(why));
 		if (rc)
 			snprintf(err, errlen, "%s '%s' (id %u): %s",
@@ -415,6 +473,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 		rperf_hist_destroy(g->res.loop);
 	}
 	free(e->inst);
+	rperf_proto_plan_fini(&e->addrs);
 	rperf_dev_close(e->dev);
 	if (e->efd >= 0)
 		close(e->efd);

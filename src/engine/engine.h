@@ -17,9 +17,9 @@
  * Threads: every source runs on its own thread, pinned to the host's cpu,
  * else on its spec's cpu_node, else on the NIC's node (rperf_place_decide,
  * as rperf lat), its buffers on its mem_node (else the NIC's node), with a
- * stop flag and no socket; except that on a
- * host that also runs an LSG, BSG sources stay unpinned (a BSG polling on
- * the LSG's CPU would distort its timestamps: see LAB.md on busy pollers); all sinks of the
+ * stop flag and no socket; except that on a host that also runs an LSG,
+ * BSG sources stay unpinned (a BSG polling on the LSG's CPU would distort
+ * its timestamps: see tests/lab/README.md on busy pollers); all sinks of the
  * device are served by ONE sink thread that waits in one poll() on the
  * completion channels of the sinks (event mode: one channel per sink,
  * shared by its QPs, so the QP count is not bounded by open files) or
@@ -40,10 +40,10 @@
  * planned end and STOP (src/run/run_ctl.c). A sink counts
  * from ARMED to STOP; its "seconds" span its first to last receive.
  *
- * Differences from the brief's sketch, and why: endpoints/connect use the
- * typed struct rperf_proto_inst_eps rather than JSON (one codec, in
- * proto.c); sinks have no run() of their own but sink_fds()/sink_drain()
- * called by the one sink thread, so any number of them share it.
+ * Two choices, and why: endpoints/connect use the typed struct
+ * rperf_proto_inst_eps rather than JSON (one codec, in proto_plan.c); sinks
+ * have no run() of their own but sink_fds()/sink_drain() called by the one
+ * sink thread, so any number of them share it.
  *
  * Nothing here prints; errors are values with a one-line message.
  */
@@ -159,6 +159,9 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 const char *rperf_engine_device(const struct rperf_engine *e);
 /* "ethernet" (RoCE) or "infiniband": the port's link layer. */
 const char *rperf_engine_link_layer(const struct rperf_engine *e);
+/* The port's data rate in Gb/s, as rperf info computes it (InfiniBand:
+ * speed x width after encoding; RoCE: its netdev's speed); 0 unknown. */
+double rperf_engine_link_gbps(const struct rperf_engine *e);
 size_t rperf_engine_count(const struct rperf_engine *e, size_t *sources,
 			  size_t *sinks);
 int rperf_engine_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
@@ -184,6 +187,43 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 			struct rperf_proto_report *out);
 /* Stop, tear every instance down, close the device. NULL-safe. */
 void rperf_engine_destroy(struct rperf_engine *e);
+
+/* ---- what an agent accepts (engine_limits.c) ---- */
+
+#define RPERF_ENGINE_MAX_DURATION_NS (3600ull * 1000000000ull)
+
+/* An agent's limits on one PLAN (0: no limit). */
+struct rperf_plan_limits {
+	uint64_t max_memory; /* bytes pinned, rperf_pin_estimate() */
+	uint64_t max_qps; /* QPs created on the host */
+	uint64_t max_instances; /* instance ends on the host */
+	uint64_t max_duration_ns; /* latest start + warm-up + duration */
+};
+
+/* What @p would cost its host: QPs, bytes pinned (src/limits' estimate of
+ * every instance end, receive queues at RPERF_ENGINE_RX_DEPTH), instance
+ * ends, the latest planned end after GO; the costliest and the last
+ * instance (for the refusal text). */
+struct rperf_plan_cost {
+	uint64_t instances, qps, bytes, end_ns, big_bytes;
+	const struct rperf_gen_spec *big, *last;
+};
+void rperf_engine_plan_cost(const struct rperf_proto_plan *p,
+			    struct rperf_plan_cost *out);
+/* @p against @l before anything is created: 0, or EDQUOT with @why
+ * ("limits: ...": the figure, the limit and its option). */
+int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
+			    const struct rperf_proto_plan *p, char *why,
+			    size_t whylen);
+/* May @peer's endpoints (the other end of an instance, on host @host) be
+ * connected from device @d? RoCE: every GID is @host's address in
+ * @hosts->hosts (the PLAN's "hosts"); InfiniBand: our subnet and a LID
+ * (rperf_limits_gid_check_host). 0 or EACCES with @why. */
+int rperf_engine_peer_check(const struct rperf_dev *d,
+			    const struct rperf_proto_plan *hosts,
+			    const char *host,
+			    const struct rperf_proto_inst_eps *peer, char *why,
+			    size_t whylen);
 
 /* CLOCK_MONOTONIC now, ns. */
 uint64_t rperf_engine_now_ns(void);

@@ -23,6 +23,8 @@ struct rperf_engine {
 	bool sink_started;
 	volatile sig_atomic_t sink_stop;
 	double sink_cpu; /* its CPU time, seconds, once joined */
+	struct rperf_proto_plan addrs; /* only the PLAN's "hosts": whose
+					  endpoints may be connected */
 	bool went; /* GO arrived at go_rx_ns (REPORT "go_rx_ns") */
 	uint64_t go_rx_ns;
 };

@@ -23,6 +23,8 @@
  *                                     left)"} (src/serve/serve.h)
  *   PLAN      ---------------->      {"experiment":"job name","host":"h2",
  *                                     "device":{host_sel},
+ *                                     "hosts":[{"name":"h1",
+ *                                     "addr":"10.0.0.1"}...],
  *                                     "sources":[spec...],
  *                                     "sinks":[spec...]}
  *                                     sources: instances with from = host;
@@ -33,12 +35,17 @@
  *                                     "link_layer":"infiniband"|"ethernet"}
  *                                     (optional; the controller names its
  *                                     classes SL or traffic class by it)
- *                                 or ERROR {"reason"} (device, QP ...)
+ *                                 or ERROR {"reason"} (device, QP ...,
+ *                                     "limits: ..." when the plan is
+ *                                     above the agent's --max-* limits:
+ *                                     nothing was created)
  *   CONNECT   ---------------->      {"peers":[{"id":N,"role":"source"|
  *                                     "sink","qps":[endpoint...]}]}
  *                                     role is the LOCAL role; qps are the
  *                                     other end's endpoints, in order
- *             <----------------  ARMED {}   (or ERROR)
+ *             <----------------  ARMED {}   (or ERROR; "endpoint ...":
+ *                                     a GID that is not the other end's
+ *                                     "hosts" address: nothing connected)
  *   GO        ---------------->      {"start_in_ns":u64} every agent starts
  *                                     its instances at receipt +
  *                                     start_in_ns + spec.start_ns (the
@@ -170,6 +177,17 @@ static inline int rperf_proto_unhex(const char *s, uint8_t *b, size_t n)
 
 /* ---- PLAN ---- */
 
+#define RPERF_PROTO_ADDR_LEN 64 /* an IPv4 or IPv6 address as text */
+#define RPERF_PROTO_MAX_HOSTS 1024 /* PLAN "hosts" entries */
+
+/* One host of the plan and the address its agent was reached at (the
+ * controller's resolved control connection): a peer endpoint's GID must
+ * be it (RoCE), see rperf_engine_peer_check(). */
+struct rperf_proto_host_addr {
+	char name[RPERF_NAME_LEN];
+	char addr[RPERF_PROTO_ADDR_LEN]; /* numeric, inet_pton()-able */
+};
+
 struct rperf_proto_plan {
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
 	char host[RPERF_NAME_LEN]; /* the agent's host name in the job */
@@ -178,14 +196,23 @@ struct rperf_proto_plan {
 	size_t nsources;
 	struct rperf_gen_spec *sinks; /* to == host */
 	size_t nsinks;
+	/* "hosts": [{"name","addr"}...]: this host and every host at the
+	 * other end of one of its instances (an agent refuses a PLAN without
+	 * the other end's address: see src/engine/engine_limits.c) */
+	struct rperf_proto_host_addr *hosts;
+	size_t nhosts;
 };
 /* decode also checks: from/to == host as above, ids unique in the plan,
- * nsources + nsinks <= RPERF_PROTO_MAX_INSTANCES. */
+ * nsources + nsinks <= RPERF_PROTO_MAX_INSTANCES, every "hosts" address
+ * numeric IPv4/IPv6 and every name unique. */
 int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out);
 int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 			    struct rperf_proto_plan *p, char *why,
 			    size_t whylen);
 void rperf_proto_plan_fini(struct rperf_proto_plan *p);
+/* The address of host @name in @p, NULL if the plan has none. */
+const char *rperf_proto_plan_addr(const struct rperf_proto_plan *p,
+				  const char *name);
 /* The latest planned end of the plan's sources after the barrier:
  * max(start_ns + warmup_ns + duration_ns); 0 without sources. */
 uint64_t rperf_proto_plan_end_ns(const struct rperf_proto_plan *p);

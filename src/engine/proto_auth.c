@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/regular.h"
+
 int rperf_proto_nonce(uint8_t nonce[RPERF_PROTO_NONCE_LEN])
 {
 	size_t got = 0;
@@ -77,13 +79,19 @@ int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 			 char *err, size_t errlen)
 {
 	struct stat st;
+	const char *kind;
 	int fd, rc;
 
 	if (!path || !key || !keylen)
 		return EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno;
+	rc = rperf_open_regular(path, &fd, &kind);
+	if (rc == EINVAL && kind[0]) {
+		snprintf(err, errlen,
+			 "key file %s is %s; accepted: a regular file", path,
+			 kind);
+		return rc;
+	}
+	if (rc) {
 		snprintf(err, errlen, "cannot open key file %s: %s", path,
 			 strerror(rc));
 		return rc;
@@ -91,10 +99,6 @@ int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 	if (fstat(fd, &st)) {
 		rc = errno;
 		snprintf(err, errlen, "key file %s: %s", path, strerror(rc));
-	} else if (!S_ISREG(st.st_mode)) {
-		rc = EINVAL;
-		snprintf(err, errlen, "key file %s is not a regular file",
-			 path);
 	} else if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		rc = EACCES;
 		snprintf(err, errlen,

@@ -3,7 +3,9 @@
 #include "engine/proto.h"
 #include "engine/proto_priv.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,13 +87,57 @@ static int specs_array(const struct rperf_gen_spec *s, size_t n, json_t **out)
 	return 0;
 }
 
+/* A numeric IPv4 or IPv6 address? */
+static bool addr_ok(const char *a)
+{
+	struct in6_addr b;
+
+	return inet_pton(AF_INET, a, &b) == 1 ||
+	       inet_pton(AF_INET6, a, &b) == 1;
+}
+
+static int hosts_array(const struct rperf_proto_plan *p, json_t **out)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	if (!a)
+		return ENOMEM;
+	for (i = 0; i < p->nhosts; i++) {
+		const struct rperf_proto_host_addr *h = &p->hosts[i];
+		json_t *o = json_object();
+
+		if (!o || json_array_append_new(a, o) ||
+		    rperf_ctrl_set_str(o, "name", h->name) ||
+		    rperf_ctrl_set_str(o, "addr", h->addr)) {
+			json_decref(a);
+			return ENOMEM;
+		}
+	}
+	*out = a;
+	return 0;
+}
+
+static bool hosts_ok(const struct rperf_proto_plan *p)
+{
+	if (p->nhosts > RPERF_PROTO_MAX_HOSTS || (p->nhosts && !p->hosts))
+		return false;
+	for (size_t i = 0; i < p->nhosts; i++)
+		if (!memchr(p->hosts[i].name, 0, sizeof(p->hosts[i].name)) ||
+		    !p->hosts[i].name[0] ||
+		    !memchr(p->hosts[i].addr, 0, sizeof(p->hosts[i].addr)) ||
+		    !addr_ok(p->hosts[i].addr))
+			return false;
+	return true;
+}
+
 int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out)
 {
-	json_t *o, *dev = NULL, *src = NULL, *snk = NULL;
+	json_t *o, *dev = NULL, *src = NULL, *snk = NULL, *hosts = NULL;
 	int rc;
 
 	if (!p || !out || p->nsources + p->nsinks > RPERF_PROTO_MAX_INSTANCES ||
-	    !memchr(p->experiment, 0, sizeof(p->experiment)) ||
+	    !hosts_ok(p) || !memchr(p->experiment, 0, sizeof(p->experiment)) ||
 	    !memchr(p->host, 0, sizeof(p->host)) || !p->host[0])
 		return EINVAL;
 	o = json_object();
@@ -102,12 +148,16 @@ int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out)
 		rc = specs_array(p->sources, p->nsources, &src);
 	if (!rc)
 		rc = specs_array(p->sinks, p->nsinks, &snk);
+	if (!rc)
+		rc = hosts_array(p, &hosts);
 	if (!rc && (rperf_ctrl_set_str(o, "experiment", p->experiment) ||
 		    rperf_ctrl_set_str(o, "host", p->host) ||
 		    json_object_set(o, "device", dev) ||
 		    json_object_set(o, "sources", src) ||
-		    json_object_set(o, "sinks", snk)))
+		    json_object_set(o, "sinks", snk) ||
+		    json_object_set(o, "hosts", hosts)))
 		rc = ENOMEM;
+	json_decref(hosts);
 	json_decref(dev);
 	json_decref(src);
 	json_decref(snk);
@@ -211,6 +261,52 @@ static int plan_head(const json_t *o, struct rperf_proto_plan *p, char *why,
 	return 0;
 }
 
+/* "hosts" (optional: absent, the plan names no address) */
+static int get_hosts(const json_t *o, struct rperf_proto_plan *p, char *why,
+		     size_t whylen)
+{
+	const json_t *a = json_object_get(o, "hosts");
+	size_t i, j, n;
+
+	if (!a)
+		return 0;
+	n = json_array_size(a);
+	if (!json_is_array(a) || n > RPERF_PROTO_MAX_HOSTS) {
+		snprintf(why, whylen, "'hosts' not an array of <= %d",
+			 RPERF_PROTO_MAX_HOSTS);
+		return EBADMSG;
+	}
+	p->hosts = calloc(n ? n : 1, sizeof(*p->hosts));
+	if (!p->hosts)
+		return ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct rperf_proto_host_addr *h = &p->hosts[i];
+		const json_t *e = json_array_get(a, i);
+
+		if (!json_is_object(e) ||
+		    rperf_ctrl_get_str(e, "name", h->name, sizeof(h->name)) ||
+		    !h->name[0] ||
+		    rperf_ctrl_get_str(e, "addr", h->addr, sizeof(h->addr)) ||
+		    !addr_ok(h->addr)) {
+			snprintf(
+				why, whylen,
+				"hosts[%zu]: 'name' or 'addr' (a numeric IPv4/IPv6 address) missing or bad",
+				i);
+			return EBADMSG;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(p->hosts[j].name, h->name)) {
+				snprintf(why, whylen,
+					 "hosts[%zu]: '%s' appears twice", i,
+					 h->name);
+				return EBADMSG;
+			}
+		}
+		p->nhosts = i + 1;
+	}
+	return 0;
+}
+
 int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 			    struct rperf_proto_plan *p, char *why,
 			    size_t whylen)
@@ -231,6 +327,8 @@ int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 	if (!rc)
 		rc = get_specs(m->payload, "sinks", p->host, false, &p->sinks,
 			       &p->nsinks, why, whylen);
+	if (!rc)
+		rc = get_hosts(m->payload, p, why, whylen);
 	if (!rc && p->nsources + p->nsinks > RPERF_PROTO_MAX_INSTANCES) {
 		snprintf(why, whylen, "more than %d instances",
 			 RPERF_PROTO_MAX_INSTANCES);
@@ -249,8 +347,19 @@ void rperf_proto_plan_fini(struct rperf_proto_plan *p)
 		return;
 	free(p->sources);
 	free(p->sinks);
+	free(p->hosts);
 	p->sources = p->sinks = NULL;
-	p->nsources = p->nsinks = 0;
+	p->hosts = NULL;
+	p->nsources = p->nsinks = p->nhosts = 0;
+}
+
+const char *rperf_proto_plan_addr(const struct rperf_proto_plan *p,
+				  const char *name)
+{
+	for (size_t i = 0; p && i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i].name, name))
+			return p->hosts[i].addr;
+	return NULL;
 }
 
 uint64_t rperf_proto_plan_end_ns(const struct rperf_proto_plan *p)
@@ -449,53 +558,4 @@ rperf_proto_eps_find(const struct rperf_proto_eps *e, uint32_t id,
 		if (e->inst[i].id == id && e->inst[i].role == role)
 			return &e->inst[i];
 	return NULL;
-}
-
-/* ---- GO ---- */
-
-static bool heartbeat_ok(uint64_t ns)
-{
-	return !ns || (ns >= RPERF_PROTO_MIN_HEARTBEAT_NS &&
-		       ns <= RPERF_PROTO_MAX_HEARTBEAT_NS);
-}
-
-int rperf_proto_go_encode(uint64_t start_in_ns, uint64_t heartbeat_ns,
-			  json_t **out)
-{
-	json_t *o;
-
-	if (!out || start_in_ns > RPERF_PROTO_MAX_START_NS ||
-	    !heartbeat_ok(heartbeat_ns))
-		return EINVAL;
-	o = json_object();
-	if (!o || rperf_ctrl_set_u64(o, "start_in_ns", start_in_ns) ||
-	    (heartbeat_ns &&
-	     rperf_ctrl_set_u64(o, "heartbeat_ns", heartbeat_ns))) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
-}
-
-int rperf_proto_go_decode(const struct rperf_ctrl_msg *m, uint64_t *start_in_ns,
-			  uint64_t *heartbeat_ns)
-{
-	int rc;
-
-	if (!m || !start_in_ns || !heartbeat_ns)
-		return EINVAL;
-	if (m->type != RPERF_CTRL_GO)
-		return EPROTO;
-	if (!json_is_object(m->payload) ||
-	    rperf_ctrl_get_u64(m->payload, "start_in_ns", 0,
-			       RPERF_PROTO_MAX_START_NS, start_in_ns))
-		return EBADMSG;
-	rc = rperf_ctrl_get_u64(m->payload, "heartbeat_ns", 0,
-				RPERF_PROTO_MAX_HEARTBEAT_NS, heartbeat_ns);
-	if (rc == ENOENT)
-		*heartbeat_ns = 0;
-	else if (rc || !heartbeat_ok(*heartbeat_ns))
-		return EBADMSG;
-	return 0;
 }

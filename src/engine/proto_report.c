@@ -259,6 +259,7 @@ static int head_decode(const json_t *o, struct rperf_proto_result *r)
 	r->id = (uint32_t)id;
 	/* a long reason is cut, not refused (as REFUSE/ERROR reasons) */
 	snprintf(r->error, sizeof(r->error), "%s", json_string_value(err));
+	rperf_ctrl_text_clean(r->error);
 	return 0;
 }
 

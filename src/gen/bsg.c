@@ -14,7 +14,7 @@
 #include <rperf/clock.h>
 
 #include "gen/gen.h"
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 
 #define POLL_BATCH 32
 #define IDLE_CLOCK 64 /* empty passes between clock reads */

@@ -65,7 +65,7 @@ struct rperf_bsg_cfg {
 	 * returns 0 or an errno (the run fails), *progress when it did work */
 	int (*on_pass)(void *arg, bool *progress);
 	void *pass_arg;
-	/* the device calls of the loop (gen/gen_ops.h): NULL is libibverbs;
+	/* the device calls of the loop (gen/dev_ops.h): NULL is libibverbs;
 	 * tests pass a scripted device (events mode needs the real one) */
 	const struct rperf_dev_ops *ops;
 	void *ops_ctx;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gen/gen.h"
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 #include "gen/nic_ts.h"
 
 /* Completion queues a sample waits on: wire send, loopback send, wire recv */

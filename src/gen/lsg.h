@@ -60,7 +60,7 @@ struct rperf_lsg_cfg {
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	int peer_fd; /* control connection: EOF or data mid-run = peer gone; -1 */
-	/* the device and clock reads of the hot loop (gen/gen_ops.h): NULL
+	/* the device and clock reads of the hot loop (gen/dev_ops.h): NULL
 	 * is libibverbs and @clk; tests pass a scripted device */
 	const struct rperf_dev_ops *ops;
 	void *ops_ctx;

@@ -96,6 +96,24 @@ void rperf_hist_record_n(struct rperf_hist *h, int64_t v, uint64_t n)
 	h->max = v > h->max ? v : h->max;
 }
 
+/* Would dst += src wrap a count, the signed sum or the sum of squares? */
+static bool merge_wraps(const struct rperf_hist *dst,
+			const struct rperf_hist *src)
+{
+	rperf_i128 s;
+	uint64_t c;
+
+	if (__builtin_add_overflow(dst->count, src->count, &c) ||
+	    __builtin_add_overflow((rperf_i128)dst->sum, (rperf_i128)src->sum,
+				   &s) ||
+	    dst->sumsq + src->sumsq < dst->sumsq)
+		return true;
+	for (size_t i = 0; i < 2 * dst->nb; i++)
+		if (__builtin_add_overflow(dst->counts[i], src->counts[i], &c))
+			return true;
+	return false;
+}
+
 int rperf_hist_merge(struct rperf_hist *dst, const struct rperf_hist *src)
 {
 	size_t i;
@@ -104,6 +122,8 @@ int rperf_hist_merge(struct rperf_hist *dst, const struct rperf_hist *src)
 		return EINVAL;
 	if (!src->count)
 		return 0;
+	if (merge_wraps(dst, src))
+		return EOVERFLOW;
 	for (i = 0; i < 2 * dst->nb; i++)
 		dst->counts[i] += src->counts[i];
 	dst->count += src->count;

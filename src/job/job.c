@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/regular.h"
+
 #define NS_S 1000000000ull
 
 int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
@@ -389,13 +391,19 @@ int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
 int job_read_text(const char *path, const char *what, char **out, char *err,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	const char *kind;
 	char *buf = NULL;
 	size_t n;
 	int rc = 0;
+	FILE *f = rperf_fopen_regular(path, &rc, &kind);
 
+	if (!f && kind[0]) {
+		snprintf(err, errlen,
+			 "%s: the %s is %s; accepted: a regular file", path,
+			 what, kind);
+		return rc;
+	}
 	if (!f) {
-		rc = errno ? errno : EIO;
 		snprintf(err, errlen, "%s: cannot open the %s: %s", path, what,
 			 strerror(rc));
 		return rc;

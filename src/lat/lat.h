@@ -50,7 +50,9 @@ int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e);
 struct rperf_session_server_ops;
 extern const struct rperf_session_server_ops rperf_lat_server_ops;
 
-/* Derive the warnings the results call for (precompleted, loop > wire...). */
+/* Derive the warnings the results call for (precompleted, loop > wire...),
+ * each kind once with the sizes it applies to (-a: one line, not one per
+ * size). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
 
 /* Methods a run measures (3 with --method all), and the i-th one. */

@@ -10,8 +10,75 @@
 
 #include <rperf/report.h>
 
-static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
-		      uint64_t size)
+/* One kind of warning over the sizes it applies to (-a: one line, not
+ * one per size). */
+struct warn_acc {
+	uint64_t sizes[RPERF_MAX_SIZES];
+	size_t n;
+	double lo, hi; /* the figure's range over those sizes */
+};
+
+static void acc_add(struct warn_acc *a, uint64_t size, double v)
+{
+	size_t i;
+
+	a->lo = a->n && a->lo < v ? a->lo : v;
+	a->hi = a->n && a->hi > v ? a->hi : v;
+	for (i = 0; i < a->n && a->sizes[i] != size; i++)
+		;
+	if (i == a->n && a->n < RPERF_MAX_SIZES)
+		a->sizes[a->n++] = size;
+	else if (i == a->n)
+		a->n++; /* counted; RPERF_MAX_SIZES bounds the sizes anyway */
+}
+
+/* "64 B", "64, 128 and 256 B", "every size (12, 2-4096 B)",
+ * "14 sizes (2-8388608 B)". */
+static void sizes_text(const struct warn_acc *a, size_t nsizes, char *buf,
+		       size_t len)
+{
+	uint64_t lo = a->sizes[0], hi = a->sizes[0];
+	size_t i, n = a->n < RPERF_MAX_SIZES ? a->n : RPERF_MAX_SIZES;
+	int off = 0;
+
+	for (i = 1; i < n; i++) {
+		lo = a->sizes[i] < lo ? a->sizes[i] : lo;
+		hi = a->sizes[i] > hi ? a->sizes[i] : hi;
+	}
+	if (n > 1 && n == nsizes) {
+		snprintf(buf, len, "every size (%zu, %llu-%llu B)", n,
+			 (unsigned long long)lo, (unsigned long long)hi);
+		return;
+	}
+	if (n > 4) {
+		snprintf(buf, len, "%zu sizes (%llu-%llu B)", n,
+			 (unsigned long long)lo, (unsigned long long)hi);
+		return;
+	}
+	for (i = 0; i < n && off >= 0 && (size_t)off < len; i++)
+		off += snprintf(buf + off, len - (size_t)off, "%s%llu",
+				i == 0	   ? "" :
+				i + 1 == n ? " and " :
+					     ", ",
+				(unsigned long long)a->sizes[i]);
+	if (off >= 0 && (size_t)off < len)
+		snprintf(buf + off, len - (size_t)off, " B");
+}
+
+/* "100.0 %" or "96.5-100.0 %" */
+static void range_text(const struct warn_acc *a, char *buf, size_t len)
+{
+	if (a->hi - a->lo < 0.05)
+		snprintf(buf, len, "%.1f %%", a->hi);
+	else
+		snprintf(buf, len, "%.1f-%.1f %%", a->lo, a->hi);
+}
+
+enum { W_PRECOMPLETED, W_LOOP_SLOWER, W_NONPOSITIVE, W_KINDS };
+
+static void check_one(const struct rperf_lat_run *run,
+		      const struct rperf_lsg_res *r, uint64_t size,
+		      struct warn_acc acc[W_KINDS])
 {
 	int64_t wire50, loop50;
 
@@ -19,36 +86,63 @@ static void check_one(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
 		return;
 	if (run->cfg->pair_order != RPERF_PAIR_SEQUENTIAL &&
 	    r->precompleted * 10 > r->samples)
-		rperf_session_warn(
-			&run->notes,
-			"%llu B: %.1f %% of wire SENDs were complete when ibv_post_send returned (the provider does the work inside the post, as Soft-RoCE does); T_P-based times are then post costs: use --pair-order sequential",
-			(unsigned long long)size,
+		acc_add(&acc[W_PRECOMPLETED], size,
 			100.0 * (double)r->precompleted / (double)r->samples);
 	wire50 = rperf_hist_percentile(r->wire, 50);
 	loop50 = rperf_hist_percentile(r->loop, 50);
 	if (loop50 >= wire50)
-		rperf_session_warn(
-			&run->notes,
-			"%llu B: loopback p50 %lld ns >= wire p50 %lld ns: the loopback does not model the local path, RTTs cannot be trusted",
-			(unsigned long long)size, (long long)loop50,
-			(long long)wire50);
+		acc_add(&acc[W_LOOP_SLOWER], size,
+			(double)(loop50 - wire50) / 1e3);
 	if (r->nonpositive * 20 > r->samples)
+		acc_add(&acc[W_NONPOSITIVE], size,
+			100.0 * (double)r->nonpositive / (double)r->samples);
+}
+
+static void warn_acc(struct rperf_lat_run *run,
+		     const struct warn_acc acc[W_KINDS])
+{
+	char sz[96], v[48];
+
+	if (acc[W_PRECOMPLETED].n) {
+		sizes_text(&acc[W_PRECOMPLETED], run->cfg->nsizes, sz,
+			   sizeof(sz));
+		range_text(&acc[W_PRECOMPLETED], v, sizeof(v));
 		rperf_session_warn(
 			&run->notes,
-			"%llu B: %.1f %% of RTTs are <= 0 (recorded, not dropped): the wire and loopback paths overlap too much to separate",
-			(unsigned long long)size,
-			100.0 * (double)r->nonpositive / (double)r->samples);
+			"%s: %s of wire SENDs were complete when ibv_post_send returned (the provider works inside the post, as Soft-RoCE): use --pair-order sequential",
+			sz, v);
+	}
+	if (acc[W_LOOP_SLOWER].n) {
+		sizes_text(&acc[W_LOOP_SLOWER], run->cfg->nsizes, sz,
+			   sizeof(sz));
+		rperf_session_warn(
+			&run->notes,
+			"%s: loopback p50 >= wire p50 (by up to %.3f us): the loopback does not model the local path, RTTs cannot be trusted",
+			sz, acc[W_LOOP_SLOWER].hi);
+	}
+	if (acc[W_NONPOSITIVE].n) {
+		sizes_text(&acc[W_NONPOSITIVE], run->cfg->nsizes, sz,
+			   sizeof(sz));
+		range_text(&acc[W_NONPOSITIVE], v, sizeof(v));
+		rperf_session_warn(
+			&run->notes,
+			"%s: %s of RTTs are <= 0 (recorded, not dropped): the wire and loopback paths overlap too much to separate",
+			sz, v);
+	}
 }
 
 void rperf_lat_check_results(struct rperf_lat_run *run)
 {
+	struct warn_acc acc[W_KINDS] = { 0 };
+
 	if (!run->clk.trusted)
 		rperf_session_warn(&run->notes, "clock not trusted: %s",
 				   run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
 		if (rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF)
-			check_one(run, &run->res[i],
-				  rperf_lat_res_size(run, i));
+			check_one(run, &run->res[i], rperf_lat_res_size(run, i),
+				  acc);
+	warn_acc(run, acc);
 }
 
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)
@@ -188,6 +282,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.lat = lat;
 	rep.nlat = run->nres;
 	rep.cpu_util = run->cfg->cpu_util;
+	rep.wide = run->cfg->wide;
+	rep.half_rtt = run->cfg->half_rtt;
 	rep.percentiles = run->cfg->percentiles;
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;

@@ -96,13 +96,24 @@ void rperf_limits_bytes(uint64_t n, char *buf, size_t len);
 int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
 			   const struct rperf_endpoint *ep, size_t n, char *why,
 			   size_t whylen);
+/* The same check against host @host's address @addr (numeric IPv4/IPv6
+ * text; the agents' PLAN "hosts") in place of the control connection's
+ * peer: EACCES with @why naming the endpoint, the host and its address. */
+int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
+				const char *addr,
+				const struct rperf_endpoint *ep, size_t n,
+				char *why, size_t whylen);
+/* A GID as people write it: IPv4 when v4-mapped, else IPv6 (>= 46 B). */
+void rperf_limits_gid_text(const uint8_t gid[16], char *buf, size_t len);
+/* Numeric IPv4/IPv6 text -> sockaddr_in/in6 in @ss: 0 or EINVAL. */
+struct sockaddr_storage;
+int rperf_limits_addr_parse(const char *text, struct sockaddr_storage *ss);
 /* A client's control-connection source: @d's GID as an address (RoCE,
  * IPv4-mapped or global IPv6) into @buf; ENOTSUP on InfiniBand or with a
  * link-local GID (then the connection is not bound). */
 int rperf_limits_gid_source(const struct rperf_dev *d, char *buf, size_t len);
 /* The RoCE rule alone: does @gid name the address @ss (a sockaddr_in or
  * sockaddr_in6, v4-mapped accepted)? */
-struct sockaddr_storage;
 bool rperf_limits_gid_is_addr(const uint8_t gid[16],
 			      const struct sockaddr_storage *ss);
 

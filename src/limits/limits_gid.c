@@ -40,7 +40,7 @@ bool rperf_limits_gid_is_addr(const uint8_t gid[16],
 	return false;
 }
 
-static void gid_text(const uint8_t gid[16], char *buf, size_t len)
+void rperf_limits_gid_text(const uint8_t gid[16], char *buf, size_t len)
 {
 	if (!memcmp(gid, v4_mapped, sizeof(v4_mapped)))
 		inet_ntop(AF_INET, gid + 12, buf, (socklen_t)len);
@@ -81,29 +81,83 @@ static int check_ib(const struct rperf_dev *d, const uint8_t gid[16],
 	}
 	if (d->gid_index < 0 || !memcmp(gid, d->gid.raw, 8))
 		return 0;
-	gid_text(gid, theirs, sizeof(theirs));
-	gid_text(d->gid.raw, ours, sizeof(ours));
+	rperf_limits_gid_text(gid, theirs, sizeof(theirs));
+	rperf_limits_gid_text(d->gid.raw, ours, sizeof(ours));
 	snprintf(why, whylen,
 		 "endpoint GID %s is not on this InfiniBand subnet (ours %s)",
 		 theirs, ours);
 	return EACCES;
 }
 
-/* RoCE: @gid must be the control connection's peer address @ss. */
-static int check_roce(const struct sockaddr_storage *ss, const uint8_t gid[16],
-		      char *why, size_t whylen)
+/* RoCE: @gid must be the address @ss: the control connection's peer's
+ * (@whose NULL) or host @whose's. */
+static int check_roce(const struct sockaddr_storage *ss, const char *whose,
+		      const uint8_t gid[16], char *why, size_t whylen)
 {
 	char peer[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
 
 	if (rperf_limits_gid_is_addr(gid, ss))
 		return 0;
-	gid_text(gid, g, sizeof(g));
+	rperf_limits_gid_text(gid, g, sizeof(g));
 	addr_text(ss, peer, sizeof(peer));
-	snprintf(
-		why, whylen,
-		"endpoint GID %s is not the control connection's address %s (a client binds its control connection to its RDMA address; a client's --bind must be that address)",
-		g, peer);
+	if (whose)
+		snprintf(
+			why, whylen,
+			"endpoint GID %s is not the address of host %s (%s): a third party's endpoint is never connected",
+			g, whose, peer);
+	else
+		snprintf(
+			why, whylen,
+			"endpoint GID %s is not the control connection's address %s (a client binds its control connection to its RDMA address; a client's --bind must be that address)",
+			g, peer);
 	return EACCES;
+}
+
+static int check_all(const struct rperf_dev *d,
+		     const struct sockaddr_storage *ss, const char *whose,
+		     const struct rperf_endpoint *ep, size_t n, char *why,
+		     size_t whylen)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = d->roce ? check_roce(ss, whose, ep[i].gid, why, whylen) :
+			       check_ib(d, ep[i].gid, ep[i].lid, why, whylen);
+	return rc;
+}
+
+int rperf_limits_addr_parse(const char *text, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *a4 = (void *)ss;
+	struct sockaddr_in6 *a6 = (void *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, text, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, text, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		return 0;
+	}
+	return EINVAL;
+}
+
+int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
+				const char *addr,
+				const struct rperf_endpoint *ep, size_t n,
+				char *why, size_t whylen)
+{
+	struct sockaddr_storage ss;
+
+	if (d->roce && (!addr || rperf_limits_addr_parse(addr, &ss))) {
+		snprintf(
+			why, whylen,
+			"endpoint of host %s not connected: the plan gives no address for it (a controller older than this agent?)",
+			host);
+		return EACCES;
+	}
+	return check_all(d, &ss, host, ep, n, why, whylen);
 }
 
 int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
@@ -112,7 +166,6 @@ int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	int rc = 0;
 
 	memset(&ss, 0, sizeof(ss));
 	if (d->roce && getpeername(ctrl_fd, (struct sockaddr *)&ss, &sl)) {
@@ -122,10 +175,7 @@ int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
 			strerror(errno));
 		return EACCES;
 	}
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = d->roce ? check_roce(&ss, ep[i].gid, why, whylen) :
-			       check_ib(d, ep[i].gid, ep[i].lid, why, whylen);
-	return rc;
+	return check_all(d, &ss, NULL, ep, n, why, whylen);
 }
 
 int rperf_limits_gid_source(const struct rperf_dev *d, char *buf, size_t len)

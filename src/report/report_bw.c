@@ -169,11 +169,13 @@ int rperf_report_bw_write_json(const char *path, const struct rperf_report *r)
 /*
  * The table: perftest's five columns first, in its order (RESULT_FMT of
  * ib_*_bw: #bytes, #iterations, BW peak, BW average, MsgRate), with
- * --cpu_util its CPU_Util[%] sixth; rperf's extras after them.
+ * --cpu_util its CPU_Util[%] sixth; rperf's extras after them: verb, CPU%,
+ * the receiver's count and rate by default (the table fits 120 columns),
+ * with --wide also seconds, line% and wire efficiency.
  */
 struct bw_cols {
 	char peak[32], avg[32], rx[32];
-	bool cpu_util;
+	bool cpu_util, wide;
 };
 
 static void bw_cols_init(struct bw_cols *c, const struct rperf_report *r)
@@ -184,6 +186,7 @@ static void bw_cols_init(struct bw_cols *c, const struct rperf_report *r)
 	snprintf(c->avg, sizeof(c->avg), "BW average[%s]", u);
 	snprintf(c->rx, sizeof(c->rx), "rx_BW[%s]", u);
 	c->cpu_util = r->cpu_util;
+	c->wide = r->wide;
 }
 
 static void bcell(FILE *f, const char *hdr, const char *val)
@@ -205,6 +208,19 @@ static void brate(FILE *f, const struct rperf_report *r, const char *hdr,
 	bcell(f, hdr, buf);
 }
 
+/* An extra column @name shown in this layout? */
+static bool shown(const struct bw_cols *c, const char *name)
+{
+	static const char *const wide_only[] = { "seconds", "line%", "wire" };
+
+	if (c->cpu_util && !strcmp(name, "CPU%"))
+		return false; /* CPU_Util[%] sixth instead */
+	for (size_t i = 0; !c->wide && i < 3; i++)
+		if (!strcmp(name, wide_only[i]))
+			return false;
+	return true;
+}
+
 static void text_head(FILE *f, const struct bw_cols *c)
 {
 	static const char *const extras[] = {
@@ -219,10 +235,34 @@ static void text_head(FILE *f, const struct bw_cols *c)
 	if (c->cpu_util)
 		bcell(f, "CPU_Util[%]", "CPU_Util[%]");
 	for (size_t i = 0; i < sizeof(extras) / sizeof(extras[0]); i++)
-		if (!c->cpu_util || strcmp(extras[i], "CPU%"))
+		if (shown(c, extras[i]))
 			bcell(f, extras[i], extras[i]);
 	bcell(f, c->rx, c->rx);
 	fputc('\n', f);
+}
+
+/* verb .. rx_messages of one row, those this layout shows. */
+static void text_extras(FILE *f, const struct bw_cols *c,
+			const struct rperf_bw_result *b)
+{
+	bool t = b->seconds > 0;
+	char buf[32];
+
+	bcell(f, "verb", b->verb ? b->verb : "-");
+	snprintf(buf, sizeof(buf), "%.3f", b->seconds);
+	if (shown(c, "seconds"))
+		bcell(f, "seconds", buf);
+	snprintf(buf, sizeof(buf), "%.2f", 100.0 * b->gbps / b->line_gbps);
+	if (shown(c, "line%"))
+		bcell(f, "line%", b->line_gbps > 0 && t ? buf : "-");
+	snprintf(buf, sizeof(buf), "%.3f", b->wire_efficiency);
+	if (shown(c, "wire"))
+		bcell(f, "wire", buf);
+	snprintf(buf, sizeof(buf), "%.1f", b->cpu_pct);
+	if (shown(c, "CPU%"))
+		bcell(f, "CPU%", buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64, b->rx_messages);
+	bcell(f, "rx_messages", b->receiver_valid ? buf : "n/a");
 }
 
 static void text_row(FILE *f, const struct rperf_report *r,
@@ -248,18 +288,7 @@ static void text_row(FILE *f, const struct rperf_report *r,
 	snprintf(buf, sizeof(buf), "%.2f", b->cpu_pct);
 	if (c->cpu_util)
 		bcell(f, "CPU_Util[%]", buf);
-	bcell(f, "verb", b->verb ? b->verb : "-");
-	snprintf(buf, sizeof(buf), "%.3f", b->seconds);
-	bcell(f, "seconds", buf);
-	snprintf(buf, sizeof(buf), "%.2f", 100.0 * b->gbps / b->line_gbps);
-	bcell(f, "line%", b->line_gbps > 0 && t ? buf : "-");
-	snprintf(buf, sizeof(buf), "%.3f", b->wire_efficiency);
-	bcell(f, "wire", buf);
-	snprintf(buf, sizeof(buf), "%.1f", b->cpu_pct);
-	if (!c->cpu_util)
-		bcell(f, "CPU%", buf);
-	snprintf(buf, sizeof(buf), "%" PRIu64, b->rx_messages);
-	bcell(f, "rx_messages", b->receiver_valid ? buf : "n/a");
+	text_extras(f, c, b);
 	if (b->receiver_valid)
 		brate(f, r, c->rx, b->rx_gbps, b->rx_seconds > 0);
 	else
@@ -318,16 +347,28 @@ static void text_legend(FILE *f, const struct rperf_report *r,
 			const struct bw_cols *c)
 {
 	fprintf(f,
-		"\n  columns 1-5 are perftest's (ib_*_bw), in its order: #iterations = messages completed; %s = payload, %s; BW peak = the best rate between two --interval ticks (100 ms without one) at which completions arrived, so that signaling every -Q-th message does not inflate it, and never below the average (the whole run is an interval too); a run with no complete interval, and the reverse direction, show the average\n",
+		"\n  columns 1-5 are perftest's (ib_*_bw), in its order: #iterations = messages completed;\n"
+		"  %s = payload, %s\n"
+		"  BW peak = the best rate of a window between --interval ticks (100 ms without one) that holds at\n"
+		"  least %d signaled completions per QP (-Q), so that a batch of completions does not inflate it;\n"
+		"  never below the average; a run without such a window, and the reverse direction, show the average\n",
 		r->report_gbits ? "Gb/sec" : "MB/sec",
 		r->report_gbits ?
 			"10^9 bit/s" :
-			"2^20 B/s (perftest 4.5's MB/sec, newer perftest's MiB/sec)");
+			"2^20 B/s (perftest 4.5's MB/sec, newer perftest's MiB/sec)",
+		RPERF_BW_PEAK_MIN_SIGNALS);
 	if (c->cpu_util)
 		fprintf(f,
 			"  CPU_Util = the sender's CPU time over the run's wall time, %% of one CPU (perftest: the whole host's)\n");
 	fprintf(f,
-		"  line%% = payload rate / the port's data rate; wire = payload share of the bytes on the wire for the size and path MTU; rx = the receiver's count (the destination's view)\n");
+		"  rx = the receiver's count (the destination's view), n/a where the receiver cannot count\n");
+	if (c->wide)
+		fprintf(f,
+			"  line%% = payload rate / the port's data rate; wire = payload share of the bytes on the wire\n"
+			"  for the size and path MTU\n");
+	else
+		fprintf(f,
+			"  --wide adds seconds, line%% (of the port's data rate) and wire efficiency\n");
 }
 
 int rperf_report_bw_text(FILE *f, const struct rperf_report *r)

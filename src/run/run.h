@@ -35,6 +35,10 @@ struct rperf_hist;
 
 #define RPERF_RUN_WHY_LEN 256
 #define RPERF_RUN_LINK_LEN 16
+/* a BSG figure more than 5 % above its host's port rate is implausible
+ * (without a known rate: above RPERF_SPEC_MAX_RATE_BPS) */
+#define RPERF_RUN_RATE_SLACK 1.05
+#define RPERF_RUN_CLOCK_MAX 4096 /* an agent's "clock" object, JSON bytes */
 
 enum rperf_run_status {
 	RPERF_RUN_ST_MISSING = 0, /* no result arrived for the source */
@@ -63,6 +67,10 @@ struct rperf_run_inst {
 	double rx_seconds;
 	double receiver_gbps; /* payload Gb/s received; BSG only */
 	bool rx_invisible; /* RDMA WRITE: the destination sees nothing */
+	/* a figure above what the path can carry (gbps or receiver_gbps
+	 * above its host's port rate, RPERF_RUN_RATE_SLACK): status error,
+	 * left out of every aggregate */
+	bool implausible;
 	/* where the source ran (its REPORT's optional "placement") */
 	bool placed;
 	struct rperf_proto_placement place;
@@ -73,6 +81,7 @@ struct rperf_run_agg {
 	struct rperf_hist *rtt; /* merged LSG RTTs; NULL when no LSG */
 	size_t nlsg, nbsg;
 	size_t nsent, nrecv; /* BSGs whose source / sink end reported */
+	bool overflow; /* an RTT histogram would have wrapped: left out */
 	double gbps; /* BSG Gb/s sent */
 	double receiver_gbps; /* BSG Gb/s received */
 };
@@ -93,7 +102,9 @@ struct rperf_run_host {
 	bool failed;
 	char why[RPERF_RUN_WHY_LEN]; /* when failed */
 	char link_layer[RPERF_RUN_LINK_LEN]; /* "infiniband", "ethernet", "" */
-	json_t *clock; /* clock calibration the agent reported, or NULL */
+	double link_gbps; /* its port's data rate (ENDPOINTS), 0 unknown */
+	json_t *clock; /* clock calibration the agent reported, or NULL (also
+			  when above RPERF_RUN_CLOCK_MAX: dropped) */
 	bool dry_run; /* its agent runs --dry-run: nothing measured */
 	bool has_go_rx; /* go_rx_ns reported (the agent's CLOCK_MONOTONIC */
 	uint64_t go_rx_ns; /* when GO arrived; see run_ctlplane.h) */
@@ -118,6 +129,9 @@ struct rperf_run_results {
 	/* warnings summed over instances */
 	uint64_t nonpositive, precompleted, loop_precompleted;
 	size_t nerrors; /* instances with an error or missing */
+	/* a merged count or sum would have wrapped: saturated, or the
+	 * histogram left out of that aggregate (never a silent wrap) */
+	bool overflow;
 	/* control plane (run_ctlplane.h) */
 	bool dry_run; /* some agent ran --dry-run: no figure is a measurement */
 	double connect_seconds; /* dial start -> every agent connected */
@@ -152,6 +166,10 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
  * ("infiniband"/"ethernet", may be NULL). */
 void rperf_run_results_set_link(struct rperf_run_results *r, const char *host,
 				const char *link_layer);
+/* Its port's data rate in Gb/s (ENDPOINTS "link_gbps"; <= 0 or not finite:
+ * unknown). */
+void rperf_run_results_set_link_gbps(struct rperf_run_results *r,
+				     const char *host, double gbps);
 /* Mark @host failed (first reason kept). Unknown names are ignored. */
 void rperf_run_results_host_failed(struct rperf_run_results *r,
 				   const char *host, const char *why);

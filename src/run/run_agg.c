@@ -15,14 +15,17 @@
 
 #include <rperf/hist.h>
 
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 
-static int agg_add(struct rperf_run_agg *a, const struct rperf_run_inst *in)
+static int agg_add(struct rperf_run_results *r, struct rperf_run_agg *a,
+		   const struct rperf_run_inst *in)
 {
 	int rc;
 
 	if (in->spec->kind == RPERF_GEN_BSG) {
 		a->nbsg++;
+		if (in->implausible)
+			return 0;
 		a->nsent += in->have_source;
 		a->nrecv += in->have_sink && !in->rx_invisible;
 		a->gbps += in->gbps;
@@ -37,9 +40,48 @@ static int agg_add(struct rperf_run_agg *a, const struct rperf_run_inst *in)
 		if (rc)
 			return rc;
 	}
-	/* histograms of another resolution cannot merge: left out */
-	(void)rperf_hist_merge(a->rtt, in->rtt);
+	/* histograms of another resolution cannot merge: left out; one
+	 * that would wrap a count is left out and flagged */
+	if (rperf_hist_merge(a->rtt, in->rtt) == EOVERFLOW)
+		a->overflow = r->overflow = true;
 	return 0;
+}
+
+/* *dst += v, saturated and flagged rather than wrapped. */
+static void sat_add(struct rperf_run_results *r, uint64_t *dst, uint64_t v)
+{
+	if (__builtin_add_overflow(*dst, v, dst)) {
+		*dst = UINT64_MAX;
+		r->overflow = true;
+	}
+}
+
+/* A BSG figure above what its path can carry: above its host's port rate
+ * (RPERF_RUN_RATE_SLACK), or any rate rperf accepts when that is unknown.
+ * The instance becomes an error, left out of the aggregates. */
+static void rate_check(struct rperf_run_inst *in,
+		       const struct rperf_run_host *h, double gbps,
+		       const char *what)
+{
+	double cap = h && h->link_gbps > 0 ?
+			     h->link_gbps * RPERF_RUN_RATE_SLACK :
+			     RPERF_SPEC_MAX_RATE_BPS / 1e9;
+
+	if (in->implausible || !(gbps > cap))
+		return;
+	in->implausible = true;
+	if (in->error[0]) /* the agent's own error says more */
+		return;
+	if (h && h->link_gbps > 0)
+		snprintf(
+			in->error, sizeof(in->error),
+			"implausible: %.4g Gb/s %s, above the %.4g Gb/s port of host %s: not a measurement",
+			gbps, what, h->link_gbps, h->host->name);
+	else
+		snprintf(
+			in->error, sizeof(in->error),
+			"implausible: %.4g Gb/s %s, above any rate rperf accepts (%.0f Gb/s): not a measurement",
+			gbps, what, RPERF_SPEC_MAX_RATE_BPS / 1e9);
 }
 
 static const struct rperf_run_host *host_of(const struct rperf_run_results *r,
@@ -62,13 +104,16 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 		in->receiver_gbps = rperf_bw_gbps(
 			in->rx_bytes,
 			in->rx_seconds > 0 ? in->rx_seconds : in->seconds);
+		rate_check(in, src, in->gbps, "sent");
+		rate_check(in, dst, in->receiver_gbps, "received");
 	}
 	if (!in->have_source) {
 		in->status = src && src->failed ? RPERF_RUN_ST_FAILED :
 						  RPERF_RUN_ST_MISSING;
 	} else {
-		in->status = in->error[0] ? RPERF_RUN_ST_ERROR :
-					    RPERF_RUN_ST_OK;
+		in->status = in->error[0] || in->implausible ?
+				     RPERF_RUN_ST_ERROR :
+				     RPERF_RUN_ST_OK;
 	}
 	if (in->status == RPERF_RUN_ST_OK && !in->have_sink && dst &&
 	    dst->failed) {
@@ -78,9 +123,9 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 	}
 	if (in->status != RPERF_RUN_ST_OK)
 		r->nerrors++;
-	r->nonpositive += in->nonpositive;
-	r->precompleted += in->precompleted;
-	r->loop_precompleted += in->loop_precompleted;
+	sat_add(r, &r->nonpositive, in->nonpositive);
+	sat_add(r, &r->precompleted, in->precompleted);
+	sat_add(r, &r->loop_precompleted, in->loop_precompleted);
 }
 
 static void class_name(struct rperf_run_class *c)
@@ -137,13 +182,13 @@ int rperf_run_results_finish(struct rperf_run_results *r)
 		const struct rperf_job_host *t =
 			rperf_job_host(job, in->spec->to);
 
-		rc = agg_add(&class_of(r, in)->agg, in);
+		rc = agg_add(r, &class_of(r, in)->agg, in);
 		if (!rc)
-			rc = agg_add(&r->total, in);
+			rc = agg_add(r, &r->total, in);
 		if (!rc && f)
-			rc = agg_add(&r->hosts[f - job->hosts].sent, in);
+			rc = agg_add(r, &r->hosts[f - job->hosts].sent, in);
 		if (!rc && t)
-			rc = agg_add(&r->hosts[t - job->hosts].received, in);
+			rc = agg_add(r, &r->hosts[t - job->hosts].received, in);
 	}
 	for (i = 0; i < r->ncls; i++)
 		class_name(&r->cls[i]);

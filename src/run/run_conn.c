@@ -3,7 +3,9 @@
 #include "run/run_conn.h"
 #include "run/run.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +94,21 @@ int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have)
 	c->got = c->need = 0;
 	*have = rc == 0;
 	return rc;
+}
+
+int run_conn_tls(const struct rperf_ctrl_auth *auth, bool insecure,
+		 struct rperf_ctrl_tls_ctx **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (rperf_ctrl_auth_none(auth)) {
+		if (insecure)
+			return 0;
+		snprintf(
+			err, errlen,
+			"rperf run: no key and no certificate for the agents' TLS channel (or --insecure)");
+		return EACCES;
+	}
+	return rperf_ctrl_tls_ctx_create(auth, false, out, err, errlen);
 }
 
 static void *dial_thread(void *arg)
@@ -221,4 +238,33 @@ int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+int run_peer_addr(int fd, struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	socklen_t sl = sizeof(*ss);
+	struct sockaddr_in6 *a6 = (void *)ss;
+	struct sockaddr_in *a4 = (void *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (getpeername(fd, (struct sockaddr *)ss, &sl))
+		return errno;
+	if (ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+		struct in_addr v4;
+
+		memcpy(&v4, a6->sin6_addr.s6_addr + 12, 4);
+		memset(ss, 0, sizeof(*ss));
+		a4->sin_family = AF_INET;
+		a4->sin_addr = v4;
+	}
+	if (ss->ss_family == AF_INET)
+		return inet_ntop(AF_INET, &a4->sin_addr, buf, (socklen_t)len) ?
+			       0 :
+			       errno;
+	if (ss->ss_family == AF_INET6)
+		return inet_ntop(AF_INET6, &a6->sin6_addr, buf,
+				 (socklen_t)len) ?
+			       0 :
+			       errno;
+	return EAFNOSUPPORT;
 }

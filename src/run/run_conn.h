@@ -39,6 +39,11 @@ struct rperf_ctrl_io run_conn_io(const struct run_conn *c, int timeout_ms);
  */
 int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have);
 
+/* The controller's TLS context from @auth (*out NULL: the plain channel,
+ * only when @insecure; else EACCES). 0 or errno with @err. */
+int run_conn_tls(const struct rperf_ctrl_auth *auth, bool insecure,
+		 struct rperf_ctrl_tls_ctx **out, char *err, size_t errlen);
+
 /* One host to connect to; the result lands in fd/tls/rc. */
 struct run_dial {
 	const char *addr;
@@ -60,6 +65,11 @@ int run_dial_all(struct run_dial *d, size_t n);
 
 /* A person's message for a failed dial: "cannot resolve NAME", ... */
 void run_dial_why(const struct run_dial *d, char *buf, size_t len);
+
+/* The peer address of connected socket @fd into @ss and, as people write
+ * it (a v4-mapped IPv6 address as IPv4), into @buf. 0 or errno. */
+struct sockaddr_storage;
+int run_peer_addr(int fd, struct sockaddr_storage *ss, char *buf, size_t len);
 
 /* Monotonic clock in ns. */
 uint64_t run_now_ns(void);

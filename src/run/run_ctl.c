@@ -377,6 +377,12 @@ static int dial(struct run_ctl *c)
 		if (d[i].fd < 0) {
 			run_dial_why(&d[i], why, sizeof(why));
 			run_fail(c, &c->ag[i], "%s", why);
+		} else if ((rc = run_peer_addr(d[i].fd, &c->ag[i].addr,
+					       c->ag[i].addr_text,
+					       sizeof(c->ag[i].addr_text)))) {
+			run_fail(c, &c->ag[i], "no peer address: %s",
+				 strerror(rc));
+			rc = 0;
 		}
 	}
 	free(d);
@@ -493,21 +499,6 @@ static void ctl_fini(struct run_ctl *c)
 	rperf_ctrl_tls_ctx_free(c->tls);
 }
 
-/* The TLS context of the controller's end; none only when insecure. */
-static int channel(struct run_ctl *c, const struct rperf_run_opts *o, char *err,
-		   size_t errlen)
-{
-	if (rperf_ctrl_auth_none(&o->auth)) {
-		if (o->insecure)
-			return 0;
-		snprintf(
-			err, errlen,
-			"rperf run: no key and no certificate for the agents' TLS channel (or --insecure)");
-		return EACCES;
-	}
-	return rperf_ctrl_tls_ctx_create(&o->auth, false, &c->tls, err, errlen);
-}
-
 /* Phases 2 to 4 (the agents are connected). */
 static int experiment(struct run_ctl *c)
 {
@@ -560,7 +551,7 @@ int rperf_run_execute(const struct rperf_job *job,
 	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
 	c.heartbeat_ns = opts->heartbeat_ns ? opts->heartbeat_ns :
 					      DEFAULT_HEARTBEAT_NS;
-	rc = channel(&c, &eff, err, errlen);
+	rc = run_conn_tls(&eff.auth, eff.insecure, &c.tls, err, errlen);
 	if (rc)
 		return rc;
 	rc = rperf_run_results_create(job, &c.res);

@@ -3,6 +3,8 @@
 #ifndef RPERF_RUN_CTL_H
 #define RPERF_RUN_CTL_H
 
+#include <sys/socket.h>
+
 #include "engine/proto.h"
 #include "run/run.h"
 #include "run/run_conn.h"
@@ -33,6 +35,10 @@ struct run_agent {
 	bool heartbeat; /* it announced HEARTBEATs (WELCOME feature) */
 	uint64_t heard_ns; /* its last message (monotonic ns) */
 	struct rperf_proto_eps eps; /* its ENDPOINTS */
+	/* the address its control connection reached (numeric): the PLANs
+	 * carry it, and its RoCE endpoints' GIDs must be it */
+	struct sockaddr_storage addr;
+	char addr_text[RPERF_PROTO_ADDR_LEN];
 };
 
 struct run_ctl {

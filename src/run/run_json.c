@@ -20,7 +20,7 @@
 #include <rperf/hist.h>
 #include <rperf/report.h>
 
-#include "report/report_int.h"
+#include "report/report_json.h"
 
 #define RPERF_RUN_SCHEMA 1
 
@@ -182,6 +182,7 @@ static json_t *json_warnings(const struct rperf_run_results *r)
 		 rperf_rpt_json_uint(r->loop_precompleted));
 	e |= set(o, "instances_with_errors",
 		 json_integer((json_int_t)r->nerrors));
+	e |= set(o, "overflow", json_boolean(r->overflow));
 	if (e) {
 		json_decref(o);
 		return NULL;

@@ -9,6 +9,7 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,14 +110,71 @@ static struct rperf_run_host *find_host(struct rperf_run_results *r,
 	return h ? &r->hosts[h - r->job->hosts] : NULL;
 }
 
+/* Every string value under @j (objects and arrays), cleaned. 0 or ENOMEM. */
+static int clean_strings(json_t *j)
+{
+	if (json_is_object(j)) {
+		for (void *it = json_object_iter(j); it;
+		     it = json_object_iter_next(j, it))
+			if (clean_strings(json_object_iter_value(it)))
+				return ENOMEM;
+	} else if (json_is_array(j)) {
+		for (size_t i = 0; i < json_array_size(j); i++)
+			if (clean_strings(json_array_get(j, i)))
+				return ENOMEM;
+	} else if (json_is_string(j)) {
+		char *s = strdup(json_string_value(j));
+		int rc;
+
+		if (!s)
+			return ENOMEM;
+		rperf_ctrl_text_clean(s);
+		rc = json_string_set(j, s) ? ENOMEM : 0;
+		free(s);
+		return rc;
+	}
+	return 0;
+}
+
 void rperf_run_results_set_link(struct rperf_run_results *r, const char *host,
 				const char *link_layer)
 {
 	struct rperf_run_host *h = find_host(r, host);
 
-	if (h && link_layer)
+	if (h && link_layer) {
 		snprintf(h->link_layer, sizeof(h->link_layer), "%s",
 			 link_layer);
+		rperf_ctrl_text_clean(h->link_layer);
+	}
+}
+
+/* A peer's "clock" object, kept when small (RPERF_RUN_CLOCK_MAX bytes as
+ * compact JSON; a bigger one is dropped: null) with every string in it
+ * cleaned (rperf_ctrl_text_clean). NULL when dropped or out of memory. */
+static json_t *clock_copy(const json_t *clk)
+{
+	char *s = json_dumps(clk, JSON_COMPACT);
+	size_t n = s ? strlen(s) : SIZE_MAX;
+	json_t *c;
+
+	free(s);
+	if (n > RPERF_RUN_CLOCK_MAX)
+		return NULL;
+	c = json_deep_copy(clk);
+	if (c && clean_strings(c)) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rperf_run_results_set_link_gbps(struct rperf_run_results *r,
+				     const char *host, double gbps)
+{
+	struct rperf_run_host *h = find_host(r, host);
+
+	if (h && isfinite(gbps) && gbps > 0 && gbps <= RPERF_SPEC_MAX_RATE_BPS)
+		h->link_gbps = gbps;
 }
 
 void rperf_run_results_host_failed(struct rperf_run_results *r,
@@ -254,7 +312,7 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 			rperf_run_results_set_link(r, host,
 						   json_string_value(ll));
 		if (json_is_object(clk) && !h->clock)
-			h->clock = json_deep_copy(clk);
+			h->clock = clock_copy(clk);
 	}
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits/limits.h"
+
 static void send_plan(struct run_ctl *c, struct run_agent *a);
 
 static void on_welcome(struct run_ctl *c, struct run_agent *a,
@@ -61,6 +63,37 @@ static int pick_specs(const struct rperf_job *job, const char *host, bool sinks,
 	return 0;
 }
 
+/* Add host @name's address to @p (once). */
+static void plan_host(struct run_ctl *c, struct rperf_proto_plan *p,
+		      const char *name)
+{
+	const struct run_agent *o = run_agent_of(c, name);
+
+	if (!o || !o->addr_text[0] || rperf_proto_plan_addr(p, name))
+		return;
+	snprintf(p->hosts[p->nhosts].name, sizeof(p->hosts[0].name), "%s",
+		 name);
+	snprintf(p->hosts[p->nhosts].addr, sizeof(p->hosts[0].addr), "%s",
+		 o->addr_text);
+	p->nhosts++;
+}
+
+/* PLAN "hosts": @a's and every host at the other end of its instances,
+ * with the addresses their control connections reached. */
+static int plan_hosts(struct run_ctl *c, struct run_agent *a,
+		      struct rperf_proto_plan *p)
+{
+	p->hosts = calloc(c->nag ? c->nag : 1, sizeof(*p->hosts));
+	if (!p->hosts)
+		return ENOMEM;
+	plan_host(c, p, a->host->name);
+	for (size_t i = 0; i < p->nsources; i++)
+		plan_host(c, p, p->sources[i].to);
+	for (size_t i = 0; i < p->nsinks; i++)
+		plan_host(c, p, p->sinks[i].from);
+	return 0;
+}
+
 static void send_plan(struct run_ctl *c, struct run_agent *a)
 {
 	struct rperf_proto_plan plan;
@@ -77,9 +110,10 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 		rc = pick_specs(c->job, a->host->name, true, &plan.sinks,
 				&plan.nsinks);
 	if (!rc)
+		rc = plan_hosts(c, a, &plan);
+	if (!rc)
 		rc = rperf_proto_plan_encode(&plan, &p);
-	free(plan.sources);
-	free(plan.sinks);
+	rperf_proto_plan_fini(&plan);
 	if (rc) {
 		run_fail(c, a, "cannot build PLAN: %s", strerror(rc));
 		return;
@@ -103,6 +137,32 @@ static bool eps_own(struct run_ctl *c, struct run_agent *a)
 				c, a,
 				"ENDPOINTS for instance %u as %s: not an end on this host",
 				e->id, rperf_proto_role_name(e->role));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* RoCE: every GID @a sent is its address (a third party's endpoint is
+ * never relayed). InfiniBand GIDs carry no address: the agents check the
+ * subnet themselves. */
+static bool eps_addr(struct run_ctl *c, struct run_agent *a, const char *ll)
+{
+	char g[64];
+
+	if (!ll || strcmp(ll, "ethernet"))
+		return true;
+	for (size_t i = 0; i < a->eps.n; i++) {
+		const struct rperf_proto_inst_eps *e = &a->eps.inst[i];
+
+		for (size_t j = 0; j < e->nqps; j++) {
+			if (rperf_limits_gid_is_addr(e->qps[j].gid, &a->addr))
+				continue;
+			rperf_limits_gid_text(e->qps[j].gid, g, sizeof(g));
+			run_fail(
+				c, a,
+				"ENDPOINTS: instance %u has GID %s, not this agent's address %s: not relayed (the job's device/gid_index of this host must be the RDMA address its control address names)",
+				e->id, g, a->addr_text);
 			return false;
 		}
 	}
@@ -141,6 +201,7 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 			 const struct rperf_ctrl_msg *m)
 {
 	const json_t *ll = json_object_get(m->payload, "link_layer");
+	const json_t *gbps = json_object_get(m->payload, "link_gbps");
 	char why[256] = "";
 	size_t i;
 	int rc;
@@ -151,11 +212,15 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 			 why[0] ? why : strerror(rc));
 		return;
 	}
-	if (!eps_own(c, a) || !eps_complete(c, a))
+	if (!eps_own(c, a) || !eps_complete(c, a) ||
+	    !eps_addr(c, a, json_string_value(ll)))
 		return;
 	if (json_is_string(ll))
 		rperf_run_results_set_link(c->res, a->host->name,
 					   json_string_value(ll));
+	if (json_is_number(gbps))
+		rperf_run_results_set_link_gbps(c->res, a->host->name,
+						json_number_value(gbps));
 	a->ph = AG_PLANNED;
 	for (i = 0; i < c->nag; i++)
 		if (c->ag[i].ph != AG_PLANNED)

@@ -7,7 +7,7 @@
 
 #include <rperf/report.h>
 
-#include "report/report_int.h"
+#include "report/report_json.h"
 
 #define RPERF_SWEEP_SCHEMA 1
 

@@ -246,6 +246,9 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 	if (r->interrupted)
 		fprintf(f,
 			"\nInterrupted: the figures cover the time until the stop.\n");
+	if (r->overflow)
+		fprintf(f,
+			"\nOverflow: a count or sum would have wrapped when merged; it was saturated or left out of the aggregates: not a measurement.\n");
 	for (i = 0; i < r->job->nhosts; i++)
 		if (r->hosts[i].failed)
 			fprintf(f, "FAILED host %s: %s\n",

@@ -3,8 +3,8 @@
  * The one event loop under every rperf server: `rperf lat`, `rperf bw`
  * (src/session/session_server.c) and `rperf agent` (src/agent). It owns the
  * listening socket and every connection until its first frame is in; one
- * poll() covers them and the owner's own fds (its active session, an
- * eventfd, an engine's fd), so no peer can stall the others.
+ * poll() covers them and the owner's own fds (the connection of the test it
+ * runs, an eventfd, an engine's fd), so no peer can stall the others.
  *
  *   accept -> pending (at most cfg.max_conns connections at once, pending
  *             and lingering together; one over the cap gets REFUSE "too
@@ -154,7 +154,7 @@ void rperf_serve_destroy(struct rperf_serve *l);
 #define RPERF_SERVE_LEFT_UNKNOWN (-2) /* not started: length unknown yet */
 #define RPERF_SERVE_LEFT_ENDLESS (-3) /* --run_infinitely: until stopped */
 /*
- * The busy refusal, in issue 14's words:
+ * The busy refusal, in these words:
  * "busy: running a test for ADDR since TIME (N s left)", TIME the UTC
  * wall-clock time @since; for @left_s RPERF_SERVE_LEFT_ITERS
  * "(an iteration-count run: no planned end)", RPERF_SERVE_LEFT_UNKNOWN

@@ -11,10 +11,10 @@ _Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
 	       "cfg->given has a bit per option");
 
 /* Each side its own value: where the server's runs, how it is placed. */
-static const char *const host_opts[] = {
-	"cpu-node", "mem-node", "use_hugepages", "ipv6", "inline_size",
-	"CPU-freq", NULL
-};
+static const char *const host_opts[] = { "cpu-node",	  "mem-node",
+					 "use_hugepages", "ipv6",
+					 "inline_size",	  "CPU-freq",
+					 "quiet",	  NULL };
 /* The client's report, thresholds and connecting: nothing on a server. */
 static const char *const client_opts[] = {
 	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
@@ -22,7 +22,7 @@ static const char *const client_opts[] = {
 	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
 	/* perftest's report options (options_report.c) and --report-both */
 	"cpu_util", "limit_bw", "limit_lat", "report_both", "report-histogram",
-	"report-unsorted", NULL
+	"report-unsorted", "wide", "half-rtt", NULL
 };
 
 /* Equal names, '-' and '_' alike (--report-both = --report_both). */

@@ -120,7 +120,9 @@ static void events(void *arg, const struct pollfd *pf, size_t n,
 	if (!o->active || n < 1 || !(pf[0].revents & POLLIN))
 		return;
 	join(o);
-	if (!o->cfg->persistent)
+	/* a refused client (nothing ran) is not the one client a server
+	 * without --persistent serves: it waits for the next */
+	if (!o->cfg->persistent && !o->client.refused)
 		rperf_serve_quit(o->loop);
 }
 

@@ -31,6 +31,9 @@ struct rperf_session_client {
 	char peer[64];
 	struct rperf_ctrl_msg hello; /* owned; released there too */
 	struct rperf_session_plan *plan;
+	/* out: refused before the run (HELLO or PARAMS): such a client does
+	 * not end a server without --persistent */
+	bool refused;
 };
 
 /* Serve @c from its HELLO to BYE (or a failure, logged as it happens);

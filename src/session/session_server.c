@@ -19,6 +19,7 @@ struct served {
 	const struct rperf_session_log *log;
 	char peer[96];
 	struct rperf_session_plan *plan;
+	bool refused; /* before the run: see rperf_session_client */
 };
 
 static void say(const struct served *sv, const char *msg)
@@ -41,6 +42,7 @@ static int refuse(struct served *sv, struct rperf_err *e)
 	snprintf(why, sizeof(why), "%s", e->msg);
 	rperf_session_send_reason(&sv->ch.s, &sv->ch.io, RPERF_CTRL_REFUSE,
 				  why);
+	sv->refused = true;
 	rperf_err_set(e, RPERF_ERRC_USAGE, e->rc, "refused: %s", why);
 	return failed(sv, e);
 }
@@ -57,9 +59,10 @@ static int greet(struct served *sv, const struct rperf_ctrl_msg *hello,
 					       sv->ops->command,
 					       RPERF_SERVER_MAX_SIZE, why,
 					       sizeof(why));
-	if (rc == EPROTO)
+	if (rc == EPROTO) {
+		sv->refused = true;
 		rperf_err_set(e, RPERF_ERRC_USAGE, rc, "refused: %s", why);
-	else if (rc)
+	} else if (rc)
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", why);
 	return rc ? failed(sv, e) : 0;
 }
@@ -236,6 +239,7 @@ int rperf_session_serve_client(struct rperf_session_client *c,
 		rc = serve_run(&sv, e);
 	sv.ops->close(sv.arg);
 	free(sv.arg);
+	c->refused = sv.refused;
 close_fd:
 	close(c->fd);
 	c->fd = -1;

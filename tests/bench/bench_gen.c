@@ -22,7 +22,7 @@
 
 #include "cli/config.h"
 #include "gen/bsg.h"
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 #include "gen/lsg.h"
 #include "scripted_dev.h"
 

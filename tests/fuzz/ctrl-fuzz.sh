@@ -39,12 +39,14 @@ for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done
-for f in spec.c proto_auth.c proto_plan.c proto_report.c proto_session.c; do
+for f in spec.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
+	proto_session.c; do
 	srcs+=("$src/src/engine/$f")
 done
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
+srcs+=("$src/src/util/regular.c") # the key file's open (proto_auth.c)
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \

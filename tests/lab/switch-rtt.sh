@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# switch-rtt.sh OUTDIR - the paper's way to isolate the switch: measure the
-# RPerf RTT back to back (--direct: one veth pair, no bridge) and through the
-# switch (bridge br0), each in its own boot, and report
+# switch-rtt.sh OUTDIR - the RPerf RTT back to back (--direct: one veth
+# pair, no bridge) and through the switch (bridge br0), each in its own
+# boot, reported side by side as the paper's Fig 4 shows them, and
 #   switch RTT = RTT(through the switch) - RTT(direct)
 # at p50 and p99.9. Prints every figure it compares. Status 77 = lab skipped.
 set -uo pipefail

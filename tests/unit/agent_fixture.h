@@ -146,8 +146,8 @@ static inline const char *f_link(const struct rperf_engine *e)
 }
 
 static const struct rperf_agent_engine fake_engine = {
-	f_create, f_endpoints, f_connect, f_go,	     f_fd,
-	f_poll,	  f_stop,      f_report,  f_destroy, f_link,
+	f_create, f_endpoints, f_connect, f_go,	  f_fd, f_poll,
+	f_stop,	  f_report,    f_destroy, f_link, NULL,
 };
 
 static inline void on_log(void *arg, const char *line)
@@ -329,9 +329,11 @@ static inline void greet(struct rperf_agent *a, int fd)
 static inline json_t *plan(const char *device)
 {
 	struct rperf_gen_spec src;
-	struct rperf_proto_plan p = { "job", "h1", { "", 1, -1, -1, -1, -1 },
-				      &src,  1,	   NULL,
-				      0 };
+	struct rperf_proto_plan p = { .experiment = "job",
+				      .host = "h1",
+				      .device = { "", 1, -1, -1, -1, -1 },
+				      .sources = &src,
+				      .nsources = 1 };
 	json_t *o = NULL;
 
 	snprintf(p.device.device, sizeof(p.device.device), "%s", device);

@@ -114,9 +114,16 @@ expect 2 1 run --insecure "$tmp/same.ini"
 grep -q "same.ini:.*one agent serves one host" "$tmp/err" || bad "run: two hosts on one agent: $(cat "$tmp/err")"
 printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:2\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/down.ini"
 expect 2 1 run --insecure --out_json_file "$tmp/no/such/dir/r.json" "$tmp/down.ini"
-expect 3 1 run --insecure --out_json_file "$tmp/down.json" "$tmp/down.ini"
+# a run that measured nothing keeps the previous results byte-identical;
+# its aborted report goes beside them (FILE.aborted.json)
+printf '{"previous": "results"}\n' > "$tmp/down.json"
+cp "$tmp/down.json" "$tmp/down.before"
+expect 3 2 run --insecure --out_json_file "$tmp/down.json" "$tmp/down.ini"
 grep -q "host a" "$tmp/err" || bad "run: an agent not running must be named: $(cat "$tmp/err")"
-grep -q '"failed_hosts"' "$tmp/down.json" 2> /dev/null || bad "run: the JSON must be written when agents fail"
+cmp -s "$tmp/down.json" "$tmp/down.before" && ok "run aborted: the previous results file is byte-identical" ||
+	bad "run aborted: the previous results file was changed: $(head -c 200 "$tmp/down.json")"
+grep -q "down.json is left as it was; the aborted report is in .*down.aborted.json" "$tmp/err" || bad "run aborted: stderr must say where the report went: $(cat "$tmp/err")"
+grep -q '"failed_hosts"' "$tmp/down.aborted.json" 2> /dev/null || bad "run: the aborted JSON must be written beside the results when agents fail"
 # rperf run --set / --sweep / --hosts-map: an edited key's error names the
 # option (exit 2, nothing contacted); a sweep whose agents are down runs
 # every point, exits 3 and writes one JSON with a point per value
@@ -140,14 +147,16 @@ grep -q "map.ini:3: \[host b\] cpu:" "$tmp/err" || bad "run --hosts-map: a map e
 printf '[host b]\ncontrol = 127.0.0.1:1\n' > "$tmp/map.ini"
 expect 2 1 run --insecure --hosts-map "$tmp/map.ini" "$tmp/down.ini"
 grep -q "one agent serves one host" "$tmp/err" || bad "run --hosts-map: the map's control must apply: $(cat "$tmp/err")"
+printf 'old sweep\n' > "$tmp/sweep.json"
 expect 3 any run --insecure --timeout 300ms --sweep lsg.l.size=64,128 --out_json_file "$tmp/sweep.json" "$tmp/down.ini"
+[ "$(cat "$tmp/sweep.json")" = "old sweep" ] && ok "run --sweep, every point aborted: the previous file is kept" || bad "run --sweep aborted: the previous file was replaced"
 grep -q "^sweep lsg.l.size: 2 points of" "$tmp/out" || bad "run --sweep: no table on stdout: $(head -c 300 "$tmp/out")"
 if command -v jq > /dev/null; then
 	jq -e '.sweep.key == "lsg.l.size" and (.points | length) == 2 and
 		all(.points[]; .status == "aborted" and .exit_status == 3 and .report.aborted == true and
 			.bsg_gbps == null and .lsg_rtt_ns == null) and
-		[.points[].x] == [64, 128]' "$tmp/sweep.json" > /dev/null &&
-		ok "run --sweep JSON: 2 aborted points, x = 64, 128" || bad "run --sweep JSON: $(head -c 300 "$tmp/sweep.json")"
+		[.points[].x] == [64, 128]' "$tmp/sweep.aborted.json" > /dev/null &&
+		ok "run --sweep JSON: 2 aborted points, x = 64, 128" || bad "run --sweep JSON: $(head -c 300 "$tmp/sweep.aborted.json")"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

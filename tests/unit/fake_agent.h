@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +28,16 @@ enum fake_mode {
 	FAKE_BAD_REPORT, /* reports an instance of another host */
 	FAKE_GARBAGE, /* sends a frame with a bad magic after GO */
 	FAKE_SILENT_AFTER_GO, /* as SIGSTOP: connected, says nothing */
+	FAKE_ESCAPES, /* REFUSE with escape codes, CR/LF in the reason */
+	FAKE_THIRD_PARTY, /* RoCE ENDPOINTS naming another host's GID */
 };
+
+/* What a hostile agent puts in a reason: clear the screen, retitle the
+ * terminal, fake a line of rperf's own. */
+#define EVIL_REASON                               \
+	"\x1b[2J\x1b]0;owned\x07"                 \
+	"bad\r\nrperf run: all hosts ok \xc2\x9b" \
+	"31m"
 
 struct fake {
 	const char *name;
@@ -40,6 +50,8 @@ struct fake {
 	/* outcome, read after join */
 	bool planned; /* got a PLAN: it would have created QPs */
 	bool peers_ok; /* CONNECT carried the other ends' endpoints */
+	size_t plan_hosts; /* PLAN "hosts" entries */
+	char plan_addr[64]; /* the first one's address */
 	char fail[128]; /* "" or what went wrong in the fake */
 };
 
@@ -113,6 +125,11 @@ static inline int handshake(struct fake *f, int fd)
 	if (recv_type(f, fd, RPERF_CTRL_HELLO, &m))
 		return -1;
 	rperf_ctrl_msg_release(&m);
+	if (f->mode == FAKE_ESCAPES) {
+		assert_int_equal(rperf_ctrl_reason_encode(EVIL_REASON, &p), 0);
+		send_msg(fd, RPERF_CTRL_REFUSE, p);
+		return 1;
+	}
 	if (f->beats) {
 		w.nfeatures = 1;
 		snprintf(w.features[0], sizeof(w.features[0]), "%s",
@@ -148,7 +165,8 @@ static inline void fake_ep(struct rperf_ctrl_endpoint *ep, uint32_t id,
 	ep->mtu = 1024;
 }
 
-static inline int send_endpoints(int fd, const struct rperf_proto_plan *pl)
+static inline int send_endpoints(const struct fake *f, int fd,
+				 const struct rperf_proto_plan *pl)
 {
 	size_t n = pl->nsources + pl->nsinks, i;
 	struct rperf_proto_inst_eps *in = calloc(n + 1, sizeof(*in));
@@ -164,11 +182,21 @@ static inline int send_endpoints(int fd, const struct rperf_proto_plan *pl)
 		in[i].id = s->id;
 		in[i].role = src ? RPERF_ROLE_SOURCE : RPERF_ROLE_SINK;
 		fake_ep(&eps[i], s->id, in[i].role);
+		/* RoCE: the GID is ::ffff:127.0.0.1, our address; a third
+		 * party's is 10.9.9.9 */
+		eps[i].gid[10] = eps[i].gid[11] = 0xff;
+		eps[i].gid[12] = f->mode == FAKE_THIRD_PARTY ? 10 : 127;
+		eps[i].gid[13] = f->mode == FAKE_THIRD_PARTY ? 9 : 0;
+		eps[i].gid[14] = f->mode == FAKE_THIRD_PARTY ? 9 : 0;
+		eps[i].gid[15] = f->mode == FAKE_THIRD_PARTY ? 9 : 1;
 		in[i].qps = &eps[i];
 		in[i].nqps = 1;
 	}
 	assert_int_equal(rperf_proto_endpoints_encode(&e, &p), 0);
-	json_object_set_new(p, "link_layer", json_string("infiniband"));
+	json_object_set_new(p, "link_layer",
+			    json_string(f->mode == FAKE_THIRD_PARTY ?
+						"ethernet" :
+						"infiniband"));
 	free(in);
 	free(eps);
 	return send_msg(fd, RPERF_CTRL_ENDPOINTS, p);
@@ -236,13 +264,18 @@ static inline void experiment(struct fake *f, int fd)
 	assert_int_equal(rperf_proto_plan_decode(&m, &pl, why, sizeof(why)), 0);
 	rperf_ctrl_msg_release(&m);
 	f->planned = true;
+	f->plan_hosts = pl.nhosts;
+	if (pl.nhosts)
+		snprintf(f->plan_addr, sizeof(f->plan_addr), "%s",
+			 pl.hosts[0].addr);
 	if (f->mode == FAKE_SILENT_AFTER_PLAN) {
 		/* never answers; the controller gives up and sends ERROR */
 		(void)frecv(fd, io_ms, &m);
 		rperf_ctrl_msg_release(&m);
 		goto plan_fini;
 	}
-	if (send_endpoints(fd, &pl) || recv_type(f, fd, RPERF_CTRL_CONNECT, &m))
+	if (send_endpoints(f, fd, &pl) ||
+	    recv_type(f, fd, RPERF_CTRL_CONNECT, &m))
 		goto plan_fini;
 	f->peers_ok = check_connect(&m, pl.nsources + pl.nsinks);
 	rperf_ctrl_msg_release(&m);

@@ -28,7 +28,7 @@
 
 #include <rperf/clock.h>
 
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 #include "verbs/verbs.h"
 
 #define SDEV_MAX_QP 8

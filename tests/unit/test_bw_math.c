@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 #include "cli/config.h"
 #include "gen/bsg.h"
 

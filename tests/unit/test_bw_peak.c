@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include <rperf/report.h>
+
 #include "bw/bw.h"
+#include "gen/bw_math.h"
 #include "cli/config.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
@@ -70,6 +73,58 @@ static void batched(void **state)
 	NEAR(run.peak_gbps, 100 * 65536 * 8 / 1e9);
 }
 
+/*
+ * The lab's case: 64 KiB messages signaled every 100th, one completion
+ * every 0.17-0.21 s (a steady 33.5 MB/s with jitter), ticks every 100 ms.
+ * A window between two ticks with completions holds one or two of them,
+ * so its rate is a quantum (up to 2 x 100 x 64 KiB / 0.2 s = 62.5 MB/s,
+ * the 1.6-1.7 x the average seen in the lab); a window of at least
+ * RPERF_BW_PEAK_MIN_SIGNALS completions gives the rate to within 15 %.
+ */
+static double lab_peak(uint64_t min_bytes, double *avg)
+{
+	static const double gap[] = { 0.17, 0.21, 0.19, 0.18, 0.20,
+				      0.21, 0.17, 0.19, 0.20, 0.18 };
+	struct rperf_cli_config cfg;
+	struct rperf_bw_run run;
+	double next = gap[0];
+	uint64_t done = 0;
+	int k, g = 1;
+
+	rperf_cli_config_defaults(&cfg);
+	memset(&run, 0, sizeof(run));
+	run.cfg = &cfg;
+	run.peak_min_bytes = min_bytes;
+	for (k = 1; k <= 100; k++) { /* 10 s */
+		while (next <= k / 10.0) {
+			done += 100;
+			next += gap[g++ % 10];
+		}
+		tick(&run, (k - 1) / 10.0, k / 10.0, done, 65536);
+	}
+	*avg = (double)done * 65536 * 8 / 10.0 / 1e9;
+	return run.peak_gbps;
+}
+
+static void quantised(void **state)
+{
+	double avg, peak;
+
+	(void)state;
+	assert_int_equal(rperf_bw_peak_min_bytes(65536, 1, 100),
+			 RPERF_BW_PEAK_MIN_SIGNALS * 100ull * 65536);
+	assert_int_equal(rperf_bw_peak_min_bytes(4096, 4, 100),
+			 RPERF_BW_PEAK_MIN_SIGNALS * 400ull * 4096);
+	assert_true(rperf_bw_peak_min_bytes(UINT64_MAX / 2, 64, 1000) ==
+		    UINT64_MAX);
+	/* without the minimum: the quantum, 1.5 x and more */
+	peak = lab_peak(0, &avg);
+	assert_true(peak > 1.5 * avg);
+	/* with it: within 15 % of the average of this steady flow */
+	peak = lab_peak(rperf_bw_peak_min_bytes(65536, 1, 100), &avg);
+	assert_true(peak >= avg && peak <= 1.15 * avg);
+}
+
 /* Nothing completed: no peak (the report falls back to the average). */
 static void idle(void **state)
 {
@@ -111,6 +166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(steady),
 		cmocka_unit_test(batched),
+		cmocka_unit_test(quantised),
 		cmocka_unit_test(idle),
 		cmocka_unit_test(ticks_and_duration),
 	};

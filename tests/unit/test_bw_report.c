@@ -260,7 +260,14 @@ static void perftest_columns(void **state)
 	expect_field(out, "64", 4, want);
 	expect_field(out, "64", 5, "0.002000");
 	expect_field(out, "64", 6, "send");
-	expect_field(out, "64", 10, "99.5"); /* CPU% among the extras */
+	expect_field(out, "64", 7, "99.5"); /* CPU% among the extras */
+	expect_field(out, "64", 8, "1000"); /* rx_messages */
+	assert_null(strstr(out, "line%  ")); /* --wide only */
+	for (const char *l = out; l && *l; l = strchr(l, '\n') + 1) {
+		const char *e = strchr(l, '\n');
+
+		assert_true(e && e - l <= 120); /* the default: 120 columns */
+	}
 	/* no complete interval: the peak column shows the average */
 	expect_field(out, "65536", 2, "10");
 	expect_field(out, "65536", 3, "-"); /* no time at all: unknown */
@@ -293,6 +300,12 @@ static void perftest_columns(void **state)
 	out = bw_text(&r);
 	expect_field(out, "65536", 3, "0.00");
 	expect_field(out, "65536", 4, want);
+	free(out);
+
+	r.wide = true; /* --wide: seconds, line%, wire before CPU% */
+	out = bw_text(&r);
+	expect_field(out, "64", 7, "0.500");
+	expect_field(out, "64", 10, "99.5");
 	free(out);
 }
 

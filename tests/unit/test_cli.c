@@ -45,6 +45,53 @@ static void lat_defaults(void **state)
 	assert_true(r.cfg.percentiles[2] == 99.9);
 }
 
+/* The warm-up scales with -n unless --warmup is given (README, man page):
+ * a tenth of -n within [10 (or -n), 1000]; 1000 with -D. */
+static void warmup_scales(void **state)
+{
+	static struct result r;
+	static const struct {
+		const char *n;
+		uint64_t warmup;
+	} want[] = { { "200", 20 },
+		     { "5", 5 },
+		     { "50", 10 },
+		     { "2000", 200 },
+		     { "100000", 1000 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		parse(&r, "lat", "-a", "-n", want[i].n, "h", NULL);
+		assert_int_equal(r.rc, 0);
+		assert_int_equal(r.cfg.warmup, want[i].warmup);
+	}
+	parse(&r, "lat", "-D", "3", "h", NULL);
+	assert_int_equal(r.cfg.warmup, 1000);
+	parse(&r, "lat", "--warmup", "7", "-n", "200", "h", NULL);
+	assert_int_equal(r.cfg.warmup, 7);
+	parse(&r, "lat", "-n", "200", "--warmup", "0", "h", NULL);
+	assert_int_equal(r.cfg.warmup, 0);
+}
+
+/* A size above what every rperf server accepts (16 MiB) is refused by the
+ * client before it connects, naming the option and the bound. */
+static void size_above_server_max(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "-s", "32M", "h", NULL);
+	expect_error("-s/--size: 33554432 B is above the largest message an "
+		     "rperf server accepts, 16777216 B",
+		     &r);
+	parse(&r, "bw", "--sizes", "64,17M", "h", NULL);
+	expect_error("--sizes: 17825792 B", &r);
+	parse(&r, "lat", "-s", "16M", "h", NULL);
+	assert_int_equal(r.rc, 0);
+	parse(&r, "lat", "-s", "32M", NULL); /* a server: no client sizes */
+	assert_int_equal(r.rc, 0);
+}
+
 static void lat_options(void **state)
 {
 	static struct result r;
@@ -199,6 +246,34 @@ static void help_and_version(void **state)
 	assert_int_equal(r.cfg.clock, 3);
 }
 
+/* rperf --help: every command's summary starts in the same column (the
+ * 'compare' row once did not). */
+static void help_commands_aligned(void **state)
+{
+	char buf[8192] = "", *p, *e;
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	int col = -1, rows = 0;
+
+	(void)state;
+	assert_non_null(f);
+	rperf_cli_help(f, RPERF_CMD_NONE);
+	fclose(f);
+	p = strstr(buf, "\nCommands:\n");
+	assert_non_null(p);
+	for (p = strchr(p + 1, '\n') + 1; *p == ' '; p = e + 1, rows++) {
+		const char *s = p + 2 + strcspn(p + 2, " ");
+		int c;
+
+		e = strchr(p, '\n');
+		assert_non_null(e);
+		s += strspn(s, " ");
+		c = (int)(s - p);
+		assert_true(col < 0 || c == col);
+		col = c;
+	}
+	assert_true(rows >= 6);
+}
+
 /* Every option is documented in --help, in the markdown list, and unique. */
 static void table_consistency(void **state)
 {
@@ -281,6 +356,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lat_defaults),
 		cmocka_unit_test(lat_options),
+		cmocka_unit_test(warmup_scales),
+		cmocka_unit_test(size_above_server_max),
+		cmocka_unit_test(help_commands_aligned),
 		cmocka_unit_test(sizes_all_and_list),
 		cmocka_unit_test(invalid_values),
 		cmocka_unit_test(unknown_and_missing),

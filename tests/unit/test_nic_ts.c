@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "cli/config.h"
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
 #include "scripted_dev.h"

@@ -271,21 +271,25 @@ static void *server_main(void *arg)
 	return NULL;
 }
 
-static void converse(struct server_run *r, struct rperf_err *ce,
-		     struct fake_cli *fc)
+static pthread_t start_server(struct server_run *r, uint16_t *port)
 {
-	struct rperf_cli_config cfg;
-	volatile sig_atomic_t stop = 0;
 	struct rperf_err le;
 	pthread_t t;
-	uint16_t port = 0;
 
 	rperf_cli_config_defaults(&r->cfg);
 	r->cfg.bind = "127.0.0.1";
 	r->cfg.tcp_port = 0;
 	assert_int_equal(rperf_session_listen(&r->cfg, &r->lfd, &le), 0);
-	assert_int_equal(rperf_ctrl_local_port(r->lfd, &port), 0);
+	assert_int_equal(rperf_ctrl_local_port(r->lfd, port), 0);
 	assert_int_equal(pthread_create(&t, NULL, server_main, r), 0);
+	return t;
+}
+
+static void run_client(uint16_t port, struct rperf_err *ce, struct fake_cli *fc)
+{
+	struct rperf_cli_config cfg;
+	volatile sig_atomic_t stop = 0;
+
 	rperf_cli_config_defaults(&cfg);
 	cfg.host = "127.0.0.1";
 	cfg.tcp_port = port;
@@ -294,6 +298,15 @@ static void converse(struct server_run *r, struct rperf_err *ce,
 	cfg.sizes[1] = 4096;
 	cfg.nsizes = 2;
 	rperf_session_client_run(&cfg, &stop, &cli_ops, fc, ce);
+}
+
+static void converse(struct server_run *r, struct rperf_err *ce,
+		     struct fake_cli *fc)
+{
+	uint16_t port = 0;
+	pthread_t t = start_server(r, &port);
+
+	run_client(port, ce, fc);
 	assert_int_equal(pthread_join(t, NULL), 0);
 }
 
@@ -317,20 +330,34 @@ static void test_conversation(void **state)
 	assert_string_equal(r.lines[1], "round 2: 6");
 }
 
+/*
+ * A refused client does not count as a non-persistent server's one
+ * client: the server goes on to serve the next one, then ends.
+ */
 static void test_refused(void **state)
 {
 	struct server_run r = { 0 };
-	struct fake_cli fc = { 0 };
-	struct rperf_err ce;
+	struct fake_cli fc = { 0 }, fc2 = { 0 };
+	struct rperf_err ce, ce2;
+	uint16_t port = 0;
+	pthread_t t;
 
 	(void)state;
 	refuse_params = true;
-	converse(&r, &ce, &fc);
+	t = start_server(&r, &port);
+	run_client(port, &ce, &fc);
 	assert_int_equal(ce.cls, RPERF_ERRC_USAGE);
 	assert_string_equal(ce.msg, "refused the run: size above the limit");
-	assert_int_equal(r.e.cls, RPERF_ERRC_USAGE);
-	assert_int_equal(r.nlines, 1);
+	refuse_params = false;
+	run_client(port, &ce2, &fc2);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(ce2.rc, 0);
+	assert_int_equal(fc2.got[1], 6);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.e.rc, 0); /* the last client's outcome */
+	assert_int_equal(r.nlines, 3);
 	assert_string_equal(r.lines[0], "refused: size above the limit");
+	assert_string_equal(r.lines[1], "round 1: 5");
 }
 
 /* ---- busy: a second client during the first one's round ---- */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # direct.sh - the back-to-back baseline: h1 and h2 on one veth pair, no switch:
 #   rxe-lab run --direct tests/lab/suites/direct.sh
-# "Switch latency" = through-switch - direct; the two need separate boots
+# The RTT through the switch beside the direct one (their difference is the
+# bridge's share); the two need separate boots
 # (`rxe-lab demo` does both and prints the difference).
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh

@@ -9,27 +9,23 @@
 #   rperf run --sweep bsg.load.count=0,1,2,3
 # on the switch port h1-sw shaped to 4 Mb/s with one shared FIFO (tbf), as
 # run-qos.sh does it; the lab's message sizes and depths come in through
-# --set (the file's are for hardware: 4 KiB x 128 in flight would queue for
-# seconds at 4 Mb/s). Checks: the sweep's table and JSON (sweep.json: every
+# --set, read from examples/lab-sets.txt (the file's are for hardware:
+# 4 KiB x 128 in flight would queue for seconds at 4 Mb/s). Checks: the sweep's table and JSON (sweep.json: every
 # point ok, BSG count = the swept value, the LSG median rising with each
 # BSG) and `rperf lat --hist` for the CDF plot (lsg-hist.csv). The lab
 # settings are run-qos.sh's, each measured there.
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 EX=/usr/share/rperf/examples
-SETS=(--set global.duration=3s --set global.warmup=1s
-	--set lsg.probe.size=2 --set lsg.probe.pair_order=sequential
-	--set lsg.probe.rate=8000
-	--set bsg.load.size=512 --set bsg.load.tx_depth=8 --set bsg.load.cq_mod=1
-	--set bsg.load.mtu=1024 --set bsg.load.verb=write
-	--set bsg.load.qp_timeout=18 --set bsg.load.completion=event
-	--set bsg.load.start=250ms)
+# the lab profile next to the hosts map: one --set per line of it
+SETS=()
+while read -r kv; do SETS+=(--set "$kv"); done < <(grep '^[a-z]' "$EX/lab-sets.txt")
 T=120
 WIN=fig7-1  # the attempt whose sweep is kept
 
 setup() {
 	local d
-	[ -r "$EX/fig7-converged.ini" ] && [ -r "$EX/lab-hosts.ini" ] ||
+	[ -r "$EX/fig7-converged.ini" ] && [ -r "$EX/lab-hosts.ini" ] && [ "${#SETS[@]}" = 26 ] ||
 		{ echo "GOT no examples in the image ($EX)"; return 1; }
 	for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > "$d"; done
 	ip netns exec sw sh -c 'for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > $d; done'

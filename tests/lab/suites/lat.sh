@@ -145,15 +145,21 @@ no_server() {
 	expect_exit 3 "no rperf server answered" rperf lat -d rxe_h2 -p 18999 --connect-timeout 1s 10.77.0.1 || return 1
 	lab_expect_range "seconds until giving up" "$(lab_since "$t")" 0.9 10
 }
+# A size above every rperf server's 16 MiB: the client refuses it before
+# connecting (one line, exit 2); the server never sees it and serves the
+# next client, then ends (no --persistent) with status 0.
 refused() {
 	timeout 60 rperf lat -d rxe_h1 > /tmp/rsrv.log 2>&1 &
-	local spid=$! rs
-	expect_exit 2 "above what this server allows" rperf lat -d rxe_h2 -s 32M 10.77.0.1
-	local r=$?
+	local spid=$! rs r r2
+	expect_exit 2 "above the largest message an rperf server accepts" rperf lat -d rxe_h2 -s 32M 10.77.0.1
+	r=$?
+	timeout 60 rperf lat -d rxe_h2 -s 64 -n 200 --pair-order sequential 10.77.0.1 > /tmp/rcli2.log 2>&1
+	r2=$?
 	wait "$spid"
 	rs=$?
-	echo "INFO server: status $rs: $(cat /tmp/rsrv.log)"
-	[ "$r" = 0 ] && [ "$rs" = 2 ]
+	echo "EXPECT then a 64 B client served (exit 0), the server exits 0 after it"
+	echo "GOT client $r2, server $rs: $(tr '\n' ' ' < /tmp/rsrv.log | head -c 300)"
+	[ "$r" = 0 ] && [ "$r2" = 0 ] && [ "$rs" = 0 ]
 }
 # The server dies mid-run: the client prints and saves partial statistics,
 # exits 3, and does not hang.
@@ -235,7 +241,7 @@ check "unknown device: one line, exit 2"                       bad_device
 check "GID index out of range: exit 2"                         bad_gid
 check "SL 16: exit 2"                                          bad_sl
 check "server not listening: exit 3 after the retry window"    no_server
-check "size above the server's limit: refused, exit 2"         refused
+check "size above the server's limit: refused before connecting, server serves on" refused
 check "server killed mid-run: partial results, exit 3"         peer_killed
 check "--persistent server survives a client killed mid-run"    persistent
 check "--timestamps nic on rxe: one-line error naming it, exit 2" ts_nic

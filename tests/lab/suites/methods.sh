@@ -32,6 +32,11 @@ all_methods() {
 	lab_result "methods_p50_ns rperf=$rp pingpong=$pp (half $(jget "$j" '.results[1].half_rtt_ns.p50')) postpoll=$po"
 	grep -q '^breakdown' /tmp/cli.log || { echo "GOT no breakdown block"; return 1; }
 	jq -e '.results[0] | has("post_wire_ns") and has("post_loop_ns")' "$j" > /dev/null || { echo "GOT no post cost in JSON"; return 1; }
+	# by design rperf's RTT is the lowest (Equation 1 takes the local
+	# software and PCIe out, pingpong and postpoll keep them); measured in
+	# one run: pingpong / rperf 2.67, postpoll / rperf 2.33 (the rounds of
+	# issue 25 add theirs as RESULT methods_ratio), far from 1
+	lab_result "methods_ratio pingpong_over_rperf=$(awk -v a="$pp" -v b="$rp" 'BEGIN { printf "%.2f", a / b }') postpoll_over_rperf=$(awk -v a="$po" -v b="$rp" 'BEGIN { printf "%.2f", a / b }')"
 	echo "EXPECT rperf's RTT p50 the lowest"
 	echo "GOT rperf=$rp pingpong=$pp postpoll=$po"
 	[ "$rp" -lt "$pp" ] && [ "$rp" -lt "$po" ]
@@ -49,20 +54,28 @@ files() {
 		awk -F, 'NR > 1 && $2 - $3 != $4 { bad = 1 } END { exit bad }' "$OUT/raw.csv"
 }
 
+# --max-p999 / --max-p50 below and above: the limit logic is unit tested
+# on the scripted device (unit.lat_limits: a limit at the run's own figure
+# passes, 1 ns below fails); here only limits far from any RTT of the lab
+# are used, and each run's own JSON shows its figure. A limit taken from a
+# separate run once failed: one 3.0 ms outlier made it 301 us and the rerun
+# came in under it. 1 ns: every lab RTT p99.9 is >= 20 us (thousands of
+# times more); 1 s: the largest lab p99.9 seen is 8.4 ms (120 times less).
 thresholds() {
-	local p999 lo hi r1 r2
-	client -n 1000 --warmup 50 --pair-order sequential --out_json_file "$OUT/th.json" || return 1
-	p999=$(jget "$OUT/th.json" '.results[0].rtt_ns.p999')
-	lo=$((p999 / 1000 / 10 + 1))us  # far below the measured p99.9
-	hi=1s
-	client -n 1000 --warmup 50 --pair-order sequential --max-p999 "$lo"
+	local r1 r2 p1 p2
+	client -n 1000 --warmup 50 --pair-order sequential --max-p999 1ns --out_json_file "$OUT/th-low.json"
 	r1=$?
-	client -n 1000 --warmup 50 --pair-order sequential --max-p999 "$hi" --max-p50 "$hi"
+	cp /tmp/cli.err /tmp/cli.err.low
+	grep -- '--max-p999' /tmp/cli.err.low
+	client -n 1000 --warmup 50 --pair-order sequential --max-p999 1s --max-p50 1s --out_json_file "$OUT/th-high.json"
 	r2=$?
-	lab_result "thresholds measured_p999_ns=$p999 limit_low=$lo exit=$r1 limit_high=$hi exit=$r2"
-	echo "EXPECT exit 1 below the measured p99.9, 0 above"
-	echo "GOT $r1 and $r2"
-	[ "$r1" = 1 ] && [ "$r2" = 0 ]
+	p1=$(jget "$OUT/th-low.json" '.results[0].rtt_ns.p999')
+	p2=$(jget "$OUT/th-high.json" '.results[0].rtt_ns.p999')
+	lab_result "thresholds limit_low=1ns p999_ns=$p1 exit=$r1 limit_high=1s p999_ns=$p2 exit=$r2"
+	echo "EXPECT exit 1 with --max-p999 1ns (naming it), 0 with 1 s; each run's p99.9 between"
+	echo "GOT $r1 (p99.9 $p1 ns) and $r2 (p99.9 $p2 ns)"
+	[ "$r1" = 1 ] && [ "$r2" = 0 ] && grep -q -- '--max-p999: RTT p99.9 at 64 B' /tmp/cli.err.low &&
+		[ "$p1" -gt 1 ] && [ "$p2" -lt 1000000000 ]
 }
 
 # -R: the wire QP connected by rdma_cm from the client's own address; the

@@ -74,19 +74,25 @@ bw_nD() {
 }
 
 # The server was started with -s 64, the client asks for 4096: refused,
-# naming both values; the client exits 2 (usage), nothing is measured.
+# naming both values; the client exits 2 (usage), nothing is measured. The
+# refused client does not end the server (no --persistent): a client that
+# agrees is served next, and the server exits 0 after it.
 mismatch() {
-	local cmd=$1 r spid
+	local cmd=$1 r r2 rs spid
 	timeout "$T" rperf "$cmd" -d rxe_h1 -s 64 > /tmp/psrv.log 2>&1 &
 	spid=$!
 	timeout "$T" rperf "$cmd" -d rxe_h2 -s 4096 -n 100 10.77.0.1 > /tmp/pcli.log 2>&1
 	r=$?
+	timeout "$T" rperf "$cmd" -d rxe_h2 -s 64 -n 100 10.77.0.1 > /tmp/pcli2.log 2>&1
+	r2=$?
 	wait "$spid"
+	rs=$?
 	sed 's/^/  [cli] /' /tmp/pcli.log
 	sed 's/^/  [srv] /' /tmp/psrv.log
-	echo "EXPECT client status 2, its message names -s/--size, 64 and 4096"
-	echo "GOT client status $r: $(grep -m1 'size' /tmp/pcli.log)"
-	[ "$r" = 2 ] && grep -q -- '-s/--size: the server was started with 64, the client asks for 4096' /tmp/pcli.log
+	echo "EXPECT client status 2, its message names -s/--size, 64 and 4096; then -s 64 served (0), server 0"
+	echo "GOT client status $r: $(grep -m1 'size' /tmp/pcli.log); next client $r2, server $rs"
+	[ "$r" = 2 ] && grep -q -- '-s/--size: the server was started with 64, the client asks for 4096' /tmp/pcli.log &&
+		[ "$r2" = 0 ] && [ "$rs" = 0 ]
 }
 # The server given the same -s as the client's says nothing about it.
 agree() {

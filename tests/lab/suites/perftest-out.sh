@@ -38,16 +38,17 @@ lat_columns() {
 		--cpu_util --out_json_file "$j" || { cat /tmp/po.out /tmp/po.err; return 1; }
 	sed -n '/#bytes/,/^$/p' /tmp/po.out
 	grep -q "figures      : RTT (round-trip time)" /tmp/po.out || { echo "GOT no RTT figure line"; bad=1; }
-	echo "EXPECT \$1..\$10 = #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9% CPU_Util, as rperf's JSON"
+	echo "EXPECT \$1..\$10 = #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9% CPU_Util, as rperf's JSON; plain numbers (no '*')"
 	same '$1 #bytes' "$(col 64 1)" 64 0 || bad=1
 	same '$2 #iterations' "$(col 64 2)" "$(jget "$j" '.results[0].samples')" 0 || bad=1
 	for k in 3:min 4:max 5:p50 6:mean 7:stdev 8:p99 9:p999; do
-		same "\$${k%%:*} ${k#*:}" "$(col 64 "${k%%:*}" | tr -d '*')" \
+		same "\$${k%%:*} ${k#*:}" "$(col 64 "${k%%:*}")" \
 			"$(jget "$j" ".results[0].rtt_ns.${k#*:} / 1000")" 0.0011 || bad=1
 	done
 	same '$10 CPU_Util[%]' "$(col 64 10)" "$(jget "$j" '.results[0].cpu_pct')" 0.011 || bad=1
-	echo "  \$12 method: $(col 64 12)"
-	[ "$(col 64 12)" = rperf ] || bad=1
+	echo "  \$11 method: $(col 64 11), \$12 figure: $(col 64 12)"
+	[ "$(col 64 11)" = rperf ] && [ "$(col 64 12)" = RTT ] || bad=1
+	awk '$1 == 64' /tmp/po.out | grep -q '[*]' && { echo "GOT a '*' in the row"; bad=1; }
 	lab_result "perftest_out lat t_min_us=$(col 64 3) t_typical_us=$(col 64 5) p99_us=$(col 64 8) cpu_util_pct=$(col 64 10) nonpositive=$(jget "$j" '.results[0].nonpositive')"
 	return $bad
 }

@@ -333,13 +333,27 @@ prio_table() {
 		printf "INFO  lane, 0 BSGs     %10.3f  %13s  %17s\n", c / 1e6, "-", "-"
 		printf "INFO  lane, 3 BSGs     %10.3f  %13.6f  %17s\n", d / 1e6, pt, pr }'
 }
+# The lane protects the LSG: its median with 3 BSGs may exceed the lane's
+# no-BSG median (same boot) by at most half of one BSG's queueing, W/R / 2
+# (4.7 ms), where the shared FIFO adds 3 x W/R (28 ms). Strict priority
+# leaves the LSG behind at most the one BSG frame in service (1 KiB MTU:
+# 1.1 KB at 4 Mb/s = 2.2 ms, the worst case of a single sample). Measured
+# growth: -0.15 .. +0.13 ms quiet (lane ratios 0.51-1.65 x of 0.04-0.30 ms
+# medians in 9 boots, and the issue's 0.080 -> 0.210 ms that failed the old
+# "<= 2 x" ratio), at most +1.1 ms with a second VM on the host (ratios
+# 1.8-4.6 x of 0.1-0.3 ms): the bound is 3.6 ms above any growth seen and
+# 6 x below a lane that does not protect. The rounds of issue 25 (their
+# figures: tests/lab/README.md) run this with a CPU hog beside the VM too.
 prio_rtt() {
 	[ -n "$PP50_3" ] || { echo "GOT no priority results"; return 1; }
 	prio_table
-	local r
+	local r g lim pred
+	pred=$(eq2_ms | awk '{ print $1 }')
 	r=$(awk -v a="$PP50_0" -v b="$PP50_3" 'BEGIN { printf "%.3f", b / a }')
-	lab_result "run_qos_prio lsg_p50_ns no_bsg=$PP50_0 3_bsg=$PP50_3 ratio=$r fifo_3_bsg=${FP50[3]:-?}"
-	lab_expect_range "LSG p50 with 3 BSGs / without, priority lane" "$r" 0 2
+	g=$(awk -v a="$PP50_0" -v b="$PP50_3" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+	lim=$(awk -v p="$pred" 'BEGIN { printf "%.3f", p / 2 }')
+	lab_result "run_qos_prio lsg_p50_ns no_bsg=$PP50_0 3_bsg=$PP50_3 ratio=$r growth_ms=$g limit_ms=$lim fifo_3_bsg=${FP50[3]:-?}"
+	lab_expect_range "LSG p50 growth, 0 -> 3 BSGs in the priority lane (ms; FIFO: 3 x W/R = $(awk -v p="$pred" 'BEGIN { print 3 * p }') ms)" "$g" -"$lim" "$lim"
 }
 # BSG bandwidth: what the sources sent (an RDMA WRITE has no receive
 # completion to count at the destination; RC delivers every byte in order,
@@ -351,8 +365,17 @@ prio_bw() {
 	r=$(awk -v a="${FTX[3]}" -v b="$PTX3" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print 0 }')
 	lab_result "run_qos_bsg_share sent_gbps fifo_3=${FTX[3]} lane_3=$PTX3 ratio=$r lsg_share_of_port=$LANE_SHARE lsg_paced=${LSG_PACED:-no}"
 	[ -n "$LSG_PACED" ] || echo "INFO the LSG ran unpaced (this rperf's job file has no [lsg] rate): it took $LANE_SHARE of the port in the lane"
-	lab_expect_range "BSG total Gb/s, priority / FIFO (3 BSGs)" "$r" 0.9 1.5
+	# What the lane may cost the BSGs is the paced LSG's share of the port
+	# (5.4-5.8 %, measured in this run as LANE_SHARE); the ratio measured
+	# 0.944-0.956 quiet and 0.89 once with a second VM on the host. The
+	# bound is 1 - the LSG's share - 0.15: 0.05-0.06 below the lowest ratio
+	# seen, while a lane that starves the BSGs (or a broken shaper) is far
+	# below; 1.5 above (the lane cannot add port bandwidth).
+	local lo
+	lo=$(awk -v s="$LANE_SHARE" 'BEGIN { if (s + 0 > 0 && s + 0 < 1) printf "%.3f", 1 - s - 0.15; else print 0.75 }')
+	lab_expect_range "BSG total Gb/s, priority / FIFO (3 BSGs), >= 1 - LSG share $LANE_SHARE - 0.15" "$r" "$lo" 1.5
 }
+
 
 if ! command -v rperf > /dev/null; then
 	echo "skip: no rperf binary in this boot (build target rperf_bin)"
@@ -368,7 +391,7 @@ check "FIFO: LSG median RTT grows with each added BSG"           fifo_grows
 check "FIFO: growth per BSG = Equation 2 (W / R)"                fifo_eq2
 check "lane for tclass $LSG_TCLASS: LSG in band 1, BSGs in band 2" prio_runs
 check "JSON classes: tclass $LSG_TCLASS = the LSG, tclass 0 = the BSGs"   prio_classes
-check "lane: LSG median with 3 BSGs <= 2 x no-BSG median"        prio_rtt
-check "lane: BSG total >= 90 % of the FIFO 3-BSG case"           prio_bw
+check "lane: LSG median growth with 3 BSGs <= W/R / 2 (FIFO: 3 W/R)" prio_rtt
+check "lane: BSG total >= FIFO 3-BSG total x (1 - LSG share - 0.15)" prio_bw
 lab_agents_stop
 lab_summary

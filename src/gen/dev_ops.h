@@ -10,8 +10,8 @@
  * inlined, with no indirect call of their own; any other table is called
  * through its pointers. bench.gen measures what this costs.
  */
-#ifndef RPERF_GEN_OPS_H
-#define RPERF_GEN_OPS_H
+#ifndef RPERF_DEV_OPS_H
+#define RPERF_DEV_OPS_H
 
 #include <errno.h>
 #include <stddef.h>

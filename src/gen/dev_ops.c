@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The real device table: thin wrappers of libibverbs and the rperf clock. */
-#include "gen/gen_ops.h"
+#include "gen/dev_ops.h"
 
 static int verbs_post_send(void *ctx, struct ibv_qp *qp, struct ibv_send_wr *wr,
 			   struct ibv_send_wr **bad)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Pure arithmetic of rperf bw (unit tested): rate limits, wire overhead. */
+/* Pure arithmetic of bandwidth (unit tested): rate limits, wire overhead,
+ * Gb/s and Mpps, for rperf bw and the run report. */
 #ifndef RPERF_BW_MATH_H
 #define RPERF_BW_MATH_H
 
@@ -37,5 +38,14 @@ double rperf_bw_wire_efficiency(uint64_t size, int mtu, bool roce, bool grh,
 /* Payload Gb/s and millions of messages per second; 0 when seconds <= 0. */
 double rperf_bw_gbps(uint64_t bytes, double seconds);
 double rperf_bw_mpps(uint64_t messages, double seconds);
+
+/*
+ * The fewest bytes a BW peak window must hold: RPERF_BW_PEAK_MIN_SIGNALS
+ * signaled completions (every @cq_mod-th message) on each of @qps QPs of
+ * @size-byte messages. Completions come in steps of @cq_mod messages per
+ * QP, so a window's count is uncertain by one step per QP: below this the
+ * peak is that step's quantum, not a rate (UINT64_MAX on overflow).
+ */
+uint64_t rperf_bw_peak_min_bytes(uint64_t size, uint64_t qps, uint64_t cq_mod);
 
 #endif

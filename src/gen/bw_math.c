@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "bw/bw_math.h"
+#include "gen/bw_math.h"
 
-#include "config/config.h"
+#include <rperf/report.h>
+
+#include "gen/gen.h"
 
 double rperf_bw_limit_msgs(double limit, int units, uint64_t size)
 {
@@ -76,4 +78,18 @@ double rperf_bw_gbps(uint64_t bytes, double seconds)
 double rperf_bw_mpps(uint64_t messages, double seconds)
 {
 	return seconds > 0 ? (double)messages / seconds / 1e6 : 0;
+}
+
+uint64_t rperf_bw_peak_min_bytes(uint64_t size, uint64_t qps, uint64_t cq_mod)
+{
+	uint64_t f[] = { RPERF_BW_PEAK_MIN_SIGNALS, qps ? qps : 1,
+			 cq_mod ? cq_mod : 1, size };
+	uint64_t v = 1;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (v > UINT64_MAX / f[i])
+			return UINT64_MAX;
+		v *= f[i];
+	}
+	return v;
 }

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What an agent accepts of a PLAN, checked before anything is created
+ * (engine.h): the pinned memory of every instance from the estimator of
+ * src/limits (the lat/bw servers' --max-memory), the QPs (--max-qps), the
+ * instances (--max-instances) and every instance's planned end after GO
+ * (--max-duration: start offset + warm-up + duration); and, at CONNECT,
+ * every peer endpoint against the address of the host at the other end
+ * (src/limits/limits_gid.c, the servers' GID rule).
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "limits/limits.h"
+
+/* QPs and bytes one instance end creates (gen_lsg.c, gen_bsg.c,
+ * gen_sink.c; receive queues at their deepest, RPERF_ENGINE_RX_DEPTH). */
+static void inst_cost(const struct rperf_gen_spec *s, bool source,
+		      uint64_t *qps, uint64_t *bytes)
+{
+	struct rperf_pin_req q[2] = { { 0 } };
+	struct rperf_pin_est e;
+	size_t nq = 1;
+
+	if (source && s->kind == RPERF_GEN_LSG) {
+		/* wire and loopback sender; loopback receiver; 2 buffers */
+		q[0] = (struct rperf_pin_req){ .qps = 2,
+					       .send_depth = 16,
+					       .recv_depth = 1,
+					       .buf_bytes = 2 * s->size };
+		q[1] = (struct rperf_pin_req){ .qps = 1,
+					       .send_depth = 1,
+					       .recv_depth =
+						       RPERF_ENGINE_RX_DEPTH };
+		nq = 2;
+	} else if (source) {
+		q[0] = (struct rperf_pin_req){ .qps = s->qps,
+					       .send_depth = s->tx_depth,
+					       .recv_depth = 1,
+					       .buf_bytes = s->size };
+	} else {
+		q[0] = (struct rperf_pin_req){
+			.qps = s->kind == RPERF_GEN_LSG ? 1 : s->qps,
+			.send_depth = 1,
+			.recv_depth = RPERF_ENGINE_RX_DEPTH,
+			.buf_bytes = s->size
+		};
+	}
+	*qps = *bytes = 0;
+	for (size_t i = 0; i < nq; i++) {
+		rperf_pin_estimate(&q[i], &e);
+		*qps += q[i].qps;
+		*bytes += q[i].buf_bytes ? e.total : q[i].qps * e.per_qp;
+	}
+}
+
+void rperf_engine_plan_cost(const struct rperf_proto_plan *p,
+			    struct rperf_plan_cost *out)
+{
+	size_t n = p->nsources + p->nsinks;
+
+	*out = (struct rperf_plan_cost){ .instances = n };
+	for (size_t i = 0; i < n; i++) {
+		bool src = i < p->nsources;
+		const struct rperf_gen_spec *s =
+			src ? &p->sources[i] : &p->sinks[i - p->nsources];
+		uint64_t qps, bytes,
+			end = s->start_ns + s->warmup_ns + s->duration_ns;
+
+		inst_cost(s, src, &qps, &bytes);
+		out->qps += qps;
+		out->bytes += bytes;
+		if (bytes > out->big_bytes) {
+			out->big_bytes = bytes;
+			out->big = s;
+		}
+		if (end > out->end_ns) {
+			out->end_ns = end;
+			out->last = s;
+		}
+	}
+}
+
+int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
+			    const struct rperf_proto_plan *p, char *why,
+			    size_t whylen)
+{
+	struct rperf_plan_cost c;
+	char tot[32], lim[32], big[32];
+
+	rperf_engine_plan_cost(p, &c);
+	if (l->max_instances && c.instances > l->max_instances) {
+		snprintf(
+			why, whylen,
+			"limits: the plan has %" PRIu64
+			" instances on this host, above this agent's --max-instances %" PRIu64,
+			c.instances, l->max_instances);
+		return EDQUOT;
+	}
+	if (l->max_qps && c.qps > l->max_qps) {
+		snprintf(
+			why, whylen,
+			"limits: the plan would create %" PRIu64
+			" QPs on this host, above this agent's --max-qps %" PRIu64
+			"; accepted: fewer qps or instances",
+			c.qps, l->max_qps);
+		return EDQUOT;
+	}
+	if (l->max_memory && c.bytes > l->max_memory) {
+		rperf_limits_bytes(c.bytes, tot, sizeof(tot));
+		rperf_limits_bytes(l->max_memory, lim, sizeof(lim));
+		rperf_limits_bytes(c.big_bytes, big, sizeof(big));
+		snprintf(
+			why, whylen,
+			"limits: the plan would pin %s on this host (the most: '%s', %s), above this agent's --max-memory %s; accepted: smaller size, fewer qps, shallower tx_depth",
+			tot, c.big ? c.big->name : "?", big, lim);
+		return EDQUOT;
+	}
+	if (l->max_duration_ns && c.end_ns > l->max_duration_ns) {
+		snprintf(
+			why, whylen,
+			"limits: '%s' would end %.3f s after GO (start + warm-up + duration), above this agent's --max-duration %.3f s",
+			c.last ? c.last->name : "?", (double)c.end_ns / 1e9,
+			(double)l->max_duration_ns / 1e9);
+		return EDQUOT;
+	}
+	return 0;
+}
+
+int rperf_engine_peer_check(const struct rperf_dev *d,
+			    const struct rperf_proto_plan *hosts,
+			    const char *host,
+			    const struct rperf_proto_inst_eps *peer, char *why,
+			    size_t whylen)
+{
+	struct rperf_endpoint ep[RPERF_PROTO_MAX_QPS];
+
+	if (peer->nqps > RPERF_PROTO_MAX_QPS) {
+		snprintf(why, whylen, "%zu endpoints, more than %u", peer->nqps,
+			 RPERF_PROTO_MAX_QPS);
+		return EINVAL;
+	}
+	for (size_t i = 0; i < peer->nqps; i++)
+		rperf_engine_ep_from(&peer->qps[i], &ep[i]);
+	return rperf_limits_gid_check_host(d, host,
+					   rperf_proto_plan_addr(hosts, host),
+					   ep, peer->nqps, why, whylen);
+}
