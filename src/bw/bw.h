@@ -31,6 +31,7 @@ struct rperf_bw_run {
 	bool roce, grh;
 	/* the command layer's: early warnings, file errors */
 	struct rperf_say say;
+	struct rperf_round_hook round; /* the command layer's progress line */
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;

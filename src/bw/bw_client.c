@@ -286,6 +286,7 @@ static int measure_size(struct client *c, struct rperf_bsg_qp *q, size_t i)
 	bool have = false;
 
 	bsg_cfg(c, &b, cfg->sizes[i]);
+	rperf_round_start(&run->round, i, cfg->nsizes, cfg->sizes[i]);
 	run->cur_size = cfg->sizes[i];
 	run->tick_msgs = run->tick_bytes = 0;
 	run->peak_gbps = run->peak_from = 0;

@@ -116,7 +116,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	if (cfg->insecure) /* nothing authenticates the plan: say so */
 		log_line(
 			NULL,
-			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted, and its plan's endpoints are connected as planned");
+			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted; its plans are held to this agent's limits and its endpoints to the plan's host addresses, but those addresses are the controller's word");
 	agent_limits(cfg, &acfg.limits);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "run/run_sweep.h"
 
 static int load_points(struct run_cmd *c, struct rperf_sweep *s)
@@ -38,9 +39,11 @@ static int load_points(struct run_cmd *c, struct rperf_sweep *s)
 	return 0;
 }
 
-/* Run point @i; its report on stdout. 0 or an exit status. */
+/* Run point @i; its report on stdout (the progress line paused for it).
+ * 0 or an exit status. */
 static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
-		     const volatile sig_atomic_t *stop)
+		     const volatile sig_atomic_t *stop,
+		     struct rperf_progress *pg)
 {
 	struct rperf_sweep_point *p = &s->pt[i];
 	struct rperf_run_results *r = NULL;
@@ -52,7 +55,11 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 	       p->value);
 	fflush(stdout);
 	run_cmd_opts(c, &o);
+	snprintf(err, sizeof(err), "%s = %s", s->key, p->value);
+	rperf_progress_item(pg, i, err);
+	err[0] = '\0';
 	rc = rperf_run_execute(p->job, &o, stop, &r, err, sizeof(err));
+	rperf_progress_pause(pg);
 	if (rc) {
 		fprintf(stderr, "rperf run: %s: %s\n", p->origin, err);
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_RUNTIME;
@@ -97,6 +104,7 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	struct rperf_sweep *s = NULL;
 	char err[512] = "";
 	int rc, status = RPERF_EXIT_OK, st;
+	struct rperf_progress pg;
 
 	rc = rperf_sweep_create(cfg->sweep, &s, err, sizeof(err));
 	if (rc) {
@@ -112,17 +120,22 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 		goto free_sweep;
 	}
+	/* an error leaves the line off (pg.f NULL): the run goes on */
+	(void)rperf_progress_start(&pg,
+				   rperf_progress_wanted(cfg) ? stderr : NULL,
+				   "rperf run --sweep", s->npt, 0);
 	for (size_t i = 0; i < s->npt; i++) {
 		if (stop && *stop) {
 			s->interrupted = true;
 			break;
 		}
-		st = run_point(c, s, i, stop);
+		st = run_point(c, s, i, stop, &pg);
 		if (st == RPERF_EXIT_INTERNAL)
 			status = st;
 		else if (st && status == RPERF_EXIT_OK)
 			status = st;
 	}
+	rperf_progress_end(&pg);
 	status = finish(c, s, status);
 free_sweep:
 	rperf_sweep_free(s);

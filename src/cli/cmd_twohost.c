@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/config_kv.h"
 #include "cli/out_check.h"
+#include "cli/progress.h"
 #include "lat/lat.h"
 #include "session/session_life.h"
 
@@ -83,12 +84,58 @@ static int serve(const struct rperf_cli_config *cfg,
 	return rperf_cmd_exit(&e); /* every client's failure was logged */
 }
 
+/* The progress line's view of a round: "256 B", "256 B pingpong",
+ * "256 B, run 2" (the methods and repeats of a lat run). */
+struct progress_ctx {
+	struct rperf_progress line;
+	const struct rperf_cli_config *cfg;
+	bool lat;
+};
+
+static void round_started(void *arg, size_t i, size_t n, uint64_t size)
+{
+	struct progress_ctx *p = arg;
+	const struct rperf_cli_config *cfg = p->cfg;
+	char item[64];
+	int off = snprintf(item, sizeof(item), "%llu B",
+			   (unsigned long long)size);
+
+	(void)n;
+	if (p->lat && cfg->method == RPERF_METHOD_ALL && off > 0)
+		off += snprintf(item + off, sizeof(item) - (size_t)off, " %s",
+				rperf_lat_method_name(rperf_lat_method_at(
+					cfg, i / (cfg->nsizes * cfg->repeat))));
+	if (p->lat && cfg->repeat > 1 && off > 0)
+		snprintf(item + off, sizeof(item) - (size_t)off, ", run %zu",
+			 i % (cfg->nsizes * cfg->repeat) / cfg->nsizes + 1);
+	rperf_progress_item(&p->line, i, item);
+}
+
+/* Rounds of @cfg's run and the hook that shows them (on a terminal). */
+static struct rperf_round_hook progress_on(struct progress_ctx *p,
+					   const struct rperf_cli_config *cfg,
+					   bool lat)
+{
+	size_t n =
+		cfg->nsizes * (lat ? cfg->repeat * rperf_lat_nmethods(cfg) : 1);
+
+	p->cfg = cfg;
+	p->lat = lat;
+	if (rperf_progress_start(
+		    &p->line, rperf_progress_wanted(cfg) ? stderr : NULL,
+		    lat ? "rperf lat" : "rperf bw", n,
+		    cfg->run_infinitely ? 0 : (double)cfg->duration_ns / 1e9))
+		return (struct rperf_round_hook){ 0 };
+	return (struct rperf_round_hook){ .start = round_started, .arg = p };
+}
+
 static int lat_client(const struct rperf_cli_config *cfg,
 		      volatile sig_atomic_t *stop)
 {
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	struct rperf_lat_run *run;
 	struct rperf_err e = { 0 };
+	struct progress_ctx pg;
 	int rc, code;
 
 	if (!outputs_ok(cfg))
@@ -97,8 +144,10 @@ static int lat_client(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
 	rc = rperf_lat_prepare(run, &e);
+	run->round = progress_on(&pg, cfg, true);
 	if (!rc)
 		rc = rperf_lat_client(run, &e);
+	rperf_progress_end(&pg.line);
 	if (run->ts_note[0]) {
 		printf("rperf: note: %s: CPU completion stamps (--timestamps auto)\n",
 		       run->ts_note);
@@ -130,6 +179,7 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
 	struct rperf_bw_run *run;
 	struct rperf_err e = { 0 };
+	struct progress_ctx pg;
 	int rc, code;
 
 	if (!outputs_ok(cfg))
@@ -137,7 +187,9 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
+	run->round = progress_on(&pg, cfg, false);
 	rc = rperf_bw_client(run, &e);
+	rperf_progress_end(&pg.line);
 	code = say_err(&e);
 	if (run->measured &&
 	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))

@@ -484,11 +484,8 @@ static void apply_defaults_after(struct rperf_cli_config *cfg,
 		cfg->iters = 0;
 }
 
-/*
- * A client's sizes against what every rperf server accepts
- * (RPERF_SERVER_MAX_SIZE): refused here, before connecting, rather than
- * by the server after it.
- */
+/* A client's sizes against what every rperf server accepts
+ * (RPERF_SERVER_MAX_SIZE): refused before connecting. */
 static int check_server_max(struct parse_state *st)
 {
 	const struct rperf_cli_config *cfg = st->cfg;

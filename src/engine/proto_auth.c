@@ -85,7 +85,7 @@ int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 	if (!path || !key || !keylen)
 		return EINVAL;
 	rc = rperf_open_regular(path, &fd, &kind);
-	if (rc == EINVAL && kind[0]) {
+	if (rc && kind[0]) {
 		snprintf(err, errlen,
 			 "key file %s is %s; accepted: a regular file", path,
 			 kind);

@@ -30,6 +30,7 @@ struct rperf_lat_run {
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_say say; /* the command layer's: file errors, thresholds */
+	struct rperf_round_hook round; /* the command layer's progress line */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */

@@ -247,6 +247,8 @@ static int measure_method(struct client *c, struct rperf_session_chan *ch,
 			return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 					     "out of memory");
 		run->nres++;
+		rperf_round_start(&run->round, i, per * rperf_lat_nmethods(cfg),
+				  l.size);
 		cpu_mark(cpu0);
 		rc = rperf_lsg_run(&l, &q, &run->res[i]);
 		run->cpu_pct[i] = cpu_pct_since(cpu0);

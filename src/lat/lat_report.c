@@ -11,7 +11,7 @@
 #include <rperf/report.h>
 
 /* One kind of warning over the sizes it applies to (-a: one line, not
- * one per size). */
+ * one per size); a run has at most RPERF_MAX_SIZES sizes. */
 struct warn_acc {
 	uint64_t sizes[RPERF_MAX_SIZES];
 	size_t n;
@@ -28,22 +28,19 @@ static void acc_add(struct warn_acc *a, uint64_t size, double v)
 		;
 	if (i == a->n && a->n < RPERF_MAX_SIZES)
 		a->sizes[a->n++] = size;
-	else if (i == a->n)
-		a->n++; /* counted; RPERF_MAX_SIZES bounds the sizes anyway */
 }
 
 /* "64 B", "64, 128 and 256 B", "every size (12, 2-4096 B)",
- * "14 sizes (2-8388608 B)". */
-static void sizes_text(const struct warn_acc *a, size_t nsizes, char *buf,
+ * "14 sizes (2-8388608 B)" for @n sizes of a run of @nsizes. */
+static void sizes_text(const uint64_t *sz, size_t n, size_t nsizes, char *buf,
 		       size_t len)
 {
-	uint64_t lo = a->sizes[0], hi = a->sizes[0];
-	size_t i, n = a->n < RPERF_MAX_SIZES ? a->n : RPERF_MAX_SIZES;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	int off = 0;
 
-	for (i = 1; i < n; i++) {
-		lo = a->sizes[i] < lo ? a->sizes[i] : lo;
-		hi = a->sizes[i] > hi ? a->sizes[i] : hi;
+	for (size_t i = 0; i < n; i++) {
+		lo = sz[i] < lo ? sz[i] : lo;
+		hi = sz[i] > hi ? sz[i] : hi;
 	}
 	if (n > 1 && n == nsizes) {
 		snprintf(buf, len, "every size (%zu, %llu-%llu B)", n,
@@ -55,12 +52,12 @@ static void sizes_text(const struct warn_acc *a, size_t nsizes, char *buf,
 			 (unsigned long long)lo, (unsigned long long)hi);
 		return;
 	}
-	for (i = 0; i < n && off >= 0 && (size_t)off < len; i++)
+	for (size_t i = 0; i < n && off >= 0 && (size_t)off < len; i++)
 		off += snprintf(buf + off, len - (size_t)off, "%s%llu",
 				i == 0	   ? "" :
 				i + 1 == n ? " and " :
 					     ", ",
-				(unsigned long long)a->sizes[i]);
+				(unsigned long long)sz[i]);
 	if (off >= 0 && (size_t)off < len)
 		snprintf(buf + off, len - (size_t)off, " B");
 }
@@ -104,8 +101,8 @@ static void warn_acc(struct rperf_lat_run *run,
 	char sz[96], v[48];
 
 	if (acc[W_PRECOMPLETED].n) {
-		sizes_text(&acc[W_PRECOMPLETED], run->cfg->nsizes, sz,
-			   sizeof(sz));
+		sizes_text(acc[W_PRECOMPLETED].sizes, acc[W_PRECOMPLETED].n,
+			   run->cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_PRECOMPLETED], v, sizeof(v));
 		rperf_session_warn(
 			&run->notes,
@@ -113,16 +110,16 @@ static void warn_acc(struct rperf_lat_run *run,
 			sz, v);
 	}
 	if (acc[W_LOOP_SLOWER].n) {
-		sizes_text(&acc[W_LOOP_SLOWER], run->cfg->nsizes, sz,
-			   sizeof(sz));
+		sizes_text(acc[W_LOOP_SLOWER].sizes, acc[W_LOOP_SLOWER].n,
+			   run->cfg->nsizes, sz, sizeof(sz));
 		rperf_session_warn(
 			&run->notes,
 			"%s: loopback p50 >= wire p50 (by up to %.3f us): the loopback does not model the local path, RTTs cannot be trusted",
 			sz, acc[W_LOOP_SLOWER].hi);
 	}
 	if (acc[W_NONPOSITIVE].n) {
-		sizes_text(&acc[W_NONPOSITIVE], run->cfg->nsizes, sz,
-			   sizeof(sz));
+		sizes_text(acc[W_NONPOSITIVE].sizes, acc[W_NONPOSITIVE].n,
+			   run->cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_NONPOSITIVE], v, sizeof(v));
 		rperf_session_warn(
 			&run->notes,

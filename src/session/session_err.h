@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What kind of failure: the command layer maps these to exit statuses. */
 enum rperf_err_class {
@@ -42,6 +43,20 @@ struct rperf_say {
 
 void rperf_say(const struct rperf_say *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The command layer's hook at the start of each round of a client run
+ * (a size, a repeat, a method): its progress line. @start NULL: none. */
+struct rperf_round_hook {
+	void (*start)(void *arg, size_t i, size_t n, uint64_t size);
+	void *arg;
+};
+
+static inline void rperf_round_start(const struct rperf_round_hook *h, size_t i,
+				     size_t n, uint64_t size)
+{
+	if (h->start)
+		h->start(h->arg, i, n, size);
+}
 
 #define RPERF_MAX_WARNINGS 16
 

@@ -46,7 +46,7 @@ done
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
-srcs+=("$src/src/util/regular.c") # the key file's open (proto_auth.c)
+srcs+=("$src/src/util/regular.c") # proto_auth.c's key file
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \

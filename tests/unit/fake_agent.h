@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Fake agents for the controller's tests (test_run_ctl.c, test_run_tls.c):
+ * Fake agents for the controller's tests (test_run_ctl.c, test_run_tls.c,
+ * test_run_hostile.c):
  * small threads on loopback TCP that speak src/engine/proto.h without RDMA
  * (made-up endpoints, made-up results), over TLS-PSK with their own key or
  * over the plain channel; and run() that drives `rperf run`'s controller

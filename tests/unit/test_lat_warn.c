@@ -91,6 +91,14 @@ static void some_sizes_and_ranges(void **state)
 	rperf_lat_check_results(&w.run);
 	assert_int_equal(w.run.notes.nwarnings, 1);
 	assert_non_null(strstr(w.run.notes.warnings[0], "of RTTs are <= 0"));
+	/* five sizes of twelve: a count and the range */
+	w.run.notes.nwarnings = 0;
+	for (size_t i = 0; i < NS; i++)
+		w.res[i].nonpositive = i >= 2 && i < 7 ? 20 : 0;
+	rperf_lat_check_results(&w.run);
+	assert_int_equal(w.run.notes.nwarnings, 1);
+	assert_non_null(strstr(w.run.notes.warnings[0],
+			       "5 sizes (8-128 B): 10.0 % of RTTs"));
 	unmake(&w);
 }
 

@@ -104,17 +104,13 @@ static int plan_decode_json(json_t *o, struct rperf_proto_plan *p, char *why,
 static void test_plan(void **state)
 {
 	struct rperf_gen_spec src[2], snk[1];
-	struct rperf_proto_host_addr addrs[2] = { { "h1", "10.0.0.1" },
-						  { "h2", "fd00::2" } };
 	struct rperf_proto_plan p = { .experiment = "job",
 				      .host = "h1",
 				      .device = { "", 1, -1, -1, -1, -1 },
 				      .sources = src,
 				      .nsources = 2,
 				      .sinks = snk,
-				      .nsinks = 1,
-				      .hosts = addrs,
-				      .nhosts = 2 },
+				      .nsinks = 1 },
 				q;
 	char why[256];
 	json_t *o = NULL, *c;
@@ -132,27 +128,9 @@ static void test_plan(void **state)
 	assert_int_equal(q.sources[1].kind, RPERF_GEN_BSG);
 	assert_int_equal(q.sinks[0].id, 5);
 	assert_int_equal(q.device.gid_index, -1);
-	assert_int_equal(q.nhosts, 2);
-	assert_string_equal(rperf_proto_plan_addr(&q, "h2"), "fd00::2");
-	assert_null(rperf_proto_plan_addr(&q, "h3"));
+	assert_null(rperf_proto_plan_addr(&q, "h3")); /* no "hosts" */
 	rperf_proto_plan_fini(&q);
 	rperf_proto_plan_fini(&q); /* idempotent */
-	/* a host address that is no numeric address, a name twice */
-	c = json_deep_copy(o);
-	json_object_set_new(json_array_get(json_object_get(c, "hosts"), 1),
-			    "addr", json_string("evil.example"));
-	assert_int_equal(plan_decode_json(c, &q, why, sizeof(why)), EBADMSG);
-	assert_non_null(strstr(why, "hosts[1]"));
-	json_decref(c);
-	c = json_deep_copy(o);
-	json_object_set_new(json_array_get(json_object_get(c, "hosts"), 1),
-			    "name", json_string("h1"));
-	assert_int_equal(plan_decode_json(c, &q, why, sizeof(why)), EBADMSG);
-	assert_non_null(strstr(why, "twice"));
-	json_decref(c);
-	snprintf(addrs[0].addr, sizeof(addrs[0].addr), "h1.example");
-	assert_int_equal(rperf_proto_plan_encode(&p, &c), EINVAL);
-	snprintf(addrs[0].addr, sizeof(addrs[0].addr), "10.0.0.1");
 	/* a source not from this host */
 	c = json_deep_copy(o);
 	json_object_set_new(c, "host", json_string("h3"));
