@@ -129,31 +129,33 @@ bool rperf_ctrl_io_pending(const struct rperf_ctrl_io *io)
 }
 
 /*
- * Read exactly @n bytes. EPIPE when the peer closed before the first byte,
- * ECONNRESET when it closed after some. Tries first, then waits for what
- * the transport wants (TLS may hold decrypted bytes poll() cannot see).
+ * Move exactly @n bytes: into @rbuf, or out of @wbuf (the other NULL).
+ * Reading: EPIPE when the peer closed before the first byte, ECONNRESET
+ * when it closed after some. Tries first, then waits for what the
+ * transport wants (TLS may hold decrypted bytes poll() cannot see).
  */
-static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
-		     uint64_t deadline)
+static int xfer_full(const struct rperf_ctrl_io *io, uint8_t *rbuf,
+		     const uint8_t *wbuf, size_t n, uint64_t deadline)
 {
 	const struct ctrl_transport *t = transport(io);
 	size_t off = 0;
 
 	while (off < n) {
-		short want = POLLIN;
+		short want = wbuf ? POLLOUT : POLLIN;
 		long r;
 		int ret;
 
 		if (io->stop && *io->stop)
 			return EINTR;
-		r = t->recv(io, buf + off, n - off, &want);
+		r = wbuf ? t->send(io, wbuf + off, n - off, &want) :
+			   t->recv(io, rbuf + off, n - off, &want);
 		if (r > 0) {
 			off += (size_t)r;
 			continue;
 		}
-		if (r == 0)
+		if (r == 0 && !wbuf)
 			return off ? ECONNRESET : EPIPE;
-		if (errno != EAGAIN)
+		if (r < 0 && errno != EAGAIN)
 			return errno;
 		ret = rperf_ctrl_wait(io->fd, want, deadline, io->stop);
 		if (ret)
@@ -162,31 +164,16 @@ static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
 	return 0;
 }
 
+static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
+		     uint64_t deadline)
+{
+	return xfer_full(io, buf, NULL, n, deadline);
+}
+
 static int write_full(const struct rperf_ctrl_io *io, const uint8_t *buf,
 		      size_t n, uint64_t deadline)
 {
-	const struct ctrl_transport *t = transport(io);
-	size_t off = 0;
-
-	while (off < n) {
-		short want = POLLOUT;
-		long r;
-		int ret;
-
-		if (io->stop && *io->stop)
-			return EINTR;
-		r = t->send(io, buf + off, n - off, &want);
-		if (r > 0) {
-			off += (size_t)r;
-			continue;
-		}
-		if (r < 0 && errno != EAGAIN)
-			return errno;
-		ret = rperf_ctrl_wait(io->fd, want, deadline, io->stop);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return xfer_full(io, NULL, buf, n, deadline);
 }
 
 int rperf_ctrl_send_io(const struct rperf_ctrl_io *io, enum rperf_ctrl_type t,
