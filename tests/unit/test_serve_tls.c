@@ -110,17 +110,46 @@ static void *ctl_main(void *arg)
 	return NULL;
 }
 
+/* A TLS loop (server PSK) on 127.0.0.1: *port, *sctx (free it after). */
+static struct rperf_serve *tls_loop(struct owner *own, int handshake_ms,
+				    struct rperf_ctrl_tls_ctx **sctx,
+				    uint16_t *port)
+{
+	struct rperf_serve_cfg cfg = { .max_conns = 4,
+				       .handshake_ms = handshake_ms,
+				       .what = "rperf agent",
+				       .owner = { .admit_tls = admit_tls,
+						  .arg = own } };
+	struct rperf_serve *l = NULL;
+	char err[256];
+
+	assert_int_equal(rperf_ctrl_tls_ctx_create(&key, true, sctx, err,
+						   sizeof(err)),
+			 0);
+	cfg.tls = *sctx;
+	assert_int_equal(rperf_ctrl_listen("127.0.0.1", 0, &cfg.lfd), 0);
+	assert_int_equal(rperf_ctrl_local_port(cfg.lfd, port), 0);
+	assert_int_equal(rperf_serve_create(&cfg, &l, err, sizeof(err)), 0);
+	return l;
+}
+
+/* A plain HELLO on @fd. */
+static void plain_hello(int fd)
+{
+	struct rperf_ctrl_hello h = { RPERF_CTRL_VERSION, "run", 0, { { 0 } } };
+	json_t *o = NULL;
+
+	assert_int_equal(rperf_ctrl_hello_encode(&h, &o), 0);
+	assert_int_equal(rperf_ctrl_send(fd, RPERF_CTRL_HELLO, o, 100), 0);
+	json_decref(o);
+}
+
 static void strangers_do_not_delay(void **state)
 {
 	struct owner own = { .fd = -1 };
-	struct rperf_serve_cfg cfg = { .max_conns = 4,
-				       .handshake_ms = 3000,
-				       .what = "rperf agent",
-				       .owner = { .admit_tls = admit_tls,
-						  .arg = &own } };
 	struct rperf_ctrl_tls_ctx *sctx = NULL;
 	struct rperf_serve_stats st;
-	struct rperf_serve *l = NULL;
+	struct rperf_serve *l;
 	struct ctl c = { 0 };
 	int idle[64], stall[4], plain;
 	char err[256];
@@ -129,16 +158,10 @@ static void strangers_do_not_delay(void **state)
 	double admitted = 0;
 
 	(void)state;
-	assert_int_equal(rperf_ctrl_tls_ctx_create(&key, true, &sctx, err,
-						   sizeof(err)),
-			 0);
+	l = tls_loop(&own, 3000, &sctx, &port);
 	assert_int_equal(rperf_ctrl_tls_ctx_create(&key, false, &c.ctx, err,
 						   sizeof(err)),
 			 0);
-	cfg.tls = sctx;
-	assert_int_equal(rperf_ctrl_listen("127.0.0.1", 0, &cfg.lfd), 0);
-	assert_int_equal(rperf_ctrl_local_port(cfg.lfd, &port), 0);
-	assert_int_equal(rperf_serve_create(&cfg, &l, err, sizeof(err)), 0);
 	/* strangers: 64 idle, 4 partial ClientHellos, a plain HELLO */
 	for (int i = 0; i < 64; i++) {
 		idle[i] = dial(port);
@@ -204,14 +227,9 @@ static void strangers_do_not_delay(void **state)
 static void deadline_and_plain(void **state)
 {
 	struct owner own = { .fd = -1 };
-	struct rperf_serve_cfg cfg = { .max_conns = 4,
-				       .handshake_ms = 200,
-				       .what = "rperf agent",
-				       .owner = { .admit_tls = admit_tls,
-						  .arg = &own } };
 	struct rperf_ctrl_tls_ctx *sctx = NULL;
 	struct rperf_serve_stats st;
-	struct rperf_serve *l = NULL;
+	struct rperf_serve *l;
 	struct rperf_ctrl_msg m;
 	char err[256], r[RPERF_CTRL_REASON_LEN];
 	uint16_t port;
@@ -219,26 +237,10 @@ static void deadline_and_plain(void **state)
 	double t0;
 
 	(void)state;
-	assert_int_equal(rperf_ctrl_tls_ctx_create(&key, true, &sctx, err,
-						   sizeof(err)),
-			 0);
-	cfg.tls = sctx;
-	assert_int_equal(rperf_ctrl_listen("127.0.0.1", 0, &cfg.lfd), 0);
-	assert_int_equal(rperf_ctrl_local_port(cfg.lfd, &port), 0);
-	assert_int_equal(rperf_serve_create(&cfg, &l, err, sizeof(err)), 0);
+	l = tls_loop(&own, 200, &sctx, &port);
 	fd = dial(port);
 	plain = dial(port);
-	{
-		struct rperf_ctrl_hello h = {
-			RPERF_CTRL_VERSION, "run", 0, { { 0 } }
-		};
-		json_t *o = NULL;
-
-		rperf_ctrl_hello_encode(&h, &o);
-		assert_int_equal(
-			rperf_ctrl_send(plain, RPERF_CTRL_HELLO, o, 100), 0);
-		json_decref(o);
-	}
+	plain_hello(plain);
 	t0 = now_s();
 	for (int i = 0; i < 40; i++)
 		assert_int_equal(rperf_serve_step(l, 10, err, sizeof(err)), 0);

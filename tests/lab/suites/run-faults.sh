@@ -70,25 +70,31 @@ setup() {
 	echo "INFO QPs before any run: rxe_h1 $(qps_on rxe_h1), rxe_h2 $(qps_on rxe_h2), rxe_h3 $(qps_on rxe_h3), rxe_h4 $(qps_on rxe_h4)"
 }
 
+# h3_running P0 CPID: the run of CPID is on once h3's BSG crosses the
+# switch (>= 200 packets since P0), within 20 s
+h3_running() {
+	local k p
+	for ((k = 0; k < 200; k++)); do
+		p=$(lab_port_rx h3)
+		[ $((p - $1)) -ge 200 ] && break
+		kill -0 "$2" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "INFO packets from h3 into the switch: $((p - $1)) ($((k / 10)).$((k % 10)) s after start)"
+	[ $((p - $1)) -ge 200 ] || { echo "GOT h3's BSG never crossed the switch"; return 1; }
+}
+
 Q1=0 Q2=0 Q4=0 # QPs on the survivors' devices before the run
 KILL_S='' KJ=$OUT/faults-kill.json BUSY_RC='' BUSY_S=
 kill_agent() {
-	local job=$OUT/faults-kill.ini cpid k p0 p rc t
+	local job=$OUT/faults-kill.ini cpid p0 rc t
 	job_write "$job" 30s 3s
 	Q1=$(qps_on rxe_h1) Q2=$(qps_on rxe_h2) Q4=$(qps_on rxe_h4)
 	rm -f "$KJ"
 	p0=$(lab_port_rx h3)
 	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$KJ" > /tmp/kill.out 2> /tmp/kill.err &
 	cpid=$!
-	# the run is on once h3's BSG crosses the switch (>= 200 packets)
-	for ((k = 0; k < 200; k++)); do
-		p=$(lab_port_rx h3)
-		[ $((p - p0)) -ge 200 ] && break
-		kill -0 "$cpid" 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "INFO packets from h3 into the switch before the kill: $((p - p0)) ($((k / 10)).$((k % 10)) s after start)"
-	[ $((p - p0)) -ge 200 ] || { echo "GOT h3's BSG never crossed the switch"; wait "$cpid"; cat /tmp/kill.out /tmp/kill.err; return 1; }
+	h3_running "$p0" "$cpid" || { wait "$cpid"; cat /tmp/kill.out /tmp/kill.err; return 1; }
 	# meanwhile a second controller: every agent serves one experiment
 	{
 		printf '[global]\nduration = 1s\ntimeout = 3s\n'
@@ -362,17 +368,12 @@ fake_agents() {
 # failed within 2 x 0.5 s (+ 0.1 s for the controller's wake-up under TCG),
 # the run exits 3 long before its planned end, the others' results kept
 sigstop() {
-	local job=$OUT/faults-stop.ini j=$OUT/faults-stop.json cpid p0 p k rc t s silent
+	local job=$OUT/faults-stop.ini j=$OUT/faults-stop.json cpid p0 rc t s silent
 	job_write "$job" 30s 3s
 	p0=$(lab_port_rx h3)
 	timeout "$T" rperf run --key-file "$LAB_KEY" --heartbeat 500ms "$job" --out_json_file "$j" > /tmp/stop.out 2> /tmp/stop.err &
 	cpid=$!
-	for ((k = 0; k < 200; k++)); do
-		p=$(lab_port_rx h3)
-		[ $((p - p0)) -ge 200 ] && break
-		kill -0 "$cpid" 2> /dev/null || break
-		sleep 0.1
-	done
+	h3_running "$p0" "$cpid" || { wait "$cpid"; cat /tmp/stop.out /tmp/stop.err; return 1; }
 	sleep 1.5
 	lab_agent_signal 3 STOP
 	t=$EPOCHREALTIME
