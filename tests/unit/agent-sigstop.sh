@@ -67,11 +67,11 @@ jq -e '.insecure == false and .control_plane.channel == "tls-psk" and .control_p
 	ok "JSON: insecure false, channel tls-psk, heartbeat 0.2 s" || bad "JSON channel keys: $(jq -c .control_plane "$work/r.json")"
 kill -CONT "${pids[1]}"
 sleep 0.5
-plans=$(cat "$work"/agent*.log | grep -c PLAN)
+plans=$(cat "$work"/agent*.log | grep -c ": PLAN '")
 "$rperf" run --key-file "$work/w" "$work/job.ini" > "$work/w.out" 2> "$work/w.err"
 rc=$?
 [ "$rc" = 3 ] && grep -q "TLS authentication failed" "$work/w.err" &&
-	[ "$(cat "$work"/agent*.log | grep -c PLAN)" = "$plans" ] &&
+	[ "$(cat "$work"/agent*.log | grep -c ": PLAN '")" = "$plans" ] &&
 	ok "wrong key: exit 3, TLS refused, no PLAN reached an agent" || bad "wrong key: exit $rc: $(head -c 300 "$work/w.err")"
 "$rperf" run "$work/job.ini" > /dev/null 2> "$work/n.err"
 rc=$?

@@ -242,11 +242,11 @@ wrong_key() {
 	qps_created_by wrong_key_run || return 1
 	agent_logs
 	lab_result "run_wrong_key status=$KEY_RC created_meanwhile=$NCREATED ($CREATED)"
-	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; nothing created on rxe_h1..rxe_h4 (contexts, PDs, CQs, MRs, QPs); each agent says it created nothing"
+	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; nothing created on rxe_h1..rxe_h4 (contexts, PDs, CQs, MRs, QPs); each agent logs the failed TLS handshake and no PLAN"
 	echo "GOT exit $KEY_RC, created: $CREATED; stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
 	[ "$KEY_RC" = 3 ] && [ "$NCREATED" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err &&
 		[ "$(grep -l 'TLS authentication failed' /tmp/agent-h[1-4].log | wc -l)" = 4 ] &&
-		! grep -q PLAN /tmp/agent-h[1-4].log
+		! grep -q ": PLAN '" /tmp/agent-h[1-4].log
 }
 # no key at all: the controller refuses to run unauthenticated (exit 2);
 # with --insecure against agents that require TLS: refused (exit 3)
@@ -361,7 +361,7 @@ fake_agents() {
 	echo "EXPECT exit 3; h3 failed 'TLS authentication failed', h4 failed naming --insecure (the plain channel); no PLAN in either fake's log"
 	echo "GOT exit $rc: $(head -c 300 /tmp/fake.err | tr '\n' ' '); h3: $why3; h4: $why4; fake logs: $(tail -n 2 /tmp/fake-h3.log | tr '\n' '|') || $(tail -n 2 /tmp/fake-h4.log | tr '\n' '|')"
 	[ "$rc" = 3 ] && [[ $why3 == *"TLS authentication failed"* ]] && [[ $why4 == *"--insecure"* ]] &&
-		! grep -q PLAN /tmp/fake-h3.log /tmp/fake-h4.log
+		! grep -q ": PLAN '" /tmp/fake-h3.log /tmp/fake-h4.log
 }
 # h3's agent SIGSTOPped mid-run (30 s job, --heartbeat 500ms): declared
 # failed within 2 x 0.5 s (+ 0.1 s for the controller's wake-up under TCG),
