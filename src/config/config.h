@@ -60,6 +60,11 @@ struct rperf_cli_config {
 	const char *job; /* rperf run JOB */
 	const char *cmp_base, *cmp_run; /* rperf compare BASE RUN */
 	const char *key_file; /* run, agent: pre-shared key */
+	/* run, agent: TLS certificates (--cert/--key/--ca), the plain
+	 * channel knowingly (--insecure), the agents' heartbeat interval */
+	const char *tls_cert, *tls_key, *tls_ca;
+	bool insecure;
+	uint64_t heartbeat_ns;
 	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
 
 	/* device and connection */

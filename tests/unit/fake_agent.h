@@ -1,20 +1,22 @@
-// SPDX-License-Identifier: BSD-2-Clause
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Fake agents for the `rperf run` controller tests (test_run_ctl.c,
- * test_run_hostile.c): small threads on loopback TCP that speak
- * src/engine/proto.h without RDMA (made-up endpoints, made-up results),
- * well-behaved or hostile (enum fake_mode). Every function is static
- * inline so that a test program which does not use one of them does not
- * trip -Wunused-function under -Werror.
+ * Fake agents for the controller's tests (test_run_ctl.c, test_run_tls.c,
+ * test_run_hostile.c):
+ * small threads on loopback TCP that speak src/engine/proto.h without RDMA
+ * (made-up endpoints, made-up results), over TLS-PSK with their own key or
+ * over the plain channel; and run() that drives `rperf run`'s controller
+ * against them.
  */
-#ifndef RPERF_TESTS_UNIT_FAKE_AGENT_H
-#define RPERF_TESTS_UNIT_FAKE_AGENT_H
+#ifndef RPERF_TEST_FAKE_AGENT_H
+#define RPERF_TEST_FAKE_AGENT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "ctrl/ctrl_tls.h"
 #include "run_fixture.h"
 
 #define MS 1000000ull
@@ -26,6 +28,7 @@ enum fake_mode {
 	FAKE_NO_FINISH, /* runs until STOP */
 	FAKE_BAD_REPORT, /* reports an instance of another host */
 	FAKE_GARBAGE, /* sends a frame with a bad magic after GO */
+	FAKE_SILENT_AFTER_GO, /* as SIGSTOP: connected, says nothing */
 	FAKE_ESCAPES, /* REFUSE with escape codes, CR/LF in the reason */
 	FAKE_THIRD_PARTY, /* RoCE ENDPOINTS naming another host's GID */
 };
@@ -39,7 +42,8 @@ enum fake_mode {
 
 struct fake {
 	const char *name;
-	const char *key; /* the agent's key, NULL = none */
+	const char *key; /* the agent's TLS key, NULL = plain channel */
+	bool beats; /* announces and sends HEARTBEATs */
 	enum fake_mode mode;
 	int lfd;
 	uint16_t port;
@@ -52,12 +56,22 @@ struct fake {
 	char fail[128]; /* "" or what went wrong in the fake */
 };
 
-static const int io_ms = 5000;
+static int io_ms = 5000;
+static __thread struct rperf_ctrl_tls *fake_tls; /* this fake's session */
+
+static inline int frecv(int fd, int ms, struct rperf_ctrl_msg *m)
+{
+	const struct rperf_ctrl_io io = { .fd = fd,
+					  .timeout_ms = ms,
+					  .tls = fake_tls };
+
+	return rperf_ctrl_recv_io(&io, m);
+}
 
 static inline int recv_type(struct fake *f, int fd, enum rperf_ctrl_type t,
 			    struct rperf_ctrl_msg *m)
 {
-	int rc = rperf_ctrl_recv(fd, io_ms, m);
+	int rc = frecv(fd, io_ms, m);
 
 	if (!rc && m->type != t) {
 		snprintf(f->fail, sizeof(f->fail), "expected %s, got %s",
@@ -74,22 +88,41 @@ static inline int recv_type(struct fake *f, int fd, enum rperf_ctrl_type t,
 
 static inline int send_msg(int fd, enum rperf_ctrl_type t, json_t *p)
 {
-	int rc = rperf_ctrl_send(fd, t, p, io_ms);
+	const struct rperf_ctrl_io io = { .fd = fd,
+					  .timeout_ms = io_ms,
+					  .tls = fake_tls };
+	int rc = rperf_ctrl_send_io(&io, t, p);
 
 	json_decref(p);
 	return rc;
 }
 
-/* HELLO .. READY; 1 when refused (wrong key). */
+/* TLS (with a key) then HELLO -> WELCOME; nonzero when refused. */
 static inline int handshake(struct fake *f, int fd)
 {
 	struct rperf_ctrl_msg m = { 0 };
 	struct rperf_ctrl_welcome w = { .version = 1, .max_size = 1 << 20 };
-	uint8_t nonce[RPERF_PROTO_NONCE_LEN], mac[RPERF_PROTO_MAC_LEN];
 	json_t *p = NULL;
-	bool has = false;
-	int rc;
 
+	if (f->key) {
+		struct rperf_ctrl_auth au = { .psk = (const uint8_t *)f->key,
+					      .psklen = strlen(f->key) };
+		struct rperf_ctrl_tls_ctx *ctx = NULL;
+		char err[256];
+		int rc;
+
+		assert_int_equal(rperf_ctrl_tls_ctx_create(&au, true, &ctx, err,
+							   sizeof(err)),
+				 0);
+		assert_int_equal(rperf_ctrl_tls_new(ctx, fd, &fake_tls), 0);
+		rc = rperf_ctrl_tls_handshake(fake_tls, io_ms, NULL, err,
+					      sizeof(err));
+		rperf_ctrl_tls_ctx_free(ctx); /* the session keeps a ref */
+		if (rc) {
+			snprintf(f->fail, sizeof(f->fail), "%.120s", err);
+			return 1;
+		}
+	}
 	if (recv_type(f, fd, RPERF_CTRL_HELLO, &m))
 		return -1;
 	rperf_ctrl_msg_release(&m);
@@ -98,25 +131,28 @@ static inline int handshake(struct fake *f, int fd)
 		send_msg(fd, RPERF_CTRL_REFUSE, p);
 		return 1;
 	}
-	assert_int_equal(rperf_proto_nonce(nonce), 0);
-	assert_int_equal(
-		rperf_proto_welcome_encode(&w, nonce, f->key != NULL, &p), 0);
-	if (send_msg(fd, RPERF_CTRL_WELCOME, p) ||
-	    recv_type(f, fd, RPERF_CTRL_AUTH, &m))
-		return -1;
-	rc = rperf_proto_auth_decode(&m, mac, &has);
-	rperf_ctrl_msg_release(&m);
-	if (rc)
-		return -1;
-	if (f->key &&
-	    (!has || !rperf_proto_mac_ok((const uint8_t *)f->key,
-					 strlen(f->key), nonce, mac))) {
-		assert_int_equal(rperf_ctrl_reason_encode("wrong key", &p), 0);
-		send_msg(fd, RPERF_CTRL_REFUSE, p);
-		return 1;
+	if (f->beats) {
+		w.nfeatures = 1;
+		snprintf(w.features[0], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_HEARTBEAT);
 	}
-	p = json_pack("{s:s}", "what", "auth");
-	return send_msg(fd, RPERF_CTRL_READY, p) ? -1 : 0;
+	assert_int_equal(rperf_ctrl_welcome_encode(&w, &p), 0);
+	return send_msg(fd, RPERF_CTRL_WELCOME, p) ? -1 : 0;
+}
+
+/* Wait for STOP; with HEARTBEATs every @hb_ns meanwhile. */
+static inline int await_stop(struct fake *f, int fd, uint64_t hb_ns,
+			     struct rperf_ctrl_msg *m)
+{
+	while (f->beats && hb_ns) {
+		int rc = frecv(fd, (int)(hb_ns / MS), m);
+
+		if (rc != ETIMEDOUT)
+			return rc;
+		if (send_msg(fd, RPERF_CTRL_HEARTBEAT, NULL))
+			return EPIPE;
+	}
+	return recv_type(f, fd, RPERF_CTRL_STOP, m);
 }
 
 /* Endpoint of (id, role): qpn tells the end apart. */
@@ -220,6 +256,7 @@ static inline void experiment(struct fake *f, int fd)
 {
 	struct rperf_ctrl_msg m = { 0 };
 	struct rperf_proto_plan pl;
+	uint64_t start = 0, hb = 0;
 	char why[128];
 
 	memset(&pl, 0, sizeof(pl));
@@ -234,7 +271,7 @@ static inline void experiment(struct fake *f, int fd)
 			 pl.hosts[0].addr);
 	if (f->mode == FAKE_SILENT_AFTER_PLAN) {
 		/* never answers; the controller gives up and sends ERROR */
-		(void)rperf_ctrl_recv(fd, io_ms, &m);
+		(void)frecv(fd, io_ms, &m);
 		rperf_ctrl_msg_release(&m);
 		goto plan_fini;
 	}
@@ -246,14 +283,20 @@ static inline void experiment(struct fake *f, int fd)
 	if (send_msg(fd, RPERF_CTRL_ARMED, json_object()) ||
 	    recv_type(f, fd, RPERF_CTRL_GO, &m))
 		goto plan_fini;
+	assert_int_equal(rperf_proto_go_decode(&m, &start, &hb), 0);
 	rperf_ctrl_msg_release(&m);
 	if (f->mode == FAKE_DIE_AFTER_GO)
 		goto plan_fini; /* the socket closes: EOF at the controller */
+	if (f->mode == FAKE_SILENT_AFTER_GO) { /* until the controller closes */
+		(void)frecv(fd, io_ms, &m);
+		rperf_ctrl_msg_release(&m);
+		goto plan_fini;
+	}
 	if (f->mode == FAKE_GARBAGE) {
 		static const char junk[16] = "GARBAGE-GARBAGE";
 
 		(void)!write(fd, junk, sizeof(junk));
-		(void)rperf_ctrl_recv(fd, io_ms, &m); /* until closed */
+		(void)frecv(fd, io_ms, &m); /* until closed */
 		rperf_ctrl_msg_release(&m);
 		goto plan_fini;
 	}
@@ -263,7 +306,7 @@ static inline void experiment(struct fake *f, int fd)
 		    send_msg(fd, RPERF_CTRL_FINISHED, json_object()))
 			goto plan_fini;
 	}
-	if (recv_type(f, fd, RPERF_CTRL_STOP, &m))
+	if (await_stop(f, fd, hb, &m))
 		goto plan_fini;
 	rperf_ctrl_msg_release(&m);
 	if (send_report(f, fd, &pl) || recv_type(f, fd, RPERF_CTRL_BYE, &m))
@@ -285,6 +328,8 @@ static inline void *fake_main(void *arg)
 	}
 	if (handshake(f, fd) == 0)
 		experiment(f, fd);
+	rperf_ctrl_tls_free(fake_tls);
+	fake_tls = NULL;
 	close(fd);
 	return NULL;
 }
@@ -322,27 +367,24 @@ static inline double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static volatile sig_atomic_t stop_flag;
+static uint64_t heartbeat_ns; /* the controller's --heartbeat; 0: 1 s */
 
-static inline void *stopper(void *arg)
-{
-	(void)arg;
-	usleep(300000);
-	stop_flag = 1;
-	return NULL;
-}
+/* The controller with @key (TLS-PSK), or --insecure without. */
+static volatile sig_atomic_t stop_flag;
 
 static inline struct rperf_run_results *run(struct rperf_job *j, struct fake *f,
 					    const char *key, double *secs)
 {
 	struct rperf_run_opts o = { .start_in_ns = 20 * MS,
-				    .margin_ns = 200 * MS };
+				    .margin_ns = 200 * MS,
+				    .heartbeat_ns = heartbeat_ns };
 	struct rperf_run_results *r = NULL;
 	char err[256] = "";
 	double t0;
 
-	o.key = (const uint8_t *)key;
-	o.keylen = key ? strlen(key) : 0;
+	o.auth.psk = (const uint8_t *)key;
+	o.auth.psklen = key ? strlen(key) : 0;
+	o.insecure = !key;
 	for (size_t i = 0; i < j->nhosts; i++)
 		fake_start(&f[i], &j->hosts[i]);
 	t0 = now_s();

@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # agent-guard.sh - what a plan may make an `rperf agent` do (issue 19):
 #   rxe-lab run --hosts 4 tests/lab/suites/agent-guard.sh
-# Agents (no key) on h1..h4.
+# Agents with the lab key (TLS-PSK, $LAB_KEY) on h1..h4; h2's restarted
+# --insecure for the hand-made controller, which speaks the plain channel
+# (an authenticated controller that is hostile: the agent's own check is
+# the same on either channel).
 #  - a job whose host h1 runs on h4's device (its endpoints carry h4's GID,
 #    not h1's address): the controller relays nothing (exit 3, "not
 #    relayed") and h4's switch port sees no packet;
 #  - a hand-made controller (bash, /dev/tcp: no rperf run checks in the
-#    way) hands h2's agent a CONNECT whose endpoint is h4's GID: the agent
+#    way; h2's agent --insecure for it, then with the key again) hands
+#    h2's agent a CONNECT whose endpoint is h4's GID: the agent
 #    answers ERROR naming the third party, connects nothing, h4's switch
 #    port sees no packet, and the agent serves the next run;
 #  - the issue's [bsg big] size = 1G job h2 -> h1 is refused before
@@ -64,7 +68,7 @@ big_refused() {
 	cp "$PREV" /tmp/guard-prev.copy
 	rm -f "${PREV%.json}.aborted.json"
 	p1=$(agent_pid 1) p2=$(agent_pid 2)
-	timeout "$T" rperf run "$job" --out_json_file "$PREV" > /tmp/big.out 2> /tmp/big.err
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$PREV" > /tmp/big.out 2> /tmp/big.err
 	rc=$?
 	sed 's/^/  [err] /' /tmp/big.err
 	h1=$(hwm_kb "$p1") h2=$(hwm_kb "$p2")
@@ -90,7 +94,7 @@ big_then_normal() {
 		host_sect 2
 		printf '[bsg small]\nfrom = h2\nto = h1\nsize = 4K\nrate = 20M\ncompletion = event\n'
 	} > "$job"
-	timeout "$T" rperf run "$job" --out_json_file "$OUT/guard-normal.json" > /tmp/normal.out 2>&1
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$OUT/guard-normal.json" > /tmp/normal.out 2>&1
 	rc=$?
 	echo "EXPECT exit 0 and Gb/s > 0"
 	echo "GOT exit $rc, $(jq -c '[.generators[] | {name, gbps}]' "$OUT/guard-normal.json" 2> /dev/null)"
@@ -107,7 +111,7 @@ h1_on_h4() {
 		printf '[bsg load]\nfrom = h2\nto = h1\nsize = 4K\nrate = 20M\ncompletion = event\n'
 	} > "$job"
 	a=$(h4_pkts)
-	timeout "$T" rperf run "$job" > /tmp/third.out 2> /tmp/third.err
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" > /tmp/third.out 2> /tmp/third.err
 	rc=$?
 	sleep 1
 	b=$(h4_pkts)
@@ -148,8 +152,6 @@ fake_controller() {
 	exec 3<> /dev/tcp/10.77.0.2/18521 || return 1
 	frame 1 '{"version":1,"command":"run","features":[]}' >&3
 	recv && [ "$RTYPE" = 2 ] || { echo "GOT no WELCOME (type $RTYPE: $RJSON)"; return 1; }
-	frame 12 '{"mac":""}' >&3
-	recv && [ "$RTYPE" = 6 ] || { echo "GOT no READY (type $RTYPE: $RJSON)"; return 1; }
 	frame 13 "${PLAN/GIDX/$(lab_host_gid h2)}" >&3
 	recv && [ "$RTYPE" = 14 ] || { echo "GOT no ENDPOINTS (type $RTYPE: $RJSON)"; return 1; }
 	eps=$RJSON
@@ -170,15 +172,32 @@ fake_controller() {
 	b=$(h4_pkts)
 	FAKE_PKTS=$((b - a))
 }
+# agent_restart I ARGS...: hI's agent again, with ARGS
+agent_restart() {
+	local i=$1 k
+	shift
+	lab_agent_stop "$i"
+	rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
+	echo $! > "/tmp/agent-h$i.pid"
+	for ((k = 0; k < 100; k++)); do
+		[ -n "$(ss -Hltn "src 10.77.0.$i:18521")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 agent_third_party() {
-	local pid
+	local pid rc
+	agent_restart 2 --insecure || return 1
 	pid=$(agent_pid 2)
-	fake_controller || { agent_logs; return 1; }
+	fake_controller || { agent_logs; agent_restart 2 --key-file "$LAB_KEY"; return 1; }
 	lab_result "agent_third_party answer=$(printf '%s' "$FAKE_GOT" | tr ' ' '_' | head -c 200) h4_port_packets=$FAKE_PKTS"
 	echo "EXPECT ERROR (type 11) naming 10.77.0.4 and host h1's address 10.77.0.1; no packet on h4's switch port; the agent alive"
 	echo "GOT $FAKE_GOT; $FAKE_PKTS packets on h4-sw; agent $(alive "$pid" && echo alive || echo DEAD)"
 	grep -h "third party" /tmp/agent-h2.log | tail -1 | sed 's/^/  [agent h2] /'
 	[[ $FAKE_GOT == "type 11:"*"10.77.0.4"*"host h1 (10.77.0.1)"* ]] && [ "$FAKE_PKTS" = 0 ] && alive "$pid"
+	rc=$?
+	agent_restart 2 --key-file "$LAB_KEY" || return 1
+	return "$rc"
 }
 
 if ! command -v rperf > /dev/null; then
