@@ -19,7 +19,8 @@ rperf_require_pkg(RDMACM librdmacm librdmacm-dev)
 rperf_require_pkg(NUMA numa libnuma-dev)
 rperf_require_pkg(JANSSON jansson libjansson-dev)
 rperf_require_pkg(INIH inih libinih-dev) # job files of rperf run
-rperf_require_pkg(CRYPTO libcrypto libssl-dev) # HMAC-SHA256 of rperf agent
+rperf_require_pkg(CRYPTO libcrypto libssl-dev)
+rperf_require_pkg(SSL libssl libssl-dev) # TLS 1.3 of rperf run/agent
 if(RPERF_TESTS)
 	rperf_require_pkg(CMOCKA cmocka libcmocka-dev)
 endif()

@@ -40,10 +40,11 @@ static void loop_line(void *arg, const char *peer, const char *line)
 		agent_log(arg, "%s", line);
 }
 
-/* A HELLO: the controller if idle, else busy in words. */
-static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
-				      const struct rperf_ctrl_msg *hello,
-				      char *reason, size_t len)
+/* A HELLO (through TLS: an authenticated controller): the controller if
+ * idle, else busy in words. */
+static enum rperf_serve_verdict
+admit_tls(void *arg, int fd, struct rperf_ctrl_tls *tls, const char *peer,
+	  const struct rperf_ctrl_msg *hello, char *reason, size_t len)
 {
 	struct rperf_agent *a = arg;
 	const struct agent_exp *x = &a->exp;
@@ -57,9 +58,25 @@ static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 		rperf_serve_busy_text(x->peer, x->since_t, left, reason, len);
 		return RPERF_SERVE_REFUSE;
 	}
-	agent_exp_begin(a, fd, peer);
+	agent_exp_begin(a, fd, tls, peer);
 	agent_exp_on_first(a, hello);
 	return RPERF_SERVE_ADMIT;
+}
+
+/* --insecure: the plain channel. */
+static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
+				      const struct rperf_ctrl_msg *hello,
+				      char *reason, size_t len)
+{
+	return admit_tls(arg, fd, NULL, peer, hello, reason, len);
+}
+
+/* Frames TLS decrypted already: poll() would not wake up for them. */
+static bool pending(const struct rperf_agent *a)
+{
+	const struct rperf_ctrl_io io = { .fd = a->exp.fd, .tls = a->exp.tls };
+
+	return a->exp.fd >= 0 && rperf_ctrl_io_pending(&io);
 }
 
 static size_t fds(void *arg, struct pollfd *pf, uint64_t *deadline_ns)
@@ -70,7 +87,7 @@ static size_t fds(void *arg, struct pollfd *pf, uint64_t *deadline_ns)
 	pf[1] = (struct pollfd){ .fd = a->exp.eng ? a->engine->fd(a->exp.eng) :
 						    -1,
 				 .events = POLLIN };
-	*deadline_ns = a->exp.fd >= 0 ? a->exp.deadline_ns : UINT64_MAX;
+	*deadline_ns = pending(a) ? 0 : agent_exp_wake_ns(a);
 	return 2;
 }
 
@@ -83,8 +100,11 @@ static void events(void *arg, const struct pollfd *pf, size_t n,
 		return;
 	if (pf[1].fd >= 0 && (pf[1].revents & POLLIN))
 		agent_exp_on_engine(a);
-	if (pf[0].revents && a->exp.fd >= 0 && a->exp.fd == pf[0].fd)
+	if ((pf[0].revents || pending(a)) && a->exp.fd >= 0 &&
+	    a->exp.fd == pf[0].fd)
 		agent_exp_on_msg(a);
+	if (a->exp.fd >= 0)
+		agent_exp_heartbeat(a, now_ns);
 	if (a->exp.fd >= 0 && now_ns >= a->exp.deadline_ns)
 		agent_exp_on_deadline(a);
 }
@@ -92,23 +112,39 @@ static void events(void *arg, const struct pollfd *pf, size_t n,
 int rperf_agent_create(const struct rperf_agent_cfg *cfg,
 		       struct rperf_agent **out, char *err, size_t errlen)
 {
-	struct rperf_serve_cfg sc = {
-		.what = "rperf agent",
-		.owner = { .admit = admit, .fds = fds, .events = events },
-		.log = loop_line
-	};
+	struct rperf_serve_cfg sc = { .what = "rperf agent",
+				      .owner = { .admit = admit,
+						 .admit_tls = admit_tls,
+						 .fds = fds,
+						 .events = events },
+				      .log = loop_line };
 	struct rperf_agent *a;
 	int rc, lfd = -1;
 
 	if (!cfg || !out || cfg->timeout_ms <= 0 || !cfg->clk ||
-	    (cfg->key && !cfg->keylen) || cfg->handshake_ms < 0)
+	    cfg->handshake_ms < 0)
 		return EINVAL;
+	if (rperf_ctrl_auth_none(&cfg->auth) && !cfg->insecure) {
+		snprintf(
+			err, errlen,
+			"no --key-file and no --cert/--key/--ca: anyone who reaches the port could run experiments here; give a key (chmod 600) or certificates, or --insecure to accept that");
+		return EACCES;
+	}
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return ENOMEM;
 	a->cfg = *cfg;
 	a->engine = cfg->engine ? cfg->engine : &rperf_agent_real_engine;
 	a->exp.fd = -1;
+	if (!rperf_ctrl_auth_none(&cfg->auth)) {
+		rc = rperf_ctrl_tls_ctx_create(&cfg->auth, true, &a->tls, err,
+					       errlen);
+		if (rc) {
+			free(a);
+			return rc;
+		}
+	}
+	sc.tls = a->tls;
 	rc = rperf_ctrl_listen(cfg->bind, cfg->port, &lfd);
 	if (!rc)
 		rc = rperf_ctrl_local_port(lfd, &a->port);
@@ -119,6 +155,7 @@ int rperf_agent_create(const struct rperf_agent_cfg *cfg,
 					strerror(rc));
 		if (lfd >= 0)
 			close(lfd);
+		rperf_ctrl_tls_ctx_free(a->tls);
 		free(a);
 		return rc;
 	}
@@ -131,6 +168,7 @@ int rperf_agent_create(const struct rperf_agent_cfg *cfg,
 	sc.log_arg = a;
 	rc = rperf_serve_create(&sc, &a->loop, err, errlen); /* owns lfd */
 	if (rc) {
+		rperf_ctrl_tls_ctx_free(a->tls);
 		free(a);
 		return rc;
 	}
@@ -159,9 +197,14 @@ int rperf_agent_run(struct rperf_agent *a, const volatile sig_atomic_t *stop,
 {
 	int rc;
 
-	agent_log(a, "listening on %s port %u%s",
-		  a->cfg.bind ? a->cfg.bind : "any address", a->port,
-		  a->cfg.key ? " (key required)" : "");
+	agent_log(
+		a, "listening on %s port %u (%s)",
+		a->cfg.bind ? a->cfg.bind : "any address", a->port,
+		a->cfg.auth.psk ?
+			"TLS 1.3, pre-shared key required" :
+		a->tls ?
+			"TLS 1.3, a certificate of the --ca required" :
+			"INSECURE: plain TCP, no authentication, no encryption");
 	rc = rperf_serve_run(a->loop, stop, err, errlen);
 	if (a->exp.fd >= 0)
 		agent_exp_end(a, "the agent is stopping");
@@ -175,5 +218,6 @@ void rperf_agent_destroy(struct rperf_agent *a)
 	if (a->exp.fd >= 0)
 		agent_exp_end(a, "the agent is stopping");
 	rperf_serve_destroy(a->loop);
+	rperf_ctrl_tls_ctx_free(a->tls);
 	free(a);
 }

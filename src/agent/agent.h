@@ -9,18 +9,24 @@
  * rperf_proto_session with RPERF_PROTO_AGENT); any other HELLO meanwhile
  * gets REFUSE "busy: running a test for ADDR since TIME (N s left)" at
  * once (rperf_serve_busy_text(): N once GO set the sources' planned end)
- * and is closed. With a key, a controller whose AUTH MAC is wrong
- * gets REFUSE "wrong key" and nothing is created (no device opened).
+ * and is closed. Every connection first completes a TLS 1.3 handshake
+ * authenticated by the pre-shared key or the certificates of @auth (in
+ * the loop's handshake pool, src/serve/serve.h): a peer without the key
+ * never reaches the agent, never holds the experiment slot and nothing is
+ * created for it. Without a key or certificates the agent refuses to
+ * start unless @insecure (the plain channel: anyone who reaches the port
+ * runs experiments; the agent says so when it starts).
  * A PLAN above the agent's limits (memory, QPs, instances, duration) gets
  * ERROR "limits: ..." and nothing is created; a CONNECT naming an endpoint
  * whose GID is not its host's address in the PLAN gets ERROR "... a third
  * party's endpoint is never connected" and no QP is connected.
  *
- * Deadlines: HELLO within handshake_ms of the accept, AUTH within
- * @timeout_ms of the HELLO;
- * after AUTH every message within 6 x @timeout_ms of the previous step (the
+ * Deadlines: TLS handshake and HELLO within handshake_ms of the accept;
+ * after WELCOME every message within 6 x @timeout_ms of the previous step (the
  * controller waits for every agent in turn, each within the job's timeout),
- * STOP within the sources' planned end + 6 x @timeout_ms. Every frame read
+ * STOP within the sources' planned end + 6 x @timeout_ms; from GO to
+ * REPORT a HEARTBEAT every GO "heartbeat_ns" (the controller's liveness
+ * check: src/engine/proto.h). Every frame read
  * is bounded by @timeout_ms; TCP keepalive (~25 s) notices a controller
  * whose host died. A controller that goes away, sends ERROR,
  * misses a deadline or breaks the order ends its experiment: every thread
@@ -37,6 +43,7 @@
 
 #include <rperf/clock.h>
 
+#include "ctrl/ctrl_tls.h"
 #include "engine/engine.h"
 
 /* The engine behind the agent (tests put a fake one here). */
@@ -71,8 +78,8 @@ extern const struct rperf_agent_engine rperf_agent_dry_engine;
 struct rperf_agent_cfg {
 	const char *bind; /* NULL: any */
 	uint16_t port; /* 0: ephemeral (see rperf_agent_port()) */
-	const uint8_t *key; /* NULL: no authentication */
-	size_t keylen;
+	struct rperf_ctrl_auth auth; /* PSK or certificates (ctrl_tls.h) */
+	bool insecure; /* neither: the plain channel, knowingly */
 	int timeout_ms; /* > 0 */
 	const struct rperf_clock *clk; /* for the LSGs; outlives the agent */
 	const struct rperf_agent_engine *engine; /* NULL: the real one */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * One experiment of the agent: HELLO -> WELCOME(nonce, auth) -> AUTH ->
- * READY -> PLAN -> ENDPOINTS -> CONNECT -> ARMED -> GO -> [FINISHED] ->
- * STOP -> REPORT -> BYE -> BYE. Every message passes the agent's state
+ * One experiment of the agent (its controller authenticated by TLS
+ * already): HELLO -> WELCOME -> PLAN -> ENDPOINTS -> CONNECT -> ARMED ->
+ * GO -> [HEARTBEAT...] [FINISHED] -> STOP -> REPORT -> BYE -> BYE. Every message passes the agent's state
  * machine first (rperf_proto_session); anything out of order, malformed or
  * failing ends the experiment with ERROR and frees everything.
  */
@@ -30,7 +30,7 @@ static uint64_t ms_ns(int ms)
 }
 
 /*
- * After AUTH the controller is trusted to pace the steps: it waits for
+ * After WELCOME the (authenticated) controller is trusted to pace the steps: it waits for
  * every agent in turn (each within its own timeout, which may be the job's
  * and longer than ours), so the next message may take several of our
  * timeouts; a controller that vanishes shows as EOF, or through TCP
@@ -56,7 +56,8 @@ static void keepalive(int fd)
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
-void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
+void agent_exp_begin(struct rperf_agent *a, int fd, struct rperf_ctrl_tls *tls,
+		     const char *peer)
 {
 	struct agent_exp *x = &a->exp;
 	time_t now = time(NULL);
@@ -64,6 +65,7 @@ void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
 
 	memset(x, 0, sizeof(*x));
 	x->fd = fd;
+	x->tls = tls;
 	snprintf(x->peer, sizeof(x->peer), "%s", peer);
 	x->since_t = now;
 	if (gmtime_r(&now, &tm))
@@ -71,7 +73,6 @@ void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer)
 			 &tm);
 	keepalive(fd);
 	rperf_proto_session_init(&x->s, RPERF_PROTO_AGENT);
-	/* the handshake deadline: HELLO and AUTH within one timeout */
 	expect(a, "HELLO", ms_ns(a->cfg.timeout_ms));
 	agent_log(a, "controller %s: connected", peer);
 }
@@ -85,6 +86,8 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 		a->engine->destroy(x->eng); /* stops and joins every thread */
 		x->eng = NULL;
 	}
+	rperf_ctrl_tls_free(x->tls); /* close_notify, best effort */
+	x->tls = NULL;
 	if (x->fd >= 0)
 		close(x->fd);
 	x->fd = -1;
@@ -97,10 +100,13 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 /* Send @t (state machine first). 0 or errno. */
 static int say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o)
 {
+	const struct rperf_ctrl_io io = { .fd = a->exp.fd,
+					  .timeout_ms = a->cfg.timeout_ms,
+					  .tls = a->exp.tls };
 	int rc = rperf_proto_session_check(&a->exp.s, RPERF_CTRL_SEND, t);
 
 	if (!rc)
-		rc = rperf_ctrl_send(a->exp.fd, t, o, a->cfg.timeout_ms);
+		rc = rperf_ctrl_send_io(&io, t, o);
 	return rc;
 }
 
@@ -126,7 +132,8 @@ static void fail(struct rperf_agent *a, enum rperf_ctrl_type t,
 static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
-					.max_size = RPERF_SPEC_MAX_SIZE };
+					.max_size = RPERF_SPEC_MAX_SIZE,
+					.nfeatures = 1 };
 	struct rperf_ctrl_hello h;
 	json_t *o = NULL;
 	int rc;
@@ -140,45 +147,17 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		     "this is rperf agent: it serves 'rperf run' only");
 		return EPROTO;
 	}
-	rc = rperf_proto_nonce(a->exp.nonce);
-	if (!rc)
-		rc = rperf_proto_welcome_encode(&w, a->exp.nonce,
-						a->cfg.key != NULL, &o);
+	snprintf(w.features[0], sizeof(w.features[0]), "%s",
+		 RPERF_PROTO_FEATURE_HEARTBEAT);
+	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = say(a, RPERF_CTRL_WELCOME, o);
 	json_decref(o);
-	return rc;
-}
-
-static int on_auth(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
-{
-	uint8_t mac[RPERF_PROTO_MAC_LEN];
-	json_t *o = NULL;
-	bool has = false;
-	int rc;
-
-	if (rperf_proto_auth_decode(m, mac, &has)) {
-		fail(a, RPERF_CTRL_REFUSE, "malformed AUTH");
-		return EBADMSG;
-	}
-	if (a->cfg.key &&
-	    (!has || !rperf_proto_mac_ok(a->cfg.key, a->cfg.keylen,
-					 a->exp.nonce, mac))) {
-		/* nothing was created: no device opened */
-		fail(a, RPERF_CTRL_REFUSE,
-		     has ? "wrong key: the MAC does not match this agent's key" :
-			   "wrong key: this agent requires a key (--key-file)");
-		return EACCES;
-	}
-	o = json_object();
-	rc = o ? rperf_ctrl_set_str(o, "what", "auth") : ENOMEM;
-	if (!rc)
-		rc = say(a, RPERF_CTRL_READY, o);
-	json_decref(o);
 	if (!rc) {
 		agent_log(a, "controller %s: %s", a->exp.peer,
-			  a->cfg.key ? "authenticated" :
-				       "accepted (no key required)");
+			  a->exp.tls ?
+				  "authenticated (TLS)" :
+				  "accepted (INSECURE: no authentication)");
 		expect(a, "PLAN", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	}
 	return rc;
@@ -314,14 +293,16 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 
 static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
-	uint64_t in_ns, t0 = rperf_engine_now_ns();
+	uint64_t in_ns, hb_ns, t0 = rperf_engine_now_ns();
 	char why[300] = "";
 	int rc;
 
-	if (rperf_proto_go_decode(m, &in_ns)) {
+	if (rperf_proto_go_decode(m, &in_ns, &hb_ns)) {
 		fail(a, RPERF_CTRL_ERROR, "malformed GO");
 		return EBADMSG;
 	}
+	a->exp.hb_ns = hb_ns;
+	a->exp.hb_next_ns = t0 + hb_ns;
 	t0 += in_ns;
 	a->exp.go_end_ns = t0 + a->exp.busy_end_ns;
 	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
@@ -395,11 +376,6 @@ static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	switch (m->type) {
 	case RPERF_CTRL_HELLO:
 		rc = on_hello(a, m);
-		if (!rc) /* same handshake deadline */
-			a->exp.awaiting = "AUTH";
-		break;
-	case RPERF_CTRL_AUTH:
-		rc = on_auth(a, m);
 		break;
 	case RPERF_CTRL_PLAN:
 		rc = on_plan(a, m);
@@ -456,9 +432,12 @@ static void recv_failed(struct rperf_agent *a, int rc,
 
 void agent_exp_on_msg(struct rperf_agent *a)
 {
+	const struct rperf_ctrl_io io = { .fd = a->exp.fd,
+					  .timeout_ms = a->cfg.timeout_ms,
+					  .tls = a->exp.tls };
 	struct rperf_ctrl_msg m = { 0 };
 	char why[160];
-	int rc = rperf_ctrl_recv(a->exp.fd, a->cfg.timeout_ms, &m);
+	int rc = rperf_ctrl_recv_io(&io, &m);
 
 	if (rc) {
 		recv_failed(a, rc, &m);
@@ -494,6 +473,30 @@ void agent_exp_on_engine(struct rperf_agent *a)
 	else
 		agent_log(a, "controller %s: every source ended; FINISHED",
 			  a->exp.peer);
+}
+
+static bool heartbeating(const struct rperf_agent *a)
+{
+	return a->exp.hb_ns && (a->exp.s.state == RPERF_PROTO_RUNNING ||
+				a->exp.s.state == RPERF_PROTO_FINISHED);
+}
+
+uint64_t agent_exp_wake_ns(const struct rperf_agent *a)
+{
+	uint64_t t = a->exp.fd >= 0 ? a->exp.deadline_ns : UINT64_MAX;
+
+	if (a->exp.fd >= 0 && heartbeating(a) && a->exp.hb_next_ns < t)
+		t = a->exp.hb_next_ns;
+	return t;
+}
+
+void agent_exp_heartbeat(struct rperf_agent *a, uint64_t now_ns)
+{
+	if (!heartbeating(a) || now_ns < a->exp.hb_next_ns)
+		return;
+	a->exp.hb_next_ns = now_ns + a->exp.hb_ns;
+	if (say(a, RPERF_CTRL_HEARTBEAT, NULL))
+		agent_exp_end(a, "the controller went away (HEARTBEAT)");
 }
 
 void agent_exp_on_deadline(struct rperf_agent *a)

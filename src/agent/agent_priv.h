@@ -12,6 +12,7 @@
 /* The active controller and its experiment. */
 struct agent_exp {
 	int fd; /* -1: none */
+	struct rperf_ctrl_tls *tls; /* its TLS session (NULL: --insecure) */
 	char peer[64];
 	char since[32]; /* wall-clock time of the accept, for the log */
 	time_t since_t; /* the same, for the busy refusal */
@@ -20,7 +21,8 @@ struct agent_exp {
 	uint64_t deadline_ns; /* the next message must come before */
 	const char *awaiting; /* what, for the deadline message */
 	struct rperf_proto_session s;
-	uint8_t nonce[RPERF_PROTO_NONCE_LEN];
+	uint64_t hb_ns; /* GO's heartbeat interval, 0: none */
+	uint64_t hb_next_ns; /* the next HEARTBEAT is due */
 	struct rperf_engine *eng;
 	char host[RPERF_NAME_LEN];
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
@@ -32,6 +34,7 @@ struct rperf_agent {
 	struct rperf_agent_cfg cfg;
 	const struct rperf_agent_engine *engine;
 	struct rperf_serve *loop; /* owns the listening socket */
+	struct rperf_ctrl_tls_ctx *tls; /* NULL: --insecure */
 	uint16_t port;
 	struct agent_exp exp;
 	uint64_t served;
@@ -41,14 +44,20 @@ struct rperf_agent {
 void agent_log(struct rperf_agent *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* A new controller on @fd (the agent is idle). */
-void agent_exp_begin(struct rperf_agent *a, int fd, const char *peer);
+/* A new controller on @fd and its TLS session (the agent is idle; it
+ * takes both). */
+void agent_exp_begin(struct rperf_agent *a, int fd, struct rperf_ctrl_tls *tls,
+		     const char *peer);
 /* Its first message (the loop read it): the HELLO. */
 void agent_exp_on_first(struct rperf_agent *a, const struct rperf_ctrl_msg *m);
 /* The controller's socket is readable: take one message. */
 void agent_exp_on_msg(struct rperf_agent *a);
 /* The engine's fd is readable (a source ended). */
 void agent_exp_on_engine(struct rperf_agent *a);
+/* Send the HEARTBEAT when due (from GO to REPORT). */
+void agent_exp_heartbeat(struct rperf_agent *a, uint64_t now_ns);
+/* The next thing the loop must wake up for: the deadline or a HEARTBEAT. */
+uint64_t agent_exp_wake_ns(const struct rperf_agent *a);
 /* The deadline passed. */
 void agent_exp_on_deadline(struct rperf_agent *a);
 /* End the experiment: stop and free everything, close the connection. */

@@ -82,10 +82,10 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 
 /* --reversed: run->res[i] with the server as the sender (@srv's tx_*
  * counts, NULL: none came) and this side's receive counts @own (bw_dirs.c) */
-struct rperf_bw_rxc;
+struct rperf_rx_count;
 void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
 			    const struct rperf_bsg_res *g,
-			    const struct rperf_bw_rxc *own,
+			    const struct rperf_rx_count *own,
 			    const struct rperf_bw_rx *srv);
 
 /* -b without --report-both: @out[i] (run->nres of them) is the sum of

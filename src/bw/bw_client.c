@@ -17,7 +17,7 @@
 #include "bw/bw_conn.h"
 #include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
-#include "bw/bw_rx.h"
+#include "gen/rx.h"
 #include "limits/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
@@ -26,11 +26,11 @@
 
 struct client {
 	struct rperf_bw_run *run;
-	struct rperf_bw_conn conn;
+	struct rperf_gen_conn conn;
 	struct rperf_bw_peer peer;
 	struct rperf_session_chan *ch; /* during the rounds */
 	struct rperf_err *e; /* the current op's */
-	struct rperf_bw_rxc rx; /* -b: what the server sent us this round */
+	struct rperf_rx_count rx; /* -b: what the server sent us this round */
 	char rx_err[128];
 };
 
@@ -129,9 +129,9 @@ static void decode_result(const struct rperf_ctrl_msg *m,
  * says it sent. */
 static int bidir_wait(struct client *c)
 {
-	int rc = rperf_bw_rx_until(&c->conn, &c->rx, c->ch->io.fd, NULL,
-				   RPERF_SESSION_TIMEOUT_MS, c->rx_err,
-				   sizeof(c->rx_err));
+	int rc = rperf_rx_until(&c->conn, &c->rx, c->ch->io.fd, NULL,
+				RPERF_SESSION_TIMEOUT_MS, c->rx_err,
+				sizeof(c->rx_err));
 
 	if (rc && rc != EIO)
 		snprintf(c->rx_err, sizeof(c->rx_err), "%s", strerror(rc));
@@ -157,8 +157,8 @@ static int round_result(struct client *c, const struct rperf_bsg_res *g,
 	decode_result(&m, rx, have);
 	rperf_ctrl_msg_release(&m);
 	if (*have && rx->has_tx &&
-	    rperf_bw_rx_catch_up(&c->conn, &c->rx, rx->tx_messages, c->rx_err,
-				 sizeof(c->rx_err)))
+	    rperf_rx_catch_up(&c->conn, &c->rx, rx->tx_messages, c->rx_err,
+			      sizeof(c->rx_err)))
 		return fail(c, "%s", c->rx_err);
 	return 0;
 }
@@ -199,8 +199,8 @@ static int client_pass(void *arg, bool *progress)
 	int got = 0, rc = 0;
 
 	if (c->conn.recvs)
-		rc = rperf_bw_rx_drain(&c->conn, &c->rx, &got, c->rx_err,
-				       sizeof(c->rx_err));
+		rc = rperf_rx_drain(&c->conn, &c->rx, &got, c->rx_err,
+				    sizeof(c->rx_err));
 	*progress = got > 0;
 	return rc;
 }
@@ -264,7 +264,7 @@ static void fill_reverse(struct client *c, size_t i,
 {
 	struct rperf_bw_rx own = { .messages = c->rx.messages,
 				   .bytes = c->rx.bytes,
-				   .seconds = rperf_bw_rx_seconds(&c->rx) };
+				   .seconds = rperf_rx_seconds(&c->rx) };
 
 	if (!c->run->cfg->bidir)
 		return;

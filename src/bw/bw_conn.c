@@ -11,7 +11,7 @@
 #include "session/session_verbs.h"
 
 /* @n QPs; with events, all on one shared completion channel. */
-static int make_qps(struct rperf_bw_conn *c, struct rperf_qp_cfg *q, size_t n,
+static int make_qps(struct rperf_gen_conn *c, struct rperf_qp_cfg *q, size_t n,
 		    char *err, size_t errlen)
 {
 	int rc = 0;
@@ -34,7 +34,7 @@ static int make_qps(struct rperf_bw_conn *c, struct rperf_qp_cfg *q, size_t n,
 	return rc;
 }
 
-static int make_buf(struct rperf_bw_conn *c, int access, char *err,
+static int make_buf(struct rperf_gen_conn *c, int access, char *err,
 		    size_t errlen)
 {
 	int rc = rperf_buf_alloc(c->dev, c->max_size, access, &c->buf);
@@ -47,7 +47,7 @@ static int make_buf(struct rperf_bw_conn *c, int access, char *err,
 }
 
 /* -b: the client also receives (same receive side as the server's). */
-static int client_recvs(struct rperf_bw_conn *c)
+static int client_recvs(struct rperf_gen_conn *c)
 {
 	int rc = 0;
 
@@ -58,7 +58,7 @@ static int client_recvs(struct rperf_bw_conn *c)
 }
 
 /* -R, client: where the connections go from and to (rperf lat's rules). */
-static int cm_client(struct rperf_bw_conn *c,
+static int cm_client(struct rperf_gen_conn *c,
 		     const struct rperf_cli_config *cfg, char *err,
 		     size_t errlen)
 {
@@ -72,7 +72,7 @@ static int cm_client(struct rperf_bw_conn *c,
 }
 
 /* -R, server: listen on the device's address before the client connects. */
-static int cm_server(struct rperf_bw_conn *c, uint16_t port, char *err,
+static int cm_server(struct rperf_gen_conn *c, uint16_t port, char *err,
 		     size_t errlen)
 {
 	c->cm = calloc(c->nqp, sizeof(*c->cm));
@@ -82,7 +82,7 @@ static int cm_server(struct rperf_bw_conn *c, uint16_t port, char *err,
 	return rperf_cm_listen_dev(&c->cm[0], c->dev, port, err, errlen);
 }
 
-int rperf_bw_conn_client(struct rperf_bw_conn *c,
+int rperf_bw_conn_client(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg, uint64_t max_size,
 			 char *err, size_t errlen)
 {
@@ -131,7 +131,7 @@ int rperf_bw_conn_client(struct rperf_bw_conn *c,
 	return rc;
 }
 
-int rperf_bw_conn_server(struct rperf_bw_conn *c,
+int rperf_bw_conn_server(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen)
@@ -180,7 +180,7 @@ int rperf_bw_conn_server(struct rperf_bw_conn *c,
 	return rc;
 }
 
-void rperf_bw_conn_close(struct rperf_bw_conn *c)
+void rperf_bw_conn_close(struct rperf_gen_conn *c)
 {
 	/* the server's cm[0] owns the channel the others' events use */
 	for (size_t i = c->cm ? c->nqp : 0; i-- > 0;)
@@ -195,7 +195,7 @@ void rperf_bw_conn_close(struct rperf_bw_conn *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
+static int endpoint_json(const struct rperf_gen_conn *c, json_t **out)
 {
 	struct rperf_ctrl_endpoint cep = { 0 };
 	struct rperf_endpoint ep;
@@ -213,7 +213,7 @@ static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
 	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
 	cep.addr = (uintptr_t)c->buf.addr;
 	cep.size = c->max_size;
-	cep.access = rperf_session_access_bits(c->buf.access);
+	cep.access = rperf_endpoint_access_bits(c->buf.access);
 	for (size_t i = 0; i < c->nqp; i++) {
 		v[i] = c->qp[i]->qp->qp_num;
 		v[c->nqp + i] = c->qp[i]->psn;
@@ -229,7 +229,7 @@ static int endpoint_json(const struct rperf_bw_conn *c, json_t **out)
 
 int rperf_bw_send_endpoints(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
-			    const struct rperf_bw_conn *c)
+			    const struct rperf_gen_conn *c)
 {
 	json_t *obj = NULL;
 	int rc = endpoint_json(c, &obj);
@@ -241,7 +241,7 @@ int rperf_bw_send_endpoints(struct rperf_ctrl_session *s,
 }
 
 static int peer_from(const struct rperf_ctrl_msg *m,
-		     const struct rperf_bw_conn *c, struct rperf_bw_peer *peer,
+		     const struct rperf_gen_conn *c, struct rperf_bw_peer *peer,
 		     uint64_t *v)
 {
 	struct rperf_ctrl_endpoint cep;
@@ -273,7 +273,7 @@ static int peer_from(const struct rperf_ctrl_msg *m,
 
 int rperf_bw_recv_endpoints(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
-			    const struct rperf_bw_conn *c,
+			    const struct rperf_gen_conn *c,
 			    struct rperf_bw_peer *peer, char *why,
 			    size_t whylen)
 {
@@ -307,7 +307,7 @@ void rperf_bw_peer_free(struct rperf_bw_peer *peer)
 	memset(peer, 0, sizeof(*peer));
 }
 
-int rperf_bw_connect_all(struct rperf_bw_conn *c,
+int rperf_bw_connect_all(struct rperf_gen_conn *c,
 			 const struct rperf_bw_peer *peer, char *err,
 			 size_t errlen)
 {
@@ -329,7 +329,7 @@ int rperf_bw_connect_all(struct rperf_bw_conn *c,
 	return rc;
 }
 
-int rperf_bw_path_mtu(const struct rperf_bw_conn *c,
+int rperf_bw_path_mtu(const struct rperf_gen_conn *c,
 		      const struct rperf_bw_peer *peer)
 {
 	int local = c->vcfg.mtu ? c->vcfg.mtu : rperf_port_mtu(c->dev);

@@ -8,30 +8,10 @@
 
 #include "bw/bw_params.h"
 #include "config/config.h"
+#include "gen/rx.h"
 #include "ctrl/ctrl.h"
 #include "verbs/verbs.h"
 #include "verbs/verbs_cm.h"
-
-struct rperf_bw_conn {
-	struct rperf_verbs_cfg vcfg;
-	struct rperf_dev *dev;
-	struct rperf_qp **qp;
-	size_t nqp;
-	/* every QP's completion events (one fd for all); NULL: none */
-	struct ibv_comp_channel *channel;
-	struct rperf_buf buf; /* client: source; server: receive/WRITE target */
-	uint64_t max_size;
-	unsigned int
-		rx_depth; /* receives kept posted per QP (server, -b client) */
-	bool recvs; /* the verb consumes receives (server, -b client) */
-	/* -R: one rdma_cm connection per QP (verbs_cm.h, shared with rperf
-	 * lat); the server's cm[0] also listens */
-	struct rperf_cm *cm;
-	bool cm_server;
-	char cm_src[64]; /* client: source address (-z, else the GID's) */
-	const char *cm_dst; /* client: the server */
-	uint16_t cm_port;
-};
 
 /* What the peer's ENDPOINT said: one endpoint per QP, its buffer. */
 struct rperf_bw_peer {
@@ -45,33 +25,33 @@ struct rperf_bw_peer {
 
 /* Both return 0 or an errno with a one-line @err (ERANGE: a depth above
  * the device's max_qp_wr, ENODEV: no such device). */
-int rperf_bw_conn_client(struct rperf_bw_conn *c,
+int rperf_bw_conn_client(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg, uint64_t max_size,
 			 char *err, size_t errlen);
-int rperf_bw_conn_server(struct rperf_bw_conn *c,
+int rperf_bw_conn_server(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg,
 			 const struct rperf_bw_params *p, char *err,
 			 size_t errlen);
-void rperf_bw_conn_close(struct rperf_bw_conn *c);
+void rperf_bw_conn_close(struct rperf_gen_conn *c);
 
 /* ENDPOINT of all our QPs: QP 0's fields plus "qpns"/"psns" arrays. */
 int rperf_bw_send_endpoints(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
-			    const struct rperf_bw_conn *c);
+			    const struct rperf_gen_conn *c);
 /* Receive the peer's ENDPOINT (exactly c->nqp QPs) into @peer (allocated;
  * free with rperf_bw_peer_free). EPROTO/EBADMSG with @why. */
 int rperf_bw_recv_endpoints(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
-			    const struct rperf_bw_conn *c,
+			    const struct rperf_gen_conn *c,
 			    struct rperf_bw_peer *peer, char *why,
 			    size_t whylen);
 void rperf_bw_peer_free(struct rperf_bw_peer *peer);
 /* Connect QP i to peer->ep[i] for every QP (-R: through rdma_cm). */
-int rperf_bw_connect_all(struct rperf_bw_conn *c,
+int rperf_bw_connect_all(struct rperf_gen_conn *c,
 			 const struct rperf_bw_peer *peer, char *err,
 			 size_t errlen);
 /* Path MTU the QPs use towards @peer. */
-int rperf_bw_path_mtu(const struct rperf_bw_conn *c,
+int rperf_bw_path_mtu(const struct rperf_gen_conn *c,
 		      const struct rperf_bw_peer *peer);
 
 #endif

@@ -9,17 +9,17 @@
 
 #include <string.h>
 
-#include "bw/bw_rx.h"
+#include "gen/rx.h"
 
 void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
 			    const struct rperf_bsg_res *g,
-			    const struct rperf_bw_rxc *own,
+			    const struct rperf_rx_count *own,
 			    const struct rperf_bw_rx *srv)
 {
 	struct rperf_bsg_res s = { 0 };
 	struct rperf_bw_rx rx = { .messages = own->messages,
 				  .bytes = own->bytes,
-				  .seconds = rperf_bw_rx_seconds(own) };
+				  .seconds = rperf_rx_seconds(own) };
 
 	if (srv && srv->has_tx) {
 		s.messages = srv->tx_messages;

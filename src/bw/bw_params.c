@@ -2,20 +2,13 @@
 #include "bw/bw_params.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctrl/ctrl.h"
-
-static const char *const verb_names[] = { "send", "write", "write_imm", "read",
-					  "atomic" };
-
-const char *rperf_bw_verb_name(int verb)
-{
-	if (verb < 0 || verb > RPERF_VERB_ATOMIC)
-		return "?";
-	return verb_names[verb];
-}
+#include "limits/limits.h"
+#include "session/session.h"
 
 static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)
 {
@@ -50,7 +43,7 @@ json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg)
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
 	return add_bidir(json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "verb",
-				   rperf_bw_verb_name(cfg->verb), "max_size",
+				   rperf_verb_name(cfg->verb), "max_size",
 				   (json_int_t)max, "qps", (json_int_t)cfg->qps,
 				   "rx_depth", (json_int_t)cfg->rx_depth,
 				   "post_list", (json_int_t)cfg->post_list,
@@ -75,14 +68,9 @@ static int get_verb(const json_t *obj, int *verb, char *why, size_t whylen)
 {
 	char name[16];
 
-	if (rperf_ctrl_get_str(obj, "verb", name, sizeof(name)) == 0) {
-		for (int i = 0; i <= RPERF_VERB_ATOMIC; i++) {
-			if (!strcmp(name, verb_names[i])) {
-				*verb = i;
-				return 0;
-			}
-		}
-	}
+	if (rperf_ctrl_get_str(obj, "verb", name, sizeof(name)) == 0 &&
+	    rperf_name_find(rperf_verb_names, SIZE_MAX, name, verb) == 0)
+		return 0;
 	snprintf(
 		why, whylen,
 		"parameter 'verb' missing or not one of send, write, write_imm, read, atomic");
@@ -178,4 +166,19 @@ int rperf_bw_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc && json_object_get(obj, "rdma_cm"))
 		rc = get_b(obj, "rdma_cm", &out->rdma_cm, why, whylen);
 	return rc;
+}
+
+/* qps QPs (send depth tx_depth with -b), one buffer of max_size. */
+int rperf_bw_admit(const struct rperf_cli_config *cfg,
+		   const struct rperf_bw_params *p, uint64_t *stall_ns,
+		   char *why, size_t whylen)
+{
+	struct rperf_pin_req r = {
+		.qps = p->qps,
+		.send_depth = p->bidir ? p->tx_depth : 1,
+		.recv_depth = p->verb != RPERF_VERB_WRITE ? p->rx_depth : 1,
+		.buf_bytes = p->max_size,
+	};
+
+	return rperf_session_admit(cfg, &r, &p->path, stall_ns, why, whylen);
 }

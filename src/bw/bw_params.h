@@ -38,9 +38,6 @@ struct rperf_bw_params {
 	bool reversed; /* "reversed" */
 };
 
-/* "send", "write", "write_imm", "read", "atomic" ("?" when out of range). */
-const char *rperf_bw_verb_name(int verb);
-
 /* Client side: the parameters of @cfg as a new JSON object (NULL: ENOMEM). */
 json_t *rperf_bw_params_encode(const struct rperf_cli_config *cfg);
 
@@ -62,5 +59,11 @@ int rperf_bw_params_encode_verbs(const struct rperf_cli_config *cfg, json_t *o);
  * a READ/atomic, a malformed key). */
 int rperf_bw_params_decode_verbs(const json_t *obj, struct rperf_bw_params *out,
 				 char *why, size_t whylen);
+
+/* PARAMS against this server's limits (rperf_session_admit), before
+ * anything is allocated: 0 with *stall_ns, or EDQUOT with @why. */
+int rperf_bw_admit(const struct rperf_cli_config *cfg,
+		   const struct rperf_bw_params *p, uint64_t *stall_ns,
+		   char *why, size_t whylen);
 
 #endif

@@ -4,19 +4,17 @@
 #include "bw/bw_params.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctrl/ctrl.h"
 
-static const char *const atomic_names[] = { "fetch_and_add", "cmp_and_swap" };
-
 int rperf_bw_params_encode_verbs(const struct rperf_cli_config *cfg, json_t *o)
 {
 	if (cfg->verb == RPERF_VERB_ATOMIC &&
-	    rperf_ctrl_set_str(
-		    o, "atomic_op",
-		    atomic_names[cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP]))
+	    rperf_ctrl_set_str(o, "atomic_op",
+			       rperf_atomic_name(cfg->atomic_op)))
 		return ENOMEM;
 	if (cfg->reversed && rperf_ctrl_set_bool(o, "reversed", true))
 		return ENOMEM;
@@ -28,17 +26,13 @@ static int get_atomic(const json_t *obj, struct rperf_bw_params *out, char *why,
 {
 	char name[32] = "";
 
-	if (rperf_ctrl_get_str(obj, "atomic_op", name, sizeof(name)) == 0) {
-		for (int i = 0; i < 2; i++) {
-			if (!strcmp(name, atomic_names[i])) {
-				out->atomic_op = i;
-				return 0;
-			}
-		}
-	}
+	if (rperf_ctrl_get_str(obj, "atomic_op", name, sizeof(name)) == 0 &&
+	    rperf_name_find(rperf_atomic_names, SIZE_MAX, name,
+			    &out->atomic_op) == 0)
+		return 0;
 	snprintf(why, whylen,
 		 "parameter 'atomic_op' missing or not one of %s, %s",
-		 atomic_names[0], atomic_names[1]);
+		 rperf_atomic_name(0), rperf_atomic_name(1));
 	return EBADMSG;
 }
 
@@ -66,7 +60,7 @@ int rperf_bw_params_decode_verbs(const json_t *obj, struct rperf_bw_params *out,
 	if (!rc && out->reversed && rperf_verb_responder_only(out->verb)) {
 		snprintf(why, whylen,
 			 "parameter 'reversed' with verb %s (not offered)",
-			 rperf_bw_verb_name(out->verb));
+			 rperf_verb_name(out->verb));
 		rc = EBADMSG;
 	}
 	return rc;

@@ -39,7 +39,7 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	uint64_t size = cfg->sizes[i];
 
 	memset(b, 0, sizeof(*b));
-	b->verb = rperf_bw_verb_name(cfg->verb);
+	b->verb = rperf_verb_name(cfg->verb);
 	b->size = size;
 	b->qps = cfg->qps;
 	b->messages = g->messages;
@@ -168,7 +168,7 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 	}
 	o = json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:f, s:f, s:I}",
 		      "type", "interval", "verb",
-		      rperf_bw_verb_name(run->cfg->verb), "size",
+		      rperf_verb_name(run->cfg->verb), "size",
 		      (json_int_t)run->cur_size, "t_start", t->t_start, "t_end",
 		      t->t_end, "messages", (json_int_t)m, "bytes",
 		      (json_int_t)by, "gbps", g, "mpps", p, "total_messages",

@@ -18,7 +18,7 @@
 
 #define IDLE_SLEEP_US 1000 /* nothing to drain (plain WRITEs): nap */
 
-static void tick(const struct rperf_bsg_cfg *b, const struct rperf_bw_rxc *x,
+static void tick(const struct rperf_bsg_cfg *b, const struct rperf_rx_count *x,
 		 uint64_t t0, uint64_t *last, uint64_t now)
 {
 	struct rperf_bsg_tick t;
@@ -33,9 +33,9 @@ static void tick(const struct rperf_bsg_cfg *b, const struct rperf_bw_rxc *x,
 	*last = now;
 }
 
-int rperf_bw_reversed_run(struct rperf_bw_conn *c,
-			  const struct rperf_bsg_cfg *b, struct rperf_bw_rxc *x,
-			  struct rperf_bsg_res *g)
+int rperf_bw_reversed_run(struct rperf_gen_conn *c,
+			  const struct rperf_bsg_cfg *b,
+			  struct rperf_rx_count *x, struct rperf_bsg_res *g)
 {
 	uint64_t t0 = rperf_clock_posix_now(), last = t0, now = t0;
 	double cpu0 = rperf_cpu_seconds_process();
@@ -51,8 +51,8 @@ int rperf_bw_reversed_run(struct rperf_bw_conn *c,
 			break;
 		got = 0;
 		if (c->recvs)
-			rc = rperf_bw_rx_drain(c, x, &got, g->error,
-					       sizeof(g->error));
+			rc = rperf_rx_drain(c, x, &got, g->error,
+					    sizeof(g->error));
 		if (!got && !c->recvs)
 			usleep(IDLE_SLEEP_US);
 		now = rperf_clock_posix_now();

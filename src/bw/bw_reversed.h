@@ -3,7 +3,7 @@
 #ifndef RPERF_BW_REVERSED_H
 #define RPERF_BW_REVERSED_H
 
-#include "bw/bw_rx.h"
+#include "gen/rx.h"
 #include "gen/bsg.h"
 
 /*
@@ -13,8 +13,8 @@
  * receive counts. @g gets no messages (this side sends none) and the
  * seconds spent. 0, or EIO with g->error (a failed receive).
  */
-int rperf_bw_reversed_run(struct rperf_bw_conn *c,
-			  const struct rperf_bsg_cfg *b, struct rperf_bw_rxc *x,
-			  struct rperf_bsg_res *g);
+int rperf_bw_reversed_run(struct rperf_gen_conn *c,
+			  const struct rperf_bsg_cfg *b,
+			  struct rperf_rx_count *x, struct rperf_bsg_res *g);
 
 #endif

@@ -26,7 +26,7 @@
 #include <rperf/clock.h>
 
 #include "bw/bw_conn.h"
-#include "bw/bw_rx.h"
+#include "gen/rx.h"
 #include "host/cputime.h"
 #include "limits/limits.h"
 #include "session/session_ctrl.h"
@@ -40,13 +40,13 @@
 struct server {
 	const struct rperf_cli_config *cfg;
 	volatile sig_atomic_t *stop;
-	struct rperf_bw_conn conn;
+	struct rperf_gen_conn conn;
 	struct rperf_bw_params p;
 	struct rperf_err *e; /* the current op's */
 	int fd; /* the control socket (DONE ends a round) */
 	double cpu0; /* process CPU seconds at the round's start */
 	struct rperf_bw_peer ep; /* the client's QPs and buffer */
-	struct rperf_bw_rxc rx;
+	struct rperf_rx_count rx;
 	uint64_t stall_ns; /* this server's stall limit for this client */
 	/* -b: this round's generator (START carries size and rate) */
 	uint64_t size;
@@ -81,8 +81,8 @@ static int bw_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
 				    sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_bw(sv->cfg, &sv->p, &sv->stall_ns, why,
-					   sizeof(why));
+		rc = rperf_bw_admit(sv->cfg, &sv->p, &sv->stall_ns, why,
+				    sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
 				     rc == EPROTO ? "malformed PARAMS" : why);
@@ -131,12 +131,11 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
  * limit without one (-e: whenever none is there). */
 static int sink(struct server *sv)
 {
-	struct rperf_bw_rx_wait w = { .fd = sv->fd,
-				      .stop = sv->stop,
-				      .spin_ns = sv->p.events ? 0 :
-								sv->stall_ns };
+	struct rperf_rx_wait w = { .fd = sv->fd,
+				   .stop = sv->stop,
+				   .spin_ns = sv->p.events ? 0 : sv->stall_ns };
 	char err[128] = "";
-	int rc = rperf_bw_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
+	int rc = rperf_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
 
 	if (rc == EINTR)
 		return fail(sv, "interrupted");
@@ -146,7 +145,7 @@ static int sink(struct server *sv)
 /* RESULT: what arrived; with -b what this side sent (tx_*). */
 static json_t *result_payload(struct server *sv)
 {
-	double secs = rperf_bw_rx_seconds(&sv->rx);
+	double secs = rperf_rx_seconds(&sv->rx);
 	double cpu = rperf_cpu_seconds_process() - sv->cpu0;
 	json_t *res;
 
@@ -176,7 +175,7 @@ static int bidir_pass(void *arg, bool *progress)
 	int got = 0;
 
 	if (sv->conn.recvs &&
-	    rperf_bw_rx_drain(&sv->conn, &sv->rx, &got, err, sizeof(err))) {
+	    rperf_rx_drain(&sv->conn, &sv->rx, &got, err, sizeof(err))) {
 		return fail(sv, "%s", err);
 	}
 	*progress = got > 0;
@@ -222,7 +221,7 @@ static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 static int bidir(struct server *sv)
 {
 	struct rperf_bsg_qp *q = calloc(sv->conn.nqp, sizeof(*q));
-	struct rperf_bw_rx_wait w;
+	struct rperf_rx_wait w;
 	struct rperf_bsg_cfg b;
 	char err[128] = "";
 	int rc;
@@ -245,11 +244,11 @@ static int bidir(struct server *sv)
 			sv,
 			"sending to the client stopped after %llu messages: %s",
 			(unsigned long long)sv->g.messages, sv->g.error);
-	w = (struct rperf_bw_rx_wait){ .fd = sv->fd,
-				       .stop = sv->stop,
-				       .spin_ns = sv->stall_ns,
-				       .idle_ns = DONE_WAIT_MS * 1000000ull };
-	rc = rperf_bw_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
+	w = (struct rperf_rx_wait){ .fd = sv->fd,
+				    .stop = sv->stop,
+				    .spin_ns = sv->stall_ns,
+				    .idle_ns = DONE_WAIT_MS * 1000000ull };
+	rc = rperf_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
 	return rc ? fail(sv, "waiting for DONE: %s",
 			 err[0] ? err : strerror(rc)) :
 		    0;
@@ -305,7 +304,7 @@ static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
 	int n;
 
 	sv->e = e;
-	if (rperf_bw_rx_catch_up(&sv->conn, &sv->rx, samples, err, sizeof(err)))
+	if (rperf_rx_catch_up(&sv->conn, &sv->rx, samples, err, sizeof(err)))
 		return fail(sv, "%s", err);
 	*out = result_payload(sv);
 	if (!*out)
@@ -315,7 +314,7 @@ static int bw_result(void *arg, uint64_t samples, json_t **out, char *line,
 		n = snprintf(
 			line, linelen,
 			"%s: answered by this host's NIC, unseen by its CPU",
-			rperf_bw_verb_name(sv->p.verb));
+			rperf_verb_name(sv->p.verb));
 	else
 		n = snprintf(line, linelen, "%llu messages received (%llu B)",
 			     (unsigned long long)sv->rx.messages,

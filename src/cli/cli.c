@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/help.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/parse.h"
 #include "version.h"
 

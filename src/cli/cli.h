@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 /* Exit codes (contract; documented in man/rperf.1.md). */
 enum rperf_exit {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * `rperf agent`: the command layer. Reads the key (--key-file: refused when
- * empty or readable by group/others), listens on --bind/-p (default
+ * empty or readable by group/others) or the certificates (--cert/--key/
+ * --ca); with neither it refuses to start unless --insecure (printed at
+ * start). Listens on --bind/-p (default
  * RPERF_AGENT_DEFAULT_PORT) before anything slow, calibrates the clock
  * once (connections wait in the backlog meanwhile) and serves controllers
  * until SIGINT/SIGTERM/SIGHUP, printing one line per event to stderr. Exit 0 when
@@ -17,6 +19,7 @@
 
 #include "agent/agent.h"
 #include "cli/cli.h"
+#include "cli/cli_auth.h"
 #include "cli/commands.h"
 #include "engine/proto.h"
 #include "limits/limits.h"
@@ -97,26 +100,23 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL,
 	};
 	struct rperf_err e;
-	uint8_t key[RPERF_PROTO_MAX_KEY];
+	struct cli_auth auth;
 	struct rperf_agent *a = NULL;
 	struct rperf_clock clk;
 	char err[512];
 	int rc;
 
-	if (cfg->key_file) {
-		rc = rperf_proto_key_load(cfg->key_file, key, &acfg.keylen, err,
-					  sizeof(err));
-		if (rc) {
-			fprintf(stderr, "rperf agent: --key-file: %s\n", err);
-			return RPERF_EXIT_USAGE;
-		}
-		acfg.key = key;
-	} else {
-		/* nothing authenticates the plan: say so (README, trust) */
+	rc = cli_auth_load(cfg, true, false, &auth, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf agent: %s\n", err);
+		return RPERF_EXIT_USAGE;
+	}
+	acfg.auth = auth.auth;
+	acfg.insecure = cfg->insecure;
+	if (cfg->insecure) /* nothing authenticates the plan: say so */
 		log_line(
 			NULL,
-			"no --key-file: any controller that reaches this port is accepted, and its plan's endpoints are connected as planned");
-	}
+			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted; its plans are held to this agent's limits and its endpoints to the plan's host addresses, but those addresses are the controller's word");
 	agent_limits(cfg, &acfg.limits);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;
@@ -136,12 +136,14 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	}
 	rc = rperf_agent_create(&acfg, &a, err, sizeof(err));
 	if (rc) {
+		cli_auth_clear(&auth);
 		fprintf(stderr, "rperf agent: %s\n", err);
 		return RPERF_EXIT_RUNTIME;
 	}
 	rc = agent_clock(cfg, &clk);
 	if (rc) {
 		rperf_agent_destroy(a);
+		cli_auth_clear(&auth);
 		return rc;
 	}
 	if (cfg->dry_run)
@@ -154,6 +156,6 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	else
 		log_line(NULL, "stopped by a signal");
 	rperf_agent_destroy(a);
-	memset(key, 0, sizeof(key));
+	cli_auth_clear(&auth);
 	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;
 }

@@ -71,6 +71,13 @@ static int32_t make_plan(struct mpi_cmd *c)
 
 	/* the job as the controller will run it: --hosts-map and --set */
 	rc = run_cmd_prepare_common(&rcmd, err, sizeof(err));
+	cli_auth_clear(&rcmd.auth);
+	if (!rc && (cfg->tls_cert || cfg->tls_key || cfg->tls_ca)) {
+		snprintf(
+			err, sizeof(err),
+			"--mpi hands its agents a pre-shared key (--key-file, or one of its own); --cert/--key/--ca are for agents started by hand");
+		rc = EINVAL;
+	}
 	if (!rc)
 		rc = rperf_job_load_edit(cfg->job, &rcmd.edit, &job, err,
 					 sizeof(err));
@@ -105,8 +112,8 @@ static void agent_cfg(const struct mpi_cmd *c, const char *bind,
 	memset(a, 0, sizeof(*a));
 	a->bind = bind;
 	a->port = 0; /* the kernel picks; the gather tells rank 0 */
-	a->key = c->plan->key;
-	a->keylen = c->plan->keylen;
+	a->auth.psk = c->plan->key; /* the channel is TLS-PSK */
+	a->auth.psklen = c->plan->keylen;
 	a->timeout_ms = c->plan->timeout_ms;
 	a->clk = &c->clk; /* calibrated right after listening */
 	a->engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL;

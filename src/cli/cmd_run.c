@@ -2,7 +2,8 @@
 /*
  * `rperf run JOB`: the command layer. Loads the job with its edits
  * (--hosts-map, --set; errors name FILE:LINE or the option: exit 2), the
- * key, checks the JSON output can be written, runs the experiment
+ * key or certificates (neither: exit 2 unless --insecure), checks the JSON
+ * output can be written, runs the experiment
  * (src/run), prints the text report and writes the JSON. Exit 3 when a host
  * failed, the experiment was aborted or an instance reported an error (not
  * after SIGINT: then every instance was cut short on purpose): the others'
@@ -34,12 +35,10 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 	c->edit = (struct rperf_job_edit){ .hosts_map = cfg->hosts_map,
 					   .assigns = c->assigns,
 					   .nassigns = cfg->sets.n };
-	if (cfg->key_file) {
-		rc = rperf_proto_key_load(cfg->key_file, c->key, &c->keylen,
-					  err, errlen);
-		if (rc)
-			return rc;
-	}
+	rc = cli_auth_load(cfg, false, cfg->mpi || cfg->run_boot, &c->auth, err,
+			   errlen);
+	if (rc)
+		return rc;
 	if (cfg->out_json || cfg->out_json_file)
 		c->json_path = cfg->out_json_file ? cfg->out_json_file :
 						    "rperf.json";
@@ -71,8 +70,9 @@ int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
 void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->key = c->cfg->key_file ? c->key : NULL;
-	o->keylen = c->keylen;
+	o->auth = c->auth.auth;
+	o->insecure = c->cfg->insecure;
+	o->heartbeat_ns = c->cfg->heartbeat_ns;
 	o->timeout_ns = c->cfg->run_timeout_ns;
 	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
 }
@@ -210,7 +210,7 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	} else {
 		status = run_one(c, stop);
 	}
-	memset(c->key, 0, sizeof(c->key));
+	cli_auth_clear(&c->auth);
 	free(c);
 	return status;
 }

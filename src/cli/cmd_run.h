@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "cli/cli_auth.h"
+#include "config/config.h"
 #include "engine/proto.h"
 #include "job/job.h"
 #include "run/run.h"
@@ -17,8 +18,7 @@
 struct run_cmd {
 	const struct rperf_cli_config *cfg;
 	struct rperf_job *job;
-	uint8_t key[RPERF_PROTO_MAX_KEY];
-	size_t keylen;
+	struct cli_auth auth; /* --key-file or certificates */
 	const char *json_path; /* NULL: no JSON */
 	/* --hosts-map and --set, in order; @extra: one more (the sweep's) */
 	struct rperf_job_assign assigns[RPERF_MAX_STR_LIST + 1];
@@ -26,13 +26,14 @@ struct run_cmd {
 	struct rperf_job_edit edit;
 };
 
-/* The key, the JSON path (checked writable) and the edits of @c->cfg. */
+/* The key or certificates (none: EACCES unless --insecure or --mpi), the
+ * JSON path (checked writable) and the edits of @c->cfg. */
 int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen);
 /* Load @c's job file with its edits plus @extra (may be NULL), then the
  * controller's checks. */
 int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
 		 struct rperf_job **out, char *err, size_t errlen);
-/* The options of one experiment (key, timeout). */
+/* The options of one experiment (authentication, timeout, heartbeat). */
 void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o);
 /* 0, or 3 when a host failed, the experiment was aborted or an instance
  * reported an error (not after SIGINT). */

@@ -103,7 +103,7 @@ static void round_started(void *arg, size_t i, size_t n, uint64_t size)
 	(void)n;
 	if (p->lat && cfg->method == RPERF_METHOD_ALL && off > 0)
 		off += snprintf(item + off, sizeof(item) - (size_t)off, " %s",
-				rperf_lat_method_name(rperf_lat_method_at(
+				rperf_method_name(rperf_lat_method_at(
 					cfg, i / (cfg->nsizes * cfg->repeat))));
 	if (p->lat && cfg->repeat > 1 && off > 0)
 		snprintf(item + off, sizeof(item) - (size_t)off, ", run %zu",

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 int rperf_cmd_info(const struct rperf_cli_config *cfg);
 /* rperf lat / rperf bw, client (HOST) or server (src/cli/cmd_twohost.c);

@@ -40,7 +40,7 @@ static bool to_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
 		return true;
 	case RPERF_OT_ENUM:
 		kv->type = RPERF_KV_STR;
-		kv->v.s = o->choices[*(const int *)f];
+		kv->v.s = rperf_name_cli(o->choices, *(const int *)f);
 		return true;
 	case RPERF_OT_SIZE_LIST:
 		kv->type = RPERF_KV_LIST_UINT;

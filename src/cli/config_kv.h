@@ -6,8 +6,8 @@
 
 #include <rperf/report.h>
 
-#include "cli/config.h"
-#include "cli/options.h"
+#include "config/config.h"
+#include "config/options.h"
 
 /*
  * The run configuration as report entries, one per option of cfg->cmd (from

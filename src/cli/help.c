@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "session/session_parity.h"
 
 static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 /* --help for @cmd (RPERF_CMD_NONE: the top level). */
 void rperf_cli_help(FILE *f, enum rperf_cmd cmd);

@@ -5,11 +5,12 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/verbs_check.h"
 #include "cli/parse_perftest.h"
 #include "util/units.h"
@@ -129,17 +130,14 @@ static int apply_enum(const struct rperf_opt *o, const char *arg, int *out,
 {
 	size_t used = 0;
 
-	for (int i = 0; o->choices[i]; i++) {
-		if (strcmp(o->choices[i], arg) == 0) {
-			*out = i;
-			return 0;
-		}
-	}
+	if (!rperf_name_find(o->choices, SIZE_MAX, arg, out))
+		return 0;
 	used = (size_t)snprintf(msg, msglen,
 				"'%s' is not a choice; accepted:", arg);
-	for (int i = 0; o->choices[i] && used < msglen; i++)
+	for (int i = 0; o->choices[i].name && used < msglen; i++)
 		used += (size_t)snprintf(msg + used, msglen - used, "%s %s",
-					 i ? "," : "", o->choices[i]);
+					 i ? "," : "",
+					 rperf_name_cli(o->choices, i));
 	return EINVAL;
 }
 

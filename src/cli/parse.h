@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 enum rperf_cli_action {
 	RPERF_ACT_RUN = 0, /* run cfg->cmd */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "session/session_parity.h"
 
 #define NAME_MAX_LEN 40
@@ -166,15 +166,17 @@ int rperf_cli_perftest_check(const struct rperf_cli_config *cfg, char *err,
 		snprintf(
 			err, errlen,
 			"-c/--connection: %s is not supported; accepted: RC (every rperf method needs RC's remote ACK or its reliable echo)",
-			rperf_opt_find("connection")->choices[cfg->conn_type]);
+			rperf_name_cli(rperf_opt_find("connection")->choices,
+				       cfg->conn_type));
 		return EINVAL;
 	}
 	if (cfg->rate_limit_type != 0) {
 		snprintf(
 			err, errlen,
 			"--rate_limit_type: %s is not supported; accepted: SW (rperf's token bucket)",
-			rperf_opt_find("rate_limit_type")
-				->choices[cfg->rate_limit_type]);
+			rperf_name_cli(
+				rperf_opt_find("rate_limit_type")->choices,
+				cfg->rate_limit_type));
 		return EINVAL;
 	}
 	if (given(cfg, "burst_size") && cfg->rate_limit <= 0) {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 /* The option of @cmd nearest to @word ("--sise=64", "--tx_dept"), as
  * "--size" in @buf; false when none is near enough to suggest. */

@@ -18,14 +18,6 @@ static int refuse(char *err, size_t errlen, const char *fmt, ...)
 	return EINVAL;
 }
 
-static const char *verb_name(int verb)
-{
-	static const char *const names[] = { "send", "write", "write_imm",
-					     "read", "atomic" };
-
-	return verb >= 0 && verb <= RPERF_VERB_ATOMIC ? names[verb] : "?";
-}
-
 /* Atomics operate on 8 bytes: no size or 8. */
 static int check_atomic_size(struct rperf_cli_config *cfg, bool given,
 			     char *err, size_t errlen)
@@ -75,12 +67,11 @@ static int check_lat(struct rperf_cli_config *cfg,
 		return refuse(
 			err, errlen,
 			"--method pingpong: given with --verb %s, which the peer's NIC answers without its software; accepted: --method postpoll (ib_%s_lat's measure)",
-			verb_name(cfg->verb), verb_name(cfg->verb));
+			rperf_verb_name(cfg->verb), rperf_verb_name(cfg->verb));
 	return refuse(
 		err, errlen,
 		"--method %s: given with --verb %s; Equation 1 subtracts a loopback operation that completes on the remote ACK, but a %s completes when its response data has been read from remote memory and returned; accepted: --method postpoll",
-		cfg->method == RPERF_METHOD_ALL ? "all" : "rperf",
-		verb_name(cfg->verb),
+		rperf_method_name(cfg->method), rperf_verb_name(cfg->verb),
 		cfg->verb == RPERF_VERB_READ ? "READ" : "atomic");
 }
 
@@ -95,7 +86,7 @@ static int check_bw(const struct rperf_cli_config *cfg, char *err,
 		return refuse(
 			err, errlen,
 			"--reversed: given with --verb %s; a %s already moves data from the server to the client; accepted: --reversed with send, write or write_imm",
-			verb_name(cfg->verb),
+			rperf_verb_name(cfg->verb),
 			cfg->verb == RPERF_VERB_READ ? "READ" : "atomic");
 	if (cfg->report_both && !cfg->bidir)
 		return refuse(
@@ -114,7 +105,7 @@ int rperf_cli_verbs_check(struct rperf_cli_config *cfg,
 		return refuse(
 			err, errlen,
 			"-A/--atomic_type: given with --verb %s; accepted: --verb atomic -A FETCH_AND_ADD|CMP_AND_SWAP",
-			verb_name(cfg->verb));
+			rperf_verb_name(cfg->verb));
 	if (cfg->verb == RPERF_VERB_ATOMIC)
 		rc = check_atomic_size(cfg, given->size, err, errlen);
 	if (!rc && cfg->cmd == RPERF_CMD_LAT)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The run configuration as the command line sets it (src/cli parses it and
- * sets the defaults). Configuration only: runtime state and results live in
- * the modules that run and report. It lives below src/cli so that the
- * modules that read it (lat, bw, session) need nothing of the parser.
+ * The run configuration as the command line sets it (src/cli parses it; the
+ * option table beside it, options*.c, says where each option goes and sets
+ * the defaults). Configuration only: runtime state and results live in the
+ * modules that run and report. It lives below src/cli so that the modules
+ * that read it (lat, bw, session, limits) need nothing of the parser.
  */
 #ifndef RPERF_CONFIG_H
 #define RPERF_CONFIG_H
@@ -34,7 +35,8 @@ enum rperf_cmd {
 /* rperf lat's default warm-up: -n / 10 within [10, this], this with -D */
 #define RPERF_WARMUP_MAX 1000
 #define RPERF_MAX_PERCENTILES 32
-#define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (cli/options.h) */
+#define RPERF_GIVEN_WORDS \
+	3 /* 192 bits >= RPERF_MAX_OPTIONS (config/options.h) */
 
 /* A repeatable option's values, in command-line order (point into argv). */
 #define RPERF_MAX_STR_LIST 32
@@ -58,6 +60,11 @@ struct rperf_cli_config {
 	const char *job; /* rperf run JOB */
 	const char *cmp_base, *cmp_run; /* rperf compare BASE RUN */
 	const char *key_file; /* run, agent: pre-shared key */
+	/* run, agent: TLS certificates (--cert/--key/--ca), the plain
+	 * channel knowingly (--insecure), the agents' heartbeat interval */
+	const char *tls_cert, *tls_key, *tls_ca;
+	bool insecure;
+	uint64_t heartbeat_ns;
 	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
 
 	/* device and connection */
@@ -134,7 +141,7 @@ struct rperf_cli_config {
 	bool reversed; /* bw: the server sends, the client receives */
 	bool report_both; /* bw -b: RX and TX reported separately */
 
-	/* perftest's output habits (src/cli/options_report.c) */
+	/* perftest's output habits (config/options_report.c) */
 	bool cpu_util; /* CPU_Util[%] column */
 	bool report_histogram; /* -H: the CDF on stdout after the table */
 	bool report_unsorted; /* -U: every sample on stdout after the table */
@@ -155,7 +162,7 @@ struct rperf_cli_config {
 	const char *sweep; /* SECTION.NAME.KEY=V1,V2,... */
 	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
 	const char *hosts_map;
-	/* perftest's flags (cli/options_perftest.c) */
+	/* perftest's flags (config/options_perftest.c) */
 	bool cpu_freq_f; /* -F: accepted; rperf never reads the CPU's MHz */
 	uint64_t all_max; /* -a's largest size, 0: 8 MiB (perftest's) */
 	int conn_type; /* -c: 0 RC (the only one rperf runs) */
@@ -180,5 +187,9 @@ struct rperf_cli_config {
 	 * (where the launched agents listen, their key); NULL otherwise */
 	const struct rperf_run_boot *run_boot;
 };
+
+/* Defaults for every field (config/options.c), which the command-line
+ * parser sets before it reads the arguments. */
+void rperf_cli_config_defaults(struct rperf_cli_config *cfg);
 
 #endif

@@ -83,7 +83,7 @@ enum rperf_ctrl_type {
 	RPERF_CTRL_ERROR = 11, /* both {"reason"} */
 	/* Experiments (rperf run <-> rperf agent): payloads and order in
 	 * src/engine/proto.h; the lat/bw session tables refuse them. */
-	RPERF_CTRL_AUTH = 12, /* C->A {"mac"} */
+	RPERF_CTRL_AUTH = 12, /* retired (the MAC before TLS): never allowed */
 	RPERF_CTRL_PLAN = 13, /* C->A {"experiment","host","device",...} */
 	RPERF_CTRL_ENDPOINTS = 14, /* A->C {"instances":[...]} */
 	RPERF_CTRL_CONNECT = 15, /* C->A {"peers":[...]} */
@@ -92,9 +92,10 @@ enum rperf_ctrl_type {
 	RPERF_CTRL_FINISHED = 18, /* A->C {} */
 	RPERF_CTRL_STOP = 19, /* C->A {} */
 	RPERF_CTRL_REPORT = 20, /* A->C {"host","instances":[...]} */
+	RPERF_CTRL_HEARTBEAT = 21, /* A->C {} during a run */
 };
 #define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
-#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_REPORT
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_HEARTBEAT
 
 /* "HELLO", ... ; "?" for an unknown value. Never NULL. */
 const char *rperf_ctrl_type_name(int type);
@@ -354,12 +355,25 @@ const char *rperf_ctrl_state_name(enum rperf_ctrl_state st);
  * when it is non-zero on entry or after any wait slice (<= 100 ms) the call
  * returns EINTR promptly. EINTR without the flag set is retried.
  * Sockets are used with MSG_NOSIGNAL (no SIGPIPE) and MSG_DONTWAIT.
+ * @tls (NULL: plain TCP) is the transport's TLS session (ctrl_tls.h): the
+ * same frames, deadlines and stop flag, carried in TLS 1.3 records.
  */
+struct rperf_ctrl_tls;
 struct rperf_ctrl_io {
 	int fd;
 	int timeout_ms;
 	const volatile sig_atomic_t *stop;
+	struct rperf_ctrl_tls *tls;
 };
+
+/* What the transport has now, without waiting: 0 with *got bytes (0: none
+ * yet), EPIPE at EOF, or the errno (EPROTO: a TLS record that does not
+ * decrypt). For readers that assemble frames in a poll() loop. */
+int rperf_ctrl_read_some(const struct rperf_ctrl_io *io, void *buf, size_t n,
+			 size_t *got);
+/* Bytes already decrypted and waiting: poll() on io->fd cannot see them,
+ * so a poll() loop must read before it waits. */
+bool rperf_ctrl_io_pending(const struct rperf_ctrl_io *io);
 
 /*
  * Send one frame. Returns 0, EINVAL/EMSGSIZE/ENOMEM (see encode),
@@ -385,7 +399,8 @@ int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
  * closed, then copy up to @n of its first bytes into @buf WITHOUT
  * consuming them (MSG_PEEK); @buf is zero-filled first (all zero: the
  * peer closed). For a client that wants to name what answered it
- * (rperf_ctrl_perftest_peer()). 0, ETIMEDOUT, EINTR, or recv's errno.
+ * (rperf_ctrl_perftest_peer()). 0, ETIMEDOUT, EINTR, or recv's errno;
+ * ENOTSUP over TLS.
  */
 int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n);
 

@@ -29,6 +29,7 @@ static const char *const type_names[] = {
 	[RPERF_CTRL_FINISHED] = "FINISHED",
 	[RPERF_CTRL_STOP] = "STOP",
 	[RPERF_CTRL_REPORT] = "REPORT",
+	[RPERF_CTRL_HEARTBEAT] = "HEARTBEAT",
 };
 
 const char *rperf_ctrl_type_name(int type)

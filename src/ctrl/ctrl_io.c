@@ -9,6 +9,7 @@
 
 #include "ctrl/ctrl.h"
 #include "ctrl/ctrl_priv.h"
+#include "ctrl/ctrl_tls.h"
 
 #define WAIT_SLICE_MS 100
 
@@ -53,53 +54,126 @@ int rperf_ctrl_wait(int fd, short events, uint64_t deadline_ns,
 }
 
 /*
- * Read exactly @n bytes. EPIPE when the peer closed before the first byte,
- * ECONNRESET when it closed after some.
+ * The transport under the frames: plain TCP or a TLS session (io->tls).
+ * One non-blocking transfer each: > 0 bytes, 0 at EOF (recv), -1 with
+ * errno; EAGAIN with *want = the poll() event to wait for.
  */
-static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
-		     uint64_t deadline)
+struct ctrl_transport {
+	long (*recv)(const struct rperf_ctrl_io *io, void *buf, size_t n,
+		     short *want);
+	long (*send)(const struct rperf_ctrl_io *io, const void *buf, size_t n,
+		     short *want);
+};
+
+static long tcp_recv(const struct rperf_ctrl_io *io, void *buf, size_t n,
+		     short *want)
 {
+	ssize_t r = recv(io->fd, buf, n, MSG_DONTWAIT);
+
+	*want = POLLIN;
+	if (r < 0 && (errno == EWOULDBLOCK || errno == EINTR))
+		errno = EAGAIN;
+	return (long)r;
+}
+
+static long tcp_send(const struct rperf_ctrl_io *io, const void *buf, size_t n,
+		     short *want)
+{
+	ssize_t r = send(io->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	*want = POLLOUT;
+	if (r < 0 && (errno == EWOULDBLOCK || errno == EINTR))
+		errno = EAGAIN;
+	return (long)r;
+}
+
+static long tls_recv(const struct rperf_ctrl_io *io, void *buf, size_t n,
+		     short *want)
+{
+	return rperf_ctrl_tls_recv(io->tls, buf, n, want);
+}
+
+static long tls_send(const struct rperf_ctrl_io *io, const void *buf, size_t n,
+		     short *want)
+{
+	return rperf_ctrl_tls_send(io->tls, buf, n, want);
+}
+
+static const struct ctrl_transport tcp_transport = { tcp_recv, tcp_send };
+static const struct ctrl_transport tls_transport = { tls_recv, tls_send };
+
+static const struct ctrl_transport *transport(const struct rperf_ctrl_io *io)
+{
+	return io->tls ? &tls_transport : &tcp_transport;
+}
+
+int rperf_ctrl_read_some(const struct rperf_ctrl_io *io, void *buf, size_t n,
+			 size_t *got)
+{
+	short want;
+	long r = transport(io)->recv(io, buf, n, &want);
+
+	*got = 0;
+	if (r > 0)
+		*got = (size_t)r;
+	else if (r == 0)
+		return EPIPE;
+	else if (errno != EAGAIN)
+		return errno;
+	return 0;
+}
+
+bool rperf_ctrl_io_pending(const struct rperf_ctrl_io *io)
+{
+	return io->tls && rperf_ctrl_tls_pending(io->tls);
+}
+
+/*
+ * Move exactly @n bytes: into @rbuf, or out of @wbuf (the other NULL).
+ * Reading: EPIPE when the peer closed before the first byte, ECONNRESET
+ * when it closed after some. Tries first, then waits for what the
+ * transport wants (TLS may hold decrypted bytes poll() cannot see).
+ */
+static int xfer_full(const struct rperf_ctrl_io *io, uint8_t *rbuf,
+		     const uint8_t *wbuf, size_t n, uint64_t deadline)
+{
+	const struct ctrl_transport *t = transport(io);
 	size_t off = 0;
 
 	while (off < n) {
-		ssize_t r;
-		int ret = rperf_ctrl_wait(io->fd, POLLIN, deadline, io->stop);
+		short want = wbuf ? POLLOUT : POLLIN;
+		long r;
+		int ret;
 
-		if (ret)
-			return ret;
-		r = recv(io->fd, buf + off, n - off, MSG_DONTWAIT);
+		if (io->stop && *io->stop)
+			return EINTR;
+		r = wbuf ? t->send(io, wbuf + off, n - off, &want) :
+			   t->recv(io, rbuf + off, n - off, &want);
 		if (r > 0) {
 			off += (size_t)r;
-		} else if (r == 0) {
-			return off ? ECONNRESET : EPIPE;
-		} else if (errno != EINTR && errno != EAGAIN &&
-			   errno != EWOULDBLOCK) {
-			return errno;
+			continue;
 		}
+		if (r == 0 && !wbuf)
+			return off ? ECONNRESET : EPIPE;
+		if (r < 0 && errno != EAGAIN)
+			return errno;
+		ret = rperf_ctrl_wait(io->fd, want, deadline, io->stop);
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+static int read_full(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n,
+		     uint64_t deadline)
+{
+	return xfer_full(io, buf, NULL, n, deadline);
 }
 
 static int write_full(const struct rperf_ctrl_io *io, const uint8_t *buf,
 		      size_t n, uint64_t deadline)
 {
-	size_t off = 0;
-
-	while (off < n) {
-		ssize_t r;
-		int ret = rperf_ctrl_wait(io->fd, POLLOUT, deadline, io->stop);
-
-		if (ret)
-			return ret;
-		r = send(io->fd, buf + off, n - off,
-			 MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (r >= 0)
-			off += (size_t)r;
-		else if (errno != EINTR && errno != EAGAIN &&
-			 errno != EWOULDBLOCK)
-			return errno;
-	}
-	return 0;
+	return xfer_full(io, NULL, buf, n, deadline);
 }
 
 int rperf_ctrl_send_io(const struct rperf_ctrl_io *io, enum rperf_ctrl_type t,
@@ -173,11 +247,14 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 
 int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n)
 {
-	int ret = rperf_ctrl_wait(
-		io->fd, POLLIN, rperf_ctrl_deadline(io->timeout_ms), io->stop);
+	int ret;
 	ssize_t r;
 
 	memset(buf, 0, n);
+	if (io->tls)
+		return ENOTSUP; /* the bytes on the wire are records */
+	ret = rperf_ctrl_wait(io->fd, POLLIN,
+			      rperf_ctrl_deadline(io->timeout_ms), io->stop);
 	if (ret)
 		return ret;
 	do

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/endpoint.h"
 #include "engine/engine_priv.h"
 #include "host/locality.h"
 #include "verbs/rate.h"
-#include "session/session_ctrl.h"
 
 uint64_t rperf_engine_now_ns(void)
 {
@@ -40,13 +40,13 @@ void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,
 		     const struct rperf_buf *buf,
 		     struct rperf_ctrl_endpoint *out)
 {
-	rperf_session_ep_to_wire(g->dev, qp, g->vcfg.mtu, buf, out);
+	rperf_endpoint_to_wire(g->dev, qp, g->vcfg.mtu, buf, out);
 }
 
 void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 			  struct rperf_endpoint *out)
 {
-	rperf_session_ep_from_wire(in, out);
+	rperf_endpoint_from_wire(in, out);
 }
 
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,

@@ -16,7 +16,7 @@
 
 #include "engine/engine_priv.h"
 #include "host/cputime.h"
-#include "session/session.h"
+#include "host/place.h"
 
 #define SLICE_NS 50000000ull /* stop-flag checks while waiting */
 #define SINK_WAIT_MS 100
@@ -48,7 +48,7 @@ static void *source_main(void *arg)
 	char why[200] = "";
 	int rc = g->res.placed ?
 			 rperf_place_apply(&g->place, why, sizeof(why)) :
-			 rperf_session_pin(g->cpu); /* this thread */
+			 rperf_place_pin(g->cpu); /* this thread */
 
 	if (rc && why[0])
 		snprintf(g->res.error, sizeof(g->res.error), "%s", why);

@@ -50,21 +50,6 @@ static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	return rc;
 }
 
-static int connect_loop(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
-			size_t errlen)
-{
-	struct rperf_endpoint tx, rx;
-	int rc;
-
-	rperf_qp_endpoint(g->dev, l->loop_tx, g->vcfg.mtu, &tx);
-	rperf_qp_endpoint(g->dev, l->loop_rx, g->vcfg.mtu, &rx);
-	rc = rperf_qp_connect(l->loop_tx, g->dev, &g->vcfg, &rx, err, errlen);
-	if (!rc)
-		rc = rperf_qp_connect(l->loop_rx, g->dev, &g->vcfg, &tx, err,
-				      errlen);
-	return rc;
-}
-
 /* NIC stamps where the device has them (else CPU stamps, silently: the
  * result's "timestamps" says which). */
 static void choose_stamps(struct rperf_gen_inst *g, struct lsg_src *l)
@@ -126,7 +111,8 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		snprintf(err, errlen, "posting loopback receives: %s",
 			 strerror(rc));
 	if (!rc)
-		rc = connect_loop(g, l, err, errlen);
+		rc = rperf_qp_connect_pair(l->loop_tx, l->loop_rx, g->dev,
+					   &g->vcfg, err, errlen);
 	return rc;
 }
 

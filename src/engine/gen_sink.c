@@ -2,7 +2,7 @@
 /*
  * The destination end of an LSG or a BSG: QPs with deep receive queues
  * refilled off the critical path, counting what arrives. The receive side
- * is rperf bw's (bw_rx.c: SENDs and WRITE_WITH_IMM counted, receives
+ * is rperf bw's too (gen/rx.c: SENDs and WRITE_WITH_IMM counted, receives
  * reposted); the engine's one sink thread calls sink_drain() for every
  * sink of the device. An LSG sink re-arms for solicited events only (the
  * source solicits every RPERF_ENGINE_RX_DEPTH/4-th SEND, as rperf lat's
@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bw/bw_rx.h"
 #include "gen/gen.h"
+#include "gen/rx.h"
 
 struct sink {
 	/* conn.dev is the engine's: not owned; conn.channel: every QP's
 	 * completion events (event mode, and poll mode gone to sleep) */
-	struct rperf_bw_conn conn;
-	struct rperf_bw_rxc rx;
+	struct rperf_gen_conn conn;
+	struct rperf_rx_count rx;
 	bool events;
 	int solicited; /* ibv_req_notify_cq's solicited_only */
 };
@@ -180,7 +180,7 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 			 "taking completion events failed");
 		return EIO;
 	}
-	if (rperf_bw_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err))) {
+	if (rperf_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err))) {
 		snprintf(g->res.error, sizeof(g->res.error), "%s", err);
 		return EIO;
 	}
@@ -196,7 +196,7 @@ static int sink_result(struct rperf_gen_inst *g)
 		return 0;
 	g->res.messages = s->rx.messages;
 	g->res.bytes = s->rx.bytes;
-	g->res.seconds = rperf_bw_rx_seconds(&s->rx);
+	g->res.seconds = rperf_rx_seconds(&s->rx);
 	return 0;
 }
 

@@ -6,21 +6,21 @@
  * message types below extend enum rperf_ctrl_type. Every read has a timeout
  * (the job's `timeout`, default 10 s).
  *
+ * The channel is TLS 1.3 (src/ctrl/ctrl_tls.h), authenticated on both
+ * sides by the pre-shared key of --key-file (TLS-PSK) or by certificates,
+ * before the agent reads the HELLO: a controller or an agent without the
+ * key never gets a frame through. An agent started with --insecure speaks
+ * the same frames over plain TCP (and every report says so).
+ *
  *   controller                       agent
+ *   [TLS 1.3 handshake: both ends authenticated, else closed]
  *   HELLO     ---------------->      {"version":1,"command":"run",
  *                                     "features":[]}
  *             <----------------  WELCOME {"version":1,"max_size":N,
- *                                     "features":[],"nonce":"<64 hex>",
- *                                     "auth":true|false}
+ *                                     "features":["heartbeat"]}
  *                                 or REFUSE {"reason":"busy: running a
  *                                     test for ADDR since TIME (N s
  *                                     left)"} (src/serve/serve.h)
- *   AUTH      ---------------->      {"mac":"<64 hex>"}  HMAC-SHA256(key,
- *                                     nonce bytes || "rperf-agent-v1");
- *                                     "" when the agent has no key
- *             <----------------  READY {"what":"auth"}
- *                                 or REFUSE {"reason":"wrong key ..."}:
- *                                 nothing was created, connection closed
  *   PLAN      ---------------->      {"experiment":"job name","host":"h2",
  *                                     "device":{host_sel},
  *                                     "hosts":[{"name":"h1",
@@ -49,7 +49,14 @@
  *   GO        ---------------->      {"start_in_ns":u64} every agent starts
  *                                     its instances at receipt +
  *                                     start_in_ns + spec.start_ns (the
- *                                     barrier; sinks are live once ARMED)
+ *                                     barrier; sinks are live once ARMED);
+ *                                     optional "heartbeat_ns": u64 (0 or
+ *                                     absent: none)
+ *             <----------------  HEARTBEAT {} every heartbeat_ns from
+ *                                     GO until REPORT (an agent with the
+ *                                     "heartbeat" feature): a controller
+ *                                     that hears nothing for 2 x
+ *                                     heartbeat_ns declares it failed
  *             <----------------  FINISHED {} when all its sources ended
  *                                     (optional hint; may never come)
  *   STOP      ---------------->      {} stop everything still running
@@ -101,9 +108,12 @@
 /* A BSG source loads the fabric this long past its window (see
  * src/engine/engine.h); the controller's STOP comes later than that. */
 #define RPERF_PROTO_BSG_TAIL_NS (500ull * 1000000ull)
-#define RPERF_PROTO_AUTH_CONTEXT "rperf-agent-v1"
-#define RPERF_PROTO_NONCE_LEN 32 /* bytes; 64 hex chars on the wire */
-#define RPERF_PROTO_MAC_LEN 32 /* HMAC-SHA256 */
+#define RPERF_PROTO_NONCE_LEN 32 /* random bytes (a launch's key) */
+/* GO "heartbeat_ns" bounds; the agent's WELCOME feature that says it
+ * sends them */
+#define RPERF_PROTO_MIN_HEARTBEAT_NS (10ull * 1000000ull)
+#define RPERF_PROTO_MAX_HEARTBEAT_NS (60ull * 1000000000ull)
+#define RPERF_PROTO_FEATURE_HEARTBEAT "heartbeat"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -139,23 +149,10 @@ enum rperf_proto_role {
 };
 const char *rperf_proto_role_name(enum rperf_proto_role r); /* "?" if bad */
 
-/* ---- authentication (WELCOME nonce, AUTH mac) ---- */
+/* ---- keys ---- */
 
 /* @n random bytes from getrandom(): 0 or errno. */
 int rperf_proto_nonce(uint8_t nonce[RPERF_PROTO_NONCE_LEN]);
-/* Plain HMAC-SHA256 (RFC 4231 test vectors): 0, EINVAL, EIO. */
-int rperf_proto_hmac_sha256(const uint8_t *key, size_t keylen,
-			    const uint8_t *msg, size_t msglen,
-			    uint8_t out[RPERF_PROTO_MAC_LEN]);
-/* out = HMAC-SHA256(key, nonce || RPERF_PROTO_AUTH_CONTEXT). 0 or EINVAL
- * (no key) / EIO (libcrypto failed). */
-int rperf_proto_mac(const uint8_t *key, size_t keylen,
-		    const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
-		    uint8_t out[RPERF_PROTO_MAC_LEN]);
-/* Constant-time check of @mac against the expected one: true when equal. */
-bool rperf_proto_mac_ok(const uint8_t *key, size_t keylen,
-			const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
-			const uint8_t mac[RPERF_PROTO_MAC_LEN]);
 /*
  * Read a pre-shared key file: its bytes without trailing "\r\n\t " (so
  * `echo secret > f` works). EACCES with a message when the file is
@@ -177,20 +174,6 @@ static inline int rperf_proto_unhex(const char *s, uint8_t *b, size_t n)
 {
 	return rperf_ctrl_unhex(s, b, n);
 }
-
-/* WELCOME of an agent: rperf_ctrl_welcome plus "nonce" and "auth". */
-int rperf_proto_welcome_encode(const struct rperf_ctrl_welcome *w,
-			       const uint8_t nonce[RPERF_PROTO_NONCE_LEN],
-			       bool auth, json_t **out);
-int rperf_proto_welcome_decode(const struct rperf_ctrl_msg *m,
-			       struct rperf_ctrl_welcome *w,
-			       uint8_t nonce[RPERF_PROTO_NONCE_LEN],
-			       bool *auth);
-/* AUTH {"mac"}: @mac NULL encodes "" (agent without key). decode: *has_mac
- * false for "". */
-int rperf_proto_auth_encode(const uint8_t *mac, json_t **out);
-int rperf_proto_auth_decode(const struct rperf_ctrl_msg *m,
-			    uint8_t mac[RPERF_PROTO_MAC_LEN], bool *has_mac);
 
 /* ---- PLAN ---- */
 
@@ -265,10 +248,14 @@ rperf_proto_eps_find(const struct rperf_proto_eps *e, uint32_t id,
 		     enum rperf_proto_role role);
 
 /* ---- GO ---- */
-int rperf_proto_go_encode(uint64_t start_in_ns, json_t **out);
+/* @heartbeat_ns: 0 (none) or within the RPERF_PROTO_*_HEARTBEAT_NS
+ * bounds, else EINVAL / EBADMSG. */
+int rperf_proto_go_encode(uint64_t start_in_ns, uint64_t heartbeat_ns,
+			  json_t **out);
 int rperf_proto_go_decode(
 	const struct rperf_ctrl_msg *m,
-	uint64_t *start_in_ns); /* <= RPERF_PROTO_MAX_START_NS */
+	uint64_t *start_in_ns, /* <= RPERF_PROTO_MAX_START_NS */
+	uint64_t *heartbeat_ns);
 
 /* ---- REPORT ---- */
 
@@ -313,39 +300,36 @@ void rperf_proto_report_fini(struct rperf_proto_report *r);
 
 /* ---- conversation state machine (both ends) ----
  * One table per role, as rperf_ctrl_session; the agent answers at most one
- * FINISHED. ERROR is allowed both ways in every state but CLOSED and
- * closes. An agent may also REFUSE after HELLO (busy, version) and after
- * AUTH (wrong key).
+ * FINISHED and any number of HEARTBEATs between GO and REPORT. ERROR is
+ * allowed both ways in every state but CLOSED and closes. An agent may
+ * also REFUSE after HELLO (busy, version).
  */
 enum rperf_proto_role_end { RPERF_PROTO_AGENT, RPERF_PROTO_CONTROLLER };
 
 enum rperf_proto_state {
 	RPERF_PROTO_AWAIT_HELLO, /* agent: recv HELLO */
 	RPERF_PROTO_HELLO_RCVD, /* send WELCOME | REFUSE */
-	RPERF_PROTO_AWAIT_AUTH, /* recv AUTH */
-	RPERF_PROTO_AUTH_RCVD, /* send READY | REFUSE */
 	RPERF_PROTO_AWAIT_PLAN, /* recv PLAN */
 	RPERF_PROTO_PLAN_RCVD, /* send ENDPOINTS */
 	RPERF_PROTO_AWAIT_CONNECT, /* recv CONNECT */
 	RPERF_PROTO_CONNECT_RCVD, /* send ARMED */
 	RPERF_PROTO_AWAIT_GO, /* recv GO */
-	RPERF_PROTO_RUNNING, /* send FINISHED | recv STOP */
-	RPERF_PROTO_FINISHED, /* recv STOP */
+	RPERF_PROTO_RUNNING, /* send FINISHED | HEARTBEAT, recv STOP */
+	RPERF_PROTO_FINISHED, /* send HEARTBEAT, recv STOP */
 	RPERF_PROTO_STOP_RCVD, /* send REPORT */
 	RPERF_PROTO_AWAIT_BYE, /* recv BYE */
 	RPERF_PROTO_BYE_RCVD, /* send BYE */
 	RPERF_PROTO_C_INIT, /* controller: send HELLO */
 	RPERF_PROTO_C_AWAIT_WELCOME, /* recv WELCOME | REFUSE */
-	RPERF_PROTO_C_WELCOMED, /* send AUTH */
-	RPERF_PROTO_C_AWAIT_READY, /* recv READY | REFUSE */
-	RPERF_PROTO_C_AUTHED, /* send PLAN */
+	RPERF_PROTO_C_WELCOMED, /* send PLAN */
 	RPERF_PROTO_C_AWAIT_ENDPOINTS, /* recv ENDPOINTS */
 	RPERF_PROTO_C_ENDPOINTS_RCVD, /* send CONNECT */
 	RPERF_PROTO_C_AWAIT_ARMED, /* recv ARMED */
 	RPERF_PROTO_C_ARMED, /* send GO */
-	RPERF_PROTO_C_RUNNING, /* recv FINISHED | send STOP */
-	RPERF_PROTO_C_FINISHED, /* send STOP */
-	RPERF_PROTO_C_AWAIT_REPORT, /* recv REPORT (FINISHED may still come) */
+	RPERF_PROTO_C_RUNNING, /* recv FINISHED | HEARTBEAT, send STOP */
+	RPERF_PROTO_C_FINISHED, /* recv HEARTBEAT, send STOP */
+	RPERF_PROTO_C_AWAIT_REPORT, /* recv REPORT (FINISHED, HEARTBEAT may
+				       still come) */
 	RPERF_PROTO_C_REPORT_RCVD, /* send BYE */
 	RPERF_PROTO_C_AWAIT_BYE, /* recv BYE */
 	RPERF_PROTO_CLOSED,

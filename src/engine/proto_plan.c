@@ -559,33 +559,3 @@ rperf_proto_eps_find(const struct rperf_proto_eps *e, uint32_t id,
 			return &e->inst[i];
 	return NULL;
 }
-
-/* ---- GO ---- */
-
-int rperf_proto_go_encode(uint64_t start_in_ns, json_t **out)
-{
-	json_t *o;
-
-	if (!out || start_in_ns > RPERF_PROTO_MAX_START_NS)
-		return EINVAL;
-	o = json_object();
-	if (!o || rperf_ctrl_set_u64(o, "start_in_ns", start_in_ns)) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
-}
-
-int rperf_proto_go_decode(const struct rperf_ctrl_msg *m, uint64_t *start_in_ns)
-{
-	if (!m || !start_in_ns)
-		return EINVAL;
-	if (m->type != RPERF_CTRL_GO)
-		return EPROTO;
-	if (!json_is_object(m->payload) ||
-	    rperf_ctrl_get_u64(m->payload, "start_in_ns", 0,
-			       RPERF_PROTO_MAX_START_NS, start_in_ns))
-		return EBADMSG;
-	return 0;
-}

@@ -7,6 +7,7 @@
 #include "engine/spec.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,81 +16,35 @@
 
 #define NS_S 1000000000ull
 
-struct name_val {
-	const char *name;
-	int val;
+/* index = enum rperf_gen_kind - 1 */
+static const struct rperf_name kinds[] = {
+	{ "lsg", NULL },
+	{ "bsg", NULL },
+	{ NULL, NULL },
 };
-
-static const struct name_val kinds[] = {
-	{ "lsg", RPERF_GEN_LSG },
-	{ "bsg", RPERF_GEN_BSG },
-	{ NULL, 0 },
+const struct rperf_name rperf_completion_names[] = {
+	{ "poll", NULL },
+	{ "event", NULL },
+	{ NULL, NULL },
 };
-static const struct name_val completions[] = {
-	{ "poll", RPERF_COMPLETION_POLL },
-	{ "event", RPERF_COMPLETION_EVENT },
-	{ NULL, 0 },
-};
-static const struct name_val pair_orders[] = {
-	{ "alternate", RPERF_PAIR_ALTERNATE },
-	{ "wire_first", RPERF_PAIR_WIRE_FIRST },
-	{ "loop_first", RPERF_PAIR_LOOP_FIRST },
-	{ "sequential", RPERF_PAIR_SEQUENTIAL },
-	{ NULL, 0 },
-};
-static const struct name_val verbs[] = {
-	{ "send", RPERF_VERB_SEND },
-	{ "write", RPERF_VERB_WRITE },
-	{ "write_imm", RPERF_VERB_WRITE_IMM },
-	{ NULL, 0 },
-};
-
-static const char *name_of(const struct name_val *t, int v)
-{
-	for (; t->name; t++)
-		if (t->val == v)
-			return t->name;
-	return "?";
-}
-
-static int val_of(const struct name_val *t, const char *name, int *out)
-{
-	for (; t->name; t++) {
-		if (strcmp(t->name, name) == 0) {
-			*out = t->val;
-			return 0;
-		}
-	}
-	return EINVAL;
-}
 
 const char *rperf_gen_kind_name(enum rperf_gen_kind k)
 {
-	return name_of(kinds, (int)k);
+	return rperf_name_of(kinds, (int)k - 1);
 }
 
 const char *rperf_completion_name(enum rperf_completion c)
 {
-	return name_of(completions, (int)c);
-}
-
-const char *rperf_pair_order_name(int order)
-{
-	return name_of(pair_orders, order);
-}
-
-const char *rperf_verb_name(int verb)
-{
-	return name_of(verbs, verb);
+	return rperf_name_of(rperf_completion_names, (int)c);
 }
 
 int rperf_gen_kind_parse(const char *name, enum rperf_gen_kind *out)
 {
 	int v;
 
-	if (!name || !out || val_of(kinds, name, &v))
+	if (!out || rperf_name_find(kinds, SIZE_MAX, name, &v))
 		return EINVAL;
-	*out = (enum rperf_gen_kind)v;
+	*out = (enum rperf_gen_kind)(v + 1);
 	return 0;
 }
 
@@ -97,7 +52,7 @@ int rperf_completion_parse(const char *name, enum rperf_completion *out)
 {
 	int v;
 
-	if (!name || !out || val_of(completions, name, &v))
+	if (!out || rperf_name_find(rperf_completion_names, SIZE_MAX, name, &v))
 		return EINVAL;
 	*out = (enum rperf_completion)v;
 	return 0;
@@ -105,12 +60,16 @@ int rperf_completion_parse(const char *name, enum rperf_completion *out)
 
 int rperf_pair_order_parse(const char *name, int *out)
 {
-	return name && out ? val_of(pair_orders, name, out) : EINVAL;
+	return out ? rperf_name_find(rperf_pair_order_names, SIZE_MAX, name,
+				     out) :
+		     EINVAL;
 }
 
 int rperf_verb_parse(const char *name, int *out)
 {
-	return name && out ? val_of(verbs, name, out) : EINVAL;
+	return out ? rperf_name_find(rperf_verb_names, RPERF_SPEC_VERBS, name,
+				     out) :
+		     EINVAL;
 }
 
 void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
@@ -302,13 +261,9 @@ static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 	return 0;
 }
 
-static int set_enum(json_t *o, const char *key, const struct name_val *t, int v)
+static int set_name(json_t *o, const char *key, const char *n)
 {
-	const char *n = name_of(t, v);
-
-	if (strcmp(n, "?") == 0)
-		return EINVAL;
-	return rperf_ctrl_set_str(o, key, n);
+	return strcmp(n, "?") ? rperf_ctrl_set_str(o, key, n) : EINVAL;
 }
 
 static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
@@ -320,16 +275,20 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_u64(o, num_keys[i].key,
 					num_get(s, &num_keys[i]));
 	if (!rc)
-		rc = set_enum(o, "kind", kinds, (int)s->kind);
+		rc = set_name(o, "kind", rperf_gen_kind_name(s->kind));
 	if (!rc)
-		rc = set_enum(o, "completion", completions, (int)s->completion);
+		rc = set_name(o, "completion",
+			      rperf_completion_name(s->completion));
 	if (!rc)
-		rc = set_enum(o, "sink_completion", completions,
-			      (int)s->sink_completion);
+		rc = set_name(o, "sink_completion",
+			      rperf_completion_name(s->sink_completion));
 	if (!rc)
-		rc = set_enum(o, "pair_order", pair_orders, s->pair_order);
-	if (!rc)
-		rc = set_enum(o, "verb", verbs, s->verb);
+		rc = set_name(o, "pair_order",
+			      rperf_pair_order_name(s->pair_order));
+	if (!rc && s->verb < RPERF_SPEC_VERBS)
+		rc = set_name(o, "verb", rperf_verb_name(s->verb));
+	else if (!rc)
+		rc = EINVAL;
 	if (!rc)
 		rc = rperf_ctrl_set_str(o, "name", s->name);
 	if (!rc)
@@ -363,13 +322,14 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
 	return 0;
 }
 
-static int get_enum(const json_t *o, const char *key, const struct name_val *t,
-		    int *out, char *why, size_t wl)
+static int get_enum(const json_t *o, const char *key,
+		    const struct rperf_name *t, size_t n, int *out, char *why,
+		    size_t wl)
 {
 	char buf[32];
 
 	if (rperf_ctrl_get_str(o, key, buf, sizeof(buf)) ||
-	    val_of(t, buf, out)) {
+	    rperf_name_find(t, n, buf, out)) {
 		snprintf(why, wl, "'%s' missing or not one of the known names",
 			 key);
 		return EBADMSG;
@@ -427,17 +387,19 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 	}
 	rc = get_nums(obj, &t, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "kind", kinds, &kind, why, whylen);
+		rc = get_enum(obj, "kind", kinds, SIZE_MAX, &kind, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "completion", completions, &c, why, whylen);
+		rc = get_enum(obj, "completion", rperf_completion_names,
+			      SIZE_MAX, &c, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "sink_completion", completions, &sc, why,
-			      whylen);
+		rc = get_enum(obj, "sink_completion", rperf_completion_names,
+			      SIZE_MAX, &sc, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "pair_order", pair_orders, &t.pair_order,
-			      why, whylen);
+		rc = get_enum(obj, "pair_order", rperf_pair_order_names,
+			      SIZE_MAX, &t.pair_order, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "verb", verbs, &t.verb, why, whylen);
+		rc = get_enum(obj, "verb", rperf_verb_names, RPERF_SPEC_VERBS,
+			      &t.verb, why, whylen);
 	if (!rc)
 		rc = get_name(obj, "name", t.name, why, whylen);
 	if (!rc)
@@ -457,7 +419,7 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
 	if (rc)
 		return rc;
-	t.kind = (enum rperf_gen_kind)kind;
+	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */
 	t.completion = (enum rperf_completion)c;
 	t.sink_completion = (enum rperf_completion)sc;
 	rc = spec_check(&t, why, whylen); /* mtu, post_list, from != to */

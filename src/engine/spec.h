@@ -20,6 +20,8 @@
 
 #include <jansson.h>
 
+#include "gen/gen.h"
+
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
 
 enum rperf_gen_kind {
@@ -94,12 +96,15 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s,
 /* "lsg"/"bsg"; "poll"/"event". Never NULL ("?" for a bad value). */
 const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
+extern const struct rperf_name rperf_completion_names[]; /* index = value */
 
-/* "alternate"|"wire_first"|"loop_first"|"sequential" (enum rperf_pair_order);
- * "send"|"write"|"write_imm" (enum rperf_verb). "?" for a bad value. */
-const char *rperf_pair_order_name(int order);
-const char *rperf_verb_name(int verb);
-/* Name -> value (the wire and job-file names above): 0 or EINVAL. */
+/* The verbs a BSG of rperf run sends: send, write, write_imm (the first
+ * RPERF_SPEC_VERBS of rperf_verb_names). Names of pair orders and verbs:
+ * gen/gen.h. */
+#define RPERF_SPEC_VERBS (RPERF_VERB_WRITE_IMM + 1)
+
+/* Name -> value (the wire and job-file names; either spelling of
+ * gen/gen.h): 0 or EINVAL. */
 int rperf_gen_kind_parse(const char *name, enum rperf_gen_kind *out);
 int rperf_completion_parse(const char *name, enum rperf_completion *out);
 int rperf_pair_order_parse(const char *name, int *out);

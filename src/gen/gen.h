@@ -2,11 +2,15 @@
 /*
  * What the generators read, independent of any command line: the latency
  * methods and pair orders of the LSG, the verbs of the BSG, and the clock
- * that stamps completions. src/cli/config.h includes this header; nothing
- * below the command layer needs src/cli for them.
+ * that stamps completions, and their names (one table each). src/cli's
+ * option table, the job keys, the wire codecs and the reports all spell
+ * them from here.
  */
 #ifndef RPERF_GEN_GEN_H
 #define RPERF_GEN_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 enum rperf_method {
 	RPERF_METHOD_RPERF = 0,
@@ -65,5 +69,56 @@ enum rperf_rate_units {
 	RPERF_RATE_GBPS, /* g */
 	RPERF_RATE_PPS, /* p */
 };
+
+/*
+ * The names of the values above, each spelled in one place (gen_names.c).
+ * A table's index is the enum's value; a row with .name NULL ends it.
+ * .name is the spelling of job files, the wire and reports; .cli the
+ * command line's where perftest's habit differs (hyphens, upper case),
+ * NULL when the same. A lookup accepts either: case and '-' vs '_' are
+ * not significant ("wire-first" = "wire_first", "cmp_and_swap" =
+ * "CMP_AND_SWAP").
+ */
+struct rperf_name {
+	const char *name;
+	const char *cli;
+};
+
+extern const struct rperf_name rperf_method_names[]; /* enum rperf_method */
+extern const struct rperf_name rperf_pair_order_names[];
+extern const struct rperf_name rperf_timestamps_names[];
+extern const struct rperf_name rperf_verb_names[]; /* enum rperf_verb */
+extern const struct rperf_name rperf_atomic_names[]; /* rperf_atomic_op */
+extern const struct rperf_name rperf_rate_units_names[];
+
+/* Value @v's .name (or .cli); "?" when @v is not in @t. */
+const char *rperf_name_of(const struct rperf_name *t, int v);
+const char *rperf_name_cli(const struct rperf_name *t, int v);
+/* @s's value among the first @n rows of @t (SIZE_MAX: all): 0 or EINVAL. */
+int rperf_name_find(const struct rperf_name *t, size_t n, const char *s,
+		    int *out);
+/* The same name in two spellings (case, '-' vs '_'). */
+bool rperf_name_same(const char *a, const char *b);
+
+/* Shorthands: "?" for a value out of range. */
+static inline const char *rperf_verb_name(int verb)
+{
+	return rperf_name_of(rperf_verb_names, verb);
+}
+
+static inline const char *rperf_method_name(int method)
+{
+	return rperf_name_of(rperf_method_names, method);
+}
+
+static inline const char *rperf_pair_order_name(int order)
+{
+	return rperf_name_of(rperf_pair_order_names, order);
+}
+
+static inline const char *rperf_atomic_name(int op)
+{
+	return rperf_name_of(rperf_atomic_names, op);
+}
 
 #endif

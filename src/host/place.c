@@ -132,20 +132,25 @@ static int set_memory(const struct rperf_placement *p)
 	return errno == EINVAL || errno == EPERM ? errno : 0;
 }
 
+int rperf_place_pin(int64_t cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= CPU_SETSIZE)
+		return EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+}
+
 int rperf_place_apply(const struct rperf_placement *p, char *msg, size_t msglen)
 {
 	int rc = 0;
 
 	if (p->cpu >= 0) {
-		cpu_set_t set;
-
-		if (p->cpu >= CPU_SETSIZE)
-			rc = EINVAL;
-		CPU_ZERO(&set);
-		if (!rc)
-			CPU_SET(p->cpu, &set);
-		if (!rc && sched_setaffinity(0, sizeof(set), &set))
-			rc = errno;
+		rc = rperf_place_pin(p->cpu);
 		if (rc) {
 			snprintf(
 				msg, msglen,

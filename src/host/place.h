@@ -39,6 +39,9 @@ int rperf_place_decide(const struct rperf_place_req *req, int nic_node,
 int rperf_place_apply(const struct rperf_placement *p, char *msg,
 		      size_t msglen);
 
+/* Pin the calling thread to @cpu (-1: no pinning). 0 or an errno. */
+int rperf_place_pin(int64_t cpu);
+
 /* Give the calling thread back the default memory policy (local
  * allocation); after allocating buffers for a placement applied with
  * cpu = cpu_node = -1 (memory only). No-op without NUMA. */

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,32 +41,16 @@ struct job_key {
 	const char *word; /* VT_INT: a word meaning -1 */
 };
 
-/* Enumerated values: the names and values of src/engine/spec.h. */
+/* Enumerated values: the first @n rows of a name table (gen/gen.h,
+ * engine/spec.h); either spelling of a name is accepted. */
 struct job_enum {
-	int (*parse)(const char *name, int *out);
-	const char *(*name)(int v); /* "?" past the last value */
+	const struct rperf_name *names;
+	size_t n;
 };
 
-static int completion_parse(const char *name, int *out)
-{
-	enum rperf_completion c;
-	int rc = rperf_completion_parse(name, &c);
-
-	if (!rc)
-		*out = (int)c;
-	return rc;
-}
-
-static const char *completion_name(int v)
-{
-	return rperf_completion_name((enum rperf_completion)v);
-}
-
-static const struct job_enum completions = { completion_parse,
-					     completion_name };
-static const struct job_enum verbs = { rperf_verb_parse, rperf_verb_name };
-static const struct job_enum pair_orders = { rperf_pair_order_parse,
-					     rperf_pair_order_name };
+static const struct job_enum completions = { rperf_completion_names, SIZE_MAX };
+static const struct job_enum verbs = { rperf_verb_names, RPERF_SPEC_VERBS };
+static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 
 #define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
 #define J(m) F(struct rperf_job, m)
@@ -175,10 +160,10 @@ static int parse_enum(const struct job_key *k, const char *v, int *out,
 	const char *names[16], *near;
 	size_t len, n = 0;
 
-	if (!k->choices->parse(v, out))
+	if (!rperf_name_find(k->choices->names, k->choices->n, v, out))
 		return 0;
-	while (n < 15 && strcmp(k->choices->name((int)n), "?"))
-		names[n] = k->choices->name((int)n), n++;
+	while (n < 15 && n < k->choices->n && k->choices->names[n].name)
+		names[n] = k->choices->names[n].name, n++;
 	names[n] = NULL;
 	near = job_nearest(v, names);
 	if (near) {

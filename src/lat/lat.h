@@ -59,7 +59,6 @@ void rperf_lat_check_results(struct rperf_lat_run *run);
 /* Methods a run measures (3 with --method all), and the i-th one. */
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg);
 int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m);
-const char *rperf_lat_method_name(int method);
 /* Method, size and (1-based) repeat of result @i. */
 int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i);
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i);

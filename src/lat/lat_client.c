@@ -170,8 +170,7 @@ static double cpu_pct_since(const double m[2])
 static int start_round(struct client *c, struct rperf_session_chan *ch,
 		       int method, uint64_t size, struct rperf_err *e)
 {
-	json_t *start =
-		json_pack("{s:s}", "method", rperf_lat_method_name(method));
+	json_t *start = json_pack("{s:s}", "method", rperf_method_name(method));
 	int rc;
 
 	if (start && round_per_size(c->run->cfg, method) &&
@@ -211,7 +210,7 @@ static int end_round(struct client *c, struct rperf_session_chan *ch,
 		rperf_session_warn(
 			&c->run->notes,
 			"%s: the server received %llu operations, the client posted %llu",
-			rperf_lat_method_name(method), (unsigned long long)got,
+			rperf_method_name(method), (unsigned long long)got,
 			(unsigned long long)c->sent);
 	rperf_ctrl_msg_release(&m);
 	return 0;
@@ -264,7 +263,7 @@ static int measure_method(struct client *c, struct rperf_session_chan *ch,
 	run->notes.partial = true;
 	return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 			     "%s run stopped at %llu B after %llu samples: %s",
-			     rperf_lat_method_name(method),
+			     rperf_method_name(method),
 			     (unsigned long long)l.size,
 			     (unsigned long long)run->res[i].samples,
 			     run->res[i].error);

@@ -93,20 +93,6 @@ static int make_wire(struct rperf_lat_conn *c, int want, char *err,
 	return rc;
 }
 
-static int connect_loop(struct rperf_lat_conn *c, char *err, size_t errlen)
-{
-	struct rperf_endpoint tx, rx;
-	int rc;
-
-	rperf_qp_endpoint(c->dev, c->loop_tx, c->vcfg.mtu, &tx);
-	rperf_qp_endpoint(c->dev, c->loop_rx, c->vcfg.mtu, &rx);
-	rc = rperf_qp_connect(c->loop_tx, c->dev, &c->vcfg, &rx, err, errlen);
-	if (!rc)
-		rc = rperf_qp_connect(c->loop_rx, c->dev, &c->vcfg, &tx, err,
-				      errlen);
-	return rc;
-}
-
 int rperf_lat_conn_client(struct rperf_lat_conn *c,
 			  const struct rperf_cli_config *cfg, uint64_t max_size,
 			  char *err, size_t errlen)
@@ -143,7 +129,8 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 		rc = rperf_post_recvs(c->wire, &c->recv_buf, c->max_size,
 				      c->rx_depth);
 	if (!rc)
-		rc = connect_loop(c, err, errlen);
+		rc = rperf_qp_connect_pair(c->loop_tx, c->loop_rx, c->dev,
+					   &c->vcfg, err, errlen);
 	if (rc)
 		rperf_lat_conn_close(c);
 	return rc;

@@ -134,7 +134,7 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 
 	if (!run->cfg->breakdown)
 		return;
-	printf("\nbreakdown (usec; seed 002's component view):\n");
+	printf("\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
 
@@ -142,7 +142,7 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 			continue;
 		rp = rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF;
 		printf("  %s %llu B%s\n",
-		       rperf_lat_method_name(rperf_lat_res_method(run, i)),
+		       rperf_method_name(rperf_lat_res_method(run, i)),
 		       (unsigned long long)rperf_lat_res_size(run, i),
 		       r->precompleted * 2 > r->samples ?
 			       " (complete inside the post: the post cost includes the round trip)" :

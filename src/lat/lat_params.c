@@ -3,20 +3,24 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ctrl/ctrl.h"
+#include "limits/limits.h"
+#include "session/session.h"
+
 json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)
 {
-	static const char *const methods[] = { "rperf", "pingpong", "postpoll",
-					       "all" };
 	uint64_t max = 0;
 
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		max = cfg->sizes[i] > max ? cfg->sizes[i] : max;
 	json_t *o = json_pack("{s:s, s:I, s:I, s:b}", "method",
-			      methods[cfg->method], "max_size", (json_int_t)max,
-			      "rx_depth", (json_int_t)cfg->rx_depth, "rdma_cm",
+			      rperf_method_name(cfg->method), "max_size",
+			      (json_int_t)max, "rx_depth",
+			      (json_int_t)cfg->rx_depth, "rdma_cm",
 			      cfg->rdma_cm);
 
 	if (o && (rperf_session_path_encode(cfg, o) ||
@@ -46,8 +50,9 @@ static int get_int(const json_t *obj, const char *key, int64_t min, int64_t max,
 
 static bool known_method(const char *m)
 {
-	return !strcmp(m, "rperf") || !strcmp(m, "pingpong") ||
-	       !strcmp(m, "postpoll") || !strcmp(m, "all");
+	int v;
+
+	return rperf_name_find(rperf_method_names, SIZE_MAX, m, &v) == 0;
 }
 
 int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
@@ -65,6 +70,7 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 			why, whylen,
 			"method %.32s is a feature this server lacks (it serves: rperf, pingpong, postpoll, all)",
 			json_is_string(m) ? json_string_value(m) : "(none)");
+		rperf_ctrl_text_clean(why); /* the peer's method */
 		return EBADMSG;
 	}
 	snprintf(out->method, sizeof(out->method), "%s", json_string_value(m));
@@ -92,4 +98,17 @@ int rperf_lat_params_decode(const json_t *obj, uint64_t server_max,
 	if (!rc)
 		rc = rperf_lat_params_decode_verbs(obj, out, why, whylen);
 	return rc;
+}
+
+/* The wire QP (16 replies deep, rx_depth receives), one buffer. */
+int rperf_lat_admit(const struct rperf_cli_config *cfg,
+		    const struct rperf_lat_params *p, uint64_t *stall_ns,
+		    char *why, size_t whylen)
+{
+	struct rperf_pin_req r = { .qps = 1,
+				   .send_depth = 16,
+				   .recv_depth = p->rx_depth,
+				   .buf_bytes = p->max_size };
+
+	return rperf_session_admit(cfg, &r, &p->path, stall_ns, why, whylen);
 }

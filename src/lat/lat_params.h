@@ -45,4 +45,10 @@ int rperf_lat_params_decode_verbs(const json_t *obj,
 				  struct rperf_lat_params *out, char *why,
 				  size_t whylen);
 
+/* PARAMS against this server's limits (rperf_session_admit), before
+ * anything is allocated: 0 with *stall_ns, or EDQUOT with @why. */
+int rperf_lat_admit(const struct rperf_cli_config *cfg,
+		    const struct rperf_lat_params *p, uint64_t *stall_ns,
+		    char *why, size_t whylen);
+
 #endif

@@ -4,45 +4,37 @@
 #include "lat/lat_params.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctrl/ctrl.h"
 
-/* index = enum rperf_verb; write_imm is no latency test (NULL) */
-static const char *const verbs[] = { "send", "write", NULL, "read", "atomic" };
-static const char *const atomic_names[] = { "fetch_and_add", "cmp_and_swap" };
-
 int rperf_lat_params_encode_verbs(const struct rperf_cli_config *cfg, json_t *o)
 {
 	if (cfg->verb == RPERF_VERB_SEND)
 		return 0; /* what older servers assume */
-	if (cfg->verb < 0 || cfg->verb > RPERF_VERB_ATOMIC || !verbs[cfg->verb])
-		return EINVAL;
-	if (rperf_ctrl_set_str(o, "verb", verbs[cfg->verb]))
+	if (cfg->verb == RPERF_VERB_WRITE_IMM ||
+	    !strcmp(rperf_verb_name(cfg->verb), "?"))
+		return EINVAL; /* write_imm is no latency test */
+	if (rperf_ctrl_set_str(o, "verb", rperf_verb_name(cfg->verb)))
 		return ENOMEM;
 	if (cfg->verb == RPERF_VERB_ATOMIC &&
-	    rperf_ctrl_set_str(
-		    o, "atomic_op",
-		    atomic_names[cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP]))
+	    rperf_ctrl_set_str(o, "atomic_op",
+			       rperf_atomic_name(cfg->atomic_op)))
 		return ENOMEM;
 	return 0;
 }
 
-static int lookup(const json_t *obj, const char *key, const char *const *names,
-		  int n, int *out)
+static int lookup(const json_t *obj, const char *key,
+		  const struct rperf_name *names, int *out)
 {
 	char name[32] = "";
 
-	if (rperf_ctrl_get_str(obj, key, name, sizeof(name)))
+	if (rperf_ctrl_get_str(obj, key, name, sizeof(name)) ||
+	    rperf_name_find(names, SIZE_MAX, name, out))
 		return EBADMSG;
-	for (int i = 0; i < n; i++) {
-		if (names[i] && !strcmp(name, names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	return EBADMSG;
+	return 0;
 }
 
 int rperf_lat_params_decode_verbs(const json_t *obj,
@@ -52,7 +44,8 @@ int rperf_lat_params_decode_verbs(const json_t *obj,
 	out->verb = RPERF_VERB_SEND;
 	out->atomic_op = RPERF_ATOMIC_FETCH_ADD;
 	if (json_object_get(obj, "verb") &&
-	    lookup(obj, "verb", verbs, 5, &out->verb)) {
+	    (lookup(obj, "verb", rperf_verb_names, &out->verb) ||
+	     out->verb == RPERF_VERB_WRITE_IMM)) {
 		snprintf(
 			why, whylen,
 			"parameter 'verb' not one of send, write, read, atomic");
@@ -60,7 +53,7 @@ int rperf_lat_params_decode_verbs(const json_t *obj,
 	}
 	if (out->verb != RPERF_VERB_ATOMIC)
 		return 0;
-	if (lookup(obj, "atomic_op", atomic_names, 2, &out->atomic_op)) {
+	if (lookup(obj, "atomic_op", rperf_atomic_names, &out->atomic_op)) {
 		snprintf(
 			why, whylen,
 			"parameter 'atomic_op' missing or not one of fetch_and_add, cmp_and_swap");

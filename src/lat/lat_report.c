@@ -152,14 +152,6 @@ int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m)
 	return cfg->method == RPERF_METHOD_ALL ? (int)m : cfg->method;
 }
 
-const char *rperf_lat_method_name(int method)
-{
-	static const char *const names[] = { "rperf", "pingpong", "postpoll",
-					     "all" };
-
-	return method >= 0 && method <= RPERF_METHOD_ALL ? names[method] : "?";
-}
-
 int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i)
 {
 	return rperf_lat_method_at(run->cfg,
@@ -215,7 +207,7 @@ static void print_spread(const struct rperf_lat_run *run)
 		qsort(p50, n, sizeof(p50[0]), cmp_i64);
 		qsort(p999, n, sizeof(p999[0]), cmp_i64);
 		printf("  %-8s %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
-		       rperf_lat_method_name(
+		       rperf_method_name(
 			       rperf_lat_method_at(cfg, s / cfg->nsizes)),
 		       (unsigned long long)cfg->sizes[s % cfg->nsizes],
 		       p50[0] / 1e3, p50[n / 2] / 1e3, p50[n - 1] / 1e3,
@@ -250,8 +242,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 		const struct rperf_lsg_res *r = &run->res[i];
 
 		lat[i] = (struct rperf_lat_result){
-			.method = rperf_lat_method_name(
-				rperf_lat_res_method(run, i)),
+			.method =
+				rperf_method_name(rperf_lat_res_method(run, i)),
 			.size = rperf_lat_res_size(run, i),
 			.repeat = rperf_lat_res_repeat(run, i),
 			.samples = r->samples,

@@ -71,8 +71,8 @@ static int lat_params(void *arg, struct rperf_session_chan *ch,
 	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
 				     sizeof(why));
 	if (!rc)
-		rc = rperf_limits_admit_lat(sv->cfg, &p, &sv->stall_ns, why,
-					    sizeof(why));
+		rc = rperf_lat_admit(sv->cfg, &p, &sv->stall_ns, why,
+				     sizeof(why));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
 	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));
@@ -302,7 +302,7 @@ static int lat_start(void *arg, struct rperf_session_chan *ch,
 	(void)ch;
 	rperf_ctrl_get_str(m->payload, "method", name, sizeof(name));
 	for (sv->method = 0; sv->method < RPERF_METHOD_ALL; sv->method++)
-		if (!strcmp(name, rperf_lat_method_name(sv->method)))
+		if (!strcmp(name, rperf_method_name(sv->method)))
 			break;
 	if (sv->method < RPERF_METHOD_ALL &&
 	    (sv->verb != RPERF_VERB_WRITE ||
@@ -365,14 +365,14 @@ static int lat_result(void *arg, uint64_t samples, json_t **out, char *line,
 		sv->bytes = sv->received * sv->we.size;
 	if (sv->verb == RPERF_VERB_SEND || sv->method == RPERF_METHOD_PINGPONG)
 		snprintf(line, linelen, "%s: %llu %s received (%llu B)",
-			 rperf_lat_method_name(sv->method),
+			 rperf_method_name(sv->method),
 			 (unsigned long long)sv->received,
 			 sv->verb == RPERF_VERB_SEND ? "SENDs" : "WRITEs",
 			 (unsigned long long)sv->bytes);
 	else
 		snprintf(line, linelen,
 			 "%s: answered by this host's NIC, unseen by its CPU",
-			 rperf_lat_method_name(sv->method));
+			 rperf_method_name(sv->method));
 	*out = json_pack("{s:I, s:I}", "received", (json_int_t)sv->received,
 			 "bytes", (json_int_t)sv->bytes);
 	return *out ? 0 :

@@ -20,9 +20,10 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "gen/rx.h"
 #include "verbs/verbs.h"
 
-#define RPERF_LIMITS_STALL_NS 5000000000ull /* --stall-limit default */
+#define RPERF_LIMITS_STALL_NS RPERF_GEN_STALL_NS /* --stall-limit default */
 #define RPERF_LIMITS_MEM_CAP (4ull << 30) /* auto --max-memory at most */
 #define RPERF_LIMITS_MEM_FLOOR (64ull << 20) /* ... and at least */
 #define RPERF_LIMITS_MAX_QPS 1024 /* --max-qps default (bw's -q maximum) */
@@ -116,17 +117,5 @@ int rperf_limits_gid_source(const struct rperf_dev *d, char *buf, size_t len);
  * sockaddr_in6, v4-mapped accepted)? */
 bool rperf_limits_gid_is_addr(const uint8_t gid[16],
 			      const struct sockaddr_storage *ss);
-
-/* The commands' PARAMS against the limits (limits_admit.c), before
- * anything is allocated: 0 with *stall_ns the run's stall limit on this
- * server (rperf_limits_stall_ns), or EDQUOT with @why. */
-struct rperf_bw_params;
-struct rperf_lat_params;
-int rperf_limits_admit_bw(const struct rperf_cli_config *cfg,
-			  const struct rperf_bw_params *p, uint64_t *stall_ns,
-			  char *why, size_t whylen);
-int rperf_limits_admit_lat(const struct rperf_cli_config *cfg,
-			   const struct rperf_lat_params *p, uint64_t *stall_ns,
-			   char *why, size_t whylen);
 
 #endif

@@ -27,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "ctrl/ctrl_tls.h"
 #include "engine/proto.h"
 #include "job/job.h"
 
@@ -136,6 +137,11 @@ struct rperf_run_results {
 	double connect_seconds; /* dial start -> every agent connected */
 	double setup_seconds; /* dial start -> every agent ARMED; 0: never */
 	double go_send_seconds; /* the first GO sent -> the last */
+	/* the control channel: "tls-psk", "tls-cert" or "plain" (insecure:
+	 * neither authenticated nor encrypted, said in text and JSON) */
+	const char *channel;
+	bool insecure;
+	double heartbeat_seconds; /* the agents' HEARTBEAT interval */
 };
 
 /* ---- results (pure) ---- */
@@ -204,14 +210,17 @@ struct rperf_run_boot_host {
 struct rperf_run_boot {
 	const struct rperf_run_boot_host *hosts;
 	size_t n;
-	const uint8_t *key; /* NULL: opts->key */
+	const uint8_t *key; /* NULL: opts->auth (the launch's TLS PSK) */
 	size_t keylen;
 };
 
 struct rperf_run_opts {
 	const struct rperf_run_boot *boot; /* NULL: the job's addresses */
-	const uint8_t *key; /* pre-shared key, NULL = none */
-	size_t keylen;
+	/* the TLS channel's PSK or certificates (src/ctrl/ctrl_tls.h); none:
+	 * EACCES unless @insecure (the plain channel, knowingly) */
+	struct rperf_ctrl_auth auth;
+	bool insecure;
+	uint64_t heartbeat_ns; /* agents' HEARTBEAT interval; 0: 1 s */
 	uint64_t timeout_ns; /* 0 = the job's */
 	uint64_t start_in_ns; /* GO -> start; 0 = default (200 ms + 1 ms/host) */
 	uint64_t margin_ns; /* after the planned end; 0 = default (timeout) */

@@ -30,6 +30,7 @@ void run_conn_init(struct run_conn *c)
 
 void run_conn_close(struct run_conn *c)
 {
+	rperf_ctrl_tls_free(c->tls);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->frame);
@@ -53,9 +54,17 @@ static int got_header(struct run_conn *c)
 	return 0;
 }
 
+struct rperf_ctrl_io run_conn_io(const struct run_conn *c, int timeout_ms)
+{
+	return (struct rperf_ctrl_io){ .fd = c->fd,
+				       .timeout_ms = timeout_ms,
+				       .tls = c->tls };
+}
+
 int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have)
 {
-	ssize_t r;
+	const struct rperf_ctrl_io io = run_conn_io(c, 0);
+	size_t r;
 	int rc;
 
 	*have = false;
@@ -66,15 +75,12 @@ int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have)
 		c->need = RPERF_CTRL_HDR_LEN;
 		c->got = 0;
 	}
-	r = recv(c->fd, c->frame + c->got, c->need - c->got, MSG_DONTWAIT);
-	if (r == 0)
+	rc = rperf_ctrl_read_some(&io, c->frame + c->got, c->need - c->got, &r);
+	if (rc == EPIPE)
 		return c->got ? ECONNRESET : EPIPE;
-	if (r < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ||
-				       errno == EINTR ?
-			       0 :
-			       errno;
-	c->got += (size_t)r;
+	if (rc || !r)
+		return rc;
+	c->got += r;
 	if (c->got < c->need)
 		return 0;
 	if (c->need == RPERF_CTRL_HDR_LEN) {
@@ -90,14 +96,50 @@ int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have)
 	return rc;
 }
 
+int run_conn_tls(const struct rperf_ctrl_auth *auth, bool insecure,
+		 struct rperf_ctrl_tls_ctx **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (rperf_ctrl_auth_none(auth)) {
+		if (insecure)
+			return 0;
+		snprintf(
+			err, errlen,
+			"rperf run: no key and no certificate for the agents' TLS channel (or --insecure)");
+		return EACCES;
+	}
+	return rperf_ctrl_tls_ctx_create(auth, false, out, err, errlen);
+}
+
 static void *dial_thread(void *arg)
 {
 	struct run_dial *d = arg;
+	uint64_t t0 = run_now_ns(), left_ms;
 
 	d->rc = rperf_ctrl_connect_ex(d->addr, d->port, NULL, d->timeout_ns,
 				      d->stop, &d->fd);
-	if (d->rc)
+	if (d->rc) {
 		d->fd = -1;
+		return NULL;
+	}
+	if (!d->tls_ctx)
+		return NULL;
+	left_ms = (t0 + d->timeout_ns - run_now_ns()) / 1000000ull;
+	d->rc = rperf_ctrl_tls_new(d->tls_ctx, d->fd, &d->tls);
+	if (!d->rc)
+		d->rc = rperf_ctrl_tls_handshake(
+			d->tls,
+			left_ms > 0 && left_ms < INT32_MAX ? (int)left_ms : 1,
+			d->stop, d->why, sizeof(d->why));
+	if (d->rc) {
+		rperf_ctrl_tls_free(d->tls);
+		d->tls = NULL;
+		close(d->fd);
+		d->fd = -1;
+		if (!d->why[0])
+			snprintf(d->why, sizeof(d->why), "TLS: %s",
+				 strerror(d->rc));
+	}
 	return NULL;
 }
 
@@ -111,6 +153,8 @@ int run_dial_all(struct run_dial *d, size_t n)
 		return ENOMEM;
 	for (i = 0; i < n; i++) {
 		d[i].fd = -1;
+		d[i].tls = NULL;
+		d[i].why[0] = '\0';
 		d[i].rc = EINTR;
 	}
 	for (i = 0; i < n && !rc; i++) {
@@ -128,6 +172,17 @@ void run_dial_why(const struct run_dial *d, char *buf, size_t len)
 {
 	double s = (double)d->timeout_ns / 1e9;
 
+	if (d->why[0]) { /* connected; the TLS handshake failed */
+		snprintf(
+			buf, len, "%s:%u: %s%s", d->addr, d->port, d->why,
+			d->rc == EACCES ?
+				" (the agent's key or certificate is not ours: refused)" :
+			d->rc == EPROTO || d->rc == EPIPE ||
+					d->rc == ECONNRESET ?
+				" (an agent started with --insecure speaks the plain channel: run it with the key, or the controller with --insecure)" :
+				"");
+		return;
+	}
 	switch (d->rc) {
 	case ENOENT:
 		snprintf(buf, len, "cannot resolve '%s'", d->addr);

@@ -14,9 +14,11 @@
 #include <stdint.h>
 
 #include "ctrl/ctrl.h"
+#include "ctrl/ctrl_tls.h"
 
 struct run_conn {
 	int fd; /* -1 when closed */
+	struct rperf_ctrl_tls *tls; /* its TLS session; NULL: --insecure */
 	uint8_t *frame; /* header + payload being assembled */
 	size_t need; /* bytes of the whole frame (header only: 12) */
 	size_t got;
@@ -24,28 +26,41 @@ struct run_conn {
 
 void run_conn_init(struct run_conn *c);
 void run_conn_close(struct run_conn *c);
+/* The frame transport of @c (its TLS session, if any). */
+struct rperf_ctrl_io run_conn_io(const struct run_conn *c, int timeout_ms);
 
 /*
  * Read what the socket has (never blocks). *have = true with @out filled
  * when a whole frame arrived (one at a time: call again while the socket
- * stays readable). Returns 0, EPIPE (closed cleanly between frames),
+ * stays readable or rperf_ctrl_io_pending()). Returns 0, EPIPE (closed
+ * cleanly between frames),
  * ECONNRESET (closed inside a frame, or reset), EBADMSG/EPROTONOSUPPORT/
  * EMSGSIZE (bad header or payload), ENOMEM, or the recv errno.
  */
 int run_conn_read(struct run_conn *c, struct rperf_ctrl_msg *out, bool *have);
 
-/* One host to connect to; the result lands in fd/rc. */
+/* The controller's TLS context from @auth (*out NULL: the plain channel,
+ * only when @insecure; else EACCES). 0 or errno with @err. */
+int run_conn_tls(const struct rperf_ctrl_auth *auth, bool insecure,
+		 struct rperf_ctrl_tls_ctx **out, char *err, size_t errlen);
+
+/* One host to connect to; the result lands in fd/tls/rc. */
 struct run_dial {
 	const char *addr;
 	uint16_t port;
 	uint64_t timeout_ns;
 	const volatile sig_atomic_t *stop;
+	struct rperf_ctrl_tls_ctx *tls_ctx; /* NULL: plain (--insecure) */
 	int fd; /* out: -1 on failure */
+	struct rperf_ctrl_tls *tls; /* out: the authenticated session */
 	int rc; /* out */
+	char why[200]; /* out: the TLS handshake's failure */
 };
 
-/* Connect to every @d[i] in parallel (one thread each; each bounded by its
- * timeout). 0, or ENOMEM / the pthread error when threads cannot start. */
+/* Connect to every @d[i] in parallel (one thread each; connect and TLS
+ * handshake together bounded by its timeout: an agent that cannot
+ * authenticate itself fails here). 0, or ENOMEM / the pthread error when
+ * threads cannot start. */
 int run_dial_all(struct run_dial *d, size_t n);
 
 /* A person's message for a failed dial: "cannot resolve NAME", ... */

@@ -2,15 +2,19 @@
 /*
  * The controller of `rperf run` (iperf3's model: one poll() loop owns every
  * control socket, with timers). Phases:
- *   1. connect to every agent at once (each bounded by the job's timeout);
- *   2. setup, per agent as fast as it answers: HELLO, AUTH, PLAN,
+ *   1. connect to every agent at once and authenticate both ways with
+ *      TLS 1.3 (each bounded by the job's timeout; an agent that cannot
+ *      prove the key or certificate fails here);
+ *   2. setup, per agent as fast as it answers: HELLO, PLAN,
  *      ENDPOINTS; once all ENDPOINTS are in, CONNECT to each; ARMED;
  *      any failure here aborts the experiment (ERROR to the others);
  *   3. GO to all back-to-back (the barrier: each starts start_in_ns after
  *      receipt), then wait for the planned end or every source FINISHED;
  *      an agent that fails now is left out and the others run on, for at
  *      most one more timeout (so a run with a dead agent ends within
- *      2 x timeout of the death: this one plus the REPORT wait);
+ *      2 x timeout of the death: this one plus the REPORT wait); an
+ *      agent that announced HEARTBEATs and is silent for 2 x the interval
+ *      (SIGSTOP, hung, cut off) is failed then, not at the planned end;
  *   4. STOP to every live agent, REPORTs gathered concurrently (each
  *      bounded by the timeout), BYE.
  * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
@@ -27,6 +31,7 @@
 
 #define POLL_SLICE_MS 100
 #define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
+#define DEFAULT_HEARTBEAT_NS 1000000000ull
 /* planned end -> STOP: more than the engine's BSG tail */
 #define DEFAULT_MARGIN_NS 1000000000ull
 _Static_assert(DEFAULT_MARGIN_NS > RPERF_PROTO_BSG_TAIL_NS,
@@ -85,9 +90,9 @@ void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
 /* Messages after which the controller waits for an answer. */
 static bool expects_answer(enum rperf_ctrl_type t)
 {
-	return t == RPERF_CTRL_HELLO || t == RPERF_CTRL_AUTH ||
-	       t == RPERF_CTRL_PLAN || t == RPERF_CTRL_CONNECT ||
-	       t == RPERF_CTRL_STOP || t == RPERF_CTRL_BYE;
+	return t == RPERF_CTRL_HELLO || t == RPERF_CTRL_PLAN ||
+	       t == RPERF_CTRL_CONNECT || t == RPERF_CTRL_STOP ||
+	       t == RPERF_CTRL_BYE;
 }
 
 int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
@@ -103,7 +108,12 @@ int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
 			 rperf_proto_state_name(a->sess.state));
 		return rc;
 	}
-	rc = rperf_ctrl_send(a->conn.fd, t, payload, ms > 0 ? ms : 1);
+	{
+		const struct rperf_ctrl_io io =
+			run_conn_io(&a->conn, ms > 0 ? ms : 1);
+
+		rc = rperf_ctrl_send_io(&io, t, payload);
+	}
 	if (rc) {
 		run_fail(c, a, "sending %s: %s", rperf_ctrl_type_name(t),
 			 rc == EPIPE || rc == ECONNRESET ? "connection closed" :
@@ -118,13 +128,22 @@ int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
 static const char *awaited(enum run_phase ph)
 {
 	static const char *const names[] = {
-		[AG_WELCOME] = "WELCOME",     [AG_READY] = "READY (auth)",
-		[AG_ENDPOINTS] = "ENDPOINTS", [AG_ARMING] = "ARMED",
-		[AG_REPORTING] = "REPORT",    [AG_BYE] = "BYE",
+		[AG_WELCOME] = "WELCOME", [AG_ENDPOINTS] = "ENDPOINTS",
+		[AG_ARMING] = "ARMED",	  [AG_REPORTING] = "REPORT",
+		[AG_BYE] = "BYE",
 	};
 
 	return ph < sizeof(names) / sizeof(names[0]) && names[ph] ? names[ph] :
 								    "an answer";
+}
+
+/* When a running agent's silence fails it (0: not watched). */
+static uint64_t heartbeat_due(const struct run_ctl *c,
+			      const struct run_agent *a)
+{
+	if (a->ph != AG_RUNNING || !a->heartbeat || !c->heartbeat_ns)
+		return 0;
+	return a->heard_ns + 2 * c->heartbeat_ns;
 }
 
 /* Deadlines past: fail the agent (a missing BYE only closes). */
@@ -132,7 +151,16 @@ static void check_deadlines(struct run_ctl *c, uint64_t now)
 {
 	for (size_t i = 0; i < c->nag; i++) {
 		struct run_agent *a = &c->ag[i];
+		uint64_t hb = heartbeat_due(c, a);
 
+		if (live(a) && hb && now >= hb) {
+			run_fail(
+				c, a,
+				"no HEARTBEAT for %.3f s (2 x the %.3g s interval): the agent is stopped, hung or cut off",
+				(double)(now - a->heard_ns) / 1e9,
+				(double)c->heartbeat_ns / 1e9);
+			continue;
+		}
 		if (!live(a) || !a->deadline || now < a->deadline)
 			continue;
 		run_fail(c, a, "no %s within %.3g s", awaited(a->ph),
@@ -140,23 +168,62 @@ static void check_deadlines(struct run_ctl *c, uint64_t now)
 	}
 }
 
+/* TLS bytes decrypted already: poll() does not see them. */
+static bool pending(const struct run_agent *a)
+{
+	const struct rperf_ctrl_io io = run_conn_io(&a->conn, 0);
+
+	return live(a) && a->conn.fd >= 0 && rperf_ctrl_io_pending(&io);
+}
+
 static void read_agent(struct run_ctl *c, struct run_agent *a)
 {
-	struct rperf_ctrl_msg m = { 0 };
-	bool have = false;
-	int rc = run_conn_read(&a->conn, &m, &have);
+	bool have;
 
-	if (rc) {
-		run_fail(c, a, "%s",
-			 rc == EPIPE || rc == ECONNRESET ?
-				 "connection closed (agent died?)" :
-			 rc == EBADMSG ? "malformed message" :
-					 strerror(rc));
-		return;
+	do {
+		struct rperf_ctrl_msg m = { 0 };
+		int rc = run_conn_read(&a->conn, &m, &have);
+
+		if (rc) {
+			run_fail(
+				c, a, "%s",
+				rc == EPIPE || rc == ECONNRESET ?
+					"connection closed (agent died?)" :
+				rc == EBADMSG ?
+					"malformed message" :
+				rc == EPROTO ?
+					"a TLS record that does not decrypt (tampered?)" :
+					strerror(rc));
+			return;
+		}
+		if (have) {
+			a->heard_ns = run_now_ns();
+			run_on_msg(c, a, &m);
+		}
+		rperf_ctrl_msg_release(&m);
+	} while (have && pending(a));
+}
+
+/* @wait_ms, shortened to the nearest HEARTBEAT deadline, or 0 when TLS
+ * holds bytes already. */
+static int wait_for(const struct run_ctl *c, int wait_ms)
+{
+	uint64_t now = run_now_ns();
+
+	for (size_t i = 0; i < c->nag; i++) {
+		uint64_t hb = heartbeat_due(c, &c->ag[i]);
+
+		if (pending(&c->ag[i]))
+			return 0;
+		if (hb && live(&c->ag[i])) {
+			uint64_t ms = hb > now ? (hb - now + 999999) / 1000000 :
+						 0;
+
+			if (ms < (uint64_t)wait_ms)
+				wait_ms = (int)ms;
+		}
 	}
-	if (have)
-		run_on_msg(c, a, &m);
-	rperf_ctrl_msg_release(&m);
+	return wait_ms;
 }
 
 /* Poll every live agent once, up to @wait_ms, and dispatch. */
@@ -172,10 +239,11 @@ static int poll_once(struct run_ctl *c, int wait_ms)
 		p[i].fd = live(&c->ag[i]) ? c->ag[i].conn.fd : -1;
 		p[i].events = POLLIN;
 	}
-	n = poll(p, c->nag, wait_ms);
-	for (i = 0; n > 0 && i < c->nag; i++)
-		if (p[i].fd >= 0 && p[i].revents && live(&c->ag[i]) &&
-		    c->ag[i].conn.fd == p[i].fd)
+	n = poll(p, c->nag, wait_for(c, wait_ms));
+	for (i = 0; n >= 0 && i < c->nag; i++)
+		if (p[i].fd >= 0 && live(&c->ag[i]) &&
+		    c->ag[i].conn.fd == p[i].fd &&
+		    (p[i].revents || pending(&c->ag[i])))
 			read_agent(c, &c->ag[i]);
 	free(p);
 	check_deadlines(c, run_now_ns());
@@ -292,17 +360,20 @@ static int dial(struct run_ctl *c)
 				 "the launcher started no agent for this host");
 		d[i].timeout_ns = c->timeout_ns;
 		d[i].stop = c->stop;
+		d[i].tls_ctx = c->tls;
 	}
 	c->t_start = run_now_ns();
 	rc = run_dial_all(d, c->nag);
 	c->res->connect_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
 	for (i = 0; i < c->nag; i++) {
 		if (c->ag[i].ph == AG_FAILED) { /* no address of its own */
+			rperf_ctrl_tls_free(d[i].tls);
 			if (d[i].fd >= 0)
 				close(d[i].fd);
 			continue;
 		}
 		c->ag[i].conn.fd = d[i].fd;
+		c->ag[i].conn.tls = d[i].tls;
 		if (d[i].fd < 0) {
 			run_dial_why(&d[i], why, sizeof(why));
 			run_fail(c, &c->ag[i], "%s", why);
@@ -352,9 +423,12 @@ static void abort_all(struct run_ctl *c)
 
 		if (!live(a))
 			continue;
-		if (p && a->conn.fd >= 0)
-			(void)rperf_ctrl_send(a->conn.fd, RPERF_CTRL_ERROR, p,
-					      POLL_SLICE_MS);
+		if (p && a->conn.fd >= 0) {
+			const struct rperf_ctrl_io io =
+				run_conn_io(&a->conn, POLL_SLICE_MS);
+
+			(void)rperf_ctrl_send_io(&io, RPERF_CTRL_ERROR, p);
+		}
 		a->ph = AG_DONE;
 		run_conn_close(&a->conn);
 	}
@@ -386,7 +460,7 @@ static void go_all(struct run_ctl *c)
 	json_t *p = NULL;
 	size_t i;
 
-	if (rperf_proto_go_encode(c->start_in_ns, &p)) {
+	if (rperf_proto_go_encode(c->start_in_ns, c->heartbeat_ns, &p)) {
 		snprintf(c->first_failure, sizeof(c->first_failure),
 			 "cannot build GO");
 		c->setup_failed = true;
@@ -394,8 +468,10 @@ static void go_all(struct run_ctl *c)
 	}
 	c->t_go = run_now_ns();
 	c->t_end = c->t_go + c->start_in_ns + planned_ns(c->job) + margin;
-	for (i = 0; i < c->nag; i++)
+	for (i = 0; i < c->nag; i++) {
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
+		c->ag[i].heard_ns = c->t_go;
+	}
 	for (i = 0; i < c->nag; i++)
 		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
 	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
@@ -420,6 +496,7 @@ static void ctl_fini(struct run_ctl *c)
 		rperf_proto_eps_fini(&c->ag[i].eps);
 	}
 	free(c->ag);
+	rperf_ctrl_tls_ctx_free(c->tls);
 }
 
 /* Phases 2 to 4 (the agents are connected). */
@@ -463,17 +540,28 @@ int rperf_run_execute(const struct rperf_job *job,
 	int rc;
 
 	if (opts->boot && opts->boot->key) { /* the launcher's key wins */
-		eff.key = opts->boot->key;
-		eff.keylen = opts->boot->keylen;
+		memset(&eff.auth, 0, sizeof(eff.auth));
+		eff.auth.psk = opts->boot->key;
+		eff.auth.psklen = opts->boot->keylen;
 	}
 	memset(&c, 0, sizeof(c));
 	c.job = job;
 	c.opts = &eff;
 	c.stop = stop;
 	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
+	c.heartbeat_ns = opts->heartbeat_ns ? opts->heartbeat_ns :
+					      DEFAULT_HEARTBEAT_NS;
+	rc = run_conn_tls(&eff.auth, eff.insecure, &c.tls, err, errlen);
+	if (rc)
+		return rc;
 	rc = rperf_run_results_create(job, &c.res);
 	if (!rc) {
 		c.res->timeout_ns = c.timeout_ns;
+		c.res->insecure = c.tls == NULL;
+		c.res->channel = !c.tls	      ? "plain" :
+				 eff.auth.psk ? "tls-psk" :
+						"tls-cert";
+		c.res->heartbeat_seconds = (double)c.heartbeat_ns / 1e9;
 		rc = make_agents(&c);
 	}
 	c.start_in_ns = opts->start_in_ns ?

@@ -12,7 +12,6 @@
 /* Where an agent is in the experiment, as the controller sees it. */
 enum run_phase {
 	AG_WELCOME, /* HELLO sent: WELCOME expected */
-	AG_READY, /* AUTH sent: READY expected */
 	AG_ENDPOINTS, /* PLAN sent: ENDPOINTS expected */
 	AG_PLANNED, /* ENDPOINTS in: waiting for the others */
 	AG_ARMING, /* CONNECT sent: ARMED expected */
@@ -33,6 +32,8 @@ struct run_agent {
 	bool has_sources;
 	bool finished; /* FINISHED arrived */
 	bool reported; /* its REPORT is merged: later trouble is no failure */
+	bool heartbeat; /* it announced HEARTBEATs (WELCOME feature) */
+	uint64_t heard_ns; /* its last message (monotonic ns) */
 	struct rperf_proto_eps eps; /* its ENDPOINTS */
 	/* the address its control connection reached (numeric): the PLANs
 	 * carry it, and its RoCE endpoints' GIDs must be it */
@@ -49,6 +50,8 @@ struct run_ctl {
 	size_t nag;
 	uint64_t timeout_ns;
 	uint64_t start_in_ns;
+	uint64_t heartbeat_ns; /* GO's; silence for twice that fails */
+	struct rperf_ctrl_tls_ctx *tls; /* NULL: --insecure */
 	uint64_t t_start; /* dialling began (set-up time) */
 	uint64_t t_go, t_end; /* GO sent; when the run phase ends */
 	bool setup_failed; /* an agent failed before GO */

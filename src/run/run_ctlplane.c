@@ -43,8 +43,19 @@ static size_t nagents(const struct rperf_run_results *r)
 	return n;
 }
 
+static const char *channel_words(const struct rperf_run_results *r)
+{
+	if (!r->channel || !strcmp(r->channel, "plain"))
+		return "plain TCP (INSECURE)";
+	return !strcmp(r->channel, "tls-psk") ? "TLS 1.3 (pre-shared key)" :
+						"TLS 1.3 (certificates)";
+}
+
 void run_ctlplane_banner(FILE *f, const struct rperf_run_results *r)
 {
+	if (r->insecure)
+		fprintf(f,
+			"INSECURE: the control channel to the agents was plain TCP (--insecure): not authenticated, not encrypted; anyone on the path could have read or changed the plan and the results\n\n");
 	if (!r->dry_run)
 		return;
 	fprintf(f,
@@ -58,9 +69,10 @@ void run_ctlplane_text(FILE *f, const struct rperf_run_results *r)
 	bool same = false;
 	size_t ngo = run_ctlplane_go_spread(r, &spread, &same);
 
-	fprintf(f, "\nControl plane%s: %zu agent(s), connected in %.3f s, ",
+	fprintf(f,
+		"\nControl plane%s: %zu agent(s) over %s, connected in %.3f s, ",
 		r->dry_run ? " (DRY RUN: nothing above was measured)" : "",
-		nagents(r), r->connect_seconds);
+		nagents(r), channel_words(r), r->connect_seconds);
 	if (r->setup_seconds > 0)
 		fprintf(f, "set-up (connect to all ARMED) %.3f s",
 			r->setup_seconds);
@@ -116,10 +128,15 @@ int run_ctlplane_json(json_t *root, const struct rperf_run_results *r)
 			 ngo && same ? json_integer((json_int_t)spread) :
 				       json_null());
 		e |= put(cp, "go_rx", go);
+		e |= put(cp, "channel",
+			 json_string(r->channel ? r->channel : "plain"));
+		e |= put(cp, "heartbeat_seconds",
+			 json_real(r->heartbeat_seconds));
 		go = NULL;
 		e |= put(root, "control_plane", cp);
 		cp = NULL;
 		e |= put(root, "dry_run", json_boolean(r->dry_run));
+		e |= put(root, "insecure", json_boolean(r->insecure));
 	}
 	json_decref(cp);
 	json_decref(go);

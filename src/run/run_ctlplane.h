@@ -10,7 +10,9 @@
  * --dry-run, it is the barrier's skew; across hosts it is not). And
  * the dry-run marks: a run with a dry-run agent says so above its table
  * and in JSON ("dry_run": true), so that no one takes its empty figures
- * for measurements.
+ * for measurements. And the channel: TLS 1.3 with a pre-shared key or
+ * certificates, or plain TCP (--insecure), which the report says in a line
+ * of its own and in JSON ("insecure": true).
  */
 #ifndef RPERF_RUN_CTLPLANE_H
 #define RPERF_RUN_CTLPLANE_H
@@ -29,11 +31,12 @@
  * + RUN_CTLPLANE_SAME_CLOCK_NS (the agents' clocks differ). */
 size_t run_ctlplane_go_spread(const struct rperf_run_results *r,
 			      uint64_t *spread_ns, bool *comparable);
-/* The DRY RUN banner (nothing when no agent ran dry). */
+/* The INSECURE and DRY RUN banners (nothing when neither applies). */
 void run_ctlplane_banner(FILE *f, const struct rperf_run_results *r);
 /* One "Control plane:" line (set-up, barrier skew). */
 void run_ctlplane_text(FILE *f, const struct rperf_run_results *r);
-/* "dry_run" and "control_plane" into @root: 0 or -1 (out of memory). */
+/* "dry_run", "insecure" and "control_plane" (with "channel" and
+ * "heartbeat_seconds") into @root: 0 or -1 (out of memory). */
 int run_ctlplane_json(json_t *root, const struct rperf_run_results *r);
 
 #endif

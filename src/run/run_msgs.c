@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The controller's answers to each agent message: WELCOME -> AUTH,
- * READY -> PLAN, ENDPOINTS (-> CONNECT to all once every agent sent its
+ * The controller's answers to each agent message: WELCOME -> PLAN,
+ * ENDPOINTS (-> CONNECT to all once every agent sent its
  * own), ARMED, FINISHED, REPORT -> BYE, BYE. Every message first passes the
  * protocol state machine; anything out of order fails that agent.
  */
@@ -14,26 +14,22 @@
 
 #include "limits/limits.h"
 
+static void send_plan(struct run_ctl *c, struct run_agent *a);
+
 static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		       const struct rperf_ctrl_msg *m)
 {
 	struct rperf_ctrl_welcome w;
-	uint8_t nonce[RPERF_PROTO_NONCE_LEN], mac[RPERF_PROTO_MAC_LEN];
-	json_t *p = NULL;
-	bool auth = false;
 	int rc;
 
-	rc = rperf_proto_welcome_decode(m, &w, nonce, &auth);
+	rc = rperf_ctrl_welcome_decode(m, &w);
 	if (rc) {
 		run_fail(c, a, "bad WELCOME: %s", strerror(rc));
 		return;
 	}
-	if (auth && !c->opts->key) {
-		run_fail(
-			c, a,
-			"the agent requires a pre-shared key: give --key-file");
-		return;
-	}
+	a->heartbeat = rperf_ctrl_has_feature(
+		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
+		RPERF_PROTO_FEATURE_HEARTBEAT);
 	for (size_t i = 0; i < c->job->ninst; i++) {
 		const struct rperf_gen_spec *s = &c->job->inst[i];
 
@@ -48,17 +44,7 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 			return;
 		}
 	}
-	if (auth)
-		rc = rperf_proto_mac(c->opts->key, c->opts->keylen, nonce, mac);
-	if (!rc)
-		rc = rperf_proto_auth_encode(auth ? mac : NULL, &p);
-	if (rc) {
-		run_fail(c, a, "cannot build AUTH: %s", strerror(rc));
-		return;
-	}
-	if (!run_send(c, a, RPERF_CTRL_AUTH, p))
-		a->ph = AG_READY;
-	json_decref(p);
+	send_plan(c, a); /* the channel authenticated both ends already */
 }
 
 /* Copies of the specs with @pick(spec) true. */
@@ -350,6 +336,8 @@ static void on_other(struct run_ctl *c, struct run_agent *a,
 	case RPERF_CTRL_FINISHED:
 		a->finished = true;
 		break;
+	case RPERF_CTRL_HEARTBEAT: /* heard_ns is set: alive */
+		break;
 	case RPERF_CTRL_BYE:
 		a->ph = AG_DONE;
 		run_conn_close(&a->conn);
@@ -378,9 +366,6 @@ void run_on_msg(struct run_ctl *c, struct run_agent *a,
 	switch (m->type) {
 	case RPERF_CTRL_WELCOME:
 		on_welcome(c, a, m);
-		break;
-	case RPERF_CTRL_READY:
-		send_plan(c, a);
 		break;
 	case RPERF_CTRL_ENDPOINTS:
 		on_endpoints(c, a, m);

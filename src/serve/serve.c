@@ -97,15 +97,16 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 {
 	struct rperf_serve *l;
 	unsigned long nofile;
-	unsigned int i;
+	unsigned int i, fit;
 
-	if (!cfg || !out || !cfg->owner.admit || cfg->lfd < 0 ||
-	    cfg->max_conns < 1 ||
+	if (!cfg || !out ||
+	    (cfg->tls ? !cfg->owner.admit_tls : !cfg->owner.admit) ||
+	    cfg->lfd < 0 || cfg->max_conns < 1 ||
 	    cfg->max_conns > RPERF_SERVE_MAX_CONNS_LIMIT ||
 	    cfg->handshake_ms <= 0) {
 		snprintf(
 			err, errlen,
-			"server loop: bad configuration (max_conns 1..%d, handshake > 0 ms, an admit callback)",
+			"server loop: bad configuration (max_conns 1..%d, handshake > 0 ms, an admit callback: admit_tls with tls)",
 			RPERF_SERVE_MAX_CONNS_LIMIT);
 		if (cfg && cfg->lfd >= 0)
 			close(cfg->lfd);
@@ -113,8 +114,10 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 	}
 	l = calloc(1, sizeof(*l));
 	if (l) {
-		l->conns = calloc(cfg->max_conns, sizeof(*l->conns));
-		l->pf = calloc(1 + cfg->max_conns + RPERF_SERVE_MAX_OWNER_FDS,
+		l->nconns = cfg->max_conns +
+			    (cfg->tls ? RPERF_SERVE_MAX_HANDSHAKES : 0);
+		l->conns = calloc(l->nconns, sizeof(*l->conns));
+		l->pf = calloc(1 + l->nconns + RPERF_SERVE_MAX_OWNER_FDS,
 			       sizeof(*l->pf));
 	}
 	if (!l || !l->conns || !l->pf) {
@@ -131,13 +134,21 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 	snprintf(l->what, sizeof(l->what), "%s",
 		 cfg->what ? cfg->what : "server");
 	l->cfg.what = l->what;
-	l->cfg.max_conns = fit_conns(cfg->max_conns, &nofile);
+	fit = fit_conns(l->nconns, &nofile);
+	if (fit < l->nconns && cfg->tls) /* the fds left, shared */
+		l->max_hs = fit / 2 ? fit / 2 : 1;
+	else
+		l->max_hs = cfg->tls ? RPERF_SERVE_MAX_HANDSHAKES : 0;
+	l->cfg.max_conns = fit > l->max_hs + 1 ? fit - l->max_hs : 1;
+	if (l->cfg.max_conns > cfg->max_conns)
+		l->cfg.max_conns = cfg->max_conns;
+	l->nconns = l->cfg.max_conns + l->max_hs;
 	if (l->cfg.max_conns < cfg->max_conns)
 		serve_log(
 			l, "",
 			"--max-conns %u lowered to %u: the open-file limit (ulimit -n) is %lu",
 			cfg->max_conns, l->cfg.max_conns, nofile);
-	for (i = 0; i < cfg->max_conns; i++)
+	for (i = 0; i < l->nconns; i++)
 		l->conns[i].fd = -1;
 	/* accept() must never block the loop */
 	(void)fcntl(cfg->lfd, F_SETFL, fcntl(cfg->lfd, F_GETFL) | O_NONBLOCK);
@@ -145,12 +156,79 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 	return 0;
 }
 
-static struct serve_conn *free_slot(struct rperf_serve *l)
+static struct serve_conn *free_slot(struct rperf_serve *l, bool hs)
 {
-	for (unsigned int i = 0; i < l->cfg.max_conns; i++)
+	if (hs ? l->nhs >= l->max_hs : l->open >= l->cfg.max_conns)
+		return NULL;
+	for (unsigned int i = 0; i < l->nconns; i++)
 		if (l->conns[i].st == CONN_FREE)
 			return &l->conns[i];
 	return NULL;
+}
+
+/* "10.0.0.1:5000" -> "10.0.0.1", "[::1]:5000" -> "[::1]" */
+static void peer_addr(const char *peer, char *addr, size_t len)
+{
+	const char *colon = strrchr(peer, ':');
+	size_t n = colon ? (size_t)(colon - peer) : strlen(peer);
+
+	snprintf(addr, len, "%.*s", (int)n, peer);
+}
+
+/* Pending handshakes from @addr (NULL: all); *oldest the first accepted. */
+static unsigned int handshakes_of(struct rperf_serve *l, const char *addr,
+				  struct serve_conn **oldest)
+{
+	unsigned int n = 0;
+
+	*oldest = NULL;
+	for (unsigned int i = 0; i < l->nconns; i++) {
+		struct serve_conn *c = &l->conns[i];
+
+		if (!c->st || !c->hs_slot || (addr && strcmp(c->addr, addr)))
+			continue;
+		n++;
+		if (!*oldest || c->born_ns < (*oldest)->born_ns)
+			*oldest = c;
+	}
+	return n;
+}
+
+static void evict(struct rperf_serve *l, struct serve_conn *c, const char *why)
+{
+	serve_log(l, c->peer,
+		  "TLS handshake not done after %.3f s, evicted: %s",
+		  (double)(rperf_serve_now_ns() - c->born_ns) / 1e9, why);
+	l->stats.evicted++;
+	serve_conn_close(l, c);
+}
+
+/* Room in the handshake pool for one more from @addr: the oldest of the
+ * same address goes first, else the oldest of the busiest address. */
+static void make_hs_room(struct rperf_serve *l, const char *addr)
+{
+	struct serve_conn *old, *busiest = NULL;
+	unsigned int most = 0;
+
+	if (handshakes_of(l, addr, &old) >=
+	    RPERF_SERVE_MAX_HANDSHAKES_PER_SOURCE)
+		evict(l, old, "too many from one address");
+	if (l->nhs < l->max_hs)
+		return;
+	for (unsigned int i = 0; i < l->nconns; i++) {
+		struct serve_conn *c = &l->conns[i];
+		unsigned int n;
+
+		if (!c->st || !c->hs_slot)
+			continue;
+		n = handshakes_of(l, c->addr, &old);
+		if (n > most) {
+			most = n;
+			busiest = old;
+		}
+	}
+	if (busiest)
+		evict(l, busiest, "too many handshakes pending");
 }
 
 /* Over the cap: REFUSE in words and close at once (no slot to linger). */
@@ -190,7 +268,13 @@ static void on_accept(struct rperf_serve *l, uint64_t now)
 			return; /* nothing more waiting */
 		l->stats.accepted++;
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		c = free_slot(l);
+		if (l->cfg.tls) {
+			char addr[SERVE_PEER_LEN];
+
+			peer_addr(peer, addr, sizeof(addr));
+			make_hs_room(l, addr);
+		}
+		c = free_slot(l, l->cfg.tls != NULL);
 		if (!c) {
 			refuse_over_cap(l, fd, peer);
 			continue;
@@ -198,8 +282,16 @@ static void on_accept(struct rperf_serve *l, uint64_t now)
 		c->st = CONN_PENDING;
 		c->fd = fd;
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		peer_addr(peer, c->addr, sizeof(c->addr));
+		c->born_ns = now;
 		c->deadline_ns = now + (uint64_t)l->cfg.handshake_ms * NS_MS;
-		l->open++;
+		if (l->cfg.tls) {
+			c->hs_slot = true;
+			l->nhs++;
+			serve_conn_tls_start(l, c);
+		} else {
+			l->open++;
+		}
 	}
 }
 
@@ -207,18 +299,20 @@ static void on_accept(struct rperf_serve *l, uint64_t now)
 static size_t build_poll(struct rperf_serve *l, uint64_t now, size_t *nown,
 			 uint64_t *next)
 {
-	size_t n = 1 + l->cfg.max_conns, k;
+	size_t n = 1 + l->nconns, k;
 	uint64_t od = UINT64_MAX;
 
 	*next = l->accept_pause_until_ns > now ? l->accept_pause_until_ns :
 						 UINT64_MAX;
 	l->pf[0] = (struct pollfd){ .fd = *next == UINT64_MAX ? l->cfg.lfd : -1,
 				    .events = POLLIN };
-	for (unsigned int i = 0; i < l->cfg.max_conns; i++) {
+	for (unsigned int i = 0; i < l->nconns; i++) {
 		const struct serve_conn *c = &l->conns[i];
 
 		l->pf[1 + i] = (struct pollfd){ .fd = c->st ? c->fd : -1,
-						.events = POLLIN };
+						.events = c->st == CONN_TLS ?
+								  c->want :
+								  POLLIN };
 		if (c->st && c->deadline_ns < *next)
 			*next = c->deadline_ns;
 	}
@@ -252,7 +346,7 @@ int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 {
 	uint64_t now = rperf_serve_now_ns(), next;
 	size_t nown, n = build_poll(l, now, &nown, &next);
-	size_t base = 1 + l->cfg.max_conns;
+	size_t base = 1 + l->nconns;
 	int rc = poll(l->pf, n, wait_ms(now, next, wait));
 
 	if (rc < 0 && errno != EINTR) {
@@ -264,7 +358,7 @@ int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 	/* the owner first: a run that ended frees the active slot */
 	if (l->cfg.owner.events)
 		l->cfg.owner.events(l->cfg.owner.arg, &l->pf[base], nown, now);
-	for (unsigned int i = 0; i < l->cfg.max_conns; i++) {
+	for (unsigned int i = 0; i < l->nconns; i++) {
 		struct serve_conn *c = &l->conns[i];
 
 		if (c->st && c->fd == l->pf[1 + i].fd && l->pf[1 + i].revents)
@@ -298,13 +392,14 @@ void rperf_serve_get_stats(const struct rperf_serve *l,
 {
 	*out = l->stats;
 	out->open = l->open;
+	out->handshakes = l->nhs;
 }
 
 void rperf_serve_destroy(struct rperf_serve *l)
 {
 	if (!l)
 		return;
-	for (unsigned int i = 0; i < l->cfg.max_conns; i++)
+	for (unsigned int i = 0; i < l->nconns; i++)
 		serve_conn_close(l, &l->conns[i]);
 	close(l->cfg.lfd);
 	free(l->conns);

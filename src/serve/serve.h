@@ -28,6 +28,21 @@
  *             until it closes or RPERF_SERVE_LINGER_MS passes (so it reads
  *             the reason instead of a reset), then closed.
  *
+ * With cfg.tls (`rperf agent` with a key or certificates) every accepted
+ * connection first does its TLS 1.3 handshake here, without blocking
+ * (ctrl_tls.h), in a pool of its own: at most RPERF_SERVE_MAX_HANDSHAKES
+ * at once and RPERF_SERVE_MAX_HANDSHAKES_PER_SOURCE from one address; a
+ * new connection over either bound evicts the OLDEST pending handshake
+ * (of its own address, else of the address holding the most), so idle or
+ * stalled strangers cost nothing but the slot they hold until the next
+ * one comes; none of them counts against cfg.max_conns and none reaches
+ * the owner. The handshake shares the HELLO's deadline (handshake_ms of
+ * the accept). A handshake that fails (no key, wrong key, not TLS) is
+ * closed with a log line; a peer that speaks the plain channel (its first
+ * bytes are an rperf frame) gets a plain REFUSE saying TLS is required.
+ * Only then does the connection take a slot of cfg.max_conns and read its
+ * HELLO through TLS; the owner gets it with admit_tls().
+ *
  * The owner's fds and deadline join the same poll(); its events() runs
  * every pass. Nothing here blocks: every socket the loop holds is
  * non-blocking. Single-threaded: call everything from the loop's thread
@@ -46,12 +61,15 @@
 #include <time.h>
 
 #include "ctrl/ctrl.h"
+#include "ctrl/ctrl_tls.h"
 
 #define RPERF_SERVE_MAX_FIRST 4096 /* payload bytes of a first frame */
 #define RPERF_SERVE_LINGER_MS 1000 /* a refused peer's time to read */
 #define RPERF_SERVE_DEFAULT_MAX_CONNS 64
 #define RPERF_SERVE_DEFAULT_HANDSHAKE_MS 3000
 #define RPERF_SERVE_MAX_OWNER_FDS 4
+#define RPERF_SERVE_MAX_HANDSHAKES 64 /* pending TLS handshakes, in all */
+#define RPERF_SERVE_MAX_HANDSHAKES_PER_SOURCE 8 /* from one address */
 
 enum rperf_serve_verdict {
 	RPERF_SERVE_ADMIT, /* the owner took the fd */
@@ -67,6 +85,12 @@ struct rperf_serve_owner {
 	enum rperf_serve_verdict (*admit)(void *arg, int fd, const char *peer,
 					  const struct rperf_ctrl_msg *hello,
 					  char *reason, size_t reasonlen);
+	/* With cfg.tls, in place of admit: the owner takes @fd AND @tls,
+	 * the authenticated session the HELLO came through. */
+	enum rperf_serve_verdict (*admit_tls)(
+		void *arg, int fd, struct rperf_ctrl_tls *tls, const char *peer,
+		const struct rperf_ctrl_msg *hello, char *reason,
+		size_t reasonlen);
 	/* The owner's fds for this pass (at most RPERF_SERVE_MAX_OWNER_FDS;
 	 * fd -1 ignored) and its nearest deadline (CLOCK_MONOTONIC ns,
 	 * UINT64_MAX: none). Returns how many. May be NULL. */
@@ -83,6 +107,8 @@ struct rperf_serve_cfg {
 	unsigned int max_conns; /* 1..RPERF_SERVE_MAX_CONNS_LIMIT */
 	int handshake_ms; /* > 0 */
 	const char *what; /* "rperf lat server": in refusals' words (copied) */
+	struct rperf_ctrl_tls_ctx *tls; /* NULL: plain; else TLS first
+					   (the caller's; outlives the loop) */
 	struct rperf_serve_owner owner;
 	/* one line about @peer ("" for the loop itself); may be NULL */
 	void (*log)(void *arg, const char *peer, const char *line);
@@ -95,6 +121,9 @@ struct rperf_serve_stats {
 	uint64_t admitted; /* handed to the owner */
 	uint64_t refused; /* REFUSE sent (busy, version, cap, malformed) */
 	uint64_t dropped; /* closed without a word: silent, EOF, not rperf */
+	uint64_t tls_failed; /* TLS handshakes failed (no key, wrong key) */
+	uint64_t evicted; /* pending handshakes evicted by newer ones */
+	unsigned int handshakes; /* TLS handshakes pending now */
 	unsigned int open; /* connections held now (pending + lingering) */
 };
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +21,24 @@ void serve_conn_close(struct rperf_serve *l, struct serve_conn *c)
 {
 	if (c->st == CONN_FREE)
 		return;
+	rperf_ctrl_tls_free(c->tls);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->frame);
+	if (c->hs_slot)
+		l->nhs--;
+	else
+		l->open--;
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
-	l->open--;
 }
 
-/* Forget @c without closing its fd (the owner has it now). */
+/* Forget @c without closing its fd (the owner has it now, and its TLS
+ * session). */
 static void conn_release(struct rperf_serve *l, struct serve_conn *c)
 {
 	c->fd = -1;
+	c->tls = NULL;
 	serve_conn_close(l, c);
 }
 
@@ -64,9 +71,12 @@ static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
 /* REFUSE with @reason, through the server's session state machine: a
  * valid HELLO was taken first (hello_rcvd) or the first frame was refused
  * in the await-HELLO state. */
-static void send_refuse(int fd, bool hello_rcvd, const char *reason)
+static void send_refuse(const struct serve_conn *c, bool hello_rcvd,
+			const char *reason)
 {
-	struct rperf_ctrl_io io = { .fd = fd, .timeout_ms = 0 };
+	struct rperf_ctrl_io io = { .fd = c->fd,
+				    .timeout_ms = 0,
+				    .tls = c->tls };
 	struct rperf_ctrl_session s;
 	json_t *o = NULL;
 
@@ -82,7 +92,7 @@ static void send_refuse(int fd, bool hello_rcvd, const char *reason)
 static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
 		      bool hello_rcvd, const char *reason)
 {
-	send_refuse(c->fd, hello_rcvd, reason);
+	send_refuse(c, hello_rcvd, reason);
 	serve_log(l, c->peer, "refused: %s", reason);
 	l->stats.refused++;
 	(void)shutdown(c->fd, SHUT_WR);
@@ -162,11 +172,17 @@ static void classify(struct rperf_serve *l, struct serve_conn *c)
 		refuse_as(l, c, false, "malformed HELLO (not one JSON object)");
 		return;
 	}
-	fl = fcntl(c->fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
-	v = l->cfg.owner.admit(l->cfg.owner.arg, c->fd, c->peer, &m, reason,
-			       sizeof(reason));
+	if (c->tls) { /* TLS needs the socket non-blocking */
+		fl = -1;
+		v = l->cfg.owner.admit_tls(l->cfg.owner.arg, c->fd, c->tls,
+					   c->peer, &m, reason, sizeof(reason));
+	} else {
+		fl = fcntl(c->fd, F_GETFL);
+		if (fl >= 0)
+			(void)fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
+		v = l->cfg.owner.admit(l->cfg.owner.arg, c->fd, c->peer, &m,
+				       reason, sizeof(reason));
+	}
 	rperf_ctrl_msg_release(&m);
 	if (v == RPERF_SERVE_ADMIT) {
 		l->stats.admitted++;
@@ -181,27 +197,30 @@ static void classify(struct rperf_serve *l, struct serve_conn *c)
 /* Read what is there of the first frame (never blocks). */
 static void on_pending(struct rperf_serve *l, struct serve_conn *c)
 {
+	const struct rperf_ctrl_io io = { .fd = c->fd, .tls = c->tls };
 	char why[96];
-	ssize_t n;
+	size_t n;
+	int rc;
 
 	for (;;) {
 		uint8_t *dst = c->frame ? c->frame + c->have : c->hdr + c->have;
 		size_t want =
 			(c->frame ? c->need : RPERF_CTRL_HDR_LEN) - c->have;
 
-		n = recv(c->fd, dst, want, MSG_DONTWAIT);
-		if (n < 0 &&
-		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		rc = rperf_ctrl_read_some(&io, dst, want, &n);
+		if (!rc && !n)
 			return;
-		if (n <= 0) {
-			snprintf(why, sizeof(why),
-				 n ? "reset after %zu bytes of its HELLO" :
-				     "went away after %zu bytes of its HELLO",
-				 c->have);
+		if (rc) {
+			snprintf(
+				why, sizeof(why),
+				rc != EPIPE ?
+					"reset after %zu bytes of its HELLO" :
+					"went away after %zu bytes of its HELLO",
+				c->have);
 			conn_drop(l, c, why);
 			return;
 		}
-		c->have += (size_t)n;
+		c->have += n;
 		if (!c->frame && c->have == RPERF_CTRL_HDR_LEN &&
 		    check_header(l, c))
 			return;
@@ -212,9 +231,81 @@ static void on_pending(struct rperf_serve *l, struct serve_conn *c)
 	}
 }
 
+/* A peer on the TLS port whose first bytes are an rperf frame: it speaks
+ * the plain channel (no key, or an rperf from before TLS). */
+static bool plain_peer(struct rperf_serve *l, struct serve_conn *c)
+{
+	uint8_t b[4] = { 0 };
+	ssize_t n = recv(c->fd, b, sizeof(b), MSG_PEEK | MSG_DONTWAIT);
+
+	if (n < 4 || b[0] != 'R' || b[1] != 'P' || b[2] != 'F' || b[3] != 'R')
+		return false;
+	rperf_ctrl_tls_free(c->tls);
+	c->tls = NULL;
+	refuse_as(
+		l, c, false,
+		"this rperf agent requires TLS: run the controller with --key-file (the agent's key) or --cert/--key/--ca");
+	return true;
+}
+
+/* Authenticated: the connection leaves the handshake pool for one of
+ * cfg.max_conns and its HELLO is read through TLS. */
+static void tls_done(struct rperf_serve *l, struct serve_conn *c)
+{
+	char d[96];
+
+	rperf_ctrl_tls_describe(c->tls, d, sizeof(d));
+	serve_log(l, c->peer, "authenticated (%s)", d);
+	if (l->open >= l->cfg.max_conns) {
+		char why[160];
+
+		snprintf(
+			why, sizeof(why),
+			"too many connections: %u held open already (--max-conns %u); try again later",
+			l->open, l->cfg.max_conns);
+		refuse_as(l, c, false, why);
+		return;
+	}
+	c->hs_slot = false;
+	l->nhs--;
+	l->open++;
+	c->st = CONN_PENDING;
+	on_pending(l, c); /* the HELLO may be in already */
+}
+
+static void on_tls(struct rperf_serve *l, struct serve_conn *c)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	int rc;
+
+	if (plain_peer(l, c))
+		return;
+	rc = rperf_ctrl_tls_step(c->tls, &c->want, why, sizeof(why));
+	if (rc == EAGAIN)
+		return;
+	if (!rc) {
+		tls_done(l, c);
+		return;
+	}
+	l->stats.tls_failed++;
+	conn_drop(l, c, why);
+}
+
+void serve_conn_tls_start(struct rperf_serve *l, struct serve_conn *c)
+{
+	int rc = rperf_ctrl_tls_new(l->cfg.tls, c->fd, &c->tls);
+
+	c->st = CONN_TLS;
+	c->want = POLLIN; /* the ClientHello */
+	if (rc)
+		conn_drop(l, c, "out of memory for its TLS session: closed");
+}
+
 void serve_conn_on_input(struct rperf_serve *l, struct serve_conn *c)
 {
-	if (c->st == CONN_PENDING)
+	if (c->st == CONN_TLS)
+		on_tls(l, c);
+	else if (c->st == CONN_PENDING)
 		on_pending(l, c);
 	else if (c->st == CONN_LINGER && drain(c->fd))
 		serve_conn_close(l, c);
@@ -228,11 +319,19 @@ void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c)
 		serve_conn_close(l, c);
 		return;
 	}
+	if (c->st == CONN_TLS) { /* no channel to say it on */
+		snprintf(
+			why, sizeof(why),
+			"no TLS handshake within %d ms of connecting (--handshake-timeout): closed",
+			l->cfg.handshake_ms);
+		conn_drop(l, c, why);
+		return;
+	}
 	snprintf(
 		why, sizeof(why),
 		"no whole HELLO within %d ms of connecting (--handshake-timeout; %zu bytes came)",
 		l->cfg.handshake_ms, c->have);
-	send_refuse(c->fd, false, why);
+	send_refuse(c, false, why);
 	serve_log(l, c->peer, "refused: %s", why);
 	l->stats.refused++;
 	(void)drain(c->fd);

@@ -13,6 +13,7 @@
 
 enum conn_state {
 	CONN_FREE = 0,
+	CONN_TLS, /* TLS handshake (cfg.tls): the handshake pool */
 	CONN_PENDING, /* reading the first frame */
 	CONN_LINGER, /* refused: draining until EOF or the deadline */
 };
@@ -26,14 +27,23 @@ struct serve_conn {
 	size_t have; /* bytes of the frame read so far */
 	uint8_t *frame; /* header + payload once the header passed */
 	size_t need; /* the whole frame's bytes once the header passed */
+	struct rperf_ctrl_tls *tls; /* cfg.tls: the session, else NULL */
+	short want; /* CONN_TLS: the event the handshake waits for */
+	bool hs_slot; /* counted in the handshake pool, not in open */
+	char addr[SERVE_PEER_LEN]; /* peer without the port */
+	uint64_t born_ns; /* accept time: the oldest is evicted first */
 };
 
 struct rperf_serve {
 	struct rperf_serve_cfg cfg; /* cfg.what points at what[] */
 	char what[64]; /* a copy: the caller's string may not outlive create */
-	struct serve_conn *conns; /* cfg.max_conns slots */
+	struct serve_conn *conns; /* nconns = cfg.max_conns (+ handshakes) */
+	unsigned int nconns;
 	struct pollfd *pf; /* lfd + conns + owner fds */
-	unsigned int open;
+	unsigned int open; /* held against cfg.max_conns */
+	unsigned int nhs; /* held in the handshake pool */
+	unsigned int max_hs; /* its size: RPERF_SERVE_MAX_HANDSHAKES (or
+				less under a low open-file limit) */
 	uint64_t accept_pause_until_ns;
 	bool quit;
 	struct rperf_serve_stats stats;
@@ -49,6 +59,8 @@ void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
 		       const char *reason);
 /* @c's fd is readable (or hung up): read what is there, act on it. */
 void serve_conn_on_input(struct rperf_serve *l, struct serve_conn *c);
+/* A new TLS connection (cfg.tls) in slot @c. */
+void serve_conn_tls_start(struct rperf_serve *l, struct serve_conn *c);
 /* @c's deadline passed. */
 void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c);
 

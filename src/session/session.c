@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host/place.h"
+#include "limits/limits.h"
 #include "session/session_err.h"
 #include "session/session_path.h"
 
@@ -59,26 +61,30 @@ int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
 	return ERANGE;
 }
 
-int rperf_session_pin(int64_t cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	if (cpu >= CPU_SETSIZE)
-		return EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
-}
-
 int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
 {
-	int rc = rperf_session_pin(cpu);
+	int rc = rperf_place_pin(cpu);
 
 	return rc ? rperf_err_set(
 			    e, RPERF_ERRC_USAGE, rc,
 			    "--cpu: cannot pin to CPU %lld: %s; accepted: a CPU this process may run on",
 			    (long long)cpu, strerror(rc)) :
 		    0;
+}
+
+int rperf_session_admit(const struct rperf_cli_config *cfg,
+			struct rperf_pin_req *r,
+			const struct rperf_session_path *path,
+			uint64_t *stall_ns, char *why, size_t whylen)
+{
+	struct rperf_verbs_cfg v;
+	struct rperf_limits l;
+
+	rperf_session_verbs_cfg(cfg, &v);
+	r->huge_shift = v.huge_shift;
+	r->inline_size = cfg->inline_size;
+	rperf_limits_of(cfg, &l);
+	*stall_ns = rperf_limits_stall_ns(&l, (unsigned int)path->qp_timeout,
+					  (unsigned int)path->retry_count);
+	return rperf_limits_check(&l, r, why, whylen);
 }

@@ -36,9 +36,20 @@ int rperf_session_dev_open(const struct rperf_cli_config *cfg,
 int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
 			      uint64_t depth, char *err, size_t errlen);
 
-/* Pin the calling thread to @cpu (-1: no pinning). 0 or errno. */
-int rperf_session_pin(int64_t cpu);
-/* The same for --cpu, with the one-line error (usage class) in @e. */
+/*
+ * Server: what a client's PARAMS would pin (@r: its QPs, depths and
+ * buffers; the buffers' page size and the inline size are this server's)
+ * against this server's --max-memory/--max-qps, before anything is
+ * allocated: 0 with *stall_ns the run's stall limit for @path on this
+ * server (rperf_limits_stall_ns), or EDQUOT with @why.
+ */
+struct rperf_pin_req;
+int rperf_session_admit(const struct rperf_cli_config *cfg,
+			struct rperf_pin_req *r,
+			const struct rperf_session_path *path,
+			uint64_t *stall_ns, char *why, size_t whylen);
+
+/* rperf_place_pin() for --cpu, with the one-line error (usage class) in @e. */
 struct rperf_err;
 int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e);
 

@@ -2,6 +2,7 @@
 #include "session/session_ctrl.h"
 
 #include "config/config.h"
+#include "engine/endpoint.h"
 #include "session/session_err.h"
 #include "session/session_verbs.h"
 
@@ -10,39 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-
-void rperf_session_ep_to_wire(const struct rperf_dev *d,
-			      const struct rperf_qp *qp, int mtu,
-			      const struct rperf_buf *buf,
-			      struct rperf_ctrl_endpoint *out)
-{
-	struct rperf_endpoint ep;
-
-	rperf_qp_endpoint(d, qp, mtu, &ep);
-	memset(out, 0, sizeof(*out));
-	out->qpn = ep.qpn;
-	out->psn = ep.psn;
-	out->lid = ep.lid;
-	memcpy(out->gid, ep.gid, sizeof(out->gid));
-	out->mtu = (uint32_t)ep.mtu;
-	if (buf && buf->mr) {
-		out->addr = (uintptr_t)buf->addr;
-		out->rkey = buf->mr->rkey;
-		out->size = buf->len;
-		out->access = rperf_session_access_bits(buf->access);
-	}
-}
-
-void rperf_session_ep_from_wire(const struct rperf_ctrl_endpoint *in,
-				struct rperf_endpoint *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->qpn = in->qpn;
-	out->psn = in->psn;
-	out->lid = in->lid;
-	memcpy(out->gid, in->gid, sizeof(out->gid));
-	out->mtu = (int)in->mtu;
-}
 
 int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
 				const struct rperf_ctrl_io *io,
@@ -54,7 +22,7 @@ int rperf_session_send_endpoint(struct rperf_ctrl_session *s,
 	json_t *obj = NULL;
 	int rc;
 
-	rperf_session_ep_to_wire(d, qp, mtu, buf, &cep);
+	rperf_endpoint_to_wire(d, qp, mtu, buf, &cep);
 	rc = rperf_ctrl_endpoint_encode(&cep, &obj);
 	if (!rc)
 		rc = rperf_ctrl_session_send(s, io, RPERF_CTRL_ENDPOINT, obj);
@@ -73,7 +41,7 @@ int rperf_session_endpoint_from(const struct rperf_ctrl_msg *m,
 		return rc;
 	if (raw)
 		*raw = cep;
-	rperf_session_ep_from_wire(&cep, ep);
+	rperf_endpoint_from_wire(&cep, ep);
 	return 0;
 }
 

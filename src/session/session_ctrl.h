@@ -33,15 +33,6 @@ int rperf_session_expect(struct rperf_ctrl_session *s,
 			 const struct rperf_ctrl_io *io,
 			 enum rperf_ctrl_type want, struct rperf_ctrl_msg *out,
 			 char *why, size_t whylen);
-/* One conversion between the verbs endpoint of a QP and its wire form
- * (two-host sessions and the multi-host engine alike). to_wire: @qp's
- * endpoint on @d at @mtu, plus @buf's address and key (may be NULL). */
-void rperf_session_ep_to_wire(const struct rperf_dev *d,
-			      const struct rperf_qp *qp, int mtu,
-			      const struct rperf_buf *buf,
-			      struct rperf_ctrl_endpoint *out);
-void rperf_session_ep_from_wire(const struct rperf_ctrl_endpoint *in,
-				struct rperf_endpoint *out);
 /* Decoded ENDPOINT -> verbs endpoint (+ the peer's buffer, may be NULL). */
 int rperf_session_endpoint_from(const struct rperf_ctrl_msg *m,
 				struct rperf_endpoint *ep,

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctrl/ctrl.h"
+
 _Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
 	       "cfg->given has a bit per option");
 
@@ -105,7 +107,7 @@ static json_t *value_of(const struct rperf_cli_config *cfg,
 	case RPERF_OT_RATE:
 		return json_real(*(const double *)f);
 	case RPERF_OT_ENUM:
-		return json_string(o->choices[*(const int *)f]);
+		return json_string(rperf_name_cli(o->choices, *(const int *)f));
 	case RPERF_OT_SIZE_LIST:
 	case RPERF_OT_PCT_LIST:
 		return list_value(cfg, o);
@@ -175,6 +177,7 @@ static void fmt_value(const struct rperf_opt *o, const json_t *v, char *buf,
 			snprintf(buf + used, len - used, ",... (%zu sizes)", n);
 	} else if (json_is_string(v)) {
 		snprintf(buf, len, "%s", json_string_value(v));
+		rperf_ctrl_text_clean(buf); /* the peer's */
 	} else if (json_is_integer(v) && o->type == RPERF_OT_TIME) {
 		fmt_time(json_integer_value(v), buf, len);
 	} else if (json_is_integer(v)) {

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "session/session_err.h"
 
 /* What a given option means on the server. */

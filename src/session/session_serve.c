@@ -9,7 +9,9 @@
 #include "session/session_serve.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -59,12 +61,29 @@ static int64_t left_s(struct owner *o)
 	return rperf_serve_left_s(end, rperf_serve_now_ns());
 }
 
+static void join(struct owner *o);
+
+/* The worker is ending after a refusal (nothing ran), or has ended on a
+ * --persistent server: either way the next client may be served, though
+ * the loop has not seen the worker's eventfd yet. */
+static bool worker_ending(const struct owner *o)
+{
+	struct pollfd pf = { .fd = o->efd, .events = POLLIN };
+
+	return atomic_load(&o->plan.refused) ||
+	       (o->cfg->persistent && poll(&pf, 1, 0) == 1);
+}
+
 static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 				      const struct rperf_ctrl_msg *hello,
 				      char *reason, size_t len)
 {
 	struct owner *o = arg;
 
+	/* a client refused a moment ago may come back at once (the same
+	 * command line, corrected): its refusal does not make it wait */
+	if (o->active && worker_ending(o))
+		join(o);
 	if (o->active) {
 		rperf_serve_busy_text(o->client.peer, o->since, left_s(o),
 				      reason, len);
@@ -80,6 +99,7 @@ static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 	snprintf(o->client.peer, sizeof(o->client.peer), "%s", peer);
 	json_incref(o->client.hello.payload);
 	atomic_store(&o->plan.end_ns, RPERF_SESSION_PLAN_UNKNOWN);
+	atomic_store(&o->plan.refused, false);
 	o->since = time(NULL);
 	if (pthread_create(&o->th, NULL, worker, o)) {
 		rperf_ctrl_msg_release(&o->client.hello);

@@ -20,6 +20,10 @@ struct rperf_session_plan {
 	/* CLOCK_MONOTONIC ns of the planned end, or one of the above;
 	 * written by the worker, read by the loop */
 	_Atomic uint64_t end_ns;
+	/* set by the worker when it refuses its client (before the REFUSE
+	 * goes out where it can): the worker ends at once, and a client
+	 * that connects meanwhile is served, not told the server is busy */
+	_Atomic bool refused;
 };
 
 struct rperf_session_client {

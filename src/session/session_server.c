@@ -40,6 +40,8 @@ static int refuse(struct served *sv, struct rperf_err *e)
 	char why[RPERF_ERR_MSG_LEN];
 
 	snprintf(why, sizeof(why), "%s", e->msg);
+	if (sv->plan)
+		atomic_store(&sv->plan->refused, true);
 	rperf_session_send_reason(&sv->ch.s, &sv->ch.io, RPERF_CTRL_REFUSE,
 				  why);
 	sv->refused = true;
@@ -60,6 +62,8 @@ static int greet(struct served *sv, const struct rperf_ctrl_msg *hello,
 					       RPERF_SERVER_MAX_SIZE, why,
 					       sizeof(why));
 	if (rc == EPROTO) {
+		if (sv->plan)
+			atomic_store(&sv->plan->refused, true);
 		sv->refused = true;
 		rperf_err_set(e, RPERF_ERRC_USAGE, rc, "refused: %s", why);
 	} else if (rc)

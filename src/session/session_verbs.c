@@ -21,17 +21,6 @@ int rperf_session_verb_access(int verb)
 	}
 }
 
-uint32_t rperf_session_access_bits(int ibv_access)
-{
-	return ((ibv_access & IBV_ACCESS_REMOTE_WRITE) ? RPERF_EP_REMOTE_WRITE :
-							 0) |
-	       ((ibv_access & IBV_ACCESS_REMOTE_READ) ? RPERF_EP_REMOTE_READ :
-							0) |
-	       ((ibv_access & IBV_ACCESS_REMOTE_ATOMIC) ?
-			RPERF_EP_REMOTE_ATOMIC :
-			0);
-}
-
 int rperf_session_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
 				 size_t errlen)
 {
@@ -58,7 +47,7 @@ int rperf_session_peer_buf_check(const struct rperf_ctrl_endpoint *peer,
 				 char *err, size_t errlen)
 {
 	uint32_t want =
-		rperf_session_access_bits(rperf_session_verb_access(verb));
+		rperf_endpoint_access_bits(rperf_session_verb_access(verb));
 
 	if (!want)
 		return 0; /* SENDs land in receives, not in the buffer */

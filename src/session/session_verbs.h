@@ -12,13 +12,11 @@
 #include <stdint.h>
 
 #include "ctrl/ctrl.h"
+#include "engine/endpoint.h"
 #include "verbs/verbs.h"
 
 /* IBV_ACCESS_REMOTE_* the target of @verb needs (0: SEND). */
 int rperf_session_verb_access(int verb);
-
-/* IBV_ACCESS_* flags -> RPERF_EP_* bits (the ENDPOINT's "access"). */
-uint32_t rperf_session_access_bits(int ibv_access);
 
 /* Can @d run @verb (initiator or responder)? 0, or ENOTSUP with @err
  * naming the device (atomics on a device whose atomic_cap is NONE). */

@@ -37,7 +37,7 @@ int rperf_open_regular(const char *path, int *fd, const char **kind)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		*kind = kind_of(st.st_mode);
-		rc = EINVAL;
+		rc = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		goto close_fd;
 	}
 	fl = fcntl(f, F_GETFL);

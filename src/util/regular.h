@@ -12,9 +12,10 @@
 
 /*
  * Open @path read-only if it is a regular file: 0 with *fd (blocking
- * again, O_CLOEXEC), or the open errno, or EINVAL with *kind naming what
- * it is instead ("a FIFO", "a directory", "a character device", "a block
- * device", "a socket", "not a regular file").
+ * again, O_CLOEXEC), or the open errno (*kind ""), or EISDIR (a
+ * directory) / EINVAL with *kind naming what it is instead ("a FIFO",
+ * "a directory", "a character device", "a block device", "a socket",
+ * "not a regular file").
  */
 int rperf_open_regular(const char *path, int *fd, const char **kind);
 /* The same as a stdio stream (mode "r"): NULL with *rc and *kind set. */

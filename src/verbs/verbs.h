@@ -110,6 +110,11 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,
 		     size_t errlen);
+/* Connect two QPs of @d to each other (the LSG's loopback pair). */
+int rperf_qp_connect_pair(struct rperf_qp *a, struct rperf_qp *b,
+			  const struct rperf_dev *d,
+			  const struct rperf_verbs_cfg *cfg, char *err,
+			  size_t errlen);
 
 /* A completion channel for many CQs (its fd non-blocking). 0 or errno. */
 int rperf_channel_open(struct rperf_dev *d, struct ibv_comp_channel **out);

@@ -273,6 +273,22 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 	return 0;
 }
 
+int rperf_qp_connect_pair(struct rperf_qp *a, struct rperf_qp *b,
+			  const struct rperf_dev *d,
+			  const struct rperf_verbs_cfg *cfg, char *err,
+			  size_t errlen)
+{
+	struct rperf_endpoint ea, eb;
+	int rc;
+
+	rperf_qp_endpoint(d, a, cfg->mtu, &ea);
+	rperf_qp_endpoint(d, b, cfg->mtu, &eb);
+	rc = rperf_qp_connect(a, d, cfg, &eb, err, errlen);
+	if (!rc)
+		rc = rperf_qp_connect(b, d, cfg, &ea, err, errlen);
+	return rc;
+}
+
 int rperf_post_recvs(struct rperf_qp *qp, const struct rperf_buf *buf,
 		     size_t len, unsigned int n)
 {

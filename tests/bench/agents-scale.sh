@@ -8,8 +8,13 @@
 # of the GO receipt times the agents report on the host's CLOCK_MONOTONIC),
 # the median of REPS runs (default 3) after one warm-up run, then how both
 # grow with N.
+# Each N runs twice on the same machine: the channel TLS 1.3 with a
+# pre-shared key (agents and controller --key-file, the default since issue
+# 19) and plain TCP (--insecure both), so the table shows what TLS costs
+# the set-up (connect + handshake per agent, in parallel) at N agents.
 # Fails when a run does not report every agent as dry run (a broken
-# protocol), never on the figures themselves: they depend on the machine.
+# protocol), or the channel is not the one asked for, never on the figures
+# themselves: they depend on the machine.
 #   REPS=N   runs per N (default 3)
 set -euo pipefail
 rperf=${1:?usage: agents-scale.sh RPERF [N...]}
@@ -28,18 +33,24 @@ stop_agents() {
 }
 trap 'stop_agents; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
-# Start $1 agents on ports $2.. ; 0 when all listen (clock calibrated).
+printf 'agents-scale bench key\n' >"$work/key"
+chmod 600 "$work/key"
+# the channel's options: tls (the key) or plain (--insecure)
+auth() { if [ "$1" = tls ]; then echo "--key-file $work/key"; else echo --insecure; fi; }
+
+# Start $1 agents on ports $2.. with channel $3; 0 when all listen.
 start_agents() {
 	local n=$1 base=$2 i t
 	for ((i = 1; i <= n; i++)); do
-		"$rperf" agent --dry-run --bind 127.0.0.1 -p $((base + i)) \
+		# shellcheck disable=SC2046
+		"$rperf" agent --dry-run --bind 127.0.0.1 -p $((base + i)) $(auth "$3") \
 			--clock posix --timeout 30s >"$work/agent$i.log" 2>&1 &
 		pids+=($!)
 	done
 	for ((t = 0; t < 300; t++)); do
 		local up=0
 		for ((i = 1; i <= n; i++)); do
-			grep -q 'listening on' "$work/agent$i.log" && up=$((up + 1))
+			grep -q "listening on" "$work/agent$i.log" 2>/dev/null && up=$((up + 1))
 		done
 		[ "$up" -eq "$n" ] && return 0
 		for p in "${pids[@]}"; do
@@ -66,44 +77,57 @@ write_job() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-declare -A setup spread
-echo "agents-scale: $reps run(s) per N of one controller against N dry-run agents on 127.0.0.1 ($(nproc) cores)"
-printf '%8s %14s %14s %18s\n' agents "connect ms" "set-up ms" "GO spread us"
+declare -A setup spread plain_setup
+echo "agents-scale: $reps run(s) per N and channel of one controller against N dry-run agents on 127.0.0.1 ($(nproc) cores)"
+printf '%8s %7s %14s %14s %18s\n' agents channel "connect ms" "set-up ms" "GO spread us"
 for n in "$@"; do
-	ok=0
-	for try in 1 2 3; do
-		base=$((20000 + (RANDOM % 400) * 100))
-		if start_agents "$n" "$base"; then ok=1; break; fi
+	for ch in plain tls; do
+		ok=0
+		for try in 1 2 3; do
+			base=$((20000 + (RANDOM % 400) * 100))
+			if start_agents "$n" "$base" "$ch"; then ok=1; break; fi
+			stop_agents
+		done
+		[ "$ok" = 1 ] || { echo "agents-scale: could not start $n agents"; tail -3 "$work"/agent*.log; exit 1; }
+		write_job "$n" "$base"
+		: >"$work/s$n" ; : >"$work/g$n" ; : >"$work/c$n"
+		for ((r = 0; r <= reps; r++)); do # run 0 warms up, not counted
+			# shellcheck disable=SC2046
+			if ! "$rperf" run $(auth "$ch") "$work/job$n.ini" --out_json_file "$work/r$n.json" >"$work/run$n.txt" 2>&1; then
+				echo "agents-scale: rperf run with $n agents ($ch) failed:"; cat "$work/run$n.txt"; exit 1
+			fi
+			j="$work/r$n.json"
+			want=$([ "$ch" = tls ] && echo tls-psk || echo plain)
+			if [ "$(jq -r '.dry_run' "$j")" != true ] ||
+				[ "$(jq -r '.control_plane.dry_run_agents' "$j")" != "$n" ] ||
+				[ "$(jq -r '.control_plane.go_rx_agents' "$j")" != "$n" ] ||
+				[ "$(jq -r '.control_plane.channel' "$j")" != "$want" ] ||
+				[ "$(jq -r '.failed_hosts | length' "$j")" != 0 ]; then
+				echo "agents-scale: $n agents ($ch): not every agent reported as dry run over $want:"
+				jq -c '.control_plane, .failed_hosts' "$j"; exit 1
+			fi
+			grep -q '^DRY RUN:' "$work/run$n.txt" || { echo "agents-scale: no DRY RUN banner"; exit 1; }
+			[ "$r" = 0 ] && continue
+			jq -r '.control_plane.connect_seconds * 1000' "$j" >>"$work/c$n"
+			jq -r '.control_plane.setup_seconds * 1000' "$j" >>"$work/s$n"
+			jq -r '.control_plane.go_rx_spread_ns / 1000' "$j" >>"$work/g$n"
+		done
 		stop_agents
-	done
-	[ "$ok" = 1 ] || { echo "agents-scale: could not start $n agents"; tail -3 "$work"/agent*.log; exit 1; }
-	write_job "$n" "$base"
-	: >"$work/s$n" ; : >"$work/g$n" ; : >"$work/c$n"
-	for ((r = 0; r <= reps; r++)); do # run 0 warms up, not counted
-		if ! "$rperf" run "$work/job$n.ini" --out_json_file "$work/r$n.json" >"$work/run$n.txt" 2>&1; then
-			echo "agents-scale: rperf run with $n agents failed:"; cat "$work/run$n.txt"; exit 1
+		if [ "$ch" = tls ]; then
+			setup[$n]=$(median <"$work/s$n")
+			spread[$n]=$(median <"$work/g$n")
+		else
+			plain_setup[$n]=$(median <"$work/s$n")
 		fi
-		j="$work/r$n.json"
-		if [ "$(jq -r '.dry_run' "$j")" != true ] ||
-			[ "$(jq -r '.control_plane.dry_run_agents' "$j")" != "$n" ] ||
-			[ "$(jq -r '.control_plane.go_rx_agents' "$j")" != "$n" ] ||
-			[ "$(jq -r '.failed_hosts | length' "$j")" != 0 ]; then
-			echo "agents-scale: $n agents: not every agent reported as dry run:"
-			jq -c '.control_plane, .failed_hosts' "$j"; exit 1
-		fi
-		grep -q '^DRY RUN:' "$work/run$n.txt" || { echo "agents-scale: no DRY RUN banner"; exit 1; }
-		[ "$r" = 0 ] && continue
-		jq -r '.control_plane.connect_seconds * 1000' "$j" >>"$work/c$n"
-		jq -r '.control_plane.setup_seconds * 1000' "$j" >>"$work/s$n"
-		jq -r '.control_plane.go_rx_spread_ns / 1000' "$j" >>"$work/g$n"
+		printf '%8d %7s %14.1f %14.1f %18.1f\n' "$n" "$ch" "$(median <"$work/c$n")" "$(median <"$work/s$n")" "$(median <"$work/g$n")"
 	done
-	stop_agents
-	setup[$n]=$(median <"$work/s$n")
-	spread[$n]=$(median <"$work/g$n")
-	printf '%8d %14.1f %14.1f %18.1f\n' "$n" "$(median <"$work/c$n")" "${setup[$n]}" "${spread[$n]}"
+done
+for n in "$@"; do
+	awk -v n="$n" -v t="${setup[$n]}" -v p="${plain_setup[$n]}" 'BEGIN {
+		printf "TLS set-up cost at %d agents: %.1f ms with TLS 1.3 (PSK) vs %.1f ms plain: +%.1f ms (%.2f ms per agent)\n", n, t, p, t - p, (t - p) / n }'
 done
 
-# Growth from the smallest to the largest N: the ratio, the exponent b of
+# Growth (TLS runs) from the smallest to the largest N: the ratio, the exponent b of
 # N^b between them, and the least-squares cost per added agent.
 lo=$1
 hi=${!#}

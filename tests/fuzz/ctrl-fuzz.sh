@@ -33,18 +33,21 @@ if ! jansson=$(pkg-config --cflags --libs jansson libcrypto 2>/dev/null); then
 	exit 77
 fi
 # Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
-# experiment codecs (src/engine) and the histogram serialization they use.
+# experiment codecs (src/engine), their name tables and the histogram serialization they use.
 srcs=()
 for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done
-for f in spec.c proto_auth.c proto_plan.c proto_report.c proto_session.c; do
+for f in spec.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
+	proto_session.c; do
 	srcs+=("$src/src/engine/$f")
 done
+srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
+srcs+=("$src/src/util/regular.c") # proto_auth.c's key file
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \
@@ -59,8 +62,9 @@ runs:*) want=${secs#runs:}; limit=(-runs="$want") ;;
 esac
 t0=$(date +%s)
 rc=0
+# -error_exitcode: libFuzzer's default for a crash is 77, CTest's skip code
 ./fuzz_ctrl "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-	-print_final_stats=1 corpus 2>&1 | tee fuzz.log || rc=${PIPESTATUS[0]}
+	-error_exitcode=1 -print_final_stats=1 corpus 2>&1 | tee fuzz.log || rc=${PIPESTATUS[0]}
 execs=$(awk '/^stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' fuzz.log)
 echo "fuzz_ctrl: $execs executions in $(($(date +%s) - t0)) s"
 [ "$rc" = 0 ] || exit "$rc"

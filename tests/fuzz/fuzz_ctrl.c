@@ -25,16 +25,15 @@ static void experiment(const struct rperf_ctrl_msg *m)
 	struct rperf_proto_plan plan;
 	struct rperf_proto_eps eps;
 	struct rperf_proto_report rep;
-	struct rperf_ctrl_welcome w;
-	uint8_t nonce[RPERF_PROTO_NONCE_LEN], mac[RPERF_PROTO_MAC_LEN];
-	uint64_t go;
-	bool b;
+	uint64_t go, hb;
 	char why[256];
 	json_t *o = NULL;
 
-	(void)rperf_proto_welcome_decode(m, &w, nonce, &b);
-	(void)rperf_proto_auth_decode(m, mac, &b);
-	(void)rperf_proto_go_decode(m, &go);
+	if (!rperf_proto_go_decode(m, &go, &hb)) {
+		if (rperf_proto_go_encode(go, hb, &o))
+			abort();
+		json_decref(o);
+	}
 	if (!rperf_proto_plan_decode(m, &plan, why, sizeof(why))) {
 		if (rperf_proto_plan_encode(&plan, &o))
 			abort();

@@ -158,14 +158,10 @@ BEGIN {
 	while ((getline ln < table) > 0) {
 		tno++
 		sub(/#.*/, "", ln)
-		n = split(ln, w, /[ \t]+/)
-		if (n > 0 && w[1] == "") {
-			for (i = 1; i < n; i++)
-				w[i] = w[i + 1]
-			n--
-		}
-		if (n == 0)
+		gsub(/^[ \t]+|[ \t]+$/, "", ln)
+		if (ln == "")
 			continue
+		n = split(ln, w, /[ \t]+/)
 		if (w[1] == "layer") {
 			nlayer++
 			layerline[nlayer] = ""

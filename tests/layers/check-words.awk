@@ -40,6 +40,7 @@ function process_words(s, ln, what, l, i, p) {
 	for (i = 1; i <= nwords; i++)
 		if (match(l, words[i])) {
 			p = substr(s, RSTART, RLENGTH)
+			sub(/[^0-9a-z]$/, "", p)
 			if ((path ":" tolower(p)) in leg) {
 				legused[path ":" tolower(p)] = 1
 				continue
@@ -98,8 +99,11 @@ BEGIN {
 			leg[tolower(w[i])] = 1
 	words[++nwords] = "the brief"
 	words[++nwords] = "session notes?"
-	words[++nwords] = "issue [0-9]+"
-	words[++nwords] = "seed [0-9]+"
+	# a tracker's number ("issue 14's", "(issue 11)"), not the verb
+	# ("the LSG may issue 2 reads"); a reference paper's number (seed 002),
+	# not a random generator's seed
+	words[++nwords] = "issue [0-9]+([^0-9a-z ]|$)"
+	words[++nwords] = "seed 0[0-9]+"
 	words[++nwords] = "integrator"
 }
 

@@ -12,9 +12,9 @@ cd "$root" || exit 2
 
 # Files of other projects that comments cite by name.
 external="perftest_communication.c"
-# Known and named, path:phrase separated by '|': text that the one-engine
-# work removes with its file.
-legacy="src/lat/lat_files.c:seed 002"
+# Known and named, path:phrase separated by '|': text a later change
+# removes with its file (none today).
+legacy=""
 
 if ! mapfile -t list < <(git ls-files --cached --others --exclude-standard \
 	2>/dev/null) || [ ${#list[@]} = 0 ]; then

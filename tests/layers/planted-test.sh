@@ -102,7 +102,8 @@ cat > "$tmp/tree/src/util/planted.c" <<'PLANTED'
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* See util/units.c, units.h, tests/unit/test_units.c, <sys/nothere.h>, */
 /* and util/gone.c. */
-static const char *s = "fixed as issue 7 asked"; // nothere.h
+static const char *s = "fixed (issue 7)"; // nothere.h
+static const char *t = "may issue 2 reads, seed 7"; /* neither */
 PLANTED
 expect words 1 'src/util/planted.c:3: the comment names util/gone.c' \
 	'src/util/planted.c:4: "issue 7" in a string' \

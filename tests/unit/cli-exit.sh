@@ -89,21 +89,36 @@ else
 	echo "note: jq not installed; info --json keys not checked"
 fi
 expect 0 any info --clock posix --spin 10ms
+# rperf run / agent: no key, no certificates and no --insecure -> 2, the
+# message names the ways out (issue 19: authenticated by default)
+printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:2\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/down.ini"
+expect 2 1 run "$tmp/down.ini"
+grep -q "^rperf run: no --key-file and no --cert/--key/--ca: .*--insecure" "$tmp/err" || bad "run without a key: $(cat "$tmp/err")"
+expect 2 1 agent -p 1
+grep -q "^rperf agent: no --key-file and no --cert/--key/--ca: .*--insecure" "$tmp/err" || bad "agent without a key: $(cat "$tmp/err")"
+printf 'k\n' > "$tmp/k.key"
+chmod 600 "$tmp/k.key"
+expect 2 1 agent -p 1 --insecure --key-file "$tmp/k.key"
+expect 2 1 agent -p 1 --cert "$tmp/k.key"
+grep -q "all three of --cert, --key and --ca (missing --key)" "$tmp/err" || bad "agent --cert alone: $(cat "$tmp/err")"
+chmod 644 "$tmp/k.key"
+expect 2 1 run --key-file "$tmp/k.key" "$tmp/down.ini"
+grep -q "chmod 600" "$tmp/err" || bad "run --key-file 644: $(cat "$tmp/err")"
 # rperf run: bad job file (FILE:LINE) or output -> 2; agent not running -> 3
-expect 2 1 run "$tmp/none.ini"
+expect 2 1 run --insecure "$tmp/none.ini"
 printf '[global]\nszie = 1\n' > "$tmp/bad.ini"
-expect 2 1 run "$tmp/bad.ini"
+expect 2 1 run --insecure "$tmp/bad.ini"
 grep -q "bad.ini:2" "$tmp/err" || bad "run: a job error must name FILE:LINE: $(cat "$tmp/err")"
 printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:1\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/same.ini"
-expect 2 1 run "$tmp/same.ini"
+expect 2 1 run --insecure "$tmp/same.ini"
 grep -q "same.ini:.*one agent serves one host" "$tmp/err" || bad "run: two hosts on one agent: $(cat "$tmp/err")"
 printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:2\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/down.ini"
-expect 2 1 run --out_json_file "$tmp/no/such/dir/r.json" "$tmp/down.ini"
+expect 2 1 run --insecure --out_json_file "$tmp/no/such/dir/r.json" "$tmp/down.ini"
 # a run that measured nothing keeps the previous results byte-identical;
 # its aborted report goes beside them (FILE.aborted.json)
 printf '{"previous": "results"}\n' > "$tmp/down.json"
 cp "$tmp/down.json" "$tmp/down.before"
-expect 3 2 run --out_json_file "$tmp/down.json" "$tmp/down.ini"
+expect 3 2 run --insecure --out_json_file "$tmp/down.json" "$tmp/down.ini"
 grep -q "host a" "$tmp/err" || bad "run: an agent not running must be named: $(cat "$tmp/err")"
 cmp -s "$tmp/down.json" "$tmp/down.before" && ok "run aborted: the previous results file is byte-identical" ||
 	bad "run aborted: the previous results file was changed: $(head -c 200 "$tmp/down.json")"
@@ -112,28 +127,28 @@ grep -q '"failed_hosts"' "$tmp/down.aborted.json" 2> /dev/null || bad "run: the 
 # rperf run --set / --sweep / --hosts-map: an edited key's error names the
 # option (exit 2, nothing contacted); a sweep whose agents are down runs
 # every point, exits 3 and writes one JSON with a point per value
-expect 2 1 run --set lsg.l.szie=2 "$tmp/down.ini"
+expect 2 1 run --insecure --set lsg.l.szie=2 "$tmp/down.ini"
 grep -q "^rperf run: --set lsg.l.szie=2: \[lsg l\] szie: unknown key; did you mean 'size'?" "$tmp/err" || bad "run --set: $(cat "$tmp/err")"
-expect 2 1 run --set '' "$tmp/down.ini"
+expect 2 1 run --insecure --set '' "$tmp/down.ini"
 grep -q "^rperf: --set: empty value; accepted: S.N.KEY=VALUE" "$tmp/err" || bad "run --set '': $(cat "$tmp/err")"
 sets=()
 for i in $(seq 33); do sets+=(--set "lsg.l.size=$i"); done
-expect 2 1 run "${sets[@]}" "$tmp/down.ini"
+expect 2 1 run --insecure "${sets[@]}" "$tmp/down.ini"
 grep -q "^rperf: --set: given more than 32 times" "$tmp/err" || bad "run --set x 33: $(cat "$tmp/err")"
-expect 2 1 run --set lsg.zzz.size=2 "$tmp/down.ini"
+expect 2 1 run --insecure --set lsg.zzz.size=2 "$tmp/down.ini"
 grep -q "has no \[lsg zzz\]; it has: l" "$tmp/err" || bad "run --set, unknown section: $(cat "$tmp/err")"
-expect 2 1 run --sweep lsg.l.size=64,0 --out_json_file "$tmp/never.json" "$tmp/down.ini"
+expect 2 1 run --insecure --sweep lsg.l.size=64,0 --out_json_file "$tmp/never.json" "$tmp/down.ini"
 grep -q "^rperf run: --sweep lsg.l.size=0 (value 2 of 2): \[lsg l\] size:" "$tmp/err" || bad "run --sweep, bad value: $(cat "$tmp/err")"
 [ -e "$tmp/never.json" ] && bad "run --sweep: a refused value must run nothing, yet the JSON was written"
-expect 2 1 run --sweep lsg.l.from=a,b "$tmp/down.ini"
+expect 2 1 run --insecure --sweep lsg.l.from=a,b "$tmp/down.ini"
 printf '[host b]\ncontrol = 127.0.0.1:1\ncpu = x\n' > "$tmp/map.ini"
-expect 2 1 run --hosts-map "$tmp/map.ini" "$tmp/down.ini"
+expect 2 1 run --insecure --hosts-map "$tmp/map.ini" "$tmp/down.ini"
 grep -q "map.ini:3: \[host b\] cpu:" "$tmp/err" || bad "run --hosts-map: a map error must name MAP:LINE: $(cat "$tmp/err")"
 printf '[host b]\ncontrol = 127.0.0.1:1\n' > "$tmp/map.ini"
-expect 2 1 run --hosts-map "$tmp/map.ini" "$tmp/down.ini"
+expect 2 1 run --insecure --hosts-map "$tmp/map.ini" "$tmp/down.ini"
 grep -q "one agent serves one host" "$tmp/err" || bad "run --hosts-map: the map's control must apply: $(cat "$tmp/err")"
 printf 'old sweep\n' > "$tmp/sweep.json"
-expect 3 any run --timeout 300ms --sweep lsg.l.size=64,128 --out_json_file "$tmp/sweep.json" "$tmp/down.ini"
+expect 3 any run --insecure --timeout 300ms --sweep lsg.l.size=64,128 --out_json_file "$tmp/sweep.json" "$tmp/down.ini"
 [ "$(cat "$tmp/sweep.json")" = "old sweep" ] && ok "run --sweep, every point aborted: the previous file is kept" || bad "run --sweep aborted: the previous file was replaced"
 grep -q "^sweep lsg.l.size: 2 points of" "$tmp/out" || bad "run --sweep: no table on stdout: $(head -c 300 "$tmp/out")"
 if command -v jq > /dev/null; then

@@ -46,8 +46,8 @@ for kind in fifo dir; do
 	w=$([ "$kind" = fifo ] && echo "a FIFO" || echo "a directory")
 	refused "agent --key-file $kind" "key file .* is $w" agent --key-file "$f" --bind 127.0.0.1
 	refused "run --key-file $kind" "key file .* is $w" run --key-file "$f" "$tmp/job.ini"
-	refused "run JOB=$kind" "the job file is $w" run "$f"
-	refused "run --hosts-map $kind" "the hosts map is $w" run --hosts-map "$f" "$tmp/job.ini"
+	refused "run JOB=$kind" "the job file is $w" run --insecure "$f"
+	refused "run --hosts-map $kind" "the hosts map is $w" run --insecure --hosts-map "$f" "$tmp/job.ini"
 	refused "compare $kind" "it is $w" compare "$f" "$f"
 done
 
@@ -60,8 +60,10 @@ port() { # a free TCP port on 127.0.0.1
 	return 1
 }
 p1=$(port) p2=$(port)
+printf 'hostile inputs key\n' > "$tmp/key"
+chmod 600 "$tmp/key"
 for p in "$p1" "$p2"; do
-	"$RPERF" agent --dry-run --bind 127.0.0.1 -p "$p" > "$tmp/agent-$p.log" 2>&1 &
+	"$RPERF" agent --dry-run --key-file "$tmp/key" --bind 127.0.0.1 -p "$p" > "$tmp/agent-$p.log" 2>&1 &
 	pids+=($!)
 done
 for ((k = 0; k < 100; k++)); do
@@ -70,7 +72,7 @@ for ((k = 0; k < 100; k++)); do
 done
 printf '[global]\nduration = 30s\nwarmup = 0s\ntimeout = 5s\n[host a]\ncontrol = 127.0.0.1:%s\n[host b]\ncontrol = 127.0.0.1:%s\n[bsg l]\nfrom = a\nto = b\n' "$p1" "$p2" > "$tmp/long.ini"
 printf '{"previous": 1}\n' > "$tmp/hup.json"
-"$RPERF" run --out_json_file "$tmp/hup.json" "$tmp/long.ini" > "$tmp/hup.out" 2> "$tmp/hup.err" &
+"$RPERF" run --key-file "$tmp/key" --out_json_file "$tmp/hup.json" "$tmp/long.ini" > "$tmp/hup.out" 2> "$tmp/hup.err" &
 rp=$!
 sleep 1.5
 t0=$(date +%s%N)

@@ -20,8 +20,10 @@ cleanup() {
 }
 trap cleanup EXIT
 base=$((21000 + (RANDOM % 400) * 20))
+printf 'progress test key\n' > "$work/key" # the channel is TLS-PSK
+chmod 600 "$work/key"
 for i in 1 2; do
-	"$rperf" agent --dry-run --bind 127.0.0.1 -p $((base + i)) --clock posix \
+	"$rperf" agent --dry-run --key-file "$work/key" --bind 127.0.0.1 -p $((base + i)) --clock posix \
 		--timeout 30s > "$work/agent$i.log" 2>&1 &
 	pids+=($!)
 done
@@ -31,7 +33,7 @@ for _ in $(seq 100); do
 done
 printf '[global]\nduration = 1s\nwarmup = 100ms\ntimeout = 20s\n[host h1]\ncontrol = 127.0.0.1:%d\n[host h2]\ncontrol = 127.0.0.1:%d\n[lsg probe]\nfrom = h2\nto = h1\n' \
 	$((base + 1)) $((base + 2)) > "$work/job.ini"
-cmd=("$rperf" run --sweep lsg.probe.size=64,128,256 "$work/job.ini")
+cmd=("$rperf" run --key-file "$work/key" --sweep lsg.probe.size=64,128,256 "$work/job.ini")
 bad=0
 
 # under a pseudo-terminal: everything the terminal got, \r and escapes kept

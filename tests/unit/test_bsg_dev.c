@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/bsg.h"
 #include "scripted_dev.h"
 

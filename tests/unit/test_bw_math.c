@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "gen/bw_math.h"
-#include "cli/config.h"
 #include "gen/bsg.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

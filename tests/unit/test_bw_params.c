@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "bw/bw_params.h"
-#include "cli/options.h"
+#include "config/options.h"
 
 static json_t *encoded(void)
 {
@@ -53,8 +53,8 @@ static void round_trip(void **state)
 	assert_int_equal(p.path.qp_timeout, 14);
 	assert_int_equal(p.path.retry_count, 7);
 	assert_true(p.events);
-	assert_string_equal(rperf_bw_verb_name(RPERF_VERB_WRITE), "write");
-	assert_string_equal(rperf_bw_verb_name(9), "?");
+	assert_string_equal(rperf_verb_name(RPERF_VERB_WRITE), "write");
+	assert_string_equal(rperf_verb_name(9), "?");
 	json_decref(obj);
 }
 

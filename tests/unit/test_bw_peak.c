@@ -16,8 +16,8 @@
 #include <rperf/report.h>
 
 #include "bw/bw.h"
+#include "config/config.h"
 #include "gen/bw_math.h"
-#include "cli/config.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cli/help.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/parse.h"
 #include "cli_fixture.h"
 
@@ -125,6 +125,16 @@ static void lat_options(void **state)
 	assert_int_equal(r.cfg.timestamps, RPERF_TS_CPU);
 	parse(&r, "lat", "--timestamps", "hca", "h1", NULL);
 	expect_error("--timestamps", &r);
+	/* one name table: the job file's spelling works here too, and a
+	 * refusal lists the command line's */
+	parse(&r, "lat", "--pair-order", "wire_first", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.pair_order, RPERF_PAIR_WIRE_FIRST);
+	parse(&r, "bw", "--verb", "atomic", "-A", "cmp_and_swap", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	parse(&r, "lat", "--pair-order", "wirefirst", "h1", NULL);
+	expect_error("alternate, wire-first, loop-first, sequential", &r);
 	parse(&r, "bw", "--timestamps", "nic", "h1", NULL);
 	assert_int_not_equal(r.rc, 0); /* lat only */
 }

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/parse.h"
 #include "cli_fixture.h"
 #include "cli/parse_perftest.h"

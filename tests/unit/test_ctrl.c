@@ -499,11 +499,11 @@ static void test_small_messages(void **state)
 static void test_fuzz_corpus(void **state)
 {
 	static const char *const names[] = {
-		"",	    "hello", "welcome", "refuse",   "params",
-		"endpoint", "ready", "start",	"done",	    "result",
-		"bye",	    "error", "auth",	"plan",	    "endpoints",
-		"connect",  "armed", "go",	"finished", "stop",
-		"report",
+		"",	    "hello",	 "welcome", "refuse",	"params",
+		"endpoint", "ready",	 "start",   "done",	"result",
+		"bye",	    "error",	 "auth",    "plan",	"endpoints",
+		"connect",  "armed",	 "go",	    "finished", "stop",
+		"report",   "heartbeat",
 	};
 	const char *src = getenv("RPERF_SRC");
 	struct rperf_ctrl_endpoint ep;

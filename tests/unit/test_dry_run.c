@@ -55,12 +55,12 @@ static void dry_start(struct dry *d)
 	memset(d, 0, sizeof(*d));
 	assert_int_equal(rperf_clock_init(&d->clk, RPERF_CLOCK_POSIX), 0);
 	for (int i = 0; i < NAG; i++) {
-		struct rperf_agent_cfg cfg = {
-			.bind = "127.0.0.1",
-			.timeout_ms = 5000,
-			.clk = &d->clk,
-			.engine = &rperf_agent_dry_engine
-		};
+		struct rperf_agent_cfg cfg = { .bind = "127.0.0.1",
+					       .timeout_ms = 5000,
+					       .clk = &d->clk,
+					       .engine =
+						       &rperf_agent_dry_engine,
+					       .insecure = true };
 		struct loop_arg *l = calloc(1, sizeof(*l));
 
 		assert_non_null(l);
@@ -103,7 +103,7 @@ static struct rperf_job *job(const uint16_t port[NAG])
 
 static void whole_protocol(void **state)
 {
-	struct rperf_run_opts o = { 0 };
+	struct rperf_run_opts o = { .insecure = true };
 	struct rperf_run_results *r = NULL;
 	struct rperf_job *j;
 	struct dry d;
@@ -160,7 +160,7 @@ static void launcher_addresses(void **state)
 {
 	struct rperf_run_boot_host bh[NAG];
 	struct rperf_run_boot boot = { .hosts = bh, .n = NAG };
-	struct rperf_run_opts o = { .boot = &boot };
+	struct rperf_run_opts o = { .boot = &boot, .insecure = true };
 	struct rperf_run_results *r = NULL;
 	const uint16_t wrong[NAG] = { 1, 2, 3 };
 	struct rperf_job *j = job(wrong);

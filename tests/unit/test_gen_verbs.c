@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/bsg.h"
 #include "gen/lsg.h"
 #include "scripted_dev.h"

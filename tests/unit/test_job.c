@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "job/job.h"
 #include "util/units.h"
 
@@ -308,6 +308,10 @@ static void enum_values(void **state)
 		{ "pair_order", "wire_first", RPERF_PAIR_WIRE_FIRST },
 		{ "pair_order", "loop_first", RPERF_PAIR_LOOP_FIRST },
 		{ "pair_order", "sequential", RPERF_PAIR_SEQUENTIAL },
+		/* the command line's spelling is accepted too (one table) */
+		{ "pair_order", "wire-first", RPERF_PAIR_WIRE_FIRST },
+		{ "pair_order", "loop-first", RPERF_PAIR_LOOP_FIRST },
+		{ "verb", "write-imm", RPERF_VERB_WRITE_IMM },
 	};
 	char text[512];
 

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/lsg.h"
 #include "lat/lat.h"
 #include "scripted_dev.h"

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "lat/lat_params.h"
 #include "verbs/rate.h"
 

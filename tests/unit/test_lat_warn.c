@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/lsg.h"
 #include "lat/lat.h"
 

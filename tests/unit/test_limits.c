@@ -20,7 +20,7 @@
 #include <rperf/report.h>
 
 #include "bw/bw_params.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "cli/out_check.h"
 #include "limits/limits.h"
 
@@ -107,22 +107,19 @@ static void admit_bw(void **state)
 	(void)state;
 	rperf_cli_config_defaults(&cfg);
 	cfg.max_memory = 8 * MiB;
-	assert_int_equal(
-		rperf_limits_admit_bw(&cfg, &p, &stall, why, sizeof(why)), 0);
+	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)), 0);
 	assert_int_equal(stall, 5000000000ull); /* -u 0: RC's floor, 5 s */
 	p.path.qp_timeout = 31;
 	cfg.stall_ns = 2000000000ull;
-	rperf_limits_admit_bw(&cfg, &p, &stall, why, sizeof(why));
+	rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why));
 	assert_int_equal(stall, 2000000000ull); /* the server's */
 	p.bidir = true;
 	p.tx_depth = 4096;
-	assert_int_equal(rperf_limits_admit_bw(&cfg, &p, &stall, why,
-					       sizeof(why)),
+	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)),
 			 EDQUOT);
 	assert_non_null(strstr(why, "--max-memory 8.00 MiB"));
 	cfg.max_qps = 2;
-	assert_int_equal(rperf_limits_admit_bw(&cfg, &p, &stall, why,
-					       sizeof(why)),
+	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)),
 			 EDQUOT);
 	assert_non_null(strstr(why, "--max-qps 2"));
 }

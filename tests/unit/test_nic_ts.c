@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "gen/dev_ops.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"

@@ -209,6 +209,49 @@ static void peer_ib(void **state)
 	assert_non_null(strstr(why, "LID"));
 }
 
+/* PLAN "hosts": numeric addresses only, each name once; the encoder
+ * never ships what the decoder refuses. */
+static void plan_hosts_codec(void **state)
+{
+	struct rperf_gen_spec src;
+	struct rperf_proto_host_addr a[2] = { { "h1", "10.0.0.1" },
+					      { "h2", "fd00::2" } };
+	struct rperf_proto_plan p = { .experiment = "job",
+				      .host = "h1",
+				      .device = { "", 1, -1, -1, -1, -1 },
+				      .sources = &src,
+				      .nsources = 1,
+				      .hosts = a,
+				      .nhosts = 2 },
+				q;
+	struct rperf_ctrl_msg m = { RPERF_CTRL_PLAN, RPERF_CTRL_VERSION, NULL };
+	json_t *o = NULL;
+	char why[256];
+
+	(void)state;
+	spec(&src, RPERF_GEN_LSG, "l", "h1", "h2");
+	assert_int_equal(rperf_proto_plan_encode(&p, &o), 0);
+	m.payload = o;
+	assert_int_equal(rperf_proto_plan_decode(&m, &q, why, sizeof(why)), 0);
+	assert_string_equal(rperf_proto_plan_addr(&q, "h2"), "fd00::2");
+	rperf_proto_plan_fini(&q);
+	json_object_set_new(json_array_get(json_object_get(o, "hosts"), 1),
+			    "addr", json_string("evil.example"));
+	assert_int_equal(rperf_proto_plan_decode(&m, &q, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "hosts[1]"));
+	json_object_set_new(json_array_get(json_object_get(o, "hosts"), 1),
+			    "addr", json_string("10.0.0.2"));
+	json_object_set_new(json_array_get(json_object_get(o, "hosts"), 1),
+			    "name", json_string("h1"));
+	assert_int_equal(rperf_proto_plan_decode(&m, &q, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "twice"));
+	json_decref(o);
+	snprintf(a[0].addr, sizeof(a[0].addr), "h1.example");
+	assert_int_equal(rperf_proto_plan_encode(&p, &o), EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +260,7 @@ int main(void)
 		cmocka_unit_test(duration_refused),
 		cmocka_unit_test(peer_roce),
 		cmocka_unit_test(peer_ib),
+		cmocka_unit_test(plan_hosts_codec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

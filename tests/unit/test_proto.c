@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Experiment protocol: HMAC known answers (RFC 4231), nonce, key file,
- * WELCOME/AUTH, PLAN, ENDPOINTS/CONNECT, GO and REPORT round trips and
+ * Experiment protocol: nonce, key file, PLAN, ENDPOINTS/CONNECT, GO and REPORT round trips and
  * rejections, and the agent/controller state machine.
  */
 #include <errno.h>
@@ -26,44 +25,17 @@ static void msg(struct rperf_ctrl_msg *m, enum rperf_ctrl_type t, json_t *o)
 	m->payload = o;
 }
 
-static void test_hmac(void **state)
+static void test_nonce_hex(void **state)
 {
-	/* RFC 4231 test cases 1 and 2 */
-	static const char *want1 = "b0344c61d8db38535ca8afceaf0bf12b"
-				   "881dc200c9833da726e9376c2e32cff7";
-	static const char *want2 = "5bdcc146bf60754e6a042426089575c7"
-				   "5a003f089d2739839dec58b964ec3843";
-	uint8_t key[20], out[32], nonce[32], nonce2[32];
-	char hex[65];
+	static const char *hex1 = "b0344c61d8db38535ca8afceaf0bf12b"
+				  "881dc200c9833da726e9376c2e32cff7";
+	uint8_t out[32], nonce[32], nonce2[32];
 
 	(void)state;
-	memset(key, 0x0b, sizeof(key));
-	assert_int_equal(rperf_proto_hmac_sha256(
-				 key, 20, (const uint8_t *)"Hi There", 8, out),
-			 0);
-	rperf_proto_hex(out, 32, hex);
-	assert_string_equal(hex, want1);
-	assert_int_equal(
-		rperf_proto_hmac_sha256((const uint8_t *)"Jefe", 4,
-					(const uint8_t *)"what do ya want "
-							 "for nothing?",
-					28, out),
-		0);
-	rperf_proto_hex(out, 32, hex);
-	assert_string_equal(hex, want2);
-	assert_int_equal(rperf_proto_hmac_sha256(key, 0, key, 1, out), EINVAL);
-	/* mac = HMAC(key, nonce || context) */
 	assert_int_equal(rperf_proto_nonce(nonce), 0);
 	assert_int_equal(rperf_proto_nonce(nonce2), 0);
 	assert_memory_not_equal(nonce, nonce2, 32);
-	assert_int_equal(rperf_proto_mac(key, 20, nonce, out), 0);
-	assert_true(rperf_proto_mac_ok(key, 20, nonce, out));
-	out[31] ^= 1;
-	assert_false(rperf_proto_mac_ok(key, 20, nonce, out));
-	out[31] ^= 1;
-	assert_false(rperf_proto_mac_ok(key, 19, nonce, out));
-	assert_false(rperf_proto_mac_ok(key, 20, nonce2, out));
-	assert_int_equal(rperf_proto_unhex(want1, out, 32), 0);
+	assert_int_equal(rperf_proto_unhex(hex1, out, 32), 0);
 	assert_int_equal(out[0], 0xb0);
 	assert_int_equal(rperf_proto_unhex("0g", out, 1), EBADMSG);
 	assert_int_equal(rperf_proto_unhex("abc", out, 1), EBADMSG);
@@ -110,44 +82,6 @@ static void test_key_file(void **state)
 			 ENOENT);
 }
 
-static void test_welcome_auth(void **state)
-{
-	struct rperf_ctrl_welcome w = { 1, 4096, 0, { { 0 } } }, w2;
-	struct rperf_ctrl_msg m;
-	uint8_t nonce[32], n2[32], mac[32], mac2[32];
-	bool auth = false, has;
-	json_t *o = NULL;
-
-	(void)state;
-	memset(nonce, 0x5a, sizeof(nonce));
-	assert_int_equal(rperf_proto_welcome_encode(&w, nonce, true, &o), 0);
-	msg(&m, RPERF_CTRL_WELCOME, o);
-	assert_int_equal(rperf_proto_welcome_decode(&m, &w2, n2, &auth), 0);
-	assert_memory_equal(nonce, n2, 32);
-	assert_true(auth);
-	assert_int_equal(w2.max_size, 4096);
-	json_object_set_new(o, "nonce", json_string("abcd"));
-	assert_int_equal(rperf_proto_welcome_decode(&m, &w2, n2, &auth),
-			 EBADMSG);
-	json_decref(o);
-	memset(mac, 0x11, sizeof(mac));
-	assert_int_equal(rperf_proto_auth_encode(mac, &o), 0);
-	msg(&m, RPERF_CTRL_AUTH, o);
-	assert_int_equal(rperf_proto_auth_decode(&m, mac2, &has), 0);
-	assert_true(has);
-	assert_memory_equal(mac, mac2, 32);
-	m.type = RPERF_CTRL_PLAN;
-	assert_int_equal(rperf_proto_auth_decode(&m, mac2, &has), EPROTO);
-	json_decref(o);
-	assert_int_equal(rperf_proto_auth_encode(NULL, &o), 0);
-	msg(&m, RPERF_CTRL_AUTH, o);
-	assert_int_equal(rperf_proto_auth_decode(&m, mac2, &has), 0);
-	assert_false(has);
-	json_object_set_new(o, "mac", json_string("zz"));
-	assert_int_equal(rperf_proto_auth_decode(&m, mac2, &has), EBADMSG);
-	json_decref(o);
-}
-
 static void spec(struct rperf_gen_spec *s, enum rperf_gen_kind k, uint32_t id,
 		 const char *from, const char *to)
 {
@@ -170,17 +104,13 @@ static int plan_decode_json(json_t *o, struct rperf_proto_plan *p, char *why,
 static void test_plan(void **state)
 {
 	struct rperf_gen_spec src[2], snk[1];
-	struct rperf_proto_host_addr addrs[2] = { { "h1", "10.0.0.1" },
-						  { "h2", "fd00::2" } };
 	struct rperf_proto_plan p = { .experiment = "job",
 				      .host = "h1",
 				      .device = { "", 1, -1, -1, -1, -1 },
 				      .sources = src,
 				      .nsources = 2,
 				      .sinks = snk,
-				      .nsinks = 1,
-				      .hosts = addrs,
-				      .nhosts = 2 },
+				      .nsinks = 1 },
 				q;
 	char why[256];
 	json_t *o = NULL, *c;
@@ -198,27 +128,9 @@ static void test_plan(void **state)
 	assert_int_equal(q.sources[1].kind, RPERF_GEN_BSG);
 	assert_int_equal(q.sinks[0].id, 5);
 	assert_int_equal(q.device.gid_index, -1);
-	assert_int_equal(q.nhosts, 2);
-	assert_string_equal(rperf_proto_plan_addr(&q, "h2"), "fd00::2");
-	assert_null(rperf_proto_plan_addr(&q, "h3"));
+	assert_null(rperf_proto_plan_addr(&q, "h3")); /* no "hosts" */
 	rperf_proto_plan_fini(&q);
 	rperf_proto_plan_fini(&q); /* idempotent */
-	/* a host address that is no numeric address, a name twice */
-	c = json_deep_copy(o);
-	json_object_set_new(json_array_get(json_object_get(c, "hosts"), 1),
-			    "addr", json_string("evil.example"));
-	assert_int_equal(plan_decode_json(c, &q, why, sizeof(why)), EBADMSG);
-	assert_non_null(strstr(why, "hosts[1]"));
-	json_decref(c);
-	c = json_deep_copy(o);
-	json_object_set_new(json_array_get(json_object_get(c, "hosts"), 1),
-			    "name", json_string("h1"));
-	assert_int_equal(plan_decode_json(c, &q, why, sizeof(why)), EBADMSG);
-	assert_non_null(strstr(why, "twice"));
-	json_decref(c);
-	snprintf(addrs[0].addr, sizeof(addrs[0].addr), "h1.example");
-	assert_int_equal(rperf_proto_plan_encode(&p, &c), EINVAL);
-	snprintf(addrs[0].addr, sizeof(addrs[0].addr), "10.0.0.1");
 	/* a source not from this host */
 	c = json_deep_copy(o);
 	json_object_set_new(c, "host", json_string("h3"));
@@ -329,24 +241,34 @@ static void test_endpoints(void **state)
 static void test_go(void **state)
 {
 	struct rperf_ctrl_msg m;
-	uint64_t v = 0;
+	uint64_t v = 0, hb = 1;
 	json_t *o = NULL;
 
 	(void)state;
-	assert_int_equal(rperf_proto_go_encode(250000000, &o), 0);
+	assert_int_equal(rperf_proto_go_encode(250000000, 0, &o), 0);
 	msg(&m, RPERF_CTRL_GO, o);
-	assert_int_equal(rperf_proto_go_decode(&m, &v), 0);
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), 0);
 	assert_int_equal(v, 250000000);
+	assert_int_equal(hb, 0); /* absent: no HEARTBEATs */
+	rperf_ctrl_set_u64(o, "heartbeat_ns", 500000000);
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), 0);
+	assert_int_equal(hb, 500000000);
+	rperf_ctrl_set_u64(o, "heartbeat_ns", 1000); /* below 10 ms */
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), EBADMSG);
+	rperf_ctrl_set_u64(o, "heartbeat_ns", 0);
 	json_object_set_new(o, "start_in_ns", json_integer(-1));
-	assert_int_equal(rperf_proto_go_decode(&m, &v), EBADMSG);
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), EBADMSG);
 	rperf_ctrl_set_u64(o, "start_in_ns", RPERF_PROTO_MAX_START_NS + 1);
-	assert_int_equal(rperf_proto_go_decode(&m, &v), EBADMSG);
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), EBADMSG);
 	m.type = RPERF_CTRL_STOP;
-	assert_int_equal(rperf_proto_go_decode(&m, &v), EPROTO);
+	assert_int_equal(rperf_proto_go_decode(&m, &v, &hb), EPROTO);
 	json_decref(o);
-	assert_int_equal(rperf_proto_go_encode(RPERF_PROTO_MAX_START_NS + 1,
+	assert_int_equal(rperf_proto_go_encode(RPERF_PROTO_MAX_START_NS + 1, 0,
 					       &o),
 			 EINVAL);
+	assert_int_equal(
+		rperf_proto_go_encode(1, RPERF_PROTO_MAX_HEARTBEAT_NS + 1, &o),
+		EINVAL);
 }
 
 static void test_report(void **state)
@@ -545,8 +467,11 @@ static void run(enum rperf_proto_role_end end, const struct step *s, size_t n)
 
 			if (t == T(ERROR) ||
 			    (t == T(BYE) && s[i].t == T(PLAN)) ||
-			    (t == T(REFUSE) &&
-			     (s[i].t == T(WELCOME) || s[i].t == T(READY))) ||
+			    (t == T(REFUSE) && s[i].t == T(WELCOME)) ||
+			    (t == T(HEARTBEAT) &&
+			     (s[i].t == T(FINISHED) || s[i].t == T(REPORT))) ||
+			    (s[i].t == T(HEARTBEAT) &&
+			     (t == T(FINISHED) || t == T(REPORT))) ||
 			    (t == T(FINISHED) && s[i].t == T(STOP)) ||
 			    (t == T(REPORT) && s[i].t == T(FINISHED)) ||
 			    (t == T(FINISHED) && s[i].t == T(REPORT)) ||
@@ -567,30 +492,30 @@ static void run(enum rperf_proto_role_end end, const struct step *s, size_t n)
 static void test_session(void **state)
 {
 	static const struct step agent[] = {
-		{ RX, T(HELLO) },    { TX, T(WELCOME) }, { RX, T(AUTH) },
-		{ TX, T(READY) },    { RX, T(PLAN) },	 { TX, T(ENDPOINTS) },
-		{ RX, T(CONNECT) },  { TX, T(ARMED) },	 { RX, T(GO) },
-		{ TX, T(FINISHED) }, { RX, T(STOP) },	 { TX, T(REPORT) },
-		{ RX, T(BYE) },	     { TX, T(BYE) },
+		{ RX, T(HELLO) },     { TX, T(WELCOME) },   { RX, T(PLAN) },
+		{ TX, T(ENDPOINTS) }, { RX, T(CONNECT) },   { TX, T(ARMED) },
+		{ RX, T(GO) },	      { TX, T(HEARTBEAT) }, { TX, T(FINISHED) },
+		{ TX, T(HEARTBEAT) }, { RX, T(STOP) },	    { TX, T(REPORT) },
+		{ RX, T(BYE) },	      { TX, T(BYE) },
 	};
 	static const struct step ctl[] = {
-		{ TX, T(HELLO) },   { RX, T(WELCOME) },	 { TX, T(AUTH) },
-		{ RX, T(READY) },   { TX, T(PLAN) },	 { RX, T(ENDPOINTS) },
-		{ TX, T(CONNECT) }, { RX, T(ARMED) },	 { TX, T(GO) },
-		{ TX, T(STOP) },    { RX, T(FINISHED) }, { RX, T(REPORT) },
-		{ TX, T(BYE) },	    { RX, T(BYE) },
+		{ TX, T(HELLO) },     { RX, T(WELCOME) },   { TX, T(PLAN) },
+		{ RX, T(ENDPOINTS) }, { TX, T(CONNECT) },   { RX, T(ARMED) },
+		{ TX, T(GO) },	      { RX, T(HEARTBEAT) }, { TX, T(STOP) },
+		{ RX, T(HEARTBEAT) }, { RX, T(FINISHED) },  { RX, T(REPORT) },
+		{ TX, T(BYE) },	      { RX, T(BYE) },
 	};
 	struct rperf_proto_session s;
 
 	(void)state;
 	run(RPERF_PROTO_AGENT, agent, sizeof(agent) / sizeof(agent[0]));
 	run(RPERF_PROTO_CONTROLLER, ctl, sizeof(ctl) / sizeof(ctl[0]));
-	/* PLAN before AUTH; ERROR closes; nothing after CLOSED */
+	/* the retired AUTH anywhere; ERROR closes; nothing after CLOSED */
 	rperf_proto_session_init(&s, RPERF_PROTO_AGENT);
 	assert_int_equal(rperf_proto_session_check(&s, RX, T(HELLO)), 0);
 	assert_int_equal(rperf_proto_session_check(&s, TX, T(WELCOME)), 0);
-	assert_int_equal(rperf_proto_session_check(&s, RX, T(PLAN)), EPROTO);
-	assert_int_equal(s.state, RPERF_PROTO_AWAIT_AUTH);
+	assert_int_equal(rperf_proto_session_check(&s, RX, T(AUTH)), EPROTO);
+	assert_int_equal(s.state, RPERF_PROTO_AWAIT_PLAN);
 	assert_int_equal(rperf_proto_session_check(&s, RX, T(ERROR)), 0);
 	assert_int_equal(s.state, RPERF_PROTO_CLOSED);
 	assert_int_equal(rperf_proto_session_check(&s, RX, T(ERROR)), EPROTO);
@@ -602,9 +527,8 @@ static void test_session(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hmac),
+		cmocka_unit_test(test_nonce_hex),
 		cmocka_unit_test(test_key_file),
-		cmocka_unit_test(test_welcome_auth),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_endpoints),
 		cmocka_unit_test(test_go),

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 #include "session/session_life.h"
 
 static void test_err_value(void **state)

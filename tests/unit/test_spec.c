@@ -60,7 +60,52 @@ static void test_defaults_names(void **state)
 	assert_int_equal(rperf_verb_parse("write", &v), 0);
 	assert_int_equal(v, 1);
 	assert_int_equal(rperf_verb_parse("read", &v), EINVAL);
+	assert_int_equal(rperf_pair_order_parse("Loop-First", &v), 0);
+	assert_int_equal(v, RPERF_PAIR_LOOP_FIRST);
+	assert_int_equal(rperf_pair_order_parse("wirefirst", &v), EINVAL);
 	assert_int_equal(rperf_gen_kind_parse(NULL, &k), EINVAL);
+}
+
+/* gen/gen.h's one name table per enum: both spellings, nothing else. */
+static void test_names(void **state)
+{
+	int v = -1;
+
+	(void)state;
+	assert_string_equal(rperf_verb_name(RPERF_VERB_ATOMIC), "atomic");
+	assert_string_equal(rperf_verb_name(5), "?");
+	assert_string_equal(rperf_method_name(RPERF_METHOD_POSTPOLL),
+			    "postpoll");
+	assert_string_equal(rperf_atomic_name(RPERF_ATOMIC_CMP_SWAP),
+			    "cmp_and_swap");
+	assert_string_equal(rperf_name_cli(rperf_atomic_names,
+					   RPERF_ATOMIC_CMP_SWAP),
+			    "CMP_AND_SWAP");
+	assert_string_equal(rperf_name_cli(rperf_pair_order_names,
+					   RPERF_PAIR_WIRE_FIRST),
+			    "wire-first");
+	assert_string_equal(rperf_name_cli(rperf_verb_names, RPERF_VERB_SEND),
+			    "send");
+	assert_int_equal(rperf_name_find(rperf_atomic_names, SIZE_MAX,
+					 "FETCH_AND_ADD", &v),
+			 0);
+	assert_int_equal(v, RPERF_ATOMIC_FETCH_ADD);
+	/* the first n rows only */
+	assert_int_equal(rperf_name_find(rperf_verb_names, 2, "write_imm", &v),
+			 EINVAL);
+	assert_int_equal(rperf_name_find(rperf_verb_names, 3, "write_imm", &v),
+			 0);
+	assert_int_equal(v, RPERF_VERB_WRITE_IMM);
+	assert_int_equal(rperf_name_find(rperf_verb_names, SIZE_MAX, "writ",
+					 &v),
+			 EINVAL);
+	assert_int_equal(rperf_name_find(rperf_verb_names, SIZE_MAX, "writes",
+					 &v),
+			 EINVAL);
+	assert_int_equal(rperf_name_find(rperf_verb_names, SIZE_MAX, NULL, &v),
+			 EINVAL);
+	assert_true(rperf_name_same("write_imm", "WRITE-IMM"));
+	assert_false(rperf_name_same("write", "write_"));
 }
 
 static void test_round_trip(void **state)
@@ -323,6 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_names),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_host_sel),

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "bw/bw_params.h"
-#include "cli/config.h"
+#include "config/config.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
 #include "lat/lat_params.h"
@@ -219,8 +219,8 @@ static void endpoint_access(void **state)
 	json_object_set_new(m.payload, "access", json_integer(8));
 	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), EBADMSG);
 	json_decref(m.payload);
-	assert_int_equal(rperf_session_access_bits(IBV_ACCESS_REMOTE_ATOMIC |
-						   IBV_ACCESS_LOCAL_WRITE),
+	assert_int_equal(rperf_endpoint_access_bits(IBV_ACCESS_REMOTE_ATOMIC |
+						    IBV_ACCESS_LOCAL_WRITE),
 			 RPERF_EP_REMOTE_ATOMIC);
 }
 

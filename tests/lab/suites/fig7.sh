@@ -45,7 +45,7 @@ sweep() {
 	rm -f "$OUT/$tag.json"
 	b0=$(lab_port_tx h1 bytes)
 	t=$EPOCHREALTIME
-	timeout "$T" rperf run --hosts-map "$EX/lab-hosts.ini" "${SETS[@]}" \
+	timeout "$T" rperf run --key-file "$LAB_KEY" --hosts-map "$EX/lab-hosts.ini" "${SETS[@]}" \
 		--sweep bsg.load.count=0,1,2,3 --out_json_file "$OUT/$tag.json" \
 		"$EX/fig7-converged.ini" > "$OUT/$tag.txt" 2>&1
 	rc=$?

@@ -38,7 +38,7 @@ run8() {
 	job_write
 	for i in 3 4 5 6 7 8; do B0[$i]=$(lab_port_rx "h$i" bytes); done
 	t=$EPOCHREALTIME
-	timeout 90 rperf run --out_json_file "$J" "$OUT/hosts8.ini" > "$OUT/hosts8.txt" 2>&1
+	timeout 90 rperf run --key-file "$LAB_KEY" --out_json_file "$J" "$OUT/hosts8.ini" > "$OUT/hosts8.txt" 2>&1
 	rc=$?
 	sed 's/^/  [run] /' "$OUT/hosts8.txt"
 	echo "INFO rperf run: status $rc in $(lab_since "$t") s"

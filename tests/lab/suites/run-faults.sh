@@ -7,12 +7,20 @@
 #    others' results, lists h3 in failed_hosts and exits 3 within 2 x timeout
 #    of the kill; a second controller meanwhile is refused as busy; the
 #    surviving agents free their QPs and serve the next run;
-#  - agents with --key-file: a controller with the wrong key is refused
-#    (exit 3, the message names the host) and the agents created nothing:
+#  - every agent and controller talk TLS 1.3 authenticated by the lab key
+#    ($LAB_KEY) or the suite's own; a controller with the wrong key is
+#    refused by TLS (exit 3, the message names the host) and the agents
+#    created nothing:
 #    the kernel numbers device contexts, PDs, CQs, MRs and QPs in order per
 #    device, and a probe program's numbers before and after must be
 #    consecutive on every device (the same probe around a run with the right
 #    key sees the sinks' QPs, so the check can fail);
+#  - issue 19: strangers stalling in the handshake (a plain HELLO sent and
+#    held, a partial TLS ClientHello, 64 idle connections) do not delay an
+#    authenticated controller by more than 1 s; fake agents without the key
+#    (one on the plain channel, one with another key) are refused by the
+#    controller and never get a plan; a SIGSTOPped agent is declared failed
+#    within 2 x the --heartbeat interval, not at the planned end;
 #  - bad job files: exit 2 naming FILE:LINE (unknown host in from/to, a
 #    generator to itself, duplicate names, unknown key or section with
 #    "did you mean"); an agent that is not running: exit 3 naming it within
@@ -62,25 +70,31 @@ setup() {
 	echo "INFO QPs before any run: rxe_h1 $(qps_on rxe_h1), rxe_h2 $(qps_on rxe_h2), rxe_h3 $(qps_on rxe_h3), rxe_h4 $(qps_on rxe_h4)"
 }
 
+# h3_running P0 CPID: the run of CPID is on once h3's BSG crosses the
+# switch (>= 200 packets since P0), within 20 s
+h3_running() {
+	local k p
+	for ((k = 0; k < 200; k++)); do
+		p=$(lab_port_rx h3)
+		[ $((p - $1)) -ge 200 ] && break
+		kill -0 "$2" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "INFO packets from h3 into the switch: $((p - $1)) ($((k / 10)).$((k % 10)) s after start)"
+	[ $((p - $1)) -ge 200 ] || { echo "GOT h3's BSG never crossed the switch"; return 1; }
+}
+
 Q1=0 Q2=0 Q4=0 # QPs on the survivors' devices before the run
 KILL_S='' KJ=$OUT/faults-kill.json BUSY_RC='' BUSY_S=
 kill_agent() {
-	local job=$OUT/faults-kill.ini cpid k p0 p rc t
+	local job=$OUT/faults-kill.ini cpid p0 rc t
 	job_write "$job" 30s 3s
 	Q1=$(qps_on rxe_h1) Q2=$(qps_on rxe_h2) Q4=$(qps_on rxe_h4)
 	rm -f "$KJ"
 	p0=$(lab_port_rx h3)
-	timeout "$T" rperf run "$job" --out_json_file "$KJ" > /tmp/kill.out 2> /tmp/kill.err &
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$KJ" > /tmp/kill.out 2> /tmp/kill.err &
 	cpid=$!
-	# the run is on once h3's BSG crosses the switch (>= 200 packets)
-	for ((k = 0; k < 200; k++)); do
-		p=$(lab_port_rx h3)
-		[ $((p - p0)) -ge 200 ] && break
-		kill -0 "$cpid" 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "INFO packets from h3 into the switch before the kill: $((p - p0)) ($((k / 10)).$((k % 10)) s after start)"
-	[ $((p - p0)) -ge 200 ] || { echo "GOT h3's BSG never crossed the switch"; wait "$cpid"; cat /tmp/kill.out /tmp/kill.err; return 1; }
+	h3_running "$p0" "$cpid" || { wait "$cpid"; cat /tmp/kill.out /tmp/kill.err; return 1; }
 	# meanwhile a second controller: every agent serves one experiment
 	{
 		printf '[global]\nduration = 1s\ntimeout = 3s\n'
@@ -88,7 +102,7 @@ kill_agent() {
 		printf '[lsg other]\nfrom = h2\nto = h1\n'
 	} > "$OUT/faults-busy.ini"
 	t=$EPOCHREALTIME
-	timeout 20 rperf run "$OUT/faults-busy.ini" > /tmp/busy.out 2> /tmp/busy.err
+	timeout 20 rperf run --key-file "$LAB_KEY" "$OUT/faults-busy.ini" > /tmp/busy.out 2> /tmp/busy.err
 	BUSY_RC=$? BUSY_S=$(lab_since "$t")
 	sleep 1.5 # past the 1 s warm-up: the LSG's samples count
 	lab_agent_stop 3 KILL
@@ -143,7 +157,7 @@ kill_survivors() {
 		printf '[lsg probe]\nfrom = h2\nto = h1\npair_order = sequential\n[bsg load]\nfrom = h4\nto = h1\nsize = 4K\nrate = 20M\ncompletion = event\n'
 	} > "$job"
 	sed -i '/^\[host h3\]/,/^gid_index/d' "$job"
-	timeout "$T" rperf run "$job" --out_json_file "$OUT/faults-next.json" > /tmp/next.out 2>&1
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$OUT/faults-next.json" > /tmp/next.out 2>&1
 	rc=$?
 	sed 's/^/  [run] /' /tmp/next.out
 	echo "GOT next run: exit $rc"
@@ -228,19 +242,24 @@ wrong_key() {
 	qps_created_by wrong_key_run || return 1
 	agent_logs
 	lab_result "run_wrong_key status=$KEY_RC created_meanwhile=$NCREATED ($CREATED)"
-	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; nothing created on rxe_h1..rxe_h4 (contexts, PDs, CQs, MRs, QPs); each agent says it created nothing"
+	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key; nothing created on rxe_h1..rxe_h4 (contexts, PDs, CQs, MRs, QPs); each agent logs the failed TLS handshake and no PLAN"
 	echo "GOT exit $KEY_RC, created: $CREATED; stderr: $(head -c 300 /tmp/wk.err | tr '\n' ' ')"
 	[ "$KEY_RC" = 3 ] && [ "$NCREATED" = 0 ] && grep -q -E 'h[1-4]' /tmp/wk.err && grep -q -i key /tmp/wk.err &&
-		[ "$(grep -l -i 'refused.*nothing was created' /tmp/agent-h[1-4].log | wc -l)" = 4 ]
+		[ "$(grep -l 'TLS authentication failed' /tmp/agent-h[1-4].log | wc -l)" = 4 ] &&
+		! grep -q ": PLAN '" /tmp/agent-h[1-4].log
 }
-# no --key-file at all against agents that require one: refused too
+# no key at all: the controller refuses to run unauthenticated (exit 2);
+# with --insecure against agents that require TLS: refused (exit 3)
 no_key() {
-	local rc
+	local rc rc2
 	timeout "$T" rperf run "$OUT/faults-key.ini" > /tmp/nk.out 2> /tmp/nk.err
 	rc=$?
-	echo "EXPECT exit 3, stderr names a host (h1..h4) and the key"
-	echo "GOT exit $rc: $(head -c 300 /tmp/nk.err | tr '\n' ' ')"
-	[ "$rc" = 3 ] && grep -q -E 'h[1-4]' /tmp/nk.err && grep -q -i key /tmp/nk.err
+	timeout "$T" rperf run --insecure "$OUT/faults-key.ini" > /tmp/nk2.out 2> /tmp/nk2.err
+	rc2=$?
+	echo "EXPECT exit 2 naming --key-file; with --insecure exit 3, stderr names a host (h1..h4) and 'requires TLS'"
+	echo "GOT exit $rc: $(head -c 200 /tmp/nk.err | tr '\n' ' '); --insecure: exit $rc2: $(head -c 300 /tmp/nk2.err | tr '\n' ' ')"
+	[ "$rc" = 2 ] && grep -q -- --key-file /tmp/nk.err &&
+		[ "$rc2" = 3 ] && grep -q -E 'h[1-4]' /tmp/nk2.err && grep -q 'requires TLS' /tmp/nk2.err
 }
 # the control: the same probe around a run with the right key sees the QPs
 right_key() {
@@ -249,6 +268,123 @@ right_key() {
 	echo "EXPECT exit 0 and >= 3 QPs created on rxe_h1 (sinks of 1 LSG + 2 BSGs)"
 	echo "GOT exit $KEY_RC, $NQP1 QPs on rxe_h1; created: $CREATED"
 	[ "$KEY_RC" = 0 ] && [ "${NQP1:-0}" -ge 3 ]
+}
+
+# ---- issue 19: strangers, fake agents, a stopped agent (key agents) ----
+# stallers_start: on h1's agent (every stranger from the lab's one source
+# address, as the controller): a loop that sends a plain rperf HELLO and
+# holds it (the old main's lock-out), a loop that sends part of a TLS
+# ClientHello and stalls, and 64 idle connections, held until stallers_stop
+STALL_PIDS=()
+stallers_start() {
+	local hello='{"version":1,"command":"run","features":[]}' lb
+	printf -v lb '\\x%02x' "${#hello}"
+	(
+		while :; do
+			exec {s}<> /dev/tcp/10.77.0.1/18521 || exit 1
+			printf "RPFR\\x00\\x01\\x00\\x01\\x00\\x00\\x00$lb%s" "$hello" >&$s
+			sleep 0.3
+		done
+	) 2> /dev/null &
+	STALL_PIDS+=($!)
+	(
+		while :; do
+			exec {s}<> /dev/tcp/10.77.0.1/18521 || exit 1
+			printf '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03' >&$s
+			sleep 0.3
+		done
+	) 2> /dev/null &
+	STALL_PIDS+=($!)
+	(
+		for ((i = 0; i < 64; i++)); do exec {s}<> /dev/tcp/10.77.0.1/18521; done
+		sleep 600
+	) 2> /dev/null &
+	STALL_PIDS+=($!)
+	sleep 1 # the idle ones are in, the loops going
+}
+stallers_stop() {
+	kill "${STALL_PIDS[@]}" 2> /dev/null
+	wait "${STALL_PIDS[@]}" 2> /dev/null
+	STALL_PIDS=()
+}
+# setup_s TAG: one 1 s run; its set-up time (dial to every agent ARMED)
+setup_s() {
+	local j=$OUT/faults-stall-$1.json
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$OUT/faults-stall.ini" --out_json_file "$j" > "/tmp/stall-$1.out" 2>&1 || { echo "-1"; return; }
+	jq -r '.control_plane.setup_seconds' "$j"
+}
+stalling_clients() {
+	local base=() under=() k ok=1 b u
+	{
+		printf '[global]\nduration = 1s\nwarmup = 0.2s\ntimeout = 10s\n'
+		job_hosts | sed '/^\[host h3\]/,/^gid_index/d;/^\[host h4\]/,/^gid_index/d'
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 64\n'
+	} > "$OUT/faults-stall.ini"
+	for k in 1 2 3; do base+=("$(setup_s "base$k")"); done
+	stallers_start
+	for k in 1 2 3; do under+=("$(setup_s "stall$k")"); done
+	stallers_stop
+	agent_logs
+	b=$(printf '%s\n' "${base[@]}" | sort -g | sed -n 2p)
+	u=$(printf '%s\n' "${under[@]}" | sort -g | sed -n 2p)
+	lab_result "run_stalling_clients setup_s_base=${base[*]} setup_s_under_stallers=${under[*]} median_delay_s=$(awk -v a="$b" -v c="$u" 'BEGIN { printf "%.3f", c - a }')"
+	echo "EXPECT 3 runs with strangers holding h1's agent (a held plain HELLO loop, a stalled TLS ClientHello loop, 64 idle connections): every run exits 0, each set-up within 1 s of the median without them"
+	echo "GOT set-up without: ${base[*]} s; with: ${under[*]} s; $(grep -c evicted /tmp/agent-h1.log) evictions, $(grep -c 'requires TLS' /tmp/agent-h1.log) plain HELLOs refused in h1's log"
+	for k in "${under[@]}"; do
+		awk -v a="$b" -v c="$k" 'BEGIN { exit !(c >= 0 && c - a <= 1.0) }' || ok=0
+	done
+	[ "$ok" = 1 ] && awk -v a="$b" 'BEGIN { exit !(a >= 0) }'
+}
+# fake agents without the key on h3 and h4's addresses: h3's has another
+# key (TLS, wrong PSK), h4's is an --insecure agent (the plain channel;
+# it would accept anything). The controller refuses both: exit 3, both
+# named, neither ever sees a PLAN.
+fake_agents() {
+	local f=$OUT/faults-fake.ini rc why3 why4
+	printf '%s\n' 0123456789abcdef0123456789abcdef > /tmp/other.key
+	chmod 600 /tmp/other.key
+	rperf agent --bind 10.77.0.3 -p 18598 --dry-run --key-file /tmp/other.key > /tmp/fake-h3.log 2>&1 &
+	local p3=$!
+	rperf agent --bind 10.77.0.4 -p 18599 --dry-run --insecure > /tmp/fake-h4.log 2>&1 &
+	local p4=$!
+	sleep 1
+	job_write "$f" 1s 5s
+	sed -i 's/^control = 10.77.0.3$/control = 10.77.0.3:18598/;s/^control = 10.77.0.4$/control = 10.77.0.4:18599/' "$f"
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$f" --out_json_file "$OUT/faults-fake.json" > /tmp/fake.out 2> /tmp/fake.err
+	rc=$?
+	kill "$p3" "$p4" 2> /dev/null
+	wait "$p3" "$p4" 2> /dev/null
+	# nothing was measured: the report is FILE.aborted.json
+	why3=$(jq -r '.hosts[] | select(.name == "h3" and .failed) | .reason' "$OUT/faults-fake.aborted.json" 2> /dev/null)
+	why4=$(jq -r '.hosts[] | select(.name == "h4" and .failed) | .reason' "$OUT/faults-fake.aborted.json" 2> /dev/null)
+	lab_result "run_fake_agents status=$rc failed_hosts=$(jq -c .failed_hosts "$OUT/faults-fake.aborted.json" 2> /dev/null)"
+	echo "EXPECT exit 3; h3 failed 'TLS authentication failed', h4 failed naming --insecure (the plain channel); no PLAN in either fake's log"
+	echo "GOT exit $rc: $(head -c 300 /tmp/fake.err | tr '\n' ' '); h3: $why3; h4: $why4; fake logs: $(tail -n 2 /tmp/fake-h3.log | tr '\n' '|') || $(tail -n 2 /tmp/fake-h4.log | tr '\n' '|')"
+	[ "$rc" = 3 ] && [[ $why3 == *"TLS authentication failed"* ]] && [[ $why4 == *"--insecure"* ]] &&
+		! grep -q ": PLAN '" /tmp/fake-h3.log /tmp/fake-h4.log
+}
+# h3's agent SIGSTOPped mid-run (30 s job, --heartbeat 500ms): declared
+# failed within 2 x 0.5 s (+ 0.1 s for the controller's wake-up under TCG),
+# the run exits 3 long before its planned end, the others' results kept
+sigstop() {
+	local job=$OUT/faults-stop.ini j=$OUT/faults-stop.json cpid p0 rc t s silent
+	job_write "$job" 30s 3s
+	p0=$(lab_port_rx h3)
+	timeout "$T" rperf run --key-file "$LAB_KEY" --heartbeat 500ms "$job" --out_json_file "$j" > /tmp/stop.out 2> /tmp/stop.err &
+	cpid=$!
+	h3_running "$p0" "$cpid" || { wait "$cpid"; cat /tmp/stop.out /tmp/stop.err; return 1; }
+	sleep 1.5
+	lab_agent_signal 3 STOP
+	t=$EPOCHREALTIME
+	wait "$cpid"
+	rc=$?
+	s=$(lab_since "$t")
+	lab_agent_signal 3 CONT
+	silent=$(jq -r '[.hosts[] | select(.failed) | .reason][0] // ""' "$j" 2> /dev/null | sed -n 's/.*no HEARTBEAT for \([0-9.]*\) s.*/\1/p')
+	lab_result "run_sigstop status=$rc detected_after_silence_s=${silent:-none} heartbeat_s=0.5 exit_after_stop_s=$s failed_hosts=$(jq -c .failed_hosts "$j" 2> /dev/null)"
+	echo "EXPECT exit 3; h3 failed with 'no HEARTBEAT for X s', X <= 2 x 0.5 s + 0.1 s; exit within X + timeout 3 s + 3 s of the stop (the job asked for 30 s)"
+	echo "GOT exit $rc after $s s; X = ${silent:-none}: $(grep -i h3 /tmp/stop.err | head -n 2 | tr '\n' ' ')"
+	[ "$rc" = 3 ] && [ -n "$silent" ] && awk -v x="$silent" -v s="$s" 'BEGIN { exit !(x <= 1.1 && s <= x + 6) }'
 }
 
 # NUMA placement keys (issue 12): h2's [host] sets cpu_node = 0 and
@@ -264,7 +400,7 @@ placement() {
 		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 64\npair_order = sequential\n'
 		printf '[bsg load]\nfrom = h4\nto = h1\nsize = 4K\ntx_depth = 16\nrate = 20M\ncompletion = event\ncpu_node = 0\nmem_node = 0\n'
 	} > "$f"
-	timeout "$T" rperf run "$f" --out_json_file "$j" > /tmp/place.out 2> /tmp/place.err
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$f" --out_json_file "$j" > /tmp/place.out 2> /tmp/place.err
 	rc=$?
 	got=$(jq -c '[.generators[] | .placement]' "$j" 2> /dev/null)
 	lab_result "run_placement status=$rc placement=$got"
@@ -285,7 +421,7 @@ expect_bad() {
 	} > "$f"
 	line=$(wc -l < "$f")
 	shift 2
-	timeout 20 rperf run "$f" > /tmp/bad.out 2> /tmp/bad.err
+	timeout 20 rperf run --key-file "$LAB_KEY" "$f" > /tmp/bad.out 2> /tmp/bad.err
 	rc=$?
 	echo "EXPECT exit 2, stderr with '$f:$line' and: $*"
 	echo "GOT exit $rc: $(head -c 400 /tmp/bad.err | tr '\n' ' ')"
@@ -310,10 +446,10 @@ no_agent() {
 	local what=$1 ctl=$2 f=$OUT/faults-noagent-$1.ini t rc s o w
 	job_write "$f" 2s 2s "$ctl"
 	t=$EPOCHREALTIME
-	rperf run "$OUT/bad-key.ini" > /dev/null 2>&1
+	rperf run --key-file "$LAB_KEY" "$OUT/bad-key.ini" > /dev/null 2>&1
 	o=$(lab_since "$t")
 	t=$EPOCHREALTIME
-	timeout 30 rperf run "$f" > /tmp/na.out 2> /tmp/na.err
+	timeout 30 rperf run --key-file "$LAB_KEY" "$f" > /tmp/na.out 2> /tmp/na.err
 	rc=$?
 	s=$(lab_since "$t")
 	w=$(awk -v s="$s" -v o="$o" 'BEGIN { printf "%.2f", s - o }')
@@ -340,8 +476,15 @@ check "... a second controller meanwhile: refused, busy (exit 3)"    busy
 check "... survivors freed their QPs and serve the next run"        kill_survivors
 check "job cpu_node = 0, mem_node = 0: runs, JSON has placement"   placement
 check "--key-file: wrong key refused (exit 3), nothing created"     wrong_key
-check "--key-file: no key at all: refused (exit 3)"                 no_key
+check "no key: refused (exit 2); --insecure vs TLS agents (exit 3)" no_key
 check "--key-file: right key runs, its QPs are seen (control)"      right_key
+lab_agents_stop
+check "agents h1..h4 with the lab key"                              lab_agents_start 4
+check "strangers stalling the handshake delay a run by <= 1 s"      stalling_clients
+check "agent SIGSTOPped: failed within 2 x --heartbeat, exit 3"    sigstop
+lab_agents_stop
+check "agents h1, h2 with the lab key (h3, h4: fakes)"              lab_agents_start 2
+check "fake agents without the key: refused by the controller"      fake_agents
 lab_agents_stop
 check "bad job: unknown host in from (exit 2, FILE:LINE)"           bad_from
 check "bad job: unknown host in to"                                 bad_to

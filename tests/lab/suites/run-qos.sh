@@ -100,7 +100,7 @@ run_job() {
 	job_write "$job" "$n"
 	b0=$(lab_port_tx h1 bytes)
 	t=$EPOCHREALTIME
-	timeout "$T" rperf run "$job" --out_json_file "$J" > "$OUT/qos-$tag.txt" 2>&1
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$J" > "$OUT/qos-$tag.txt" 2>&1
 	rc=$?
 	el=$(lab_since "$t")
 	b1=$(lab_port_tx h1 bytes)
@@ -154,7 +154,7 @@ tc_retry() {
 lsg_rate_probe() {
 	printf '[host a]\ncontrol = 127.0.0.1:1\n[host b]\ncontrol = 127.0.0.1:2\n[lsg p]\nfrom = a\nto = b\nrate = %s\n' \
 		"$LSG_RATE" > /tmp/lsg-rate.ini
-	timeout 20 rperf run --timeout 1s /tmp/lsg-rate.ini > /tmp/lsg-rate.out 2>&1
+	timeout 20 rperf run --key-file "$LAB_KEY" --timeout 1s /tmp/lsg-rate.ini > /tmp/lsg-rate.out 2>&1
 	local rc=$?
 	if [ "$rc" = 2 ] && grep -q rate /tmp/lsg-rate.out; then
 		echo "INFO the job file has no [lsg] rate ($(head -c 200 /tmp/lsg-rate.out)): the LSG runs unpaced"

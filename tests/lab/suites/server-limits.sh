@@ -153,6 +153,9 @@ estimate_vs_rss() {
 	tpid=$!
 	_lab_wait_listen $p $tpid || return 1
 	timeout 60 rperf bw -d rxe_h2 -p $p "${args[@]}" -n 4 10.77.0.1 > /tmp/limits-est.log 2>&1
+	# a refused client does not end a server without --persistent: it
+	# waits for the next one, so the tiny server is stopped here
+	kill "$tpid" 2> /dev/null
 	wait "$tpid"
 	cat /tmp/limits-est.log
 	est=$(sed -n 's/.*would pin \([0-9.]*\) \([KMG]*i*B\) (.*/\1 \2/p' /tmp/limits-est.log)

@@ -220,7 +220,7 @@ job() {  # job FILE DURATION
 agent() {
 	local i k t rc s apid
 	for i in 1 2; do
-		rperf agent --bind "10.77.0.$i" --handshake-timeout 30 > "/tmp/agent-h$i.log" 2>&1 &
+		rperf agent --bind "10.77.0.$i" --key-file "$LAB_KEY" --handshake-timeout 30 > "/tmp/agent-h$i.log" 2>&1 &
 		echo $! > "/tmp/agent-h$i.pid"
 	done
 	for ((k = 0; k < 100; k++)); do
@@ -230,18 +230,18 @@ agent() {
 	exec {A1}<> /dev/tcp/10.77.0.1/18521
 	job "$OUT/loop-short.ini" 1s
 	t=$EPOCHREALTIME
-	timeout 30 rperf run "$OUT/loop-short.ini" > /tmp/run1.out 2> /tmp/run1.err
+	timeout 30 rperf run --key-file "$LAB_KEY" "$OUT/loop-short.ini" > /tmp/run1.out 2> /tmp/run1.err
 	rc=$? s=$(lab_since "$t")
 	lab_result "agent_idle_held run_status=$rc seconds=$s"
 	echo "EXPECT a 1 s experiment exits 0 in < 6 s with an idle connection open on h1's agent"
 	echo "GOT exit $rc in $s s: $(tail -n 2 /tmp/run1.err | tr '\n' ' ')"
 	[ "$rc" = 0 ] && awk -v s="$s" 'BEGIN { exit !(s < 6) }' || return 1
 	job "$OUT/loop-long.ini" 8s
-	timeout 60 rperf run "$OUT/loop-long.ini" > /tmp/run2.out 2> /tmp/run2.err &
+	timeout 60 rperf run --key-file "$LAB_KEY" "$OUT/loop-long.ini" > /tmp/run2.out 2> /tmp/run2.err &
 	apid=$!
 	sleep 3
 	t=$EPOCHREALTIME
-	timeout 30 rperf run "$OUT/loop-short.ini" > /tmp/run3.out 2> /tmp/run3.err
+	timeout 30 rperf run --key-file "$LAB_KEY" "$OUT/loop-short.ini" > /tmp/run3.out 2> /tmp/run3.err
 	rc=$? s=$(lab_since "$t")
 	wait "$apid"
 	lab_result "agent_busy status=$rc seconds=$s first_run_status=$?"

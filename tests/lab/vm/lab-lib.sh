@@ -311,13 +311,25 @@ lab_assert_crossed() {
 }
 
 # ------------------------------------------------------------ agents
-# lab_agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I` on
-# h1..hN (logs /tmp/agent-hI.log), until all N listen on tcp/18521 (15 s)
+# The lab's pre-shared key (issue 19: rperf run/agent talk TLS 1.3
+# authenticated by it): every suite passes --key-file "$LAB_KEY" to
+# `rperf run`; lab_agents_start to every agent unless its ARGS choose
+# (--key-file, --cert or --insecure).
+LAB_KEY=/tmp/lab.key
+lab_key() {
+	[ -s "$LAB_KEY" ] && return 0
+	(umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_KEY" && echo >> "$LAB_KEY")
+}
+lab_key
+# lab_agents_start N [AGENT ARGS...]: `rperf agent --bind 10.77.0.I
+# --key-file $LAB_KEY` on h1..hN (logs /tmp/agent-hI.log), until all N
+# listen on tcp/18521 (15 s)
 lab_agents_start() {
-	local n=$1 i k
+	local n=$1 i k auth=(--key-file "$LAB_KEY")
 	shift
+	case " $* " in *" --key-file "* | *" --cert "* | *" --insecure "*) auth=() ;; esac
 	for ((i = 1; i <= n; i++)); do
-		rperf agent --bind "10.77.0.$i" "$@" > "/tmp/agent-h$i.log" 2>&1 &
+		rperf agent --bind "10.77.0.$i" "${auth[@]}" "$@" > "/tmp/agent-h$i.log" 2>&1 &
 		echo $! > "/tmp/agent-h$i.pid"
 	done
 	for ((k = 0; k < 150; k++)); do
@@ -336,6 +348,11 @@ lab_agent_stop() {
 	kill "-${2:-TERM}" "$p" 2> /dev/null
 	wait "$p" 2> /dev/null
 	rm -f "/tmp/agent-h$1.pid"
+}
+# lab_agent_signal I SIGNAL: send SIGNAL to hI's agent, no reaping (STOP, CONT)
+lab_agent_signal() {
+	local p
+	read -r p < "/tmp/agent-h$1.pid" && kill "-$2" "$p"
 }
 lab_agents_stop() {  # every agent lab_agents_start started
 	local f i
@@ -511,6 +528,8 @@ switch     lab_delay HOST DELAY [netem args] | lab_delay_clear HOST | lab_rate H
 counters   lab_counters | lab_port_rx HOST [bytes] | lab_port_tx HOST [bytes]
            lab_assert_crossed MIN CMD...
 agents     lab_agents_start N [ARGS] | lab_agent_stop I [SIG] | lab_agents_stop
+           lab_agent_signal I SIG
+           (with --key-file $LAB_KEY, the lab's key: pass it to rperf run)
 tools      lab_pair SRV CLI TMO CMD [ARGS] | lab_lat_result [LOG] | lab_bw_result [LOG]
            lab_capture_start HOST [FILTER] | lab_capture_stop
 checks     check NAME CMD... | lab_expect_ge WHAT GOT MIN | lab_expect_range WHAT GOT LO HI | lab_summary

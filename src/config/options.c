@@ -3,11 +3,11 @@
  * The option table is split by topic into options_*.c; this file lists the
  * groups in --help order and indexes them as one table.
  */
-#include "cli/options.h"
+#include "config/options.h"
 
 #include <string.h>
 
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
 struct opt_group {
 	const struct rperf_opt *opts;

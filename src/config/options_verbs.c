@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "verbs": perftest's other tests (see options.h for the
  * order); --verb itself is in the bw group. */
-#include "cli/options_priv.h"
-
-static const char *const atomic_ops[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
-					  NULL };
+#include "config/options_priv.h"
 
 const struct rperf_opt rperf_opts_verbs[] = {
 	{ .name = "atomic_type",
@@ -12,7 +9,7 @@ const struct rperf_opt rperf_opts_verbs[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = T,
 	  .off = OFF(atomic_op),
-	  .choices = atomic_ops,
+	  .choices = rperf_atomic_names,
 	  .metavar = "OP",
 	  .dflt = "FETCH_AND_ADD",
 	  .help = "--verb atomic: FETCH_AND_ADD (adds 1) or CMP_AND_SWAP, 8 B each (perftest's -A)." },

@@ -3,12 +3,12 @@
  * Shared by the option group files (options_*.c): each defines one array of
  * options, in --help order, and its length; options.c lists the groups.
  */
-#ifndef RPERF_CLI_OPTIONS_PRIV_H
-#define RPERF_CLI_OPTIONS_PRIV_H
+#ifndef RPERF_CONFIG_OPTIONS_PRIV_H
+#define RPERF_CONFIG_OPTIONS_PRIV_H
 
 #include <stddef.h>
 
-#include "cli/options.h"
+#include "config/options.h"
 
 #define OFF(f) offsetof(struct rperf_cli_config, f)
 #define NS_US 1000ull

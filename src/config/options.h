@@ -4,13 +4,13 @@
  * --help text, the option list of man/rperf.1.md and the "config" object of
  * the JSON report.
  */
-#ifndef RPERF_CLI_OPTIONS_H
-#define RPERF_CLI_OPTIONS_H
+#ifndef RPERF_CONFIG_OPTIONS_H
+#define RPERF_CONFIG_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "config/config.h"
 
 enum rperf_opt_type {
 	RPERF_OT_HELP, /* -h/--help */
@@ -23,7 +23,7 @@ enum rperf_opt_type {
 	RPERF_OT_SIZE_LIST, /* sizes[] + nsizes */
 	RPERF_OT_TIME, /* uint64_t ns; bare numbers in units of .unit */
 	RPERF_OT_RATE, /* double, bit/s or 1/s */
-	RPERF_OT_ENUM, /* int index into .choices */
+	RPERF_OT_ENUM, /* int index into .choices (shown as their .cli) */
 	RPERF_OT_PCT_LIST, /* percentiles[] + npercentiles */
 	RPERF_OT_STR_LIST, /* struct rperf_str_list: repeatable, appended */
 };
@@ -36,7 +36,7 @@ struct rperf_opt {
 	size_t off; /* field in struct rperf_cli_config */
 	int64_t min, max; /* INT/COUNT/SIZE/TIME(ns) bounds */
 	uint64_t unit; /* TIME: ns per bare unit */
-	const char *const *choices; /* ENUM: NULL-terminated */
+	const struct rperf_name *choices; /* ENUM: gen/gen.h's tables */
 	const char *metavar;
 	const char *help;
 	const char *dflt; /* default as shown in --help, NULL if none */

@@ -4,12 +4,17 @@
  * rperf had no option for them (see options.h for the order). Their checks
  * and run-time notes are in parse_perftest.c.
  */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
 /* Indexes: 0 is the only one rperf runs (parse_perftest.c refuses others). */
-static const char *const conn_types[] = { "RC", "UC",  "UD", "XRC",
-					  "DC", "SRD", NULL };
-static const char *const limit_types[] = { "SW", "HW", "PP", NULL };
+static const struct rperf_name conn_types[] = { { "RC", NULL }, { "UC", NULL },
+						{ "UD", NULL }, { "XRC", NULL },
+						{ "DC", NULL }, { "SRD", NULL },
+						{ NULL, NULL } };
+static const struct rperf_name limit_types[] = { { "SW", NULL },
+						 { "HW", NULL },
+						 { "PP", NULL },
+						 { NULL, NULL } };
 
 const struct rperf_opt rperf_opts_perftest[] = {
 	{ .name = "CPU-freq",

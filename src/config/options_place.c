@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "place" (see options.h for the order). */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
 /* Indexes match enum rperf_hugepages. */
-static const char *const hugepages[] = { "none", "2M", "1G", NULL };
+static const struct rperf_name hugepages[] = { { "none", NULL },
+					       { "2M", NULL },
+					       { "1G", NULL },
+					       { NULL, NULL } };
 
 const struct rperf_opt rperf_opts_place[] = {
 	/* placement and virtual lanes (host/place.c, verbs/vl.c) */

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "output" (see options.h for the order). */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
-static const char *const clocks[] = { "auto", "tsc", "arm", "posix", NULL };
+static const struct rperf_name clocks[] = { { "auto", NULL },
+					    { "tsc", NULL },
+					    { "arm", NULL },
+					    { "posix", NULL },
+					    { NULL, NULL } };
 
 const struct rperf_opt rperf_opts_output[] = {
 	/* clock and output */

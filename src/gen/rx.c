@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "bw/bw_rx.h"
+#include "gen/rx.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -10,12 +10,10 @@
 
 #include <rperf/clock.h>
 
-#include "limits/limits.h"
-
 #define RX_BATCH 32
 #define RX_SPIN 256 /* empty drains between control-socket checks */
 
-static void count(struct rperf_bw_rxc *x, const struct ibv_wc *wc)
+static void count(struct rperf_rx_count *x, const struct ibv_wc *wc)
 {
 	if (wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
 		uint64_t k = ntohl(wc->imm_data);
@@ -28,8 +26,9 @@ static void count(struct rperf_bw_rxc *x, const struct ibv_wc *wc)
 	}
 }
 
-static int drain_qp(struct rperf_bw_conn *c, struct rperf_qp *qp,
-		    struct rperf_bw_rxc *x, int *got, char *err, size_t errlen)
+static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
+		    struct rperf_rx_count *x, int *got, char *err,
+		    size_t errlen)
 {
 	struct ibv_wc wc[RX_BATCH];
 	int n;
@@ -57,8 +56,8 @@ static int drain_qp(struct rperf_bw_conn *c, struct rperf_qp *qp,
 	return 0;
 }
 
-int rperf_bw_rx_drain(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int *got,
-		      char *err, size_t errlen)
+int rperf_rx_drain(struct rperf_gen_conn *c, struct rperf_rx_count *x, int *got,
+		   char *err, size_t errlen)
 {
 	int rc = 0;
 
@@ -73,7 +72,7 @@ int rperf_bw_rx_drain(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int *got,
 	return rc;
 }
 
-double rperf_bw_rx_seconds(const struct rperf_bw_rxc *x)
+double rperf_rx_seconds(const struct rperf_rx_count *x)
 {
 	return x->last_ns > x->first_ns ?
 		       (double)(x->last_ns - x->first_ns) / 1e9 :
@@ -81,7 +80,7 @@ double rperf_bw_rx_seconds(const struct rperf_bw_rxc *x)
 }
 
 /* Going to sleep: take stale events, arm every receive CQ. */
-static int arm(struct rperf_bw_conn *c, char *err, size_t errlen)
+static int arm(struct rperf_gen_conn *c, char *err, size_t errlen)
 {
 	unsigned int n;
 
@@ -99,7 +98,7 @@ static int arm(struct rperf_bw_conn *c, char *err, size_t errlen)
 
 /* poll() the control socket (and the channel when asleep): 1 when the
  * control socket spoke, 0, or an errno. */
-static int wait_fds(struct rperf_bw_conn *c, const struct rperf_bw_rx_wait *w,
+static int wait_fds(struct rperf_gen_conn *c, const struct rperf_rx_wait *w,
 		    bool *asleep, int timeout_ms, char *err, size_t errlen)
 {
 	struct pollfd pf[2] = { { .fd = w->fd, .events = POLLIN },
@@ -123,8 +122,8 @@ static int wait_fds(struct rperf_bw_conn *c, const struct rperf_bw_rx_wait *w,
 	return 0;
 }
 
-int rperf_bw_rx_wait(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,
-		     const struct rperf_bw_rx_wait *w, char *err, size_t errlen)
+int rperf_rx_wait(struct rperf_gen_conn *c, struct rperf_rx_count *x,
+		  const struct rperf_rx_wait *w, char *err, size_t errlen)
 {
 	bool can_sleep = c->recvs && c->channel, asleep = false;
 	uint64_t last = rperf_clock_posix_now(), t;
@@ -133,7 +132,7 @@ int rperf_bw_rx_wait(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,
 
 	for (;;) {
 		got = 0;
-		rc = c->recvs ? rperf_bw_rx_drain(c, x, &got, err, errlen) : 0;
+		rc = c->recvs ? rperf_rx_drain(c, x, &got, err, errlen) : 0;
 		if (rc)
 			return rc;
 		if (got) {
@@ -167,26 +166,26 @@ int rperf_bw_rx_wait(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,
 	}
 }
 
-int rperf_bw_rx_until(struct rperf_bw_conn *c, struct rperf_bw_rxc *x, int fd,
-		      const volatile sig_atomic_t *stop, int timeout_ms,
-		      char *err, size_t errlen)
+int rperf_rx_until(struct rperf_gen_conn *c, struct rperf_rx_count *x, int fd,
+		   const volatile sig_atomic_t *stop, int timeout_ms, char *err,
+		   size_t errlen)
 {
-	struct rperf_bw_rx_wait w = { .fd = fd,
-				      .stop = stop,
-				      .spin_ns = RPERF_LIMITS_STALL_NS,
-				      .idle_ns = (uint64_t)timeout_ms *
-						 1000000ull };
+	struct rperf_rx_wait w = { .fd = fd,
+				   .stop = stop,
+				   .spin_ns = RPERF_GEN_STALL_NS,
+				   .idle_ns =
+					   (uint64_t)timeout_ms * 1000000ull };
 
-	return rperf_bw_rx_wait(c, x, &w, err, errlen);
+	return rperf_rx_wait(c, x, &w, err, errlen);
 }
 
-int rperf_bw_rx_catch_up(struct rperf_bw_conn *c, struct rperf_bw_rxc *x,
-			 uint64_t want, char *err, size_t errlen)
+int rperf_rx_catch_up(struct rperf_gen_conn *c, struct rperf_rx_count *x,
+		      uint64_t want, char *err, size_t errlen)
 {
 	int rc, got;
 
 	for (int i = 0; i < 200 && c->recvs && x->messages < want; i++) {
-		if ((rc = rperf_bw_rx_drain(c, x, &got, err, errlen)))
+		if ((rc = rperf_rx_drain(c, x, &got, err, errlen)))
 			return rc;
 		if (!got)
 			usleep(5000); /* the last completions may trail */

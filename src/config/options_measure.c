@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "measure" (see options.h for the order). */
-#include "cli/options_priv.h"
+#include "config/options_priv.h"
 
-static const char *const methods[] = { "rperf", "pingpong", "postpoll", "all",
-				       NULL };
-static const char *const pair_orders[] = { "alternate", "wire-first",
-					   "loop-first", "sequential", NULL };
-/* Indexes match enum rperf_timestamps. */
-static const char *const timestamps[] = { "auto", "nic", "cpu", NULL };
-static const char *const poll_modes[] = { "busy", "yield", NULL };
+static const struct rperf_name poll_modes[] = { { "busy", NULL },
+						{ "yield", NULL },
+						{ NULL, NULL } };
 
 const struct rperf_opt rperf_opts_measure[] = {
 	/* measurement */
@@ -69,7 +65,7 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = L,
 	  .off = OFF(method),
-	  .choices = methods,
+	  .choices = rperf_method_names,
 	  .metavar = "M",
 	  .dflt = "rperf",
 	  .help = "rperf (paired wire + loopback SENDs), pingpong, postpoll or all." },
@@ -77,7 +73,7 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = L,
 	  .off = OFF(pair_order),
-	  .choices = pair_orders,
+	  .choices = rperf_pair_order_names,
 	  .metavar = "ORDER",
 	  .dflt = "alternate",
 	  .help = "alternate, wire-first, loop-first or sequential." },
@@ -85,7 +81,7 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = L,
 	  .off = OFF(timestamps),
-	  .choices = timestamps,
+	  .choices = rperf_timestamps_names,
 	  .metavar = "SRC",
 	  .dflt = "auto",
 	  .help = "Completion stamps of the rperf method: nic (the HCA's completion timestamps; an error where the device has none), cpu (the CPU clock when the poll returns) or auto (nic where available, else cpu with a note)." },

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "bw" (see options.h for the order). */
-#include "cli/options_priv.h"
-
-static const char *const verbs[] = { "send", "write",  "write_imm",
-				     "read", "atomic", NULL };
-static const char *const rate_units[] = { "M", "g", "p", NULL };
+#include "config/options_priv.h"
 
 const struct rperf_opt rperf_opts_bw[] = {
 	/* bandwidth */
@@ -12,7 +8,7 @@ const struct rperf_opt rperf_opts_bw[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = T,
 	  .off = OFF(verb),
-	  .choices = verbs,
+	  .choices = rperf_verb_names,
 	  .metavar = "VERB",
 	  .dflt = "send",
 	  .help = "bw: send, write, write_imm, read (ib_read_bw) or atomic (ib_atomic_bw, 8 B, see -A). lat: send; write (ib_write_lat with pingpong: the last byte polled; the rperf method: WRITE pairs); read or atomic (postpoll only, their default method: ib_read_lat, ib_atomic_lat)." },
@@ -85,7 +81,7 @@ const struct rperf_opt rperf_opts_bw[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = B,
 	  .off = OFF(rate_units),
-	  .choices = rate_units,
+	  .choices = rperf_rate_units_names,
 	  .metavar = "U",
 	  .dflt = "g, as perftest",
 	  .help = "Units of --rate_limit: M (MB/s of 2^20 B), g (Gb/s), p (packets/s)." },

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The QPs of one end of a generator connection (rperf bw's either end, the
+ * engine's sink), and its receive side: count what arrives, refill. One
+ * sink for both ways of running a generator.
+ */
+#ifndef RPERF_GEN_RX_H
+#define RPERF_GEN_RX_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verbs/verbs.h"
+#include "verbs/verbs_cm.h"
+
+/* The default stall limit (--stall-limit): a receive side busy-polls this
+ * long without a completion before it sleeps on completion events. */
+#define RPERF_GEN_STALL_NS 5000000000ull
+
+struct rperf_gen_conn {
+	struct rperf_verbs_cfg vcfg;
+	struct rperf_dev *dev;
+	struct rperf_qp **qp;
+	size_t nqp;
+	/* every QP's completion events (one fd for all); NULL: none */
+	struct ibv_comp_channel *channel;
+	struct rperf_buf buf; /* client: source; server: receive/WRITE target */
+	uint64_t max_size;
+	unsigned int
+		rx_depth; /* receives kept posted per QP (server, -b client) */
+	bool recvs; /* the verb consumes receives (server, -b client) */
+	/* -R: one rdma_cm connection per QP (verbs_cm.h, shared with rperf
+	 * lat); the server's cm[0] also listens */
+	struct rperf_cm *cm;
+	bool cm_server;
+	char cm_src[64]; /* client: source address (-z, else the GID's) */
+	const char *cm_dst; /* client: the server */
+	uint16_t cm_port;
+};
+
+/* What arrived in one round (SENDs; WRITE_WITH_IMM, whose immediate
+ * carries how many WRITEs its list held). */
+struct rperf_rx_count {
+	uint64_t messages, bytes;
+	uint64_t first_ns, last_ns; /* first and last receive completion */
+	uint64_t sleeps; /* times the wait slept on completion events */
+};
+
+/* Take the receive completions of every QP, post as many receives again;
+ * *got: completions taken. 0, EIO (a failed completion or verb: @err) */
+int rperf_rx_drain(struct rperf_gen_conn *c, struct rperf_rx_count *x, int *got,
+		   char *err, size_t errlen);
+
+/* First to last receive completion, seconds (0 if fewer than two). */
+double rperf_rx_seconds(const struct rperf_rx_count *x);
+
+/* How rperf_rx_wait waits. */
+struct rperf_rx_wait {
+	int fd; /* the control socket: readable (a message, EOF) ends it */
+	const volatile sig_atomic_t *stop; /* NULL: none */
+	/* busy-poll while completions come; after this long without one,
+	 * sleep on the connection's completion channel (woken by a
+	 * completion or @fd). 0: sleep whenever nothing is there (-e) */
+	uint64_t spin_ns;
+	uint64_t idle_ns; /* nothing arrived for this long: ETIMEDOUT; 0 never */
+};
+
+/* Drain until @w->fd is readable: 0; EINTR (*stop), ETIMEDOUT (idle_ns)
+ * or a drain/verbs error (@err). Without a channel (or receives) it never
+ * busy-polls past spin_ns either: it then polls @fd every 200 ms. */
+int rperf_rx_wait(struct rperf_gen_conn *c, struct rperf_rx_count *x,
+		  const struct rperf_rx_wait *w, char *err, size_t errlen);
+
+/* rperf_rx_wait with spin_ns the default stall limit and idle_ns
+ * @timeout_ms: EINTR, ETIMEDOUT (nothing arrived on either for
+ * @timeout_ms) or a drain error (@err). */
+int rperf_rx_until(struct rperf_gen_conn *c, struct rperf_rx_count *x, int fd,
+		   const volatile sig_atomic_t *stop, int timeout_ms, char *err,
+		   size_t errlen);
+
+/* Drain until @want messages arrived or 1 s passed (the last completions
+ * may trail the sender's): 0 or a drain error. */
+int rperf_rx_catch_up(struct rperf_gen_conn *c, struct rperf_rx_count *x,
+		      uint64_t want, char *err, size_t errlen);
+
+#endif

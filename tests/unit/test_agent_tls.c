@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The agent's authenticated channel (issue 19), agent_fixture.h: a wrong
+ * key and no key (TLS refused or a plain REFUSE; nothing created, the
+ * experiment slot never taken; the right key gets in right after), and
+ * HEARTBEATs from GO to REPORT.
+ */
+#include "agent_fixture.h"
+
+/* TLS handshake refused: the connection closed, nothing created, the
+ * slot not taken (a right controller gets in at once). */
+static void refused_tls(struct rperf_agent *a, const char *key)
+{
+	int rc = 0, fd;
+
+	client(key);
+	fd = dial_rc(a, &rc);
+	assert_true(rc == EACCES || rc == EPIPE || rc == ECONNRESET);
+	step(a);
+	hang_up(fd);
+}
+
+static void test_wrong_key(void **state)
+{
+	struct rperf_agent *a = agent(true, 2000);
+	struct rperf_ctrl_msg m;
+	char r[RPERF_CTRL_REASON_LEN];
+	int fd;
+
+	(void)state;
+	refused_tls(a, "secreT"); /* wrong key */
+	assert_true(logged("TLS authentication failed"));
+	/* no key: the plain channel gets a plain REFUSE saying why */
+	client(NULL);
+	fd = dial(a);
+	tx(fd, RPERF_CTRL_HELLO, hello());
+	step(a);
+	assert_int_equal(rx(fd, &m), 0);
+	assert_int_equal(m.type, RPERF_CTRL_REFUSE);
+	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
+	assert_non_null(strstr(r, "requires TLS"));
+	rperf_ctrl_msg_release(&m);
+	hang_up(fd);
+	assert_int_equal(fake.created, 0); /* nothing was created */
+	assert_int_equal(rperf_agent_served(a), 0); /* nor the slot taken */
+	/* the right key right after */
+	client((const char *)the_key);
+	fd = dial(a);
+	greet(a, fd);
+	hang_up(fd);
+	step(a);
+	assert_int_equal(rperf_agent_served(a), 1);
+	rperf_agent_destroy(a);
+}
+
+/* From GO to REPORT a HEARTBEAT every GO heartbeat_ns. */
+static void test_heartbeat(void **state)
+{
+	struct rperf_agent *a = agent(false, 2000);
+	struct rperf_proto_eps eps;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL;
+	int fd, beats = 0;
+
+	(void)state;
+	client(NULL);
+	fd = dial(a);
+	greet(a, fd);
+	ask(a, fd, RPERF_CTRL_PLAN, plan(""), RPERF_CTRL_ENDPOINTS, &m);
+	assert_int_equal(
+		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
+	rperf_proto_eps_fini(&eps);
+	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
+	tx(fd, RPERF_CTRL_GO, o);
+	for (int i = 0; i < 6; i++) { /* 6 x 50 ms: >= 5 beats of 20 ms */
+		step(a);
+		usleep(25000);
+	}
+	step(a);
+	tx(fd, RPERF_CTRL_STOP, NULL);
+	step(a);
+	for (;;) {
+		assert_int_equal(rx(fd, &m), 0);
+		if (m.type != RPERF_CTRL_HEARTBEAT)
+			break;
+		beats++;
+		rperf_ctrl_msg_release(&m);
+	}
+	assert_int_equal(m.type, RPERF_CTRL_REPORT);
+	rperf_ctrl_msg_release(&m);
+	if (beats < 5)
+		fail_msg("%d HEARTBEATs in >= 150 ms at 20 ms", beats);
+	hang_up(fd);
+	step(a);
+	rperf_agent_destroy(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrong_key),
+		cmocka_unit_test(test_heartbeat),
+	};
+	int rc;
+
+	signal(SIGPIPE, SIG_IGN); /* as the CLI: OpenSSL writes with write() */
+	assert_int_equal(rperf_clock_init(&clk, RPERF_CLOCK_POSIX), 0);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	client(NULL);
+	return rc;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The controller of `rperf run` against hostile fake agents (issue 19): an
+ * agent whose RoCE endpoints name a third party's GID is not relayed, and
+ * a REFUSE full of escape codes reaches the terminal cleaned.
+ */
+#include "fake_agent.h"
+
+/* A PLAN carries the addresses of its host and of the other ends. An
+ * agent whose RoCE ENDPOINTS name a GID that is not its address is failed:
+ * the controller relays no third party's endpoint (the others get ERROR,
+ * nothing was measured). */
+static void third_party_endpoints(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	r = run(j, f, NULL, &secs);
+	assert_int_equal(f[0].plan_hosts, 2); /* h1 and h3 */
+	assert_int_equal(f[2].plan_hosts, 3); /* h3, h1, h2 */
+	assert_string_equal(f[0].plan_addr, "127.0.0.1");
+	assert_false(r->aborted);
+	rperf_run_results_free(r);
+	memset(f, 0, sizeof(f));
+	f[1].mode = FAKE_THIRD_PARTY;
+	r = run(j, f, NULL, &secs);
+	assert_true(r->aborted);
+	assert_true(r->hosts[1].failed);
+	if (!strstr(r->hosts[1].why, "GID 10.9.9.9, not this agent's address "
+				     "127.0.0.1: not relayed"))
+		fail_msg("h2 failed for '%s'", r->hosts[1].why);
+	assert_false(f[0].peers_ok); /* no CONNECT reached the others */
+	assert_false(f[2].peers_ok);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+/* A fake agent's REFUSE with escape codes and CR/LF reaches the terminal
+ * of `rperf run` (the binary, RPERF_BIN) cleaned: no ESC, no CR, no line
+ * of its own. */
+static void escapes_stripped(void **state)
+{
+	const char *bin = getenv("RPERF_BIN");
+	struct fake f[2] = { { .mode = FAKE_ESCAPES },
+			     { .mode = FAKE_ESCAPES } };
+	struct rperf_job_host h[2] = { { .name = "h1" }, { .name = "h2" } };
+	char path[] = "/tmp/rperf-escXXXXXX", cmd[512], out[8192];
+	size_t n;
+	FILE *p;
+	int fd;
+
+	(void)state;
+	if (!bin)
+		skip();
+	fake_start(&f[0], &h[0]);
+	fake_start(&f[1], &h[1]);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	dprintf(fd,
+		"[global]\ntimeout = 2s\n[host h1]\ncontrol = 127.0.0.1:%u\n"
+		"[host h2]\ncontrol = 127.0.0.1:%u\n[lsg l]\nfrom = h1\nto = h2\n",
+		f[0].port, f[1].port);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s run --insecure %s 2>&1", bin, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	assert_int_equal(WEXITSTATUS(pclose(p)), 3);
+	fake_join(&f[0]);
+	fake_join(&f[1]);
+	unlink(path);
+	if (memchr(out, 0x1b, n) || memchr(out, '\r', n) ||
+	    strstr(out, "\xc2\x9b") || strstr(out, "\nrperf run: all hosts ok"))
+		fail_msg("raw peer bytes reached the terminal: %s", out);
+	if (!strstr(out,
+		    "refused: ?[2J?]0;owned?bad??rperf run: all hosts ok ??31m"))
+		fail_msg("the refusal is not shown, cleaned: %s", out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(third_party_endpoints),
+		cmocka_unit_test(escapes_stripped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The controller's authenticated channel (issue 19) against fake agents
+ * (fake_agent.h): the right key runs; a wrong key is refused by TLS before
+ * anything is created; fake agents WITHOUT the key (one on the plain
+ * channel that would answer anything, one on TLS with another key) are
+ * refused by the controller; an agent silent after GO, as a SIGSTOPped one,
+ * is declared failed within 2 x the HEARTBEAT interval.
+ */
+#include "fake_agent.h"
+
+static void wrong_key(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	f[0].key = f[1].key = f[2].key = "right";
+	r = run(j, f, "wrong", &secs);
+	assert_true(r->aborted);
+	assert_int_equal(rperf_run_results_nfailed(r), 3);
+	assert_non_null(strstr(r->abort_why, "TLS"));
+	assert_non_null(strstr(r->abort_why, "key"));
+	for (int i = 0; i < 3; i++)
+		assert_false(f[i].planned);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+/* Fake agents without the key: h2 speaks the plain channel and would
+ * answer anything (the old "auth": true), h3 speaks TLS with another key.
+ * The controller (key "right") refuses both: nothing planned anywhere. */
+static void fake_agent_refused(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	f[0].key = "right";
+	f[1].key = NULL;
+	f[2].key = "guess";
+	r = run(j, f, "right", &secs);
+	assert_true(r->aborted);
+	assert_false(r->hosts[0].failed);
+	assert_true(r->hosts[1].failed);
+	assert_true(r->hosts[2].failed);
+	assert_non_null(strstr(r->hosts[1].why, "--insecure"));
+	assert_non_null(strstr(r->hosts[2].why, "TLS authentication failed"));
+	for (int i = 0; i < 3; i++)
+		assert_false(f[i].planned);
+	assert_string_equal(r->channel, "tls-psk");
+	assert_false(r->insecure);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+/* h2 goes silent after GO (as SIGSTOP: the socket stays open): declared
+ * failed within 2 x the 100 ms HEARTBEAT interval, not at the planned end
+ * (30 s); h1 and h3 beat and keep their results. */
+static void silent_after_go(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs, silent = 0;
+	const char *p;
+
+	(void)state;
+	j->timeout_ns = 500 * MS;
+	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
+	for (int i = 0; i < 3; i++) {
+		f[i].key = "right";
+		f[i].beats = true;
+		f[i].mode = FAKE_NO_FINISH;
+	}
+	f[1].mode = FAKE_SILENT_AFTER_GO;
+	heartbeat_ns = 100 * MS;
+	r = run(j, f, "right", &secs);
+	heartbeat_ns = 0;
+	assert_false(r->aborted);
+	assert_int_equal(rperf_run_results_nfailed(r), 1);
+	assert_true(r->hosts[1].failed);
+	p = strstr(r->hosts[1].why, "no HEARTBEAT for ");
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "no HEARTBEAT for %lf", &silent), 1);
+	print_message(
+		"silent agent declared failed after %.3f s (2 x 0.100 s interval); run %.3f s\n",
+		silent, secs);
+	assert_true(silent >= 0.2 && silent < 0.2 + 0.05);
+	assert_true(r->cut_short);
+	assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
+	assert_true(secs < 2.0);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+static void right_key(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	f[0].key = f[1].key = f[2].key = "right";
+	r = run(j, f, "right", &secs);
+	if (r->aborted)
+		fail_msg("aborted: %s; %s", r->abort_why, f[0].fail);
+	assert_int_equal(rperf_run_results_nfailed(r), 0);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wrong_key),
+		cmocka_unit_test(right_key),
+		cmocka_unit_test(fake_agent_refused),
+		cmocka_unit_test(silent_after_go),
+	};
+
+	signal(SIGPIPE, SIG_IGN); /* as the CLI: OpenSSL writes with write() */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
