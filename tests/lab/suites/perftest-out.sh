@@ -170,6 +170,6 @@ check "-H and -U print the CDF and every sample" hist_unsorted
 check "--limit_lat and -w/--limit_bw exit 1 only when crossed" limits
 check "--run_infinitely -D 1 reports every second until SIGINT" infinitely
 check "--rate_units defaults to g (Gb/s), as perftest" rate_units
-check "lat -a on a terminal: a progress line; to a file: none" progress_tty lat -n 30 --warmup 5 --pair-order sequential
-check "bw -a on a terminal: a progress line; to a file: none" progress_tty bw -n 20
+check "lat -a on a terminal: a progress line; to a file: none" progress_tty lat -n 10 --warmup 2 --pair-order sequential
+check "bw -a on a terminal: a progress line; to a file: none" progress_tty bw -n 5
 lab_summary
