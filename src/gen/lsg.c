@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "gen/lsg.h"
+#include "gen/lsg_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,18 +14,6 @@
 #include "gen/dev_ops.h"
 #include "gen/nic_ts.h"
 
-/* Completion queues a sample waits on: wire send, loopback send, wire recv */
-enum { WIRE = 0, LOOP = 1, REPLY = 2 };
-
-/* One sample's timestamps (raw ticks) and state. */
-struct sample {
-	uint64_t tp[3], tc[3];
-	uint64_t tn[2]; /* NIC completion timestamps (cfg->nic) */
-	uint64_t tpe[3]; /* when ibv_post_send returned (breakdown) */
-	bool done[3], pre[3];
-	uint64_t due; /* open schedules: when it was due (ticks) */
-};
-
 /* What each CQ waits for, by --verb (write_imm is no latency verb). */
 static const char *const cq_names[][3] = {
 	{ "wire SEND", "loopback SEND", "reply" },
@@ -35,27 +23,7 @@ static const char *const cq_names[][3] = {
 	{ "wire atomic", "loopback atomic", "reply" },
 };
 
-struct lsg_run {
-	const struct rperf_lsg_cfg *cfg;
-	const struct rperf_lsg_qps *qps;
-	struct rperf_lsg_res *res;
-	struct rperf_gen_dev dev;
-	struct ibv_cq *cq[3];
-	struct ibv_cq_ex *cqx[3]; /* NIC timestamps: WIRE and LOOP, else NULL */
-	struct ibv_qp *qp[2];
-	struct ibv_sge sge;
-	bool inl[2];
-	uint64_t stall_ticks;
-	uint64_t wire_posts;
-	bool wpp; /* pingpong with RDMA WRITE: the reply is a byte polled */
-	const volatile uint8_t *reply_byte; /* with wpp */
-	uint8_t want; /* with wpp: the sequence byte the reply carries */
-};
-
-static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static const char *cq_name(const struct lsg_run *r, int k)
+const char *lsg_cq_name(const struct lsg_run *r, int k)
 {
 	int v = r->cfg->verb;
 
@@ -65,7 +33,7 @@ static const char *cq_name(const struct lsg_run *r, int k)
 	return cq_names[v >= 0 && v <= RPERF_VERB_ATOMIC ? v : 0][k];
 }
 
-static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
+int lsg_fail(struct lsg_run *r, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -115,7 +83,7 @@ static void target(const struct lsg_run *r, int k, struct ibv_send_wr *wr)
 	wr->wr.rdma.rkey = rkey;
 }
 
-static int post_send(struct lsg_run *r, int k)
+int lsg_post_send(struct lsg_run *r, int k)
 {
 	struct ibv_send_wr wr = { .wr_id = (uint64_t)k,
 				  .sg_list = &r->sge,
@@ -152,7 +120,7 @@ static int poll_reply_byte(struct lsg_run *r, struct sample *s)
  * returns (and, with NIC timestamps, its NIC stamp kept). 1 done, 0 not,
  * <0 a negative errno.
  */
-static int poll_once(struct lsg_run *r, struct sample *s, int k)
+int lsg_poll_once(struct lsg_run *r, struct sample *s, int k)
 {
 	struct ibv_wc wc;
 	int n;
@@ -169,7 +137,7 @@ static int poll_once(struct lsg_run *r, struct sample *s, int k)
 		snprintf(
 			r->res->error, sizeof(r->res->error),
 			"%s completed with status '%s' (peer gone or path broken)",
-			cq_name(r, k), ibv_wc_status_str(wc.status));
+			lsg_cq_name(r, k), ibv_wc_status_str(wc.status));
 		return -EIO;
 	}
 	return 1;
@@ -180,13 +148,13 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 	int rc;
 
 	s->tp[k] = gen_clock_start(&r->dev);
-	rc = post_send(r, k);
+	rc = lsg_post_send(r, k);
 	if (r->cfg->breakdown)
 		s->tpe[k] = gen_clock_end(&r->dev);
 	if (rc)
-		return fail(r, rc, "ibv_post_send on the %s QP failed",
-			    k == WIRE ? "wire" : "loopback");
-	rc = poll_once(r, s, k);
+		return lsg_fail(r, rc, "ibv_post_send on the %s QP failed",
+				k == WIRE ? "wire" : "loopback");
+	rc = lsg_poll_once(r, s, k);
 	if (rc < 0)
 		return -rc;
 	s->pre[k] = rc == 1;
@@ -195,7 +163,7 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 
 /* The peer says nothing during a run: a readable control socket means it
  * sent an error or went away. */
-static bool peer_gone(const struct lsg_run *r)
+bool lsg_peer_gone(const struct lsg_run *r)
 {
 	struct pollfd pf = { .fd = r->cfg->peer_fd, .events = POLLIN };
 
@@ -210,14 +178,15 @@ static int check_waiting(struct lsg_run *r, const struct sample *s,
 	uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
 
 	if (*r->cfg->stop)
-		return fail(r, EINTR, "%s", "interrupted");
-	if (peer_gone(r))
-		return fail(r, ECONNRESET, "%s",
-			    "the peer closed the control connection mid-run");
+		return lsg_fail(r, EINTR, "%s", "interrupted");
+	if (lsg_peer_gone(r))
+		return lsg_fail(
+			r, ECONNRESET, "%s",
+			"the peer closed the control connection mid-run");
 	if (gen_clock_end(&r->dev) - t0 > r->stall_ticks)
-		return fail(r, ETIMEDOUT,
-			    "a %s did not complete within the stall limit",
-			    cq_name(r, k));
+		return lsg_fail(r, ETIMEDOUT,
+				"a %s did not complete within the stall limit",
+				lsg_cq_name(r, k));
 	return 0;
 }
 
@@ -239,7 +208,7 @@ static int wait_all(struct lsg_run *r, struct sample *s, unsigned int want)
 		for (int k = WIRE; k <= REPLY; k++) {
 			if (!(want & 1u << k) || s->done[k])
 				continue;
-			rc = poll_once(r, s, k);
+			rc = lsg_poll_once(r, s, k);
 			if (rc < 0)
 				return -rc;
 			got |= rc;
@@ -276,7 +245,7 @@ static int compare_sample(struct lsg_run *r, struct sample *s)
 	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG && !r->wpp &&
 	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
 				 r->qps->wire_rx_buf->len, 1))
-		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
+		rc = lsg_fail(r, EIO, "%s", "reposting a reply receive failed");
 	return rc;
 }
 
@@ -305,7 +274,7 @@ static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
 }
 
 /* Keep the loopback receiver's queue full, off the timed path. */
-static int refill_loop_rx(struct lsg_run *r)
+int lsg_refill_loop_rx(struct lsg_run *r)
 {
 	struct ibv_wc wc[16];
 	int n, rc;
@@ -314,9 +283,9 @@ static int refill_loop_rx(struct lsg_run *r)
 	       0) {
 		for (int j = 0; j < n; j++)
 			if (wc[j].status != IBV_WC_SUCCESS)
-				return fail(r, EIO,
-					    "loopback receive failed: %s",
-					    ibv_wc_status_str(wc[j].status));
+				return lsg_fail(
+					r, EIO, "loopback receive failed: %s",
+					ibv_wc_status_str(wc[j].status));
 		/* the whole buffer: a later, larger size (-a, --sizes) must
 		 * fit every receive still posted from this one */
 		rc = rperf_gen_post_recvs(&r->dev, r->qps->loop_rx,
@@ -324,15 +293,11 @@ static int refill_loop_rx(struct lsg_run *r)
 					  r->qps->loop_rx_buf->len,
 					  (unsigned int)n);
 		if (rc)
-			return fail(r, rc, "%s",
-				    "reposting loopback receives failed");
+			return lsg_fail(r, rc, "%s",
+					"reposting loopback receives failed");
 	}
-	return n < 0 ? fail(r, EIO, "%s", "polling the loopback receiver") : 0;
-}
-
-static int64_t delta_ns(const struct rperf_clock *clk, uint64_t a, uint64_t b)
-{
-	return llround(rperf_clock_ticks_to_ns(clk, (int64_t)(b - a)));
+	return n < 0 ? lsg_fail(r, EIO, "%s", "polling the loopback receiver") :
+		       0;
 }
 
 /* Keep one raw sample; grows the array outside the timed part. */
@@ -345,8 +310,9 @@ static int keep_raw(struct lsg_run *r, int64_t w, int64_t l, int64_t rtt)
 		void *p = realloc(res->raw, cap * sizeof(*res->raw));
 
 		if (!p)
-			return fail(r, ENOMEM, "%s",
-				    "out of memory keeping samples for --raw");
+			return lsg_fail(
+				r, ENOMEM, "%s",
+				"out of memory keeping samples for --raw");
 		res->raw = p;
 		res->raw_cap = cap;
 	}
@@ -361,25 +327,25 @@ static int record_compare(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
 	int end = r->cfg->method == RPERF_METHOD_PINGPONG ? REPLY : WIRE;
-	int64_t t = delta_ns(clk, s->tp[WIRE], s->tc[end]);
+	int64_t t = lsg_delta_ns(clk, s->tp[WIRE], s->tc[end]);
 
 	rperf_hist_record(r->res->rtt, t);
 	if (r->res->half)
 		rperf_hist_record(r->res->half, t / 2);
 	if (r->cfg->breakdown)
 		rperf_hist_record(r->res->post_wire,
-				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+				  lsg_delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
 	r->res->samples++;
 	r->res->nonpositive += t <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	return r->cfg->keep_raw ? keep_raw(r, t, 0, t) : 0;
 }
 
-static int record(struct lsg_run *r, const struct sample *s)
+int lsg_record(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
-	int64_t w = delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
-	int64_t l = delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
+	int64_t w = lsg_delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
+	int64_t l = lsg_delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
 	int64_t rtt = w - l;
 
 	if (r->cfg->method != RPERF_METHOD_RPERF)
@@ -394,20 +360,15 @@ static int record(struct lsg_run *r, const struct sample *s)
 	rperf_hist_record(r->res->rtt, rtt);
 	if (r->cfg->breakdown) {
 		rperf_hist_record(r->res->post_wire,
-				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+				  lsg_delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
 		rperf_hist_record(r->res->post_loop,
-				  delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
+				  lsg_delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
 	}
 	r->res->samples++;
 	r->res->nonpositive += rtt <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	r->res->loop_precompleted += s->pre[LOOP];
 	return r->cfg->keep_raw ? keep_raw(r, w, l, rtt) : 0;
-}
-
-static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
-{
-	return (uint64_t)((double)ns / clk->ns_per_tick);
 }
 
 /* The sample's last completion stamp: the time, without another read. */
@@ -427,7 +388,7 @@ static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 
 	if (c->duration_ns) /* now may predate t0 right after the warm-up */
 		return now > t0 &&
-		       now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
+		       now - t0 >= lsg_ns_to_ticks(c->clk, c->duration_ns);
 	return r->res->samples >= c->iters;
 }
 
@@ -442,15 +403,16 @@ static int setup_verb(struct lsg_run *r)
 	r->wpp = c->verb == RPERF_VERB_WRITE &&
 		 c->method == RPERF_METHOD_PINGPONG;
 	if (one_sided && c->remote_size < c->size)
-		return fail(r, EINVAL,
-			    "the peer's buffer (%llu B) is smaller than %llu B",
-			    (unsigned long long)c->remote_size,
-			    (unsigned long long)c->size);
+		return lsg_fail(
+			r, EINVAL,
+			"the peer's buffer (%llu B) is smaller than %llu B",
+			(unsigned long long)c->remote_size,
+			(unsigned long long)c->size);
 	if (c->verb == RPERF_VERB_ATOMIC && c->size != RPERF_ATOMIC_SIZE)
-		return fail(r, EINVAL, "atomics are %d B, not %llu B",
-			    RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
+		return lsg_fail(r, EINVAL, "atomics are %d B, not %llu B",
+				RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
 	if (r->wpp && (!c->wseq || !rx || rx->len < c->size || !c->size))
-		return fail(
+		return lsg_fail(
 			r, EINVAL, "%s",
 			"pingpong write needs a reply buffer and a sequence");
 	if (r->wpp)
@@ -466,7 +428,7 @@ static int setup(struct lsg_run *r)
 
 	if (nic && (!q->wire->send_cq_ex || !q->loop_tx->send_cq_ex ||
 		    r->cfg->nic->hz <= 0 || r->cfg->nic->mask < 3))
-		return fail(
+		return lsg_fail(
 			r, EINVAL, "%s",
 			"NIC timestamps need both send CQs created with completion timestamps and the NIC clock");
 	r->cqx[WIRE] = nic ? q->wire->send_cq_ex : NULL;
@@ -483,214 +445,8 @@ static int setup(struct lsg_run *r)
 	r->sge = (struct ibv_sge){ .addr = (uintptr_t)q->send_buf->addr,
 				   .length = (uint32_t)r->cfg->size,
 				   .lkey = q->send_buf->mr->lkey };
-	r->stall_ticks = ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
+	r->stall_ticks = lsg_ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
 	return setup_verb(r);
-}
-
-/* ---- open schedules (fixed, poisson) ---- */
-
-/* The samples in flight: a ring; pend[k] is the oldest sample whose
- * completion on CQ k has not been seen (RC: they come in post order). */
-struct open_run {
-	struct sample s[RPERF_LSG_MAX_INFLIGHT];
-	uint64_t head, tail, pend[2];
-	struct rperf_sched_gen gen;
-	double next; /* the next sample's due time, ticks */
-	uint64_t cap, t0, end, bound;
-	bool closing;
-};
-
-#define RING(o, i) (&(o)->s[(i) % RPERF_LSG_MAX_INFLIGHT])
-
-static int open_check_cfg(struct lsg_run *r, struct open_run *o)
-{
-	const struct rperf_lsg_cfg *c = r->cfg;
-	double mean_ns = 1e9 / c->schedule.rate;
-
-	if (!rperf_sched_valid(&c->schedule))
-		return fail(r, EINVAL, "%s", "invalid probe schedule");
-	if (c->method != RPERF_METHOD_RPERF)
-		return fail(
-			r, EINVAL, "%s",
-			"fixed and poisson schedules take the rperf method");
-	if (c->pair_order == RPERF_PAIR_SEQUENTIAL)
-		return fail(
-			r, EINVAL, "%s",
-			"pair_order sequential times each SEND alone: it needs schedule closed");
-	o->cap = c->max_inflight ? c->max_inflight : 1;
-	if (o->cap > RPERF_LSG_MAX_INFLIGHT)
-		o->cap = RPERF_LSG_MAX_INFLIGHT;
-	o->bound = ns_to_ticks(c->clk, c->lag_bound_ns ? c->lag_bound_ns :
-							 (uint64_t)mean_ns);
-	r->res->lag_bound_ns = c->lag_bound_ns ? c->lag_bound_ns :
-						 (uint64_t)mean_ns;
-	rperf_sched_gen_init(&o->gen, &c->schedule, c->seed);
-	if (!r->res->lag &&
-	    rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &r->res->lag))
-		return fail(r, ENOMEM, "%s", "out of memory");
-	return 0;
-}
-
-/* Poll CQ @k once for the oldest sample still waiting on it. */
-static int open_poll(struct lsg_run *r, struct open_run *o, int k)
-{
-	int rc;
-
-	if (o->pend[k] >= o->tail)
-		return 0;
-	rc = poll_once(r, RING(o, o->pend[k]), k);
-	if (rc < 0)
-		return -rc;
-	o->pend[k] += (uint64_t)rc;
-	return 0;
-}
-
-/* Post QP @k's SEND of the newest sample, peek at its CQ once. */
-static int open_post(struct lsg_run *r, struct open_run *o, int k)
-{
-	struct sample *s = RING(o, o->tail);
-	uint64_t seen = o->pend[k];
-	int rc;
-
-	s->tp[k] = gen_clock_start(&r->dev);
-	rc = post_send(r, k);
-	if (r->cfg->breakdown)
-		s->tpe[k] = gen_clock_end(&r->dev);
-	if (rc)
-		return fail(r, rc, "ibv_post_send on the %s QP failed",
-			    k == WIRE ? "wire" : "loopback");
-	o->tail++; /* the sample is in flight for open_poll */
-	rc = open_poll(r, o, k);
-	o->tail--;
-	s->pre[k] = !rc && seen == o->tail && o->pend[k] > seen;
-	return rc;
-}
-
-static int open_post_sample(struct lsg_run *r, struct open_run *o)
-{
-	int order = r->cfg->pair_order;
-	int first = order == RPERF_PAIR_LOOP_FIRST ? LOOP :
-		    order == RPERF_PAIR_WIRE_FIRST ? WIRE :
-						     (int)(o->tail & 1);
-	struct sample *s = RING(o, o->tail);
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	s->due = (uint64_t)o->next;
-	rc = open_post(r, o, first);
-	if (!rc)
-		rc = open_post(r, o, !first);
-	if (rc)
-		return rc;
-	o->tail++;
-	if (o->tail - o->head > r->res->inflight_max)
-		r->res->inflight_max = (unsigned int)(o->tail - o->head);
-	o->next += rperf_sched_next_ns(&o->gen) / r->cfg->clk->ns_per_tick;
-	return 0;
-}
-
-/* Record every sample whose two completions are in, oldest first. */
-static int open_retire(struct lsg_run *r, struct open_run *o)
-{
-	uint64_t n = 0;
-	int rc = 0;
-
-	while (!rc && o->head < o->pend[WIRE] && o->head < o->pend[LOOP]) {
-		const struct sample *s = RING(o, o->head);
-
-		if (o->head >= r->cfg->warmup) {
-			int64_t lag = delta_ns(r->cfg->clk, s->due,
-					       s->tp[WIRE] < s->tp[LOOP] ?
-						       s->tp[WIRE] :
-						       s->tp[LOOP]);
-
-			rc = record(r, s);
-			rperf_hist_record(r->res->lag, lag);
-			r->res->late += (uint64_t)lag > r->res->lag_bound_ns &&
-					lag > 0;
-		}
-		o->head++;
-		n++;
-	}
-	return !rc && n ? refill_loop_rx(r) : rc;
-}
-
-/* The stop flag, the peer, the oldest sample's stall. */
-static int open_checks(struct lsg_run *r, const struct open_run *o,
-		       uint64_t now)
-{
-	const struct sample *s = RING(o, o->head);
-
-	if (*r->cfg->stop)
-		return fail(r, EINTR, "%s", "interrupted");
-	if (peer_gone(r))
-		return fail(r, ECONNRESET, "%s",
-			    "the peer closed the control connection mid-run");
-	if (o->head < o->tail && now > s->tp[WIRE] &&
-	    now - s->tp[WIRE] > r->stall_ticks)
-		return fail(r, ETIMEDOUT,
-			    "a %s did not complete within the stall limit",
-			    cq_name(r, o->head < o->pend[WIRE] ? LOOP : WIRE));
-	return 0;
-}
-
-/* No new sample once the run's samples or time are posted. */
-static void open_closing(struct lsg_run *r, struct open_run *o)
-{
-	const struct rperf_lsg_cfg *c = r->cfg;
-
-	if (o->tail == c->warmup && !o->t0)
-		o->t0 = (uint64_t)o->next;
-	if (c->duration_ns)
-		o->closing = o->tail >= c->warmup &&
-			     (uint64_t)o->next - o->t0 >=
-				     ns_to_ticks(c->clk, c->duration_ns);
-	else
-		o->closing = o->tail >= c->warmup + c->iters;
-}
-
-static int open_run(struct lsg_run *r)
-{
-	struct open_run *o = calloc(1, sizeof(*o));
-	uint64_t spins = 0, now;
-	int rc;
-
-	if (!o)
-		return fail(r, ENOMEM, "%s", "out of memory");
-	rc = open_check_cfg(r, o);
-	o->next = (double)gen_clock_start(&r->dev);
-	while (!rc && !(o->closing && o->head == o->tail)) {
-		now = gen_clock_end(&r->dev);
-		open_closing(r, o);
-		if (!o->closing && o->tail - o->head < o->cap &&
-		    (double)now >= o->next)
-			rc = open_post_sample(r, o);
-		if (!rc)
-			rc = open_poll(r, o, WIRE);
-		if (!rc)
-			rc = open_poll(r, o, LOOP);
-		if (!rc)
-			rc = open_retire(r, o);
-		if (!rc && r->cfg->yield && o->head == o->tail)
-			sched_yield();
-		if (!rc && ++spins % 4096 == 0)
-			rc = open_checks(r, o, now);
-	}
-	r->res->warmup = o->head < r->cfg->warmup ? o->head : r->cfg->warmup;
-	o->end = gen_clock_end(&r->dev);
-	r->res->seconds =
-		o->t0 && o->end > o->t0 ?
-			rperf_clock_ticks_to_ns(r->cfg->clk,
-						(int64_t)(o->end - o->t0)) /
-				1e9 :
-			0;
-	free(o);
-	return rc;
-}
-
-bool rperf_lsg_fell_behind(const struct rperf_lsg_res *res)
-{
-	return res->late * 1000 > res->samples * RPERF_LSG_LATE_PERMILLE;
 }
 
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
@@ -704,12 +460,12 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 	if (rc)
 		return rc;
 	if (cfg->schedule.kind != RPERF_SCHED_CLOSED)
-		return open_run(&r);
-	gap = ns_to_ticks(cfg->clk, cfg->gap_ns);
+		return lsg_open_run(&r);
+	gap = lsg_ns_to_ticks(cfg->clk, cfg->gap_ns);
 	t0 = next = gen_clock_start(&r.dev);
 	while (!rc) {
 		if (*cfg->stop) {
-			rc = fail(&r, EINTR, "%s", "interrupted");
+			rc = lsg_fail(&r, EINTR, "%s", "interrupted");
 			break;
 		}
 		rc = one_sample(&r, &s, warm + res->samples);
@@ -719,10 +475,10 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 			warm++;
 			t0 = gen_clock_start(&r.dev);
 		} else {
-			rc = record(&r, &s);
+			rc = lsg_record(&r, &s);
 		}
 		if (!rc && cfg->method == RPERF_METHOD_RPERF)
-			rc = refill_loop_rx(&r);
+			rc = lsg_refill_loop_rx(&r);
 		/* without a gap, the sample's last stamp is recent enough */
 		now = gap ? gen_clock_end(&r.dev) : last_stamp(&s);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))

@@ -68,7 +68,7 @@ struct rperf_lsg_cfg {
 	/* rperf method: RTT from the NIC's completion timestamps (both send
 	 * CQs were created with them: qps' send_cq_ex); NULL: CPU stamps */
 	const struct rperf_nic_clock *nic;
-	/* Probe schedule (gen/sched.h). closed: the loop above, one sample
+	/* Probe schedule (gen/schedule.h). closed: the loop above, one sample
 	 * at a time. fixed/poisson (rperf method only, not with pair_order
 	 * sequential): each sample is posted when it is due, whether or not
 	 * earlier ones have completed, up to max_inflight on the wire and
