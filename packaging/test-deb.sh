@@ -14,9 +14,9 @@
 #  - lintian: its tags are printed; an error (E:) fails the test.
 # The root is made once and cached (RPERF_PKG_CACHE, default
 # ${XDG_CACHE_HOME:-~/.cache}/rperf-pkg), keyed by the packages in it; each
-# run works on a copy. Exit 77 (skip) when not root or debootstrap is
-# missing, with the reason.
-#   RPERF_PKG_MIRROR   Debian mirror (default: this machine's apt source)
+# run works on a copy (packaging/chroot-lib.sh). Exit 77 (skip) when not
+# root, debootstrap is missing or the chroot cannot be mounted, with the
+# reason.
 set -uo pipefail
 deb=$(realpath "${1:?usage: test-deb.sh DEB WORK}")
 work=$(realpath -m "${2:?usage: test-deb.sh DEB WORK}")
@@ -30,64 +30,24 @@ for tool in debootstrap lintian dpkg-deb; do
 done
 t_start=$(date +%s)
 
-# the mirror this machine's apt uses for bookworm (deb822 or one-line)
-mirror() {
-	local m
-	m=$(cat /etc/apt/sources.list.d/*.sources 2> /dev/null | awk '
-		/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ && u { print u; exit }')
-	[ -n "$m" ] || m=$(cat /etc/apt/sources.list 2> /dev/null | awk '
-		$1 == "deb" && $3 == "bookworm" { print $2; exit }')
-	echo "${m:-http://deb.debian.org/debian}"
-}
-mirror=${RPERF_PKG_MIRROR:-$(mirror)}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=packaging/chroot-lib.sh
+. "$here/chroot-lib.sh"
 
-# what the root holds: minbase + man-db + systemd + the package's Depends
-depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:any//; s/ //g' | grep .)
-include=$(printf '%s\n' man-db systemd $depends | sort -u | paste -sd, -)
-cache=${RPERF_PKG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rperf-pkg}
-key=$(printf '%s %s\n' "$mirror" "$include" | sha256sum | cut -c1-12)
-base=$cache/bookworm-$key
-mkdir -p "$cache"
-if [ ! -e "$base/.complete" ]; then
-	echo "test-deb: making the Debian 12 root (cold; cached in $base): minbase + $include from $mirror"
-	rm -rf "$base.tmp"
-	t0=$(date +%s)
-	ok=0
-	for try in 1 2; do  # a mirror hiccup: one retry
-		if debootstrap --variant=minbase --include="$include" bookworm "$base.tmp" "$mirror" \
-			> "$cache/debootstrap.log" 2>&1; then
-			ok=1
-			break
-		fi
-		echo "test-deb: debootstrap attempt $try failed: $(tail -3 "$cache/debootstrap.log")"
-		rm -rf "$base.tmp"
-	done
-	[ $ok = 1 ] || { bad "debootstrap bookworm from $mirror (log: $cache/debootstrap.log)"; exit 1; }
-	rm -rf "$base.tmp"/var/cache/apt/archives/*.deb
-	touch "$base.tmp/.complete"
-	# keep only this root: an older Depends list's root is stale
-	find "$cache" -mindepth 1 -maxdepth 1 -name 'bookworm-*' ! -name "bookworm-$key*" -exec rm -rf {} +
-	mv "$base.tmp" "$base"
-	echo "test-deb: root made in $(($(date +%s) - t0)) s"
-fi
-
+# the root: minbase + man-db + systemd + the package's Depends
+# shellcheck disable=SC2046 # one name per word
+base=$(pkg_base man-db systemd $(pkg_depends "$deb")) ||
+	{ bad "debootstrap bookworm from $(pkg_mirror) (log: $pkg_cache/debootstrap.log)"; exit 1; }
 root=$work/root
 cleanup() {
-	[ -n "${apids:-}" ] && kill $apids 2> /dev/null
-	for m in proc sys dev; do
-		mountpoint -q "$root/$m" && umount -l "$root/$m"
-	done
+	pkg_stop "$root"
+	pkg_umount "$root"
 }
 trap cleanup EXIT
-rm -rf "$work"
+pkg_clean "$work"
 mkdir -p "$work"
-t0=$(date +%s)
-cp -a "$base" "$root"
-echo "test-deb: root copied in $(($(date +%s) - t0)) s"
-# a container without CAP_SYS_ADMIN cannot mount: the environment, not rperf
-mount -t proc proc "$root/proc" && mount --rbind /sys "$root/sys" && mount --bind /dev "$root/dev" ||
-	{ echo "test-deb: cannot mount proc, sys, dev in the chroot here: skipped"; exit 77; }
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+pkg_copy "$base" "$root"
+in_root() { pkg_in "$root" "$@"; }
 
 # 1. dpkg -i
 cp "$deb" "$root/tmp/rperf.deb"
@@ -159,17 +119,20 @@ wait 2> /dev/null
 apids=
 
 # 4. the unit, the conffile
-in_root systemd-analyze verify /lib/systemd/system/rperf-agent.service > "$work/verify.out" 2>&1
+in_root systemd-analyze verify /usr/lib/systemd/system/rperf-agent.service > "$work/verify.out" 2>&1
 rc=$?
 [ "$rc" = 0 ] && [ ! -s "$work/verify.out" ] &&
 	ok "systemd-analyze verify rperf-agent.service: accepted, no message" ||
 	bad "systemd-analyze verify: exit $rc: $(cat "$work/verify.out")"
+# information, not a check: systemd's exposure score of the unit
+in_root systemd-analyze security --offline=yes /usr/lib/systemd/system/rperf-agent.service \
+	2> /dev/null | grep -i 'overall exposure' | sed 's/^/info systemd-analyze security: /'
 in_root dpkg-query -W -f='${Conffiles}\n' rperf | grep -q '^ /etc/rperf/agent.conf ' &&
 	ok "/etc/rperf/agent.conf is a conffile" || bad "/etc/rperf/agent.conf is not a conffile"
 
 # 5. purge: nothing of rperf remains
 if in_root dpkg --purge rperf > "$work/purge.log" 2>&1 && [ ! -e "$root/usr/bin/rperf" ] &&
-	[ ! -e "$root/etc/rperf" ] && [ ! -e "$root/lib/systemd/system/rperf-agent.service" ]; then
+	[ ! -e "$root/etc/rperf" ] && [ ! -e "$root/usr/lib/systemd/system/rperf-agent.service" ]; then
 	ok "dpkg --purge removes the binary, the unit and /etc/rperf (key included)"
 else
 	bad "dpkg --purge: $(tail -3 "$work/purge.log"); left: $(ls -d "$root/usr/bin/rperf" "$root/etc/rperf" 2>&1 | grep -v 'No such')"
@@ -184,5 +147,5 @@ errors=$(grep -c '^E: ' "$work/lintian.out")
 echo "test-deb: $(($(date +%s) - t_start)) s in all"
 cleanup
 trap - EXIT
-[ "$fails" = 0 ] && rm -rf "$work"
+[ "$fails" = 0 ] && pkg_clean "$work"
 [ "$fails" = 0 ]
