@@ -26,6 +26,8 @@ PKGS=(
 	iproute2 tcpdump cpio kmod xz-utils zstd file iputils-ping
 	# rperf run --mpi (-DRPERF_MPI=ON; tests/run-tests.sh turns it on)
 	libopenmpi-dev openmpi-bin
+	# Debian package (packaging/, lab.package: a debootstrap chroot, lintian)
+	debootstrap lintian
 )
 
 missing=()

@@ -33,6 +33,14 @@ else
 	[ -s "$p/share/doc/rperf/rperf.1.md" ] || fail "without pandoc, share/doc/rperf/rperf.1.md is not installed"
 fi
 [ -s "$p/lib/librperf.a" ] || fail "no lib/librperf.a"
+# packaging/: the agent's unit and options file (inside the prefix), the
+# plot script beside its gnuplot files, the examples
+[ -s "$p/etc/rperf/agent.conf" ] || fail "no etc/rperf/agent.conf inside the prefix"
+grep -q "^EnvironmentFile=.*/etc/rperf/agent.conf$" "$p/lib/systemd/system/rperf-agent.service" ||
+	fail "no lib/systemd/system/rperf-agent.service reading agent.conf"
+[ -x "$p/share/rperf/plot/rperf-plot.sh" ] && [ -s "$p/share/rperf/plot/sweep.gp" ] ||
+	fail "no share/rperf/plot/rperf-plot.sh with its sweep.gp"
+[ -s "$p/share/doc/rperf/examples/fig7-converged.ini" ] || fail "no share/doc/rperf/examples"
 [ -s "$p/include/rperf/hist.h" ] || fail "no include/rperf/hist.h"
 pc=$p/lib/pkgconfig/rperf.pc
 [ -s "$pc" ] || { fail "no lib/pkgconfig/rperf.pc"; exit 1; }
