@@ -26,6 +26,8 @@ PKGS=(
 	iproute2 tcpdump cpio kmod xz-utils zstd file iputils-ping
 	# rperf run --mpi (-DRPERF_MPI=ON; tests/run-tests.sh turns it on)
 	libopenmpi-dev openmpi-bin
+	# rperf run --check opens no socket (strace); --prom files (promtool)
+	strace prometheus
 )
 
 missing=()

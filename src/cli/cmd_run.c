@@ -20,10 +20,9 @@
 #include "cli/commands.h"
 #include "cli/signals.h"
 
-int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
+void run_cmd_edits(struct run_cmd *c)
 {
 	const struct rperf_cli_config *cfg = c->cfg;
-	int rc = 0;
 
 	for (size_t i = 0; i < cfg->sets.n; i++) {
 		snprintf(c->origins[i], sizeof(c->origins[i]), "--set %s",
@@ -35,6 +34,14 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 	c->edit = (struct rperf_job_edit){ .hosts_map = cfg->hosts_map,
 					   .assigns = c->assigns,
 					   .nassigns = cfg->sets.n };
+}
+
+int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
+{
+	const struct rperf_cli_config *cfg = c->cfg;
+	int rc;
+
+	run_cmd_edits(c);
 	rc = cli_auth_load(cfg, false, cfg->mpi || cfg->run_boot, &c->auth, err,
 			   errlen);
 	if (rc)
@@ -201,6 +208,11 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_INTERNAL;
 	}
 	c->cfg = cfg;
+	if (cfg->run_check) { /* no key, no agent, no output file */
+		status = rperf_cmd_run_check(c);
+		free(c);
+		return status;
+	}
 	rc = run_cmd_prepare_common(c, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));

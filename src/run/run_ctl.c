@@ -20,6 +20,7 @@
  * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
  */
 #include "run/run_ctl.h"
+#include "run/run_plan.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -30,7 +31,6 @@
 #include <unistd.h>
 
 #define POLL_SLICE_MS 100
-#define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
 #define DEFAULT_HEARTBEAT_NS 1000000000ull
 /* planned end -> STOP: more than the engine's BSG tail */
 #define DEFAULT_MARGIN_NS 1000000000ull
@@ -310,17 +310,14 @@ static int make_agents(struct run_ctl *c)
 	for (size_t i = 0; i < job->nhosts; i++) {
 		const struct rperf_job_host *h = &job->hosts[i];
 		struct run_agent *a;
-		bool src = false, dst = false;
+		size_t src, dst;
 
-		for (size_t j = 0; j < job->ninst; j++) {
-			src |= !strcmp(job->inst[j].from, h->name);
-			dst |= !strcmp(job->inst[j].to, h->name);
-		}
+		rperf_run_host_roles(job, h, &src, &dst);
 		if (!src && !dst)
 			continue;
 		a = &c->ag[c->nag++];
 		a->host = h;
-		a->has_sources = src;
+		a->has_sources = src > 0;
 		run_conn_init(&a->conn);
 		rperf_proto_session_init(&a->sess, RPERF_PROTO_CONTROLLER);
 	}
@@ -438,21 +435,6 @@ static void abort_all(struct run_ctl *c)
 		 c->first_failure[0] ? c->first_failure : "interrupted");
 }
 
-/* The latest planned end of any instance after the barrier. */
-static uint64_t planned_ns(const struct rperf_job *job)
-{
-	uint64_t m = 0;
-
-	for (size_t i = 0; i < job->ninst; i++) {
-		const struct rperf_gen_spec *s = &job->inst[i];
-		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
-
-		if (e > m)
-			m = e;
-	}
-	return m;
-}
-
 static void go_all(struct run_ctl *c)
 {
 	uint64_t margin = c->opts->margin_ns ? c->opts->margin_ns :
@@ -467,7 +449,8 @@ static void go_all(struct run_ctl *c)
 		return;
 	}
 	c->t_go = run_now_ns();
-	c->t_end = c->t_go + c->start_in_ns + planned_ns(c->job) + margin;
+	c->t_end = c->t_go + c->start_in_ns + rperf_run_planned_ns(c->job) +
+		   margin;
 	for (i = 0; i < c->nag; i++) {
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
 		c->ag[i].heard_ns = c->t_go;
@@ -566,7 +549,7 @@ int rperf_run_execute(const struct rperf_job *job,
 	}
 	c.start_in_ns = opts->start_in_ns ?
 				opts->start_in_ns :
-				DEFAULT_START_IN_NS + 1000000ull * c.nag;
+				rperf_run_default_start_in_ns(c.nag);
 	if (!rc)
 		rc = dial(&c);
 	if (!rc && c.setup_failed)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Options, group "fleet": offline job checks and the monitoring export
+ * (see options.h for the order). */
+#include "config/options_priv.h"
+
+const struct rperf_opt rperf_opts_fleet[] = {
+	{ .name = "check",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = R,
+	  .off = OFF(run_check),
+	  .help = "Parse, resolve and plan the job (with --hosts-map, --set, --sweep) without contacting any agent, print the plan (instances per host, sweep points, expected duration) and exit 0, or 2 with FILE:LINE of the first error." },
+};
+
+const size_t rperf_nopts_fleet =
+	sizeof(rperf_opts_fleet) / sizeof(rperf_opts_fleet[0]);
