@@ -51,6 +51,8 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 						    "rperf.json";
 	if (c->json_path)
 		rc = rperf_run_check_writable(c->json_path, err, errlen);
+	if (!rc && cfg->prom_file)
+		rc = rperf_run_check_writable(cfg->prom_file, err, errlen);
 	return rc;
 }
 
@@ -161,6 +163,12 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	rc = run_cmd_write_json(c, !r->aborted, r, NULL);
 	if (rc)
 		status = rc;
+	rc = c->cfg->prom_file ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
+	if (rc) {
+		fprintf(stderr, "rperf run: writing %s: %s\n",
+			c->cfg->prom_file, strerror(rc));
+		status = RPERF_EXIT_RUNTIME;
+	}
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else if (status == RPERF_EXIT_RUNTIME)
@@ -217,6 +225,10 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	} else if (cfg->sweep && cfg->prom_file) {
+		fprintf(stderr,
+			"rperf run: --prom with --sweep: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
+		status = RPERF_EXIT_USAGE;
 	} else if (cfg->sweep) {
 		status = rperf_cmd_run_sweep(c, stop);
 	} else {

@@ -189,6 +189,8 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r);
 int rperf_run_report_json(const struct rperf_run_results *r, json_t **out);
 /* Write it atomically to @path. */
 int rperf_run_write_json(const char *path, const struct rperf_run_results *r);
+/* The JSON document in the Prometheus text format (--prom), atomically. */
+int rperf_run_write_prom(const char *path, const struct rperf_run_results *r);
 /* Can a file be created beside @path (checked before the experiment)? */
 int rperf_run_check_writable(const char *path, char *err, size_t errlen);
 
