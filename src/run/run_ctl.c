@@ -92,7 +92,7 @@ static bool expects_answer(enum rperf_ctrl_type t)
 {
 	return t == RPERF_CTRL_HELLO || t == RPERF_CTRL_PLAN ||
 	       t == RPERF_CTRL_CONNECT || t == RPERF_CTRL_STOP ||
-	       t == RPERF_CTRL_BYE;
+	       t == RPERF_CTRL_BYE || t == RPERF_CTRL_CLOCK;
 }
 
 int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
@@ -439,7 +439,7 @@ static void go_all(struct run_ctl *c)
 {
 	uint64_t margin = c->opts->margin_ns ? c->opts->margin_ns :
 					       DEFAULT_MARGIN_NS;
-	json_t *p = NULL;
+	json_t *p = NULL, **gos;
 	size_t i;
 
 	if (rperf_proto_go_encode(c->start_in_ns, c->heartbeat_ns, &p)) {
@@ -449,15 +449,28 @@ static void go_all(struct run_ctl *c)
 		return;
 	}
 	c->t_go = run_now_ns();
+	c->res->ready_seconds = (double)(c->t_go - c->t_start) / 1e9;
 	c->t_end = c->t_go + c->start_in_ns + rperf_run_planned_ns(c->job) +
 		   margin;
+	/* every GO built first: the sending loop only sends */
+	gos = calloc(c->nag ? c->nag : 1, sizeof(*gos));
+	for (i = 0; gos && i < c->nag; i++)
+		gos[i] = run_sync_go(c, &c->ag[i], p, c->t_go + c->start_in_ns);
 	for (i = 0; i < c->nag; i++) {
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
 		c->ag[i].heard_ns = c->t_go;
 	}
-	for (i = 0; i < c->nag; i++)
-		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
+	for (i = 0; i < c->nag; i++) {
+		if (gos && gos[i])
+			(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, gos[i]);
+		else
+			run_fail(c, &c->ag[i],
+				 "cannot build GO: out of memory");
+	}
 	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
+	for (i = 0; gos && i < c->nag; i++)
+		json_decref(gos[i]);
+	free(gos);
 	json_decref(p);
 }
 
@@ -485,6 +498,7 @@ static void ctl_fini(struct run_ctl *c)
 /* Phases 2 to 4 (the agents are connected). */
 static int experiment(struct run_ctl *c)
 {
+	uint64_t t_sync;
 	int rc;
 
 	hello_all(c);
@@ -496,6 +510,18 @@ static int experiment(struct run_ctl *c)
 		return rc == EINTR ? 0 : rc;
 	}
 	c->res->setup_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
+	/* the start barrier: every agent's clock offset */
+	t_sync = run_now_ns();
+	run_sync_start(c);
+	rc = loop(c, run_synced, NULL, true);
+	if (rc == EINTR)
+		c->res->interrupted = true;
+	if (rc || c->setup_failed) {
+		abort_all(c);
+		return rc == EINTR ? 0 : rc;
+	}
+	run_sync_finish(c);
+	c->res->sync_seconds = (double)(run_now_ns() - t_sync) / 1e9;
 	go_all(c);
 	if (c->setup_failed) {
 		abort_all(c);
