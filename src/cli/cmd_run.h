@@ -56,6 +56,9 @@ int run_cmd_write_json(const struct run_cmd *c, bool measured,
 /* One line on stderr naming every failed host and why. */
 void run_cmd_summary(const struct rperf_run_results *r);
 
+/* Load every point's job of @s (cmd_run_sweep.c); the first error on
+ * stderr: 0 or its errno. */
+int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s);
 /* rperf run --check (cmd_run_check.c): an exit status (0 or 2). */
 int rperf_cmd_run_check(struct run_cmd *c);
 /* rperf run --sweep (cmd_run_sweep.c): an exit status. */

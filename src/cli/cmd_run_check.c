@@ -42,19 +42,10 @@ static int check_one(struct run_cmd *c)
 static int check_sweep(struct run_cmd *c, struct rperf_sweep *s)
 {
 	uint64_t total = 0;
-	char err[512];
-	int rc;
+	int rc = run_cmd_load_points(c, s);
 
-	for (size_t i = 0; i < s->npt; i++) {
-		struct rperf_sweep_point *p = &s->pt[i];
-		struct rperf_job_assign a = { .text = p->assign,
-					      .origin = p->origin };
-
-		err[0] = '\0';
-		rc = run_cmd_load(c, &a, &p->job, err, sizeof(err));
-		if (rc)
-			return load_error(rc, err);
-	}
+	if (rc)
+		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 	printf("sweep %s: %zu point(s)\n", s->key, s->npt);
 	for (size_t i = 0; i < s->npt; i++) {
 		printf("== sweep point %zu of %zu: %s = %s\n", i + 1, s->npt,
