@@ -5,7 +5,8 @@
 # must accept the file, and figures read back from it must be the JSON's
 # (set-up seconds, agents, samples, failed hosts). A --prom file that cannot
 # be written is refused before anything runs (exit 2); --prom with --sweep
-# is refused (exit 2). The figures of a real run: lab suite run-prom.
+# is refused (exit 2). The example Grafana dashboard queries only metrics
+# that exist. The figures of a real run: lab suite run-prom.
 # Usage: prom.sh PATH/TO/rperf
 set -uo pipefail
 RPERF=$1
@@ -82,5 +83,21 @@ if [ "$rc" = 2 ] && grep -q "nodir/r.prom" "$tmp/err"; then ok "unwritable --pro
 "$RPERF" run --insecure --prom "$tmp/s.prom" --sweep global.duration=100ms,200ms "$tmp/job.ini" > /dev/null 2> "$tmp/err"
 rc=$?
 if [ "$rc" = 2 ] && grep -q -- "--prom with --sweep" "$tmp/err"; then ok "--prom with --sweep: exit 2"; else bad "--prom --sweep: exit $rc: $(head -c 200 "$tmp/err")"; fi
+# the example dashboard: valid JSON, and every rperf_run_ family it queries
+# is one this run wrote (lat/bw ones: named in the man page)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+dash=$src/examples/grafana/rperf-dashboard.json
+missing=""
+for m in $(jq -r '.panels[].targets[].expr' "$dash" | grep -o 'rperf_[a-z_]*' | grep -v '^rperf_job$' | sort -u); do
+	case $m in
+	rperf_run_*) grep -q "^# TYPE $m " "$tmp/r.prom" || missing+=" $m" ;;
+	*) grep -q "$m" "$src/man/rperf.1.md" || missing+=" $m" ;;
+	esac
+done
+if [ -z "$missing" ] && [ "$(jq '.panels | length' "$dash")" -gt 0 ]; then
+	ok "examples/grafana/rperf-dashboard.json: every metric it queries exists"
+else
+	bad "dashboard queries unknown metrics:$missing"
+fi
 echo "prom: $pass passed, $fail failed"
 [ "$fail" = 0 ]
