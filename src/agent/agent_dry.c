@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -200,6 +201,8 @@ static int dry_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	d->go_rx_ns = rperf_engine_now_ns();
 	d->went = true;
 	d->t0_ns = t0_ns;
+	/* no timer slack (50 us by default) on the start instant */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	/* first the start instant (its actual time is the barrier's skew),
 	 * then the sources' planned end */
 	return arm(d, t0_ns, err, errlen);

@@ -62,6 +62,7 @@ struct run_ctl {
 	uint64_t t_start; /* dialling began (set-up time) */
 	uint64_t t_go, t_end; /* GO sent; when the run phase ends */
 	bool setup_failed; /* an agent failed before GO */
+	size_t sync_next; /* run_sync.c: the next agent to begin */
 	char first_failure[RPERF_RUN_WHY_LEN];
 };
 

@@ -2,8 +2,11 @@
 /*
  * The start barrier's clock offsets (run_ctl.h): between ARMED and GO the
  * controller runs RUN_CLOCK_EXCHANGES CLOCK exchanges with each agent that
- * announced "clock-sync", one after another per agent and all agents at
- * once (the poll loop of run_ctl.c), keeps each agent's least-RTT estimate
+ * announced "clock-sync", one after another per agent and with up to
+ * RUN_SYNC_WINDOW agents at once (the poll loop of run_ctl.c: more at once
+ * would queue answers behind each other in the controller, which reads
+ * them one by one, and widen every round trip and so the uncertainty),
+ * keeps each agent's least-RTT estimate
  * (run_clock.c) and puts the start instant into each GO on that agent's
  * own clock. An agent without the feature gets the relative GO of before.
  */
@@ -27,17 +30,34 @@ static int send_clock(struct run_ctl *c, struct run_agent *a)
 	return rc;
 }
 
+#define RUN_SYNC_WINDOW 16
+
 static bool syncing(const struct run_agent *a)
 {
 	return a->ph == AG_ARMED && a->clock_sync &&
 	       a->nx < RUN_CLOCK_EXCHANGES;
 }
 
+/* Start the next agents not yet begun until RUN_SYNC_WINDOW are under
+ * way (an agent is under way from its first CLOCK to its last answer). */
+static void fill_window(struct run_ctl *c)
+{
+	size_t busy = 0;
+
+	for (size_t i = 0; i < c->sync_next; i++)
+		busy += syncing(&c->ag[i]);
+	while (busy < RUN_SYNC_WINDOW && c->sync_next < c->nag) {
+		struct run_agent *a = &c->ag[c->sync_next++];
+
+		if (syncing(a) && !send_clock(c, a))
+			busy++;
+	}
+}
+
 void run_sync_start(struct run_ctl *c)
 {
-	for (size_t i = 0; i < c->nag; i++)
-		if (syncing(&c->ag[i]))
-			(void)send_clock(c, &c->ag[i]);
+	c->sync_next = 0;
+	fill_window(c);
 }
 
 void run_on_clock(struct run_ctl *c, struct run_agent *a,
@@ -60,10 +80,13 @@ void run_on_clock(struct run_ctl *c, struct run_agent *a,
 	a->x[a->nx].t4 = t4;
 	if (++a->nx < RUN_CLOCK_EXCHANGES)
 		(void)send_clock(c, a);
+	else
+		fill_window(c);
 }
 
 bool run_synced(struct run_ctl *c)
 {
+	fill_window(c); /* an agent failed: its place goes to the next */
 	for (size_t i = 0; i < c->nag; i++)
 		if (syncing(&c->ag[i]))
 			return false;
