@@ -28,6 +28,8 @@ PKGS=(
 	libopenmpi-dev openmpi-bin
 	# Debian package (packaging/, lab.package: a debootstrap chroot, lintian)
 	debootstrap lintian
+	# rperf run --check opens no socket (strace); --prom files (promtool)
+	strace prometheus
 )
 
 missing=()

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -43,10 +44,30 @@ struct dry_engine {
 	struct dry_end *ends; /* sources first, then sinks */
 	size_t n, nsources;
 	uint64_t end_ns; /* the sources' planned end after the barrier */
-	int tfd; /* timerfd: readable at the planned end */
-	bool went, ended;
+	int tfd; /* timerfd: readable at the start, then the planned end */
+	bool went, started, ended;
 	uint64_t go_rx_ns;
+	uint64_t t0_ns; /* the start instant GO set */
+	uint64_t start_ns; /* when the start timer actually fired */
 };
+
+/* Arm the timer at @at (CLOCK_MONOTONIC ns). */
+static int arm(struct dry_engine *d, uint64_t at, char *err, size_t errlen)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(at / 1000000000ull);
+	its.it_value.tv_nsec = (long)(at % 1000000000ull);
+	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+		its.it_value.tv_nsec = 1;
+	if (timerfd_settime(d->tfd, TFD_TIMER_ABSTIME, &its, NULL)) {
+		int rc = errno;
+
+		snprintf(err, errlen, "dry run: timerfd: %s", strerror(rc));
+		return rc;
+	}
+	return 0;
+}
 
 static struct dry_engine *dry(struct rperf_engine *e)
 {
@@ -176,24 +197,15 @@ static int dry_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 		  size_t errlen)
 {
 	struct dry_engine *d = dry(e);
-	uint64_t at = t0_ns + d->end_ns;
-	struct itimerspec its = { 0 };
 
 	d->go_rx_ns = rperf_engine_now_ns();
 	d->went = true;
-	if (!d->nsources)
-		return 0;
-	its.it_value.tv_sec = (time_t)(at / 1000000000ull);
-	its.it_value.tv_nsec = (long)(at % 1000000000ull);
-	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-		its.it_value.tv_nsec = 1;
-	if (timerfd_settime(d->tfd, TFD_TIMER_ABSTIME, &its, NULL)) {
-		int rc = errno;
-
-		snprintf(err, errlen, "dry run: timerfd: %s", strerror(rc));
-		return rc;
-	}
-	return 0;
+	d->t0_ns = t0_ns;
+	/* no timer slack (50 us by default) on the start instant */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	/* first the start instant (its actual time is the barrier's skew),
+	 * then the sources' planned end */
+	return arm(d, t0_ns, err, errlen);
 }
 
 static int dry_fd(const struct rperf_engine *e)
@@ -206,8 +218,20 @@ static bool dry_poll(struct rperf_engine *e)
 	struct dry_engine *d = dry(e);
 	uint64_t n;
 
-	if (read(d->tfd, &n, sizeof(n)) == (ssize_t)sizeof(n))
+	char err[128];
+
+	if (read(d->tfd, &n, sizeof(n)) != (ssize_t)sizeof(n))
+		return d->ended;
+	if (d->started) {
 		d->ended = true;
+	} else {
+		d->start_ns = rperf_engine_now_ns();
+		d->started = true;
+		/* sinks only: nothing ends (FINISHED went at GO) */
+		if (d->nsources &&
+		    arm(d, d->t0_ns + d->end_ns, err, sizeof(err)))
+			d->ended = true; /* no timer: end now */
+	}
 	return d->ended;
 }
 
@@ -240,6 +264,8 @@ static int dry_report(struct rperf_engine *e, const char *host,
 	out->dry_run = true;
 	out->has_go_rx = d->went;
 	out->go_rx_ns = d->go_rx_ns;
+	out->has_start = d->started;
+	out->start_ns = d->start_ns;
 	out->res = calloc(d->n ? d->n : 1, sizeof(*out->res));
 	if (!out->res)
 		return ENOMEM;

@@ -133,7 +133,7 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
 					.max_size = RPERF_SPEC_MAX_SIZE,
-					.nfeatures = 1 };
+					.nfeatures = 2 };
 	struct rperf_ctrl_hello h;
 	json_t *o = NULL;
 	int rc;
@@ -149,6 +149,8 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	snprintf(w.features[0], sizeof(w.features[0]), "%s",
 		 RPERF_PROTO_FEATURE_HEARTBEAT);
+	snprintf(w.features[1], sizeof(w.features[1]), "%s",
+		 RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = say(a, RPERF_CTRL_WELCOME, o);
@@ -291,9 +293,29 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	return rc;
 }
 
+/* One clock exchange of the start barrier: our clock at receipt and at
+ * the answer (rperf_proto_clock_reply_encode()). */
+static int on_clock(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
+{
+	uint64_t rx = rperf_engine_now_ns();
+	json_t *o = NULL;
+	uint32_t seq;
+	int rc;
+
+	if (rperf_proto_clock_req_decode(m, &seq)) {
+		fail(a, RPERF_CTRL_ERROR, "malformed CLOCK");
+		return EBADMSG;
+	}
+	rc = rperf_proto_clock_reply_encode(seq, rx, rperf_engine_now_ns(), &o);
+	if (!rc)
+		rc = say(a, RPERF_CTRL_CLOCK, o);
+	json_decref(o);
+	return rc;
+}
+
 static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
-	uint64_t in_ns, hb_ns, t0 = rperf_engine_now_ns();
+	uint64_t in_ns, hb_ns, at, now = rperf_engine_now_ns(), t0;
 	char why[300] = "";
 	int rc;
 
@@ -301,9 +323,17 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, "malformed GO");
 		return EBADMSG;
 	}
+	rc = rperf_proto_go_start_at(m, &at);
+	if (rc && rc != ENOENT) {
+		fail(a, RPERF_CTRL_ERROR, "malformed GO: start_at_ns");
+		return EBADMSG;
+	}
+	/* the controller's instant on our clock (start barrier), or
+	 * receipt + start_in_ns */
+	t0 = rc ? now + in_ns : at;
+	in_ns = t0 > now ? t0 - now : 0;
 	a->exp.hb_ns = hb_ns;
-	a->exp.hb_next_ns = t0 + hb_ns;
-	t0 += in_ns;
+	a->exp.hb_next_ns = now + hb_ns;
 	a->exp.go_end_ns = t0 + a->exp.busy_end_ns;
 	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
 	if (rc) {
@@ -385,6 +415,9 @@ static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		break;
 	case RPERF_CTRL_GO:
 		rc = on_go(a, m);
+		break;
+	case RPERF_CTRL_CLOCK:
+		rc = on_clock(a, m);
 		break;
 	case RPERF_CTRL_STOP:
 		rc = on_stop(a);

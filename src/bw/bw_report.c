@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "gen/bw_math.h"
+#include "report/report_prom.h"
 #include "bw/bw_params.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
@@ -269,6 +270,13 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 			rperf_say(&run->say, "warning: %s", warn[i]);
 	if (fflush(stdout) && !rc)
 		rc = EIO;
+	if (run->cfg->prom_file) {
+		jrc = rperf_prom_write_report(run->cfg->prom_file, &rep);
+		if (jrc)
+			rperf_say(&run->say, "--prom: cannot write %s: %s",
+				  run->cfg->prom_file, strerror(jrc));
+		rc = rc ? rc : jrc;
+	}
 	if (!run->cfg->out_json)
 		return rc;
 	path = run->cfg->out_json_file ? run->cfg->out_json_file : "rperf.json";

@@ -346,6 +346,8 @@ int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
 	int32_t status;
 	int rc;
 
+	if (cfg->run_check) /* nothing to launch: the plan only */
+		return rperf_cmd_run(cfg, stop);
 	if (!cfg->mpi && cfg->dry_run) {
 		fprintf(stderr,
 			"rperf run: --dry-run needs --mpi (it makes the launched agents dry); otherwise start `rperf agent --dry-run` on every host\n");

@@ -20,10 +20,9 @@
 #include "cli/commands.h"
 #include "cli/signals.h"
 
-int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
+void run_cmd_edits(struct run_cmd *c)
 {
 	const struct rperf_cli_config *cfg = c->cfg;
-	int rc = 0;
 
 	for (size_t i = 0; i < cfg->sets.n; i++) {
 		snprintf(c->origins[i], sizeof(c->origins[i]), "--set %s",
@@ -35,6 +34,14 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 	c->edit = (struct rperf_job_edit){ .hosts_map = cfg->hosts_map,
 					   .assigns = c->assigns,
 					   .nassigns = cfg->sets.n };
+}
+
+int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
+{
+	const struct rperf_cli_config *cfg = c->cfg;
+	int rc;
+
+	run_cmd_edits(c);
 	rc = cli_auth_load(cfg, false, cfg->mpi || cfg->run_boot, &c->auth, err,
 			   errlen);
 	if (rc)
@@ -44,6 +51,8 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 						    "rperf.json";
 	if (c->json_path)
 		rc = rperf_run_check_writable(c->json_path, err, errlen);
+	if (!rc && cfg->prom_file)
+		rc = rperf_run_check_writable(cfg->prom_file, err, errlen);
 	return rc;
 }
 
@@ -154,6 +163,12 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	rc = run_cmd_write_json(c, !r->aborted, r, NULL);
 	if (rc)
 		status = rc;
+	rc = c->cfg->prom_file ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
+	if (rc) {
+		fprintf(stderr, "rperf run: writing %s: %s\n",
+			c->cfg->prom_file, strerror(rc));
+		status = RPERF_EXIT_RUNTIME;
+	}
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else if (status == RPERF_EXIT_RUNTIME)
@@ -201,10 +216,19 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_INTERNAL;
 	}
 	c->cfg = cfg;
+	if (cfg->run_check) { /* no key, no agent, no output file */
+		status = rperf_cmd_run_check(c);
+		free(c);
+		return status;
+	}
 	rc = run_cmd_prepare_common(c, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	} else if (cfg->sweep && cfg->prom_file) {
+		fprintf(stderr,
+			"rperf run: --prom with --sweep: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
+		status = RPERF_EXIT_USAGE;
 	} else if (cfg->sweep) {
 		status = rperf_cmd_run_sweep(c, stop);
 	} else {

@@ -26,6 +26,8 @@ struct run_cmd {
 	struct rperf_job_edit edit;
 };
 
+/* The job edits of @c->cfg (--hosts-map, --set) into @c->edit. */
+void run_cmd_edits(struct run_cmd *c);
 /* The key or certificates (none: EACCES unless --insecure or --mpi), the
  * JSON path (checked writable) and the edits of @c->cfg. */
 int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen);
@@ -54,6 +56,11 @@ int run_cmd_write_json(const struct run_cmd *c, bool measured,
 /* One line on stderr naming every failed host and why. */
 void run_cmd_summary(const struct rperf_run_results *r);
 
+/* Load every point's job of @s (cmd_run_sweep.c); the first error on
+ * stderr: 0 or its errno. */
+int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s);
+/* rperf run --check (cmd_run_check.c): an exit status (0 or 2). */
+int rperf_cmd_run_check(struct run_cmd *c);
 /* rperf run --sweep (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 

@@ -18,7 +18,7 @@
 #include "cli/progress.h"
 #include "run/run_sweep.h"
 
-static int load_points(struct run_cmd *c, struct rperf_sweep *s)
+int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s)
 {
 	char err[512];
 	int rc;
@@ -115,7 +115,7 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	s->hosts_map = cfg->hosts_map;
 	s->sets = cfg->sets.v;
 	s->nsets = cfg->sets.n;
-	rc = load_points(c, s);
+	rc = run_cmd_load_points(c, s);
 	if (rc) {
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 		goto free_sweep;

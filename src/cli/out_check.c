@@ -38,5 +38,7 @@ int rperf_cli_check_outputs(const struct rperf_cli_config *cfg, char *err,
 		rc = one("--hist", cfg->hist_file, err, errlen);
 	if (!rc)
 		rc = one("--csv", cfg->csv_file, err, errlen);
+	if (!rc)
+		rc = one("--prom", cfg->prom_file, err, errlen);
 	return rc;
 }

@@ -183,6 +183,9 @@ struct rperf_cli_config {
 	/* control-plane scale and launch (options_scale.c) */
 	bool dry_run; /* agent: no device, no QP (agent_dry.c) */
 	bool mpi; /* run: launched by mpirun/srun (src/mpi) */
+	/* offline checks and monitoring export (options_fleet.c) */
+	bool run_check; /* run --check: plan only, no agent contacted */
+	const char *prom_file; /* --prom FILE: OpenMetrics text, NULL none */
 	/* not an option: set by `rperf run --mpi` for the controller rank
 	 * (where the launched agents listen, their key); NULL otherwise */
 	const struct rperf_run_boot *run_boot;

@@ -28,6 +28,7 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_perftest, &rperf_nopts_perftest },
 	{ rperf_opts_limits, &rperf_nopts_limits },
 	{ rperf_opts_scale, &rperf_nopts_scale },
+	{ rperf_opts_fleet, &rperf_nopts_fleet },
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))

@@ -59,5 +59,8 @@ extern const size_t rperf_nopts_limits;
 /* control-plane scale and launch */
 extern const struct rperf_opt rperf_opts_scale[];
 extern const size_t rperf_nopts_scale;
+/* offline job checks and the monitoring export */
+extern const struct rperf_opt rperf_opts_fleet[];
+extern const size_t rperf_nopts_fleet;
 
 #endif

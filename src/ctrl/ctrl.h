@@ -93,9 +93,12 @@ enum rperf_ctrl_type {
 	RPERF_CTRL_STOP = 19, /* C->A {} */
 	RPERF_CTRL_REPORT = 20, /* A->C {"host","instances":[...]} */
 	RPERF_CTRL_HEARTBEAT = 21, /* A->C {} during a run */
+	/* C->A {"seq"}, A->C {"seq","rx_ns","tx_ns"}: one clock exchange
+	 * between ARMED and GO (engine/proto.h, "clock-sync") */
+	RPERF_CTRL_CLOCK = 22,
 };
 #define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
-#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_HEARTBEAT
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_CLOCK
 
 /* "HELLO", ... ; "?" for an unknown value. Never NULL. */
 const char *rperf_ctrl_type_name(int type);

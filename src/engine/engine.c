@@ -441,6 +441,19 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 	snprintf(out->host, sizeof(out->host), "%s", host);
 	out->has_go_rx = e->went;
 	out->go_rx_ns = e->go_rx_ns;
+	/* the start instant its sources actually kept: the earliest of
+	 * (woke - its start offset) */
+	for (i = 0; i < e->n; i++) {
+		const struct rperf_gen_inst *g = &e->inst[i];
+		uint64_t t;
+
+		if (g->role != RPERF_ROLE_SOURCE || !g->woke_ns)
+			continue;
+		t = g->woke_ns - g->spec.start_ns;
+		if (!out->has_start || t < out->start_ns)
+			out->start_ns = t;
+		out->has_start = true;
+	}
 	out->res = calloc(e->n ? e->n : 1, sizeof(*out->res));
 	if (!out->res)
 		return ENOMEM;

@@ -131,6 +131,7 @@ struct rperf_gen_inst {
 	bool started, ended;
 	volatile sig_atomic_t aborted; /* QPs flushed by rperf_engine_stop */
 	uint64_t start_at_ns; /* CLOCK_MONOTONIC */
+	uint64_t woke_ns; /* when its thread passed start_at_ns; 0: never */
 	struct rperf_engine *engine;
 	/* results */
 	struct rperf_proto_result res;

@@ -59,6 +59,7 @@ static void *source_main(void *arg)
 		snprintf(g->res.error, sizeof(g->res.error),
 			 "stopped before its start");
 	else {
+		g->woke_ns = rperf_engine_now_ns(); /* the barrier's skew */
 		cpu0 = rperf_cpu_seconds_thread();
 		(void)g->ops->run(g, &e->stop);
 		g->res.cpu_seconds = rperf_cpu_seconds_thread() - cpu0;

@@ -46,12 +46,17 @@
  *             <----------------  ARMED {}   (or ERROR; "endpoint ...":
  *                                     a GID that is not the other end's
  *                                     "hosts" address: nothing connected)
+ *   CLOCK     <--------------->  (optional, agents with "clock-sync",
+ *                                     any number before GO: see CLOCK)
  *   GO        ---------------->      {"start_in_ns":u64} every agent starts
  *                                     its instances at receipt +
  *                                     start_in_ns + spec.start_ns (the
  *                                     barrier; sinks are live once ARMED);
  *                                     optional "heartbeat_ns": u64 (0 or
- *                                     absent: none)
+ *                                     absent: none); optional
+ *                                     "start_at_ns": u64, the start
+ *                                     instant on the agent's clock
+ *                                     (replaces receipt + start_in_ns)
  *             <----------------  HEARTBEAT {} every heartbeat_ns from
  *                                     GO until REPORT (an agent with the
  *                                     "heartbeat" feature): a controller
@@ -257,6 +262,35 @@ int rperf_proto_go_decode(
 	uint64_t *start_in_ns, /* <= RPERF_PROTO_MAX_START_NS */
 	uint64_t *heartbeat_ns);
 
+/* ---- CLOCK: the start barrier's clock offsets ----
+ * Between ARMED and GO a controller may measure the offset of an agent
+ * that announced the "clock-sync" feature (WELCOME): it sends CLOCK
+ * {"seq":u32} (t1 on its CLOCK_MONOTONIC) and the agent answers at once
+ * CLOCK {"seq","rx_ns","tx_ns"} (its CLOCK_MONOTONIC at receipt and at
+ * sending, rx_ns <= tx_ns), which arrives at t4; several exchanges one
+ * after another, NTP's estimate of the least-RTT one kept (src/run/
+ * run_clock.h). GO then carries "start_at_ns": the start instant on the
+ * agent's own clock (it starts its instances at start_at_ns + spec.start_ns
+ * and ignores start_in_ns); an agent without the feature is sent
+ * start_in_ns only, as before. Its REPORT may say "start_ns": its clock
+ * when its sources actually started (from that the controller estimates
+ * the start skew). */
+#define RPERF_PROTO_FEATURE_CLOCK_SYNC "clock-sync"
+#define RPERF_PROTO_MAX_CLOCK_SEQ 1000000u
+int rperf_proto_clock_req_encode(uint32_t seq, json_t **out);
+int rperf_proto_clock_req_decode(const struct rperf_ctrl_msg *m, uint32_t *seq);
+int rperf_proto_clock_reply_encode(uint32_t seq, uint64_t rx_ns, uint64_t tx_ns,
+				   json_t **out);
+/* EBADMSG also when rx_ns > tx_ns. */
+int rperf_proto_clock_reply_decode(const struct rperf_ctrl_msg *m,
+				   uint32_t *seq, uint64_t *rx_ns,
+				   uint64_t *tx_ns);
+/* GO's optional "start_at_ns" (added to an encoded GO / read from one:
+ * 0, ENOENT when absent, EBADMSG, ENOMEM). */
+int rperf_proto_go_set_start_at(json_t *go, uint64_t start_at_ns);
+int rperf_proto_go_start_at(const struct rperf_ctrl_msg *m,
+			    uint64_t *start_at_ns);
+
 /* ---- REPORT ---- */
 
 struct rperf_proto_result {
@@ -289,6 +323,10 @@ struct rperf_proto_report {
 	 * arrived; comparable between agents that share a host's clock */
 	bool has_go_rx;
 	uint64_t go_rx_ns;
+	/* "start_ns" (optional): CLOCK_MONOTONIC of the agent when its
+	 * sources actually started (the start barrier's skew) */
+	bool has_start;
+	uint64_t start_ns;
 };
 /* An LSG source result must carry all three histograms (EINVAL). decode
  * destroys nothing it did not create; _fini destroys the histograms. */
@@ -332,6 +370,8 @@ enum rperf_proto_state {
 				       still come) */
 	RPERF_PROTO_C_REPORT_RCVD, /* send BYE */
 	RPERF_PROTO_C_AWAIT_BYE, /* recv BYE */
+	RPERF_PROTO_CLOCK_RCVD, /* agent: send CLOCK (back to AWAIT_GO) */
+	RPERF_PROTO_C_AWAIT_CLOCK, /* controller: recv CLOCK (to C_ARMED) */
 	RPERF_PROTO_CLOSED,
 	RPERF_PROTO_STATE_COUNT
 };

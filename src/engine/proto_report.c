@@ -215,6 +215,8 @@ int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 		rc = ENOMEM;
 	if (!rc && r->has_go_rx)
 		rc = rperf_ctrl_set_u64(o, "go_rx_ns", r->go_rx_ns);
+	if (!rc && r->has_start)
+		rc = rperf_ctrl_set_u64(o, "start_ns", r->start_ns);
 	return rperf_proto_finish(o, "instances", a, rc, out);
 }
 
@@ -317,7 +319,7 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	return rc ? rc : place_decode(o, r, idx, why, whylen);
 }
 
-/* optional "dry_run" (boolean) and "go_rx_ns" (u64) */
+/* optional "dry_run" (boolean), "start_ns" and "go_rx_ns" (u64) */
 static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
 		       size_t whylen)
 {
@@ -328,6 +330,15 @@ static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
 		return EBADMSG;
 	}
 	r->dry_run = json_is_true(d);
+	if (json_object_get(o, "start_ns")) {
+		if (rperf_ctrl_get_u64(o, "start_ns", 0, UINT64_MAX,
+				       &r->start_ns)) {
+			snprintf(why, whylen,
+				 "'start_ns' not an unsigned integer");
+			return EBADMSG;
+		}
+		r->has_start = true;
+	}
 	if (!json_object_get(o, "go_rx_ns"))
 		return 0;
 	if (rperf_ctrl_get_u64(o, "go_rx_ns", 0, UINT64_MAX, &r->go_rx_ns)) {

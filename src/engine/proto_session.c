@@ -24,6 +24,8 @@ static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(AWAIT_CONNECT), RECV, T(CONNECT), P(CONNECT_RCVD) },
 	{ P(CONNECT_RCVD), SEND, T(ARMED), P(AWAIT_GO) },
 	{ P(AWAIT_GO), RECV, T(GO), P(RUNNING) },
+	{ P(AWAIT_GO), RECV, T(CLOCK), P(CLOCK_RCVD) },
+	{ P(CLOCK_RCVD), SEND, T(CLOCK), P(AWAIT_GO) },
 	{ P(RUNNING), SEND, T(FINISHED), P(FINISHED) },
 	{ P(RUNNING), SEND, T(HEARTBEAT), P(RUNNING) },
 	{ P(FINISHED), SEND, T(HEARTBEAT), P(FINISHED) },
@@ -44,6 +46,8 @@ static const struct rperf_ctrl_transition controller_table[] = {
 	{ P(C_ENDPOINTS_RCVD), SEND, T(CONNECT), P(C_AWAIT_ARMED) },
 	{ P(C_AWAIT_ARMED), RECV, T(ARMED), P(C_ARMED) },
 	{ P(C_ARMED), SEND, T(GO), P(C_RUNNING) },
+	{ P(C_ARMED), SEND, T(CLOCK), P(C_AWAIT_CLOCK) },
+	{ P(C_AWAIT_CLOCK), RECV, T(CLOCK), P(C_ARMED) },
 	{ P(C_RUNNING), RECV, T(FINISHED), P(C_FINISHED) },
 	{ P(C_RUNNING), RECV, T(HEARTBEAT), P(C_RUNNING) },
 	{ P(C_FINISHED), RECV, T(HEARTBEAT), P(C_FINISHED) },
@@ -82,6 +86,8 @@ static const char *const state_names[RPERF_PROTO_STATE_COUNT] = {
 	[P(C_AWAIT_REPORT)] = "controller:await-report",
 	[P(C_REPORT_RCVD)] = "controller:report-received",
 	[P(C_AWAIT_BYE)] = "controller:await-bye",
+	[P(CLOCK_RCVD)] = "agent:clock-received",
+	[P(C_AWAIT_CLOCK)] = "controller:await-clock",
 	[P(CLOSED)] = "closed",
 };
 

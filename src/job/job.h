@@ -55,7 +55,7 @@
 
 #include "engine/spec.h"
 
-#define RPERF_JOB_MAX_HOSTS 256
+#define RPERF_JOB_MAX_HOSTS 1024 /* a fleet: the scale benchmark runs 1,000 */
 #define RPERF_JOB_MAX_GENS 256 /* generator sections */
 #define RPERF_JOB_MAX_INSTANCES 1024
 #define RPERF_AGENT_DEFAULT_PORT 18521 /* lat/bw servers use 18520 */

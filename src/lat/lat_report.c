@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <rperf/report.h>
+#include "report/report_prom.h"
 
 /* One kind of warning over the sizes it applies to (-a: one line, not
  * one per size); a run has at most RPERF_MAX_SIZES sizes. */
@@ -301,6 +302,13 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 					 "rperf.json",
 				 &rep);
 
+		rc = rc ? rc : jrc;
+	}
+	if (run->cfg->prom_file) {
+		jrc = rperf_prom_write_report(run->cfg->prom_file, &rep);
+		if (jrc)
+			rperf_say(&run->say, "--prom: cannot write %s: %s",
+				  run->cfg->prom_file, strerror(jrc));
 		rc = rc ? rc : jrc;
 	}
 	jrc = rperf_lat_write_files(run, &rep);

@@ -108,6 +108,16 @@ struct rperf_run_host {
 	bool dry_run; /* its agent runs --dry-run: nothing measured */
 	bool has_go_rx; /* go_rx_ns reported (the agent's CLOCK_MONOTONIC */
 	uint64_t go_rx_ns; /* when GO arrived; see run_ctlplane.h) */
+	/* the start barrier (run_sync.c, run_barrier.c): its clock offset
+	 * (agent - controller, least-RTT of the CLOCK exchanges), the start
+	 * instant GO gave it on the controller's clock, and when its sources
+	 * actually started on its own clock (REPORT "start_ns") */
+	bool has_offset;
+	int64_t offset_ns;
+	uint64_t offset_rtt_ns, offset_uncertainty_ns;
+	uint64_t start_at_ctrl_ns; /* 0: GO carried no start instant */
+	bool has_start;
+	uint64_t start_ns;
 	struct rperf_run_agg sent; /* sources on this host */
 	struct rperf_run_agg received; /* sinks on this host (gbps unused) */
 };
@@ -137,6 +147,8 @@ struct rperf_run_results {
 	double connect_seconds; /* dial start -> every agent connected */
 	double setup_seconds; /* dial start -> every agent ARMED; 0: never */
 	double go_send_seconds; /* the first GO sent -> the last */
+	double sync_seconds; /* every agent ARMED -> clock offsets measured */
+	double ready_seconds; /* dial start -> the first GO sent */
 	/* the control channel: "tls-psk", "tls-cert" or "plain" (insecure:
 	 * neither authenticated nor encrypted, said in text and JSON) */
 	const char *channel;
@@ -189,6 +201,8 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r);
 int rperf_run_report_json(const struct rperf_run_results *r, json_t **out);
 /* Write it atomically to @path. */
 int rperf_run_write_json(const char *path, const struct rperf_run_results *r);
+/* The JSON document in the Prometheus text format (--prom), atomically. */
+int rperf_run_write_prom(const char *path, const struct rperf_run_results *r);
 /* Can a file be created beside @path (checked before the experiment)? */
 int rperf_run_check_writable(const char *path, char *err, size_t errlen);
 

@@ -20,6 +20,7 @@
  * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
  */
 #include "run/run_ctl.h"
+#include "run/run_plan.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -30,7 +31,6 @@
 #include <unistd.h>
 
 #define POLL_SLICE_MS 100
-#define DEFAULT_START_IN_NS 200000000ull /* GO -> start, plus 1 ms / agent */
 #define DEFAULT_HEARTBEAT_NS 1000000000ull
 /* planned end -> STOP: more than the engine's BSG tail */
 #define DEFAULT_MARGIN_NS 1000000000ull
@@ -92,7 +92,7 @@ static bool expects_answer(enum rperf_ctrl_type t)
 {
 	return t == RPERF_CTRL_HELLO || t == RPERF_CTRL_PLAN ||
 	       t == RPERF_CTRL_CONNECT || t == RPERF_CTRL_STOP ||
-	       t == RPERF_CTRL_BYE;
+	       t == RPERF_CTRL_BYE || t == RPERF_CTRL_CLOCK;
 }
 
 int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
@@ -310,17 +310,14 @@ static int make_agents(struct run_ctl *c)
 	for (size_t i = 0; i < job->nhosts; i++) {
 		const struct rperf_job_host *h = &job->hosts[i];
 		struct run_agent *a;
-		bool src = false, dst = false;
+		size_t src, dst;
 
-		for (size_t j = 0; j < job->ninst; j++) {
-			src |= !strcmp(job->inst[j].from, h->name);
-			dst |= !strcmp(job->inst[j].to, h->name);
-		}
+		rperf_run_host_roles(job, h, &src, &dst);
 		if (!src && !dst)
 			continue;
 		a = &c->ag[c->nag++];
 		a->host = h;
-		a->has_sources = src;
+		a->has_sources = src > 0;
 		run_conn_init(&a->conn);
 		rperf_proto_session_init(&a->sess, RPERF_PROTO_CONTROLLER);
 	}
@@ -438,26 +435,11 @@ static void abort_all(struct run_ctl *c)
 		 c->first_failure[0] ? c->first_failure : "interrupted");
 }
 
-/* The latest planned end of any instance after the barrier. */
-static uint64_t planned_ns(const struct rperf_job *job)
-{
-	uint64_t m = 0;
-
-	for (size_t i = 0; i < job->ninst; i++) {
-		const struct rperf_gen_spec *s = &job->inst[i];
-		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
-
-		if (e > m)
-			m = e;
-	}
-	return m;
-}
-
 static void go_all(struct run_ctl *c)
 {
 	uint64_t margin = c->opts->margin_ns ? c->opts->margin_ns :
 					       DEFAULT_MARGIN_NS;
-	json_t *p = NULL;
+	json_t *p = NULL, **gos;
 	size_t i;
 
 	if (rperf_proto_go_encode(c->start_in_ns, c->heartbeat_ns, &p)) {
@@ -467,14 +449,28 @@ static void go_all(struct run_ctl *c)
 		return;
 	}
 	c->t_go = run_now_ns();
-	c->t_end = c->t_go + c->start_in_ns + planned_ns(c->job) + margin;
+	c->res->ready_seconds = (double)(c->t_go - c->t_start) / 1e9;
+	c->t_end = c->t_go + c->start_in_ns + rperf_run_planned_ns(c->job) +
+		   margin;
+	/* every GO built first: the sending loop only sends */
+	gos = calloc(c->nag ? c->nag : 1, sizeof(*gos));
+	for (i = 0; gos && i < c->nag; i++)
+		gos[i] = run_sync_go(c, &c->ag[i], p, c->t_go + c->start_in_ns);
 	for (i = 0; i < c->nag; i++) {
 		c->ag[i].ph = AG_RUNNING; /* a failure now leaves it out */
 		c->ag[i].heard_ns = c->t_go;
 	}
-	for (i = 0; i < c->nag; i++)
-		(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, p);
+	for (i = 0; i < c->nag; i++) {
+		if (gos && gos[i])
+			(void)run_send(c, &c->ag[i], RPERF_CTRL_GO, gos[i]);
+		else
+			run_fail(c, &c->ag[i],
+				 "cannot build GO: out of memory");
+	}
 	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
+	for (i = 0; gos && i < c->nag; i++)
+		json_decref(gos[i]);
+	free(gos);
 	json_decref(p);
 }
 
@@ -502,6 +498,7 @@ static void ctl_fini(struct run_ctl *c)
 /* Phases 2 to 4 (the agents are connected). */
 static int experiment(struct run_ctl *c)
 {
+	uint64_t t_sync;
 	int rc;
 
 	hello_all(c);
@@ -513,6 +510,18 @@ static int experiment(struct run_ctl *c)
 		return rc == EINTR ? 0 : rc;
 	}
 	c->res->setup_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
+	/* the start barrier: every agent's clock offset */
+	t_sync = run_now_ns();
+	run_sync_start(c);
+	rc = loop(c, run_synced, NULL, true);
+	if (rc == EINTR)
+		c->res->interrupted = true;
+	if (rc || c->setup_failed) {
+		abort_all(c);
+		return rc == EINTR ? 0 : rc;
+	}
+	run_sync_finish(c);
+	c->res->sync_seconds = (double)(run_now_ns() - t_sync) / 1e9;
 	go_all(c);
 	if (c->setup_failed) {
 		abort_all(c);
@@ -566,7 +575,7 @@ int rperf_run_execute(const struct rperf_job *job,
 	}
 	c.start_in_ns = opts->start_in_ns ?
 				opts->start_in_ns :
-				DEFAULT_START_IN_NS + 1000000ull * c.nag;
+				rperf_run_default_start_in_ns(c.nag);
 	if (!rc)
 		rc = dial(&c);
 	if (!rc && c.setup_failed)

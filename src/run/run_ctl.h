@@ -7,6 +7,7 @@
 
 #include "engine/proto.h"
 #include "run/run.h"
+#include "run/run_clock.h"
 #include "run/run_conn.h"
 
 /* Where an agent is in the experiment, as the controller sees it. */
@@ -39,6 +40,12 @@ struct run_agent {
 	 * carry it, and its RoCE endpoints' GIDs must be it */
 	struct sockaddr_storage addr;
 	char addr_text[RPERF_PROTO_ADDR_LEN];
+	/* the start barrier (run_sync.c): it announced "clock-sync"; the
+	 * exchanges so far and the offset estimated from them */
+	bool clock_sync;
+	size_t nx;
+	struct run_clock_xchg x[RUN_CLOCK_EXCHANGES];
+	struct run_clock_offset off;
 };
 
 struct run_ctl {
@@ -55,6 +62,7 @@ struct run_ctl {
 	uint64_t t_start; /* dialling began (set-up time) */
 	uint64_t t_go, t_end; /* GO sent; when the run phase ends */
 	bool setup_failed; /* an agent failed before GO */
+	size_t sync_next; /* run_sync.c: the next agent to begin */
 	char first_failure[RPERF_RUN_WHY_LEN];
 };
 
@@ -69,6 +77,19 @@ void run_on_msg(struct run_ctl *c, struct run_agent *a,
 		const struct rperf_ctrl_msg *m);
 /* Send every agent its CONNECT (all ENDPOINTS are in). */
 void run_send_connects(struct run_ctl *c);
+/* The start barrier (run_sync.c): the first CLOCK to every agent that
+ * has the feature; each answer (run_on_clock) sends the next; done when
+ * every live one has RUN_CLOCK_EXCHANGES (run_synced); then the offsets
+ * (run_sync_finish) and each agent's GO with its start instant. */
+void run_sync_start(struct run_ctl *c);
+void run_on_clock(struct run_ctl *c, struct run_agent *a,
+		  const struct rperf_ctrl_msg *m);
+bool run_synced(struct run_ctl *c);
+void run_sync_finish(struct run_ctl *c);
+/* @base (GO) for @a: a new reference; with "start_at_ns" = @t_ctrl on
+ * @a's clock when its offset is known. NULL: out of memory. */
+json_t *run_sync_go(struct run_ctl *c, struct run_agent *a, json_t *base,
+		    uint64_t t_ctrl);
 /* The agent of host @name, NULL if none. */
 struct run_agent *run_agent_of(struct run_ctl *c, const char *name);
 

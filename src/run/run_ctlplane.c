@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "run/run_barrier.h"
+
 size_t run_ctlplane_go_spread(const struct rperf_run_results *r,
 			      uint64_t *spread_ns, bool *comparable)
 {
@@ -86,6 +88,7 @@ void run_ctlplane_text(FILE *f, const struct rperf_run_results *r)
 			"; GO receipt spread over %zu agent(s) %.1f us (their CLOCK_MONOTONIC: one host's clock only)",
 			ngo, (double)spread / 1e3);
 	fprintf(f, "\n");
+	run_barrier_text(f, r);
 }
 
 static int put(json_t *o, const char *k, json_t *v)
@@ -128,6 +131,7 @@ int run_ctlplane_json(json_t *root, const struct rperf_run_results *r)
 			 ngo && same ? json_integer((json_int_t)spread) :
 				       json_null());
 		e |= put(cp, "go_rx", go);
+		e |= run_barrier_json(cp, r);
 		e |= put(cp, "channel",
 			 json_string(r->channel ? r->channel : "plain"));
 		e |= put(cp, "heartbeat_seconds",

@@ -304,6 +304,8 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 	r->dry_run |= rep->dry_run;
 	h->has_go_rx = rep->has_go_rx;
 	h->go_rx_ns = rep->go_rx_ns;
+	h->has_start = rep->has_start;
+	h->start_ns = rep->start_ns;
 	if (extra) {
 		const json_t *clk = json_object_get(extra, "clock");
 		const json_t *ll = json_object_get(extra, "link_layer");

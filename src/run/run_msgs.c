@@ -30,6 +30,9 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 	a->heartbeat = rperf_ctrl_has_feature(
 		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
 		RPERF_PROTO_FEATURE_HEARTBEAT);
+	a->clock_sync = rperf_ctrl_has_feature(
+		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
+		RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	for (size_t i = 0; i < c->job->ninst; i++) {
 		const struct rperf_gen_spec *s = &c->job->inst[i];
 
@@ -372,6 +375,9 @@ void run_on_msg(struct run_ctl *c, struct run_agent *a,
 		break;
 	case RPERF_CTRL_REPORT:
 		on_report(c, a, m);
+		break;
+	case RPERF_CTRL_CLOCK:
+		run_on_clock(c, a, m);
 		break;
 	default:
 		on_other(c, a, m);

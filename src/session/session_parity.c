@@ -22,6 +22,7 @@ static const char *const client_opts[] = {
 	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
 	"raw", "hist", "csv", "max-p50", "max-p999", "percentiles", "interval",
 	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
+	"prom",
 	/* perftest's report options (options_report.c) and --report-both */
 	"cpu_util", "limit_bw", "limit_lat", "report_both", "report-histogram",
 	"report-unsorted", "wide", "half-rtt", NULL

@@ -5,7 +5,7 @@
  * every decoded message goes through every typed decoder (as each type) and
  * the generic getters, and through the experiment decoders of
  * src/engine/proto.h (AUTH, WELCOME with nonce, PLAN with its generator
- * specs, ENDPOINTS, CONNECT, GO, REPORT with its histograms); the input's
+ * specs, ENDPOINTS, CONNECT, GO, CLOCK, REPORT with its histograms); the input's
  * first bytes also go through perftest's recogniser (src/ctrl/
  * ctrl_perftest.c, which servers apply to every first frame). Nothing may
  * crash, leak or read out of bounds.
@@ -33,6 +33,22 @@ static void experiment(const struct rperf_ctrl_msg *m)
 		if (rperf_proto_go_encode(go, hb, &o))
 			abort();
 		json_decref(o);
+	}
+	{ /* CLOCK request and reply, GO's start_at_ns */
+		uint32_t seq;
+		uint64_t rx, tx;
+
+		if (!rperf_proto_clock_req_decode(m, &seq)) {
+			if (rperf_proto_clock_req_encode(seq, &o))
+				abort();
+			json_decref(o);
+		}
+		if (!rperf_proto_clock_reply_decode(m, &seq, &rx, &tx)) {
+			if (rperf_proto_clock_reply_encode(seq, rx, tx, &o))
+				abort();
+			json_decref(o);
+		}
+		(void)rperf_proto_go_start_at(m, &rx);
 	}
 	if (!rperf_proto_plan_decode(m, &plan, why, sizeof(why))) {
 		if (rperf_proto_plan_encode(&plan, &o))

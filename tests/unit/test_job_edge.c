@@ -202,8 +202,8 @@ static void limits(void **state)
 	size_t len = 0, cap;
 
 	(void)state;
-	text = many_hosts(257, "");
-	expect_error(text, "[host host256]: too many hosts (at most 256)");
+	text = many_hosts(RPERF_JOB_MAX_HOSTS + 1, "");
+	expect_error(text, "[host host1024]: too many hosts (at most 1024)");
 	free(text);
 	/* 5 x 255 instances > RPERF_JOB_MAX_INSTANCES */
 	text = many_hosts(256, "");

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Options, group "fleet": offline job checks and the monitoring export
+ * (see options.h for the order). */
+#include "config/options_priv.h"
+
+const struct rperf_opt rperf_opts_fleet[] = {
+	{ .name = "check",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = R,
+	  .off = OFF(run_check),
+	  .help = "Parse, resolve and plan the job (with --hosts-map, --set, --sweep) without contacting any agent, print the plan (instances per host, sweep points, expected duration) and exit 0, or 2 with FILE:LINE of the first error." },
+	{ .name = "prom",
+	  .type = RPERF_OT_STR,
+	  .cmds = L | B | R,
+	  .off = OFF(prom_file),
+	  .metavar = "FILE",
+	  .help = "Also write the results in the Prometheus/OpenMetrics text format to FILE, atomically (a temporary file renamed over it: node_exporter's textfile collector convention): RTT quantiles in seconds, Gb/s, sample and error counts, labelled by job, generator, class, host and peer." },
+};
+
+const size_t rperf_nopts_fleet =
+	sizeof(rperf_opts_fleet) / sizeof(rperf_opts_fleet[0]);

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run-prom.sh - --prom FILE on real verbs, and the start barrier, one boot
+# of 3 hosts (tests/lab/prom-check.sh runs it and checks the files with
+# promtool on the host, where Debian's prometheus package lives):
+#   - rperf lat h2 -> h1 and rperf bw h2 -> h1 with --out_json_file and
+#     --prom: the RTT p50 and the Gb/s of the Prometheus file are the JSON's;
+#   - rperf run (examples/fig7-converged.ini through examples/lab-hosts.ini
+#     with the lab settings and one BSG: sink h1, probe h2, load1 h3) with
+#     --prom: every generator ok, the probe's p99 the JSON's, and the start
+#     barrier: all 3 agents synced, their offsets' uncertainty and the
+#     sources' start skew (h2, h3) reported.
+# Files in $LAB_OUT: lat.json/.prom, bw.json/.prom, run.json/.prom/.txt.
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+EX=/usr/share/rperf/examples
+T=90
+SETS=()
+while read -r kv; do
+	case $kv in [a-z]*) SETS+=(--set "$kv") ;; esac
+done < "$EX/lab-sets.txt"
+
+# pval FILE REGEX: the value of the first sample line matching
+pval() { grep -E "$2" "$1" | head -1 | awk '{ print $NF }'; }
+# same NAME A B: equal as numbers (relative 1e-9)
+same() {
+	echo "EXPECT $1: prom $2 = JSON $3"
+	awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
+		exit !(a != "" && b != "" && a != "NaN" && d <= 1e-9 * m + 1e-15) }'
+}
+
+pair() { # CMD JSON PROM ARGS...: server on h1, client on h2
+	local cmd=$1 json=$2 prom=$3 spid r
+	shift 3
+	timeout "$T" rperf "$cmd" -d rxe_h1 > "/tmp/$cmd-srv.log" 2>&1 &
+	spid=$!
+	timeout "$T" rperf "$cmd" -d rxe_h2 --out_json_file "$json" --prom "$prom" "$@" 10.77.0.1 > "/tmp/$cmd-cli.log" 2>&1
+	r=$?
+	wait "$spid"
+	echo "INFO rperf $cmd: client status $r, server status $?"
+	[ "$r" = 0 ] || { tail -5 "/tmp/$cmd-cli.log"; return 1; }
+}
+
+lat_prom() {
+	pair lat "$OUT/lat.json" "$OUT/lat.prom" -s 64 -n 2000 --warmup 200 || return 1
+	lab_result "prom lat p50 $(pval "$OUT/lat.prom" '^rperf_lat_rtt_seconds\{.*quantile="0.5"') s"
+	same "rperf_lat_rtt_seconds p50" "$(pval "$OUT/lat.prom" '^rperf_lat_rtt_seconds\{.*quantile="0.5"')" \
+		"$(jq '.results[0].rtt_ns.p50 / 1e9' "$OUT/lat.json")" &&
+		same "rperf_lat_samples" "$(pval "$OUT/lat.prom" '^rperf_lat_samples\{')" "$(jq '.results[0].samples' "$OUT/lat.json")"
+}
+
+bw_prom() {
+	pair bw "$OUT/bw.json" "$OUT/bw.prom" -s 4096 -D 2 || return 1
+	lab_result "prom bw $(pval "$OUT/bw.prom" '^rperf_bw_gbps\{') Gb/s"
+	same "rperf_bw_gbps" "$(pval "$OUT/bw.prom" '^rperf_bw_gbps\{')" "$(jq '.results[0].gbps' "$OUT/bw.json")"
+}
+
+run_prom() {
+	local rc
+	lab_agents_start 3 || return 1
+	timeout "$T" rperf run --key-file "$LAB_KEY" --hosts-map "$EX/lab-hosts.ini" "${SETS[@]}" \
+		--set bsg.load.count=1 --out_json_file "$OUT/run.json" --prom "$OUT/run.prom" \
+		"$EX/fig7-converged.ini" > "$OUT/run.txt" 2>&1
+	rc=$?
+	grep -E '^(Control plane|Start barrier|  (sink|probe|load1) )' "$OUT/run.txt" | sed 's/^/INFO /'
+	[ "$rc" = 0 ] || { tail -20 "$OUT/run.txt"; echo "GOT status $rc"; return 1; }
+	echo "EXPECT every generator ok; the probe's RTT p99 in both files; 3 agents synced; h2, h3 start skew"
+	echo "GOT generators ok $(grep -c '^rperf_run_generator_ok{.*} 1$' "$OUT/run.prom") of $(jq '.generators | length' "$OUT/run.json"); start_skew $(jq -c '.control_plane.start_skew' "$OUT/run.json")"
+	lab_result "run start barrier: $(jq -c '[.control_plane.start[] | {host, offset_ns, uncertainty_ns, skew_ns}]' "$OUT/run.json")"
+	[ "$(grep -c '^rperf_run_generator_ok{.*} 1$' "$OUT/run.prom")" = 2 ] &&
+		same "rperf_run_rtt_seconds p99 (probe)" \
+			"$(pval "$OUT/run.prom" '^rperf_run_rtt_seconds\{.*generator="probe".*quantile="0.99"')" \
+			"$(jq '.generators[] | select(.name == "probe") | .rtt_ns.p99 / 1e9' "$OUT/run.json")" &&
+		[ "$(jq '.control_plane.start_skew.synced_agents' "$OUT/run.json")" = 3 ] &&
+		[ "$(jq '.control_plane.start_skew.skew_agents' "$OUT/run.json")" = 2 ] &&
+		[ "$(grep -c '^rperf_run_start_skew_seconds{' "$OUT/run.prom")" = 2 ]
+}
+
+check "rperf lat --prom: p50 and samples equal the JSON's"    lat_prom
+check "rperf bw --prom: Gb/s equals the JSON's"               bw_prom
+check "rperf run --prom and the start barrier on 3 agents"    run_prom
+lab_summary
