@@ -54,6 +54,10 @@ int run_cmd_write_json(const struct run_cmd *c, bool measured,
 /* One line on stderr naming every failed host and why. */
 void run_cmd_summary(const struct rperf_run_results *r);
 
+/* A job with a [mesh], or rperf mesh HOSTS-OR-JOB (cmd_mesh.c): loads
+ * @c->job unless loaded; an exit status. */
+int rperf_cmd_mesh(struct run_cmd *c, const volatile sig_atomic_t *stop);
+
 /* rperf run --sweep (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 

@@ -82,6 +82,7 @@ static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 #define G JOB_SECT_GEN
 #define L JOB_SECT_LSG
 #define B JOB_SECT_BSG
+#define M JOB_SECT_MESH
 
 static const struct job_key global_keys[] = {
 	KEY("duration", GL, VT_TIME, J(duration_ns), 1, RPERF_SPEC_MAX_TIME_NS),
@@ -135,8 +136,20 @@ static const struct job_key gen_keys[] = {
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
+	/* [mesh]'s own keys (job_mesh.c); the LSG keys above apply too */
+	SPECIAL("hosts", M),
+	SPECIAL("schedule", M),
+	SPECIAL("duration", M),
+	SPECIAL("warmup", M),
 	{ .name = NULL },
 };
+
+/* The key bits a section of type @t accepts: a mesh takes the LSG keys. */
+static unsigned sect_keys(enum job_sect_type t)
+{
+	return t == JOB_SECT_MESH ? (unsigned)(JOB_SECT_MESH | JOB_SECT_LSG) :
+				    (unsigned)t;
+}
 
 static void store_u(void *p, size_t width, uint64_t v)
 {
@@ -303,7 +316,7 @@ static const struct job_key *key_of(enum job_sect_type t, const char *key)
 							   gen_keys;
 	const struct job_key *k = find_key(tab, key);
 
-	return k && (k->sects & t) ? k : NULL;
+	return k && (k->sects & sect_keys(t)) ? k : NULL;
 }
 
 bool job_key_known(enum job_sect_type t, const char *key)
@@ -395,14 +408,14 @@ static int unknown_key(const struct job_key *tab, const struct job_sect *s,
 	for (size_t t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++) {
 		const struct job_key *k = find_key(tabs[t], kv->key);
 
-		if (k && !(k->sects & s->type))
+		if (k && !(k->sects & sect_keys(s->type)))
 			return job_fail(
 				m, kv->line, s, kv->key,
 				"applies to [%s] sections only; move it there",
 				mask_name(k->sects));
 	}
 	for (; tab->name && n < 31; tab++)
-		if (tab->sects & s->type)
+		if (tab->sects & sect_keys(s->type))
 			cands[n++] = tab->name;
 	cands[n] = NULL;
 	near = job_nearest(kv->key, cands);
@@ -431,7 +444,7 @@ static int apply(const struct job_key *tab, const struct job_sect *s,
 		const struct job_kv *kv = &s->kv[i];
 		const struct job_key *k = find_key(tab, kv->key);
 
-		if (!k || !(k->sects & s->type))
+		if (!k || !(k->sects & sect_keys(s->type)))
 			return unknown_key(tab, s, kv, m);
 		why[0] = '\0';
 		if (!*kv->val)
@@ -520,4 +533,12 @@ int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
 	struct gen_ctx c = { .job = job, .gen = gen };
 
 	return apply(gen_keys, gen->sect, &gen->spec, m, gen_special, &c);
+}
+
+int job_keys_mesh(struct job_gen *gen, const struct job_msg *m,
+		  int (*special)(void *ctx, const struct job_kv *kv, char *why,
+				 size_t whylen),
+		  void *ctx)
+{
+	return apply(gen_keys, gen->sect, &gen->spec, m, special, ctx);
 }
