@@ -75,12 +75,16 @@ struct rperf_job_host {
  *             disjoint pairs (src/run/mesh_plan.c), both directions of a
  *             pair together; concurrent: all pairs at once
  *   duration, warmup   per pair (default: [global]'s)
+ *   out_above the smallest added RTT the localization names (default
+ *             20us; src/run/mesh.h)
  *   the LSG keys (size, completion, rate, sl, tclass, mtu, pair_order,
  *             ...), as in [lsg]; from, to and count are the mesh's own
  * One per job; its name is the name of every pair's LSG instance. The
  * generators of the job's [lsg]/[bsg] sections run beside every round (the
  * matrix measured under their load).
  */
+#define RPERF_MESH_OUT_ABOVE_NS 20000 /* out_above's default */
+
 enum rperf_mesh_schedule {
 	RPERF_MESH_ROUNDS = 0,
 	RPERF_MESH_CONCURRENT = 1,
@@ -92,6 +96,7 @@ struct rperf_job_mesh {
 	uint16_t hosts[RPERF_JOB_MAX_HOSTS]; /* indexes into job->hosts */
 	size_t nhosts;
 	enum rperf_mesh_schedule schedule;
+	uint64_t out_above_ns; /* the localization's floor of its threshold */
 	/* template of every pair's LSG: kind, name, keys, duration_ns,
 	 * warmup_ns, sink_completion set; id, from and to unset */
 	struct rperf_gen_spec spec;

@@ -141,6 +141,7 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("schedule", M),
 	SPECIAL("duration", M),
 	SPECIAL("warmup", M),
+	SPECIAL("out_above", M),
 	{ .name = NULL },
 };
 

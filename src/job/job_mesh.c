@@ -54,9 +54,13 @@ static int mesh_special(void *ctx, const struct job_kv *kv, char *why,
 			 kv->val);
 		return EINVAL;
 	}
-	if (!strcmp(kv->key, "duration") || !strcmp(kv->key, "warmup")) {
-		/* the [global] key's units and range, per pair */
-		if (job_key_number(JOB_SECT_GLOBAL, kv->key, kv->val, &v)) {
+	if (!strcmp(kv->key, "duration") || !strcmp(kv->key, "warmup") ||
+	    !strcmp(kv->key, "out_above")) {
+		/* the [global] key's units and range (out_above: warmup's) */
+		if (job_key_number(JOB_SECT_GLOBAL,
+				   strcmp(kv->key, "out_above") ? kv->key :
+								  "warmup",
+				   kv->val, &v)) {
 			snprintf(
 				why, whylen,
 				"'%s' is not a time (per pair) in range; e.g. 500ms, 2s",
@@ -65,8 +69,10 @@ static int mesh_special(void *ctx, const struct job_kv *kv, char *why,
 		}
 		if (!strcmp(kv->key, "duration"))
 			sp->duration_ns = (uint64_t)v;
-		else
+		else if (!strcmp(kv->key, "warmup"))
 			sp->warmup_ns = (uint64_t)v;
+		else
+			c->mesh->out_above_ns = (uint64_t)v;
 		return 0;
 	}
 	/* from, to, count: the [lsg] keys a mesh plans itself */
@@ -95,6 +101,7 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	memcpy(mesh->name, s->name, sizeof(mesh->name));
 	mesh->line = s->line;
 	mesh->schedule = RPERF_MESH_ROUNDS;
+	mesh->out_above_ns = RPERF_MESH_OUT_ABOVE_NS;
 	rperf_gen_spec_defaults(&g.spec, RPERF_GEN_LSG);
 	mesh->spec = g.spec;
 	mesh->spec.duration_ns = job->duration_ns;

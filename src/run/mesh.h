@@ -68,7 +68,8 @@ void rperf_mesh_plan_free(struct rperf_mesh_plan *p);
  *      each end's port effect max(0, min(its row's median excess, its
  *      column's median excess)); a cell is
  *      out when its excess over b is above the threshold
- *      T = max(K x s, FLOOR, REL x b);
+ *      T = max(K x s, FLOOR, REL x b), FLOOR the mesh's out_above
+ *      (default RPERF_MESH_OUT_ABOVE_NS, 20 us);
  *   2. a port h is named when the median excess of its row (h as source)
  *      and the median excess of its column (h as destination) are both
  *      above T: every path through it is slow. b, s and T are then taken
@@ -83,7 +84,6 @@ void rperf_mesh_plan_free(struct rperf_mesh_plan *p);
  * verdict (nothing named, said in the report).
  */
 #define RPERF_MESH_K 6.0
-#define RPERF_MESH_FLOOR_NS 20000.0
 #define RPERF_MESH_REL 0.2
 
 enum rperf_mesh_suspect_kind {
@@ -108,8 +108,8 @@ struct rperf_mesh_verdict {
 };
 
 /* Localize over @p50 (row-major n x n, ns; NaN = not measured, the
- * diagonal ignored). 0 or ENOMEM. */
-int rperf_mesh_locate(const double *p50, size_t n,
+ * diagonal ignored) with FLOOR @floor_ns. 0 or ENOMEM. */
+int rperf_mesh_locate(const double *p50, size_t n, double floor_ns,
 		      struct rperf_mesh_verdict *out);
 void rperf_mesh_verdict_free(struct rperf_mesh_verdict *v);
 /* The rule in one line, for the report. */

@@ -18,7 +18,7 @@
 const char *rperf_mesh_rule(void)
 {
 	return "baseline b = median p50 of the measured cells, noise s = 1.4826 x MAD of the cells less their ports' row/column medians; "
-	       "a cell is out above b + T, T = max(6 s, 20 us, 20 % of b) (b, s from the cells through no named port); "
+	       "a cell is out above b + T, T = max(6 s, out_above, 20 % of b) (b, s from the cells through no named port); "
 	       "a port is named when the medians of its row (as source) and column (as destination) are both out, "
 	       "its added RTT the median of its row and column less the other end's named port; "
 	       "a pair is named when its cell is out after its ports' added RTT is taken off";
@@ -43,6 +43,7 @@ static double median(double *v, size_t n)
 struct locate {
 	const double *p50;
 	size_t n;
+	double floor_ns;
 	double *buf; /* n * n + n scratch */
 	bool *port; /* [n] named ports */
 	double *added; /* [n] their added RTT, 0 for others */
@@ -104,9 +105,8 @@ static void baseline(struct locate *l)
 	for (size_t i = 0; i < k; i++)
 		l->buf[i] = fabs(l->buf[i] - mid);
 	v->noise_ns = MAD_SIGMA * median(l->buf, k);
-	v->threshold_ns =
-		fmax(fmax(RPERF_MESH_K * v->noise_ns, RPERF_MESH_FLOOR_NS),
-		     RPERF_MESH_REL * b);
+	v->threshold_ns = fmax(fmax(RPERF_MESH_K * v->noise_ns, l->floor_ns),
+			       RPERF_MESH_REL * b);
 }
 
 /* Name the ports of this pass; true when the set changed. */
@@ -214,10 +214,10 @@ static void locate_passes(struct locate *l)
 			l->port[h] = false, l->added[h] = 0;
 }
 
-int rperf_mesh_locate(const double *p50, size_t n,
+int rperf_mesh_locate(const double *p50, size_t n, double floor_ns,
 		      struct rperf_mesh_verdict *out)
 {
-	struct locate l = { .p50 = p50, .n = n, .v = out };
+	struct locate l = { .p50 = p50, .n = n, .floor_ns = floor_ns, .v = out };
 	int rc = 0;
 
 	*out = (struct rperf_mesh_verdict){ .base_ns = NAN,

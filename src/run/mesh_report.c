@@ -96,14 +96,28 @@ static int json_matrix(const struct rperf_mesh_result *m, json_t *mesh)
 static json_t *json_locate(const struct rperf_mesh_result *m)
 {
 	const struct rperf_mesh_verdict *v = &m->verdict;
+	json_t *o = json_object();
+	int e = o ? 0 : -1;
 
-	return json_pack("{s:b, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:s}",
-			 "decided", v->decided, "rule", rperf_mesh_rule(),
-			 "cells_measured", (json_int_t)v->cells, "cells_clean",
-			 (json_int_t)v->clean_cells, "cells_failed",
-			 (json_int_t)m->nfailed, "baseline_ns", ns(v->base_ns),
-			 "noise_ns", ns(v->noise_ns), "threshold_ns",
-			 ns(v->threshold_ns), "statistic", "p50");
+	e |= json_object_set_new(o, "decided", json_boolean(v->decided));
+	e |= json_object_set_new(o, "rule", json_string(rperf_mesh_rule()));
+	e |= json_object_set_new(o, "statistic", json_string("p50"));
+	e |= json_object_set_new(o, "cells_measured",
+				 rperf_rpt_json_uint(v->cells));
+	e |= json_object_set_new(o, "cells_clean",
+				 rperf_rpt_json_uint(v->clean_cells));
+	e |= json_object_set_new(o, "cells_failed",
+				 rperf_rpt_json_uint(m->nfailed));
+	e |= json_object_set_new(o, "baseline_ns", ns(v->base_ns));
+	e |= json_object_set_new(o, "noise_ns", ns(v->noise_ns));
+	e |= json_object_set_new(o, "threshold_ns", ns(v->threshold_ns));
+	e |= json_object_set_new(o, "out_above_ns",
+				 rperf_rpt_json_uint(m->mesh->out_above_ns));
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out)
@@ -171,7 +185,7 @@ static void text_verdict(FILE *f, const struct rperf_mesh_result *m)
 	size_t n = m->mesh->nhosts;
 
 	fprintf(f,
-		"mesh %s: %zu hosts, %zu of %zu cells measured (RPerf RTT p50, ns; rows = source, columns = destination), %zu round%s of %s in %.1f s\n",
+		"mesh %s: %zu hosts, %zu of %zu cells measured (RPerf RTT: round trip, end-host time subtracted), %zu round%s (schedule %s) in %.1f s\n",
 		m->mesh->name, n, v->cells, n * (n - 1), m->rounds_run,
 		m->rounds_run == 1 ? "" : "s",
 		rperf_mesh_schedule_name(m->mesh->schedule), m->elapsed);

@@ -294,7 +294,8 @@ int rperf_mesh_result_locate(struct rperf_mesh_result *m)
 			      !c->samples && !m->dry_run;
 	}
 	rperf_mesh_verdict_free(&m->verdict);
-	rc = rperf_mesh_locate(p50, n, &m->verdict);
+	rc = rperf_mesh_locate(p50, n, (double)m->mesh->out_above_ns,
+			       &m->verdict);
 	free(p50);
 	return rc;
 }

@@ -128,7 +128,8 @@ static void slow_port(double *m, size_t h, double d)
 
 static void locate(const double *m, struct rperf_mesh_verdict *v)
 {
-	assert_int_equal(rperf_mesh_locate(m, N, v), 0);
+	assert_int_equal(rperf_mesh_locate(m, N, RPERF_MESH_OUT_ABOVE_NS, v),
+			 0);
 	assert_true(v->decided);
 }
 
@@ -238,7 +239,8 @@ static void test_failed_cells(void **state)
 	for (size_t i = 0; i < N * N; i++)
 		m[i] = NAN;
 	m[1] = m[N] = BASE;
-	assert_int_equal(rperf_mesh_locate(m, N, &v), 0);
+	assert_int_equal(rperf_mesh_locate(m, N, RPERF_MESH_OUT_ABOVE_NS, &v),
+			 0);
 	assert_false(v.decided);
 	assert_int_equal(v.nsuspects, 0);
 }
@@ -284,6 +286,37 @@ static void test_job_mesh(void **state)
 	assert_int_equal(job->mesh->spec.duration_ns, 200000000ull);
 	assert_int_equal(job->mesh->spec.warmup_ns, 0);
 	assert_int_equal(job->ninst, 1);
+	rperf_job_free(job);
+}
+
+/* examples/mesh-switch.ini loads alone and through examples/lab-hosts.ini
+ * (its 7 roles onto the lab's h1..h7), with out_above */
+static void test_example(void **state)
+{
+	const char *src = getenv("RPERF_SRC");
+	char path[512], map[512], err[512] = "";
+	struct rperf_job_edit ed = { .hosts_map = map };
+	struct rperf_job *job = NULL;
+
+	(void)state;
+	if (!src)
+		skip();
+	snprintf(path, sizeof(path), "%s/examples/mesh-switch.ini", src);
+	snprintf(map, sizeof(map), "%s/examples/lab-hosts.ini", src);
+	if (rperf_job_load(path, &job, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(job->mesh->nhosts, 7);
+	assert_int_equal(job->mesh->out_above_ns, RPERF_MESH_OUT_ABOVE_NS);
+	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
+	rperf_job_free(job);
+	if (rperf_job_load_edit(path, &ed, &job, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(rperf_job_host(job, "load5")->control, "10.77.0.7");
+	rperf_job_free(job);
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nout_above = 150us\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->out_above_ns, 150000);
 	rperf_job_free(job);
 }
 
@@ -341,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_failed_cells),
 		cmocka_unit_test(test_job_mesh),
 		cmocka_unit_test(test_job_mesh_errors),
+		cmocka_unit_test(test_example),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
