@@ -123,6 +123,7 @@ struct rperf_mesh_cell {
 	char error[RPERF_RUN_WHY_LEN];
 	uint64_t samples;
 	double p50_ns, p99_ns, p999_ns; /* NaN without samples */
+	double min_ns, p10_ns; /* the low end: what a fixed delay moves */
 	size_t round;
 };
 

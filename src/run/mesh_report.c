@@ -51,9 +51,11 @@ static json_t *json_cell(const struct rperf_mesh_cell *c)
 		      rperf_run_status_name(c->status));
 	if (o && c->error[0])
 		json_object_set_new(o, "error", rperf_rpt_json_str(c->error));
-	if (o)
-		json_object_set_new(o, "round",
-				    json_integer((json_int_t)c->round));
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "round", json_integer((json_int_t)c->round));
+	json_object_set_new(o, "min_ns", ns(c->min_ns));
+	json_object_set_new(o, "p10_ns", ns(c->p10_ns));
 	return o;
 }
 

@@ -62,7 +62,7 @@ static void cell_lost(struct rperf_mesh_cell *c, enum rperf_run_status st,
 {
 	c->status = st;
 	c->samples = 0;
-	c->p50_ns = c->p99_ns = c->p999_ns = NAN;
+	c->p50_ns = c->p99_ns = c->p999_ns = c->min_ns = c->p10_ns = NAN;
 	snprintf(c->error, sizeof(c->error), "%s", why);
 }
 
@@ -108,9 +108,9 @@ static void fill_cell(struct rperf_mesh_result *m,
 {
 	size_t i = mesh_index(m, in->spec->from),
 	       j = mesh_index(m, in->spec->to);
-	static const double ps[] = { 50.0, 99.0, 99.9 };
+	static const double ps[] = { 10.0, 50.0, 99.0, 99.9 };
 	struct rperf_mesh_cell *c;
-	int64_t v[3];
+	int64_t v[4];
 
 	if (i == m->mesh->nhosts || j == m->mesh->nhosts)
 		return;
@@ -119,13 +119,15 @@ static void fill_cell(struct rperf_mesh_result *m,
 	c->status = in->status;
 	snprintf(c->error, sizeof(c->error), "%s", in->error);
 	c->samples = in->rtt ? rperf_hist_count(in->rtt) : 0;
-	c->p50_ns = c->p99_ns = c->p999_ns = NAN;
+	c->p50_ns = c->p99_ns = c->p999_ns = c->min_ns = c->p10_ns = NAN;
 	if (!c->samples)
 		return;
-	rperf_hist_percentiles(in->rtt, ps, 3, v);
-	c->p50_ns = (double)v[0];
-	c->p99_ns = (double)v[1];
-	c->p999_ns = (double)v[2];
+	rperf_hist_percentiles(in->rtt, ps, 4, v);
+	c->min_ns = (double)rperf_hist_min(in->rtt);
+	c->p10_ns = (double)v[0];
+	c->p50_ns = (double)v[1];
+	c->p99_ns = (double)v[2];
+	c->p999_ns = (double)v[3];
 }
 
 /* Hosts that failed in @r become dead; their reasons in @why. */

@@ -15,7 +15,7 @@ rperf=${1:?usage: mesh-dry.sh RPERF}
 command -v jq > /dev/null || { echo "mesh-dry: jq is needed"; exit 77; }
 work=$(mktemp -d /tmp/rperf-mesh-dry.XXXXXX)
 pids=()
-trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 printf 'mesh-dry key\n' > "$work/key"
 chmod 600 "$work/key"
 fail=0
@@ -49,7 +49,7 @@ full() {
 		(.mesh.suspects | type) == "array" and (.mesh.matrix | length) == 5 and
 		all(.mesh.matrix | to_entries[]; (.value | length) == 5 and .value[.key] == null) and
 		([.mesh.matrix[][] | select(. != null) | keys] | unique) ==
-			[["p50_ns","p999_ns","p99_ns","round","samples","status"]] and
+			[["min_ns","p10_ns","p50_ns","p999_ns","p99_ns","round","samples","status"]] and
 		all(.mesh.matrix[][] | select(. != null); .status == "ok")' "$work/a.json" > /dev/null
 }
 shorthand() {
