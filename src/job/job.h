@@ -77,6 +77,11 @@ struct rperf_job_host {
  *   duration, warmup   per pair (default: [global]'s)
  *   out_above the smallest added RTT the localization names (default
  *             20us; src/run/mesh.h)
+ *   statistic the cells' statistic the localization compares: p50
+ *             (default) or p10 (the low end: a fixed delay moves every
+ *             sample, load and timer noise only some)
+ *   parallel  at most this many pairs of a round at once (0 = all, the
+ *             default): a round runs as several experiments
  *   the LSG keys (size, completion, rate, sl, tclass, mtu, pair_order,
  *             ...), as in [lsg]; from, to and count are the mesh's own
  * One per job; its name is the name of every pair's LSG instance. The
@@ -84,6 +89,11 @@ struct rperf_job_host {
  * matrix measured under their load).
  */
 #define RPERF_MESH_OUT_ABOVE_NS 20000 /* out_above's default */
+
+enum rperf_mesh_statistic {
+	RPERF_MESH_STAT_P50 = 0,
+	RPERF_MESH_STAT_P10 = 1,
+};
 
 enum rperf_mesh_schedule {
 	RPERF_MESH_ROUNDS = 0,
@@ -97,6 +107,8 @@ struct rperf_job_mesh {
 	size_t nhosts;
 	enum rperf_mesh_schedule schedule;
 	uint64_t out_above_ns; /* the localization's floor of its threshold */
+	enum rperf_mesh_statistic statistic;
+	uint64_t parallel; /* pairs at once, 0 = a whole round */
 	/* template of every pair's LSG: kind, name, keys, duration_ns,
 	 * warmup_ns, sink_completion set; id, from and to unset */
 	struct rperf_gen_spec spec;

@@ -142,6 +142,8 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("duration", M),
 	SPECIAL("warmup", M),
 	SPECIAL("out_above", M),
+	SPECIAL("statistic", M),
+	SPECIAL("parallel", M),
 	{ .name = NULL },
 };
 

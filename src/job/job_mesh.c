@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/units.h"
+
 const char *rperf_mesh_schedule_name(enum rperf_mesh_schedule s)
 {
 	return s == RPERF_MESH_CONCURRENT ? "concurrent" : "rounds";
@@ -41,6 +43,20 @@ static int mesh_special(void *ctx, const struct job_kv *kv, char *why,
 
 	if (!strcmp(kv->key, "hosts"))
 		return mesh_hosts(c, kv->val, why, whylen);
+	if (!strcmp(kv->key, "parallel"))
+		return rperf_parse_count(kv->val, 0, RPERF_JOB_MAX_HOSTS,
+					 &c->mesh->parallel, why, whylen);
+	if (!strcmp(kv->key, "statistic")) {
+		if (!strcmp(kv->val, "p50") || !strcmp(kv->val, "p10")) {
+			c->mesh->statistic = strcmp(kv->val, "p50") ?
+						     RPERF_MESH_STAT_P10 :
+						     RPERF_MESH_STAT_P50;
+			return 0;
+		}
+		snprintf(why, whylen,
+			 "'%s' is not a choice; accepted: p50, p10", kv->val);
+		return EINVAL;
+	}
 	if (!strcmp(kv->key, "schedule")) {
 		if (!strcmp(kv->val, "rounds") ||
 		    !strcmp(kv->val, "concurrent")) {

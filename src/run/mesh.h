@@ -135,7 +135,8 @@ struct rperf_mesh_result {
 	json_t *rounds; /* array: each round's `rperf run` document */
 	struct rperf_mesh_verdict verdict;
 	size_t nfailed; /* cells not ok or without samples */
-	size_t rounds_run;
+	size_t rounds_run; /* rounds with an experiment that ran */
+	size_t experiments; /* rperf run experiments that ran */
 	size_t other_errors; /* the job's own generators: runs not ok */
 	bool interrupted;
 	bool dry_run;

@@ -103,7 +103,10 @@ static json_t *json_locate(const struct rperf_mesh_result *m)
 
 	e |= json_object_set_new(o, "decided", json_boolean(v->decided));
 	e |= json_object_set_new(o, "rule", json_string(rperf_mesh_rule()));
-	e |= json_object_set_new(o, "statistic", json_string("p50"));
+	e |= json_object_set_new(
+		o, "statistic",
+		json_string(m->mesh->statistic == RPERF_MESH_STAT_P10 ? "p10" :
+									"p50"));
 	e |= json_object_set_new(o, "cells_measured",
 				 rperf_rpt_json_uint(v->cells));
 	e |= json_object_set_new(o, "cells_clean",
@@ -135,6 +138,10 @@ int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out)
 				 json_integer((json_int_t)m->plan.nrounds));
 	e |= json_object_set_new(mesh, "rounds_run",
 				 json_integer((json_int_t)m->rounds_run));
+	e |= json_object_set_new(mesh, "experiments",
+				 json_integer((json_int_t)m->experiments));
+	e |= json_object_set_new(mesh, "parallel",
+				 rperf_rpt_json_uint(m->mesh->parallel));
 	e |= json_object_set_new(
 		mesh, "pair_duration_ns",
 		rperf_rpt_json_uint(m->mesh->spec.duration_ns));
@@ -201,7 +208,8 @@ static void text_verdict(FILE *f, const struct rperf_mesh_result *m)
 		return;
 	}
 	fprintf(f,
-		"  baseline %.1f us, noise %.1f us (1.4826 x MAD), out above +%.1f us; verdict rests on %zu cells (%zu through no named port)\n",
+		"  on the cells' %s: baseline %.1f us, noise %.1f us (1.4826 x MAD), out above +%.1f us; verdict rests on %zu cells (%zu through no named port)\n",
+		m->mesh->statistic == RPERF_MESH_STAT_P10 ? "p10" : "p50",
 		v->base_ns / 1e3, v->noise_ns / 1e3, v->threshold_ns / 1e3,
 		v->cells, v->clean_cells);
 	if (!v->nsuspects)

@@ -9,6 +9,7 @@
 #include "run/mesh.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,14 +67,20 @@ static void cell_lost(struct rperf_mesh_cell *c, enum rperf_run_status st,
 	snprintf(c->error, sizeof(c->error), "%s", why);
 }
 
-/* The round's job: the job's generators, then the pairs of round @r whose
+/* Pairs q0..q1 of round r: one experiment (a round, or a part of it when
+ * the mesh's parallel key caps the pairs at once). */
+struct mesh_slice {
+	size_t r, q0, q1;
+};
+
+/* The slice's job: the job's generators, then the pairs of @sl whose
  * hosts are alive (@dead[i]: mesh host i failed before). */
-static int round_job(struct rperf_mesh_result *m, size_t r, const bool *dead,
-		     struct rperf_job **out, size_t *npairs)
+static int round_job(struct rperf_mesh_result *m, const struct mesh_slice *sl,
+		     const bool *dead, struct rperf_job **out, size_t *npairs)
 {
 	const struct rperf_mesh_plan *p = &m->plan;
 	const struct rperf_job *job = m->job;
-	size_t n = 2 * (p->first[r + 1] - p->first[r]), k = job->ninst;
+	size_t n = 2 * (sl->q1 - sl->q0), k = job->ninst;
 	struct rperf_job *sub = malloc(sizeof(*sub));
 
 	*out = NULL;
@@ -87,7 +94,7 @@ static int round_job(struct rperf_mesh_result *m, size_t r, const bool *dead,
 		return ENOMEM;
 	}
 	memcpy(sub->inst, job->inst, job->ninst * sizeof(*job->inst));
-	for (size_t q = p->first[r]; q < p->first[r + 1]; q++) {
+	for (size_t q = sl->q0; q < sl->q1; q++) {
 		size_t a = p->pairs[q].a, b = p->pairs[q].b;
 
 		if (dead[a] || dead[b])
@@ -149,14 +156,15 @@ static void note_dead(struct rperf_mesh_result *m,
 	}
 }
 
-/* Cells of round @r that touch a dead host: failed, with the reason. */
-static void mark_dead_cells(struct rperf_mesh_result *m, size_t r,
-			    const bool *dead,
+/* Cells of @sl that touch a dead host: failed, with the reason. */
+static void mark_dead_cells(struct rperf_mesh_result *m,
+			    const struct mesh_slice *sl, const bool *dead,
 			    const char (*why)[RPERF_RUN_WHY_LEN])
 {
 	const struct rperf_mesh_plan *p = &m->plan;
+	size_t r = sl->r;
 
-	for (size_t q = p->first[r]; q < p->first[r + 1]; q++) {
+	for (size_t q = sl->q0; q < sl->q1; q++) {
 		size_t a = p->pairs[q].a, b = p->pairs[q].b;
 		const char *w = dead[a] ? why[a] : why[b];
 
@@ -180,7 +188,8 @@ struct mesh_exec {
 
 /* One attempt at round @r: 0 (results folded in; *again when it failed
  * before GO because of a host, to be run once more without it). */
-static int round_once(struct mesh_exec *x, size_t r, bool *again)
+static int round_once(struct mesh_exec *x, const struct mesh_slice *sl,
+		      bool *again)
 {
 	struct rperf_mesh_result *m = x->m;
 	struct rperf_run_results *res = NULL;
@@ -190,8 +199,8 @@ static int round_once(struct mesh_exec *x, size_t r, bool *again)
 	int rc;
 
 	*again = false;
-	mark_dead_cells(m, r, x->dead, x->why);
-	rc = round_job(m, r, x->dead, &sub, &npairs);
+	mark_dead_cells(m, sl, x->dead, x->why);
+	rc = round_job(m, sl, x->dead, &sub, &npairs);
 	if (rc || !npairs)
 		goto free_sub;
 	rc = rperf_run_execute(sub, x->opts, x->stop, &res, x->err, x->errlen);
@@ -207,13 +216,13 @@ static int round_once(struct mesh_exec *x, size_t r, bool *again)
 			m->other_errors += res->inst[k].status !=
 					   RPERF_RUN_ST_OK;
 		for (size_t k = m->job->ninst; k < sub->ninst; k++)
-			fill_cell(m, &res->inst[k], r);
-		m->rounds_run++;
+			fill_cell(m, &res->inst[k], sl->r);
+		m->experiments++;
 	}
 	rc = rperf_run_report_json(res, &doc);
 	if (!rc) {
 		json_object_set_new(doc, "mesh_round",
-				    json_integer((json_int_t)r));
+				    json_integer((json_int_t)sl->r));
 		rc = json_array_append_new(m->rounds, doc) ? ENOMEM : 0;
 	}
 	rperf_run_results_free(res);
@@ -222,23 +231,40 @@ free_sub:
 	return rc;
 }
 
+/* One slice, run again without a host that failed before GO. */
+static int run_slice(struct mesh_exec *x, const struct mesh_slice *sl)
+{
+	bool again = false;
+	int rc = round_once(x, sl, &again);
+
+	if (!rc && again)
+		rc = round_once(x, sl, &again);
+	if (!rc && again) /* failed before GO twice: its cells lost */
+		mark_dead_cells(x->m, sl, x->dead, x->why);
+	return rc;
+}
+
 static int run_rounds(struct mesh_exec *x)
 {
 	struct rperf_mesh_result *m = x->m;
+	size_t cap = m->mesh->parallel ? m->mesh->parallel : SIZE_MAX;
 	int rc = 0;
 
 	for (size_t r = 0; r < m->plan.nrounds && !rc; r++) {
-		bool again = false;
+		size_t end = m->plan.first[r + 1], before = m->experiments;
 
-		if (m->interrupted || (x->stop && *x->stop)) {
-			m->interrupted = true;
-			break;
+		for (size_t q = m->plan.first[r]; q < end && !rc;) {
+			struct mesh_slice sl = { .r = r, .q0 = q };
+
+			if (m->interrupted || (x->stop && *x->stop)) {
+				m->interrupted = true;
+				return 0;
+			}
+			sl.q1 = end - q > cap ? q + cap : end;
+			rc = run_slice(x, &sl);
+			q = sl.q1;
 		}
-		rc = round_once(x, r, &again);
-		if (!rc && again)
-			rc = round_once(x, r, &again);
-		if (!rc && again) /* failed before GO twice: its cells lost */
-			mark_dead_cells(m, r, x->dead, x->why);
+		m->rounds_run += m->experiments > before;
 	}
 	return rc;
 }
@@ -290,7 +316,9 @@ int rperf_mesh_result_locate(struct rperf_mesh_result *m)
 		bool ok = c->planned && c->status == RPERF_RUN_ST_OK &&
 			  c->samples;
 
-		p50[i] = ok ? c->p50_ns : NAN;
+		p50[i] = !ok					   ? NAN :
+			 m->mesh->statistic == RPERF_MESH_STAT_P10 ? c->p10_ns :
+								     c->p50_ns;
 		m->nfailed += c->planned && c->status != RPERF_RUN_ST_OK;
 		m->nfailed += c->planned && c->status == RPERF_RUN_ST_OK &&
 			      !c->samples && !m->dry_run;

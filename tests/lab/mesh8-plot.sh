@@ -13,7 +13,7 @@ plot=$here/../../examples/plot/rperf-plot.sh
 out=${1:?usage: mesh8-plot.sh OUTDIR}
 mkdir -p "$out"
 rm -f "$out"/mesh*.json "$out"/heatmap.*
-"$here/rxe-lab" run --hosts 8 --timeout 420 --out "$out" "$here/suites/mesh8.sh"
+"$here/rxe-lab" run --hosts 8 --timeout 600 --out "$out" "$here/suites/mesh8.sh"
 rc=$?
 [ "$rc" = 77 ] && exit 77
 pass=0 fail=0

@@ -6,7 +6,8 @@
 #      the JSON contract (mesh.hosts, matrix rows = sources with a null
 #      diagonal and cells {p50_ns, p99_ns, p999_ns, samples, status},
 #      suspects a list), one run document per round;
-#   2. rperf mesh ADDR,ADDR,...: the shorthand, 2 hosts, 1 round;
+#   2. rperf mesh ADDR,ADDR,...: the shorthand, 2 hosts, 1 round; and
+#      parallel = 1: each round of 2 pairs as 2 experiments;
 #   3. one agent killed: exit 3, its 8 cells "failed" naming it, the other
 #      12 "ok", every round run;
 #   4. bad input: a [mesh] without hosts enough, bad hosts: exit 2.
@@ -58,6 +59,14 @@ shorthand() {
 	jq -e --arg a "127.0.0.1_$((base + 1))" '.mesh.hosts[0] == $a and .mesh.rounds_run == 1 and
 		([.mesh.matrix[][] | select(. != null)] | length) == 2' "$work/b.json" > /dev/null
 }
+parallel_one() {
+	"$rperf" run --key-file "$work/key" --set mesh.sw.parallel=1 --set mesh.sw.statistic=p10 \
+		--out_json_file "$work/p.json" "$work/mesh.ini" > "$work/p.txt" 2>&1 || { cat "$work/p.txt"; return 1; }
+	echo "     $(jq -c '.mesh | [.rounds_run, .experiments, .parallel, .localization.statistic]' "$work/p.json")"
+	jq -e '.mesh.rounds_run == 5 and .mesh.experiments == 10 and (.rounds | length) == 10 and
+		.mesh.localization.statistic == "p10" and
+		all(.mesh.matrix[][] | select(. != null); .status == "ok")' "$work/p.json" > /dev/null
+}
 dead_agent() {
 	local rc
 	kill "${pids[2]}"
@@ -83,6 +92,7 @@ bad_input() {
 }
 t "a [mesh] job via rperf run: 5 rounds, the JSON contract" full
 t "rperf mesh ADDR,ADDR: the shorthand" shorthand
+t "parallel = 1: 10 experiments for 5 rounds of 2 pairs; statistic p10" parallel_one
 t "a dead agent: its cells failed, the others kept, exit 3" dead_agent
 t "bad mesh input: exit 2" bad_input
 exit "$fail"
