@@ -28,6 +28,7 @@ enum job_vt {
 	VT_ENUM, /* @choices, stored as int */
 	VT_MTU, /* 0 or 256..4096, power of two */
 	VT_NAME, /* device name */
+	VT_SCHEDULE, /* struct rperf_sched: closed | fixed:R | poisson:R */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
 };
 
@@ -136,6 +137,10 @@ static const struct job_key gen_keys[] = {
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
+	KEY("schedule", L, VT_SCHEDULE, S(schedule), 0, 0),
+	KEY("on", B, VT_TIME, S(on_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("off", B, VT_TIME, S(off_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("interval", G, VT_TIME, S(interval_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	/* [mesh]'s own keys (job_mesh.c); the LSG keys above apply too */
 	SPECIAL("hosts", M),
 	SPECIAL("schedule", M),
@@ -295,6 +300,9 @@ static int set_value(const struct job_key *k, const char *v, void *base,
 		}
 		memcpy(p, v, strlen(v) + 1);
 		return 0;
+	case VT_SCHEDULE:
+		return rperf_sched_parse(v, (struct rperf_sched *)(void *)p,
+					 why, whylen);
 	case VT_SPECIAL:
 		return 0;
 	}
@@ -312,14 +320,28 @@ static const struct job_key *find_key(const struct job_key *tab,
 	return NULL;
 }
 
+/* The row of @name for a section of type @t: a mesh's own key first (its
+ * schedule is the mesh's, not its LSGs'), then the keys @t takes. */
+static const struct job_key *
+find_key_for(const struct job_key *tab, const char *name, enum job_sect_type t)
+{
+	const struct job_key *k;
+
+	for (k = tab; t == JOB_SECT_MESH && k->name; k++)
+		if (!strcmp(k->name, name) && (k->sects & JOB_SECT_MESH))
+			return k;
+	for (k = tab; k->name; k++)
+		if (!strcmp(k->name, name) && (k->sects & sect_keys(t)))
+			return k;
+	return NULL;
+}
+
 static const struct job_key *key_of(enum job_sect_type t, const char *key)
 {
 	const struct job_key *tab = t == JOB_SECT_GLOBAL ? global_keys :
 				    t == JOB_SECT_HOST	 ? host_keys :
 							   gen_keys;
-	const struct job_key *k = find_key(tab, key);
-
-	return k && (k->sects & sect_keys(t)) ? k : NULL;
+	return find_key_for(tab, key, t);
 }
 
 bool job_key_known(enum job_sect_type t, const char *key)
@@ -372,7 +394,7 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 	void *base;
 	int rc;
 
-	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME)
+	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME || k->vt == VT_SCHEDULE)
 		return ENOENT;
 	if (k->vt == VT_SPECIAL) {
 		if (strcmp(key, "count"))
@@ -445,9 +467,9 @@ static int apply(const struct job_key *tab, const struct job_sect *s,
 
 	for (size_t i = 0; i < s->nkv; i++) {
 		const struct job_kv *kv = &s->kv[i];
-		const struct job_key *k = find_key(tab, kv->key);
+		const struct job_key *k = find_key_for(tab, kv->key, s->type);
 
-		if (!k || !(k->sects & sect_keys(s->type)))
+		if (!k)
 			return unknown_key(tab, s, kv, m);
 		why[0] = '\0';
 		if (!*kv->val)

@@ -104,6 +104,7 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	struct mesh_ctx c = { .job = job };
 	struct job_gen g = { .sect = s, .to = -1 };
 	struct rperf_job_mesh *mesh;
+	char why[200];
 	int rc;
 
 	if (job->mesh)
@@ -126,6 +127,10 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	rc = job_keys_mesh(&g, m, mesh_special, &c);
 	if (rc)
 		goto free_mesh;
+	if (rperf_spec_sched_check(&g.spec, why, sizeof(why))) {
+		rc = job_fail(m, s->line, s, NULL, "%s", why);
+		goto free_mesh;
+	}
 	/* the LSG keys went into g.spec, the mesh's own into mesh->spec */
 	g.spec.duration_ns = mesh->spec.duration_ns;
 	g.spec.warmup_ns = mesh->spec.warmup_ns;
