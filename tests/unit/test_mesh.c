@@ -357,6 +357,13 @@ static void test_job_mesh_errors(void **state)
 		"[lsg m]: duplicate section (first at line 7 as [mesh m])");
 	expect_error(HOSTS3 "[lsg p]\nfrom = h1\nto = h2\nhosts = all\n",
 		     "[lsg p] hosts: applies to [mesh] sections only");
+	expect_error(
+		HOSTS3 "[mesh m]\nstatistic = p90\n",
+		"[mesh m] statistic: 'p90' is not a choice; accepted: p50, p10");
+	expect_error(HOSTS3 "[mesh m]\nparallel = -1\n", "[mesh m] parallel:");
+	expect_error(
+		HOSTS3 "[mesh m]\nschedule = poisson:1k\n",
+		"[mesh m] schedule: 'poisson:1k' is not a choice; accepted: rounds, concurrent");
 	expect_error(HOSTS3 "[mesh m]\nduration = 0\n",
 		     "[mesh m] duration: '0' is not a time");
 }
