@@ -8,9 +8,10 @@
 #      suspects a list), one run document per round;
 #   2. rperf mesh ADDR,ADDR,...: the shorthand, 2 hosts, 1 round; and
 #      parallel = 1: each round of 2 pairs as 2 experiments;
-#   3. one agent killed: exit 3, its 8 cells "failed" naming it, the other
+#   3. a [bsg] in the job runs beside every round;
+#   4. one agent killed: exit 3, its 8 cells "failed" naming it, the other
 #      12 "ok", every round run;
-#   4. bad input: a [mesh] without hosts enough, bad hosts: exit 2.
+#   5. bad input: a [mesh] without hosts enough, bad hosts: exit 2.
 set -uo pipefail
 rperf=${1:?usage: mesh-dry.sh RPERF}
 command -v jq > /dev/null || { echo "mesh-dry: jq is needed"; exit 77; }
@@ -67,6 +68,12 @@ parallel_one() {
 		.mesh.localization.statistic == "p10" and
 		all(.mesh.matrix[][] | select(. != null); .status == "ok")' "$work/p.json" > /dev/null
 }
+under_load() {
+	{ cat "$work/mesh.ini"; printf '[bsg load]\nfrom = h1\nto = h2\nsize = 4K\n'; } > "$work/load.ini"
+	"$rperf" mesh --key-file "$work/key" --out_json_file "$work/l.json" "$work/load.ini" > "$work/l.txt" 2>&1 || { cat "$work/l.txt"; return 1; }
+	echo "     $(jq -c '[.rounds[] | [.generators[] | select(.kind == "bsg") | .status]]' "$work/l.json")"
+	jq -e '(.rounds | length) == 5 and all(.rounds[]; ([.generators[] | select(.kind == "bsg" and .name == "load" and .status == "ok")] | length) == 1)' "$work/l.json" > /dev/null
+}
 dead_agent() {
 	local rc
 	kill "${pids[2]}"
@@ -93,6 +100,7 @@ bad_input() {
 t "a [mesh] job via rperf run: 5 rounds, the JSON contract" full
 t "rperf mesh ADDR,ADDR: the shorthand" shorthand
 t "parallel = 1: 10 experiments for 5 rounds of 2 pairs; statistic p10" parallel_one
+t "a [bsg] beside the mesh runs in every round (the matrix under load)" under_load
 t "a dead agent: its cells failed, the others kept, exit 3" dead_agent
 t "bad mesh input: exit 2" bad_input
 exit "$fail"
