@@ -5,11 +5,15 @@
 #       PREFIX.png, PREFIX.svg: LSG RTT p50 / p99.9 and BSG Gb/s vs the value
 #   rperf-plot.sh cdf HIST.csv PREFIX       # rperf lat --hist HIST.csv
 #       PREFIX.png, PREFIX.svg: the RTT CDF, one curve per size
+#   rperf-plot.sh mesh MESH.json PREFIX     # rperf mesh ... --out_json_file
+#       PREFIX.png, PREFIX.svg: the port-pair matrix's RTT (the statistic
+#       its localization compared: p50 or p10) as a heatmap (row = source,
+#       column = destination), the verdict in the title
 # Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, jq. Also writes
 # PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when gnuplot fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX" >&2; exit 2; }
+usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX | mesh MESH.json PREFIX" >&2; exit 2; }
 [ $# = 3 ] || usage
 mode=$1 in=$2 prefix=$3
 [ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
@@ -58,6 +62,26 @@ cdf)
 		!bhi && $2 >= 0.999 { bhi = 1; if (!n++ || $1 > hi) hi = $1 }
 		END { if (hi <= lo) hi = lo * 10; printf "xlo=%.3f; xhi=%.3f", lo / 1000, hi / 1000 }' "$dat")
 	render cdf.gp "titles='$titles'; $range"
+	;;
+mesh)
+	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }
+	jq -e '(.mesh.hosts | type == "array") and (.mesh.matrix | type == "array")' "$in" > /dev/null 2>&1 ||
+		{ echo "rperf-plot.sh: $in is not the JSON of rperf mesh" >&2; exit 2; }
+	# one row per source: the statistic the localization compared (p50, or
+	# p10 with statistic = p10) in us, NaN on the diagonal and unmeasured
+	stat=$(jq -r '.mesh.localization.statistic // "p50"' "$in")
+	case $stat in p50 | p10) ;; *) stat=p50 ;; esac
+	jq -r --arg k "${stat}_ns" '.mesh.matrix[] | [.[] | if . == null or .[$k] == null then "NaN"
+		else (.[$k] / 1000 | . * 10 | round / 10) end] | @tsv' "$in" > "$dat"
+	n=$(jq '.mesh.hosts | length' "$in")
+	names=$(jq -r '.mesh.hosts | join(" ")' "$in")
+	case $names in *[!A-Za-z0-9_.\ -]*) echo "rperf-plot.sh: odd host names '$names'" >&2; exit 2 ;; esac
+	# the verdict: the first three suspects, then how many more
+	verdict=$(jq -r '[.mesh.suspects[] | if .kind == "port" then "port \(.host) +\(.added_ns / 1000 | round) us"
+		else "pair \(.from) -> \(.to) +\(.added_ns / 1000 | round) us" end] |
+		if length == 0 then "nothing out" elif length > 3 then (.[:3] | join(", ")) + ", +\(length - 3) more" else join(", ") end' "$in")
+	case $verdict in *\'*) verdict="?" ;; esac
+	render mesh.gp "n=$n; names='$names'; stat='$stat'; title='mesh $(jq -r '.mesh.name' "$in" | tr -cd 'A-Za-z0-9_.-'): $stat RTT (RPerf); $verdict'"
 	;;
 *) usage ;;
 esac

@@ -183,11 +183,15 @@ static int run_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	char err[512] = "";
 	int rc, status;
 
+	if (c->cfg->mesh_cmd) /* rperf mesh HOSTS-OR-JOB */
+		return rperf_cmd_mesh(c, stop);
 	rc = run_cmd_load(c, NULL, &c->job, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 	}
+	if (c->job->mesh) /* a [mesh]: round by round (cmd_mesh.c) */
+		return rperf_cmd_mesh(c, stop);
 	run_cmd_opts(c, &o);
 	rc = rperf_run_execute(c->job, &o, stop, &r, err, sizeof(err));
 	if (rc) {

@@ -61,6 +61,10 @@ void run_cmd_summary(const struct rperf_run_results *r);
 int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s);
 /* rperf run --check (cmd_run_check.c): an exit status (0 or 2). */
 int rperf_cmd_run_check(struct run_cmd *c);
+/* A job with a [mesh], or rperf mesh HOSTS-OR-JOB (cmd_mesh.c): loads
+ * @c->job unless loaded; an exit status. */
+int rperf_cmd_mesh(struct run_cmd *c, const volatile sig_atomic_t *stop);
+
 /* rperf run --sweep (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 

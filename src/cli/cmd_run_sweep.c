@@ -30,6 +30,13 @@ int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s)
 
 		err[0] = '\0';
 		rc = run_cmd_load(c, &a, &p->job, err, sizeof(err));
+		if (!rc && p->job->mesh) {
+			snprintf(
+				err, sizeof(err),
+				"%s: --sweep of a job with a [mesh] section: run the mesh once per value (--set)",
+				c->cfg->job);
+			rc = EINVAL;
+		}
 		if (rc) {
 			fprintf(stderr, "rperf run: %s\n",
 				err[0] ? err : strerror(rc));

@@ -16,6 +16,7 @@ static const char *const usage_lines[] = {
 	"rperf lat [OPTIONS] HOST      client: measure RTTs to HOST",
 	"rperf bw [OPTIONS] [HOST]     bandwidth server / client",
 	"rperf run [OPTIONS] JOB       multi-host experiment",
+	"rperf mesh [OPTIONS] HOSTS|JOB  port-pair latency matrix ([mesh] job, or ADDR,ADDR,...)",
 	"rperf agent [OPTIONS]         per-host agent for rperf run",
 	"rperf info [--json]           clock self-test, versions, RDMA devices",
 	"rperf compare BASE RUN        RUN - BASE per percentile (JSON reports)",

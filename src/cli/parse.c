@@ -321,7 +321,7 @@ static int check_positionals(struct parse_state *st, int argc, char **argv,
 			     int ind)
 {
 	struct rperf_cli_config *cfg = st->cfg;
-	const char *name = rperf_cmd_name(cfg->cmd);
+	const char *name = cfg->mesh_cmd ? "mesh" : rperf_cmd_name(cfg->cmd);
 	int n = argc - ind;
 
 	if (cfg->cmd == RPERF_CMD_NONE && n > 0)
@@ -333,8 +333,10 @@ static int check_positionals(struct parse_state *st, int argc, char **argv,
 		if (n != 1)
 			return errf(
 				st, EINVAL,
-				"rperf run: %s; accepted: exactly one job file, 'rperf run JOB'",
-				n ? "too many arguments" : "missing job file");
+				"rperf %s: %s; accepted: exactly one job file, 'rperf %s JOB'%s",
+				name,
+				n ? "too many arguments" : "missing job file",
+				name, cfg->mesh_cmd ? " or hosts A,B,..." : "");
 		cfg->job = argv[ind];
 		return 0;
 	}
@@ -545,7 +547,8 @@ int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
 	rperf_cli_config_defaults(cfg);
 	*act = RPERF_ACT_RUN;
 	if (argc > 1 && argv[1][0] != '-') {
-		cfg->cmd = rperf_cmd_parse(argv[1]);
+		cfg->mesh_cmd = !strcmp(argv[1], "mesh"); /* run's options */
+		cfg->cmd = rperf_cmd_parse(cfg->mesh_cmd ? "run" : argv[1]);
 		if (cfg->cmd == RPERF_CMD_NONE)
 			return errf(
 				&st, EINVAL,

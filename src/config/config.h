@@ -57,7 +57,8 @@ struct rperf_run_boot; /* src/run/run.h */
 struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
-	const char *job; /* rperf run JOB */
+	const char *job; /* rperf run JOB; rperf mesh HOSTS-OR-JOB */
+	bool mesh_cmd; /* rperf mesh: rperf run of a [mesh] (cmd_mesh.c) */
 	const char *cmp_base, *cmp_run; /* rperf compare BASE RUN */
 	const char *key_file; /* run, agent: pre-shared key */
 	/* run, agent: TLS certificates (--cert/--key/--ca), the plain

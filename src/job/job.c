@@ -66,6 +66,8 @@ const char *job_sect_type_name(enum job_sect_type t)
 		return "lsg";
 	case JOB_SECT_BSG:
 		return "bsg";
+	case JOB_SECT_MESH:
+		return "mesh";
 	}
 	return "?";
 }
@@ -74,7 +76,7 @@ enum job_sect_type job_sect_type_parse(const char *word)
 {
 	static const enum job_sect_type all[] = { JOB_SECT_GLOBAL,
 						  JOB_SECT_HOST, JOB_SECT_LSG,
-						  JOB_SECT_BSG };
+						  JOB_SECT_BSG, JOB_SECT_MESH };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(word, job_sect_type_name(all[i])))
@@ -312,15 +314,15 @@ static int build_gens(struct rperf_job *job, const struct job_raw *raw,
 				RPERF_JOB_MAX_INSTANCES);
 		ngen++;
 	}
-	if (!ngen)
+	if (!ngen && !job->mesh)
 		return job_fail(
 			m, 0, NULL, NULL,
-			"no [lsg NAME] or [bsg NAME] section: nothing to run; add a generator section");
-	if (!ninst)
+			"no [lsg NAME], [bsg NAME] or [mesh NAME] section: nothing to run; add a generator section");
+	if (!ninst && !job->mesh)
 		return job_fail(
 			m, 0, NULL, NULL,
 			"every generator has count = 0: nothing to run; raise a count");
-	job->inst = calloc(ninst, sizeof(*job->inst));
+	job->inst = calloc(ninst ? ninst : 1, sizeof(*job->inst));
 	if (!job->inst)
 		return ENOMEM;
 	for (size_t i = 0; i < ngen; i++)
@@ -342,6 +344,9 @@ static int build(struct rperf_job *job, const struct job_raw *raw,
 		else if (s->type == JOB_SECT_HOST)
 			rc = add_host(job, s, m);
 	}
+	for (size_t i = 0; i < raw->nsect && !rc; i++)
+		if (raw->sect[i].type == JOB_SECT_MESH)
+			rc = job_mesh_build(job, &raw->sect[i], m);
 	if (rc)
 		return rc;
 	gens = calloc(raw->nsect ? raw->nsect : 1, sizeof(*gens));
@@ -397,6 +402,13 @@ nomem:
 	if (err && errlen)
 		snprintf(err, errlen, "%s: out of memory", m.file);
 	return ENOMEM;
+}
+
+int rperf_job_parse_edit(const char *text, const char *name,
+			 const struct rperf_job_edit *ed,
+			 struct rperf_job **out, char *err, size_t errlen)
+{
+	return parse_edit(text, name, ed, out, err, errlen);
 }
 
 int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
@@ -488,6 +500,7 @@ void rperf_job_free(struct rperf_job *job)
 	if (!job)
 		return;
 	free(job->inst);
+	free(job->mesh);
 	free(job);
 }
 

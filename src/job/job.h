@@ -68,6 +68,54 @@ struct rperf_job_host {
 	int line; /* where the section starts, for messages */
 };
 
+/*
+ * [mesh NAME]: a latency matrix over the ports of a switch.
+ *   hosts     comma list of [host] names (at least 2), or all (default)
+ *   schedule  rounds (default): every ordered pair once, in rounds of
+ *             disjoint pairs (src/run/mesh_plan.c), both directions of a
+ *             pair together; concurrent: all pairs at once
+ *   duration, warmup   per pair (default: [global]'s)
+ *   out_above the smallest added RTT the localization names (default
+ *             20us; src/run/mesh.h)
+ *   statistic the cells' statistic the localization compares: p50
+ *             (default) or p10 (the low end: a fixed delay moves every
+ *             sample, load and timer noise only some)
+ *   parallel  at most this many pairs of a round at once (0 = all, the
+ *             default): a round runs as several experiments
+ *   the LSG keys (size, completion, rate, sl, tclass, mtu, pair_order,
+ *             ...), as in [lsg]; from, to and count are the mesh's own
+ * One per job; its name is the name of every pair's LSG instance. The
+ * generators of the job's [lsg]/[bsg] sections run beside every round (the
+ * matrix measured under their load).
+ */
+#define RPERF_MESH_OUT_ABOVE_NS 20000 /* out_above's default */
+
+enum rperf_mesh_statistic {
+	RPERF_MESH_STAT_P50 = 0,
+	RPERF_MESH_STAT_P10 = 1,
+};
+
+enum rperf_mesh_schedule {
+	RPERF_MESH_ROUNDS = 0,
+	RPERF_MESH_CONCURRENT = 1,
+};
+
+struct rperf_job_mesh {
+	char name[RPERF_NAME_LEN];
+	int line;
+	uint16_t hosts[RPERF_JOB_MAX_HOSTS]; /* indexes into job->hosts */
+	size_t nhosts;
+	enum rperf_mesh_schedule schedule;
+	uint64_t out_above_ns; /* the localization's floor of its threshold */
+	enum rperf_mesh_statistic statistic;
+	uint64_t parallel; /* pairs at once, 0 = a whole round */
+	/* template of every pair's LSG: kind, name, keys, duration_ns,
+	 * warmup_ns, sink_completion set; id, from and to unset */
+	struct rperf_gen_spec spec;
+};
+
+const char *rperf_mesh_schedule_name(enum rperf_mesh_schedule s);
+
 struct rperf_job {
 	char path[256];
 	/* [global] */
@@ -83,6 +131,8 @@ struct rperf_job {
 	 * filled from [global] */
 	struct rperf_gen_spec *inst; /* [ninst], owned */
 	size_t ninst;
+	struct rperf_job_mesh *mesh; /* [mesh NAME], owned; NULL: none (then
+					ninst >= 1) */
 };
 
 /* Parse and validate @path. On success *out is a new job (rperf_job_free).
@@ -126,7 +176,7 @@ struct rperf_job_edit {
 /* SECTION.NAME.KEY=VALUE split and checked for syntax (section type,
  * name; the key and the value are checked by the load, as the file's). */
 struct rperf_job_target {
-	char sect[8]; /* global, host, lsg, bsg */
+	char sect[8]; /* global, host, lsg, bsg, mesh */
 	char name[RPERF_NAME_LEN]; /* "" for global */
 	char key[32];
 	const char *value; /* points into the text */
@@ -141,6 +191,11 @@ int rperf_job_target_number(const struct rperf_job_target *t, const char *value,
 /* rperf_job_load() with @ed applied (NULL = none). */
 int rperf_job_load_edit(const char *path, const struct rperf_job_edit *ed,
 			struct rperf_job **out, char *err, size_t errlen);
+
+/* rperf_job_parse() with @ed applied (NULL = none). */
+int rperf_job_parse_edit(const char *text, const char *name,
+			 const struct rperf_job_edit *ed,
+			 struct rperf_job **out, char *err, size_t errlen);
 
 /* The host called @name, NULL if none. */
 const struct rperf_job_host *rperf_job_host(const struct rperf_job *job,

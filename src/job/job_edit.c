@@ -125,7 +125,7 @@ int rperf_job_assign_parse(const char *text, struct rperf_job_target *t,
 	    !job_sect_type_parse(t->sect)) {
 		snprintf(
 			err, errlen,
-			"'%.*s' is not a section type; accepted: global, host, lsg, bsg (SECTION.NAME.KEY=VALUE)",
+			"'%.*s' is not a section type; accepted: global, host, lsg, bsg, mesh (SECTION.NAME.KEY=VALUE)",
 			(int)(dot - text), text);
 		return EINVAL;
 	}

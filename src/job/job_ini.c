@@ -80,7 +80,7 @@ static int split_header(struct ini_state *st, const char *in, char *type,
 			st,
 			job_fail(
 				st->m, st->lineno, NULL, NULL,
-				"[%s]: bad section header; write [global], [host NAME], [lsg NAME] or [bsg NAME]",
+				"[%s]: bad section header; write [global], [host NAME], [lsg NAME], [bsg NAME] or [mesh NAME]",
 				in));
 	memcpy(type, w, n);
 	type[n] = '\0';
@@ -106,8 +106,8 @@ static int split_header(struct ini_state *st, const char *in, char *type,
 static int check_header(struct ini_state *st, const struct job_sect *s,
 			const char *type)
 {
-	static const char *const types[] = { "global", "host", "lsg", "bsg",
-					     NULL };
+	static const char *const types[] = { "global", "host", "lsg",
+					     "bsg",    "mesh", NULL };
 	const char *near;
 
 	if (!s->type) {
@@ -119,7 +119,7 @@ static int check_header(struct ini_state *st, const struct job_sect *s,
 				"[%s%s%s]: unknown section type '%s'; %s%s%s",
 				type, *s->name ? " " : "", s->name, type,
 				near ? "did you mean '" :
-				       "sections are [global], [host NAME], [lsg NAME] and [bsg NAME]",
+				       "sections are [global], [host NAME], [lsg NAME], [bsg NAME] and [mesh NAME]",
 				near ? near : "", near ? "'?" : ""));
 	}
 	if (s->type == JOB_SECT_GLOBAL && *s->name)
@@ -139,7 +139,9 @@ static int check_header(struct ini_state *st, const struct job_sect *s,
 				s->name));
 	for (size_t i = 0; i < st->raw->nsect; i++) {
 		const struct job_sect *o = &st->raw->sect[i];
-		bool gen = (s->type & JOB_SECT_GEN) && (o->type & JOB_SECT_GEN);
+		/* generators and meshes name instances: one namespace */
+		unsigned named = JOB_SECT_GEN | JOB_SECT_MESH;
+		bool gen = (s->type & named) && (o->type & named);
 
 		if ((o->type == s->type || gen) && !strcmp(o->name, s->name))
 			return st_fail(
@@ -320,7 +322,7 @@ static int job_kv_handler(void *user, const char *section, const char *name,
 		st_fail(st,
 			job_fail(
 				st->m, st->lineno, NULL, name,
-				"key outside a section; put it under [global], [host NAME], [lsg NAME] or [bsg NAME]"));
+				"key outside a section; put it under [global], [host NAME], [lsg NAME], [bsg NAME] or [mesh NAME]"));
 		return 0;
 	}
 	if (!*name) {

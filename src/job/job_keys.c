@@ -83,6 +83,7 @@ static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 #define G JOB_SECT_GEN
 #define L JOB_SECT_LSG
 #define B JOB_SECT_BSG
+#define M JOB_SECT_MESH
 
 static const struct job_key global_keys[] = {
 	KEY("duration", GL, VT_TIME, J(duration_ns), 1, RPERF_SPEC_MAX_TIME_NS),
@@ -140,8 +141,23 @@ static const struct job_key gen_keys[] = {
 	KEY("on", B, VT_TIME, S(on_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("off", B, VT_TIME, S(off_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("interval", G, VT_TIME, S(interval_ns), 0, RPERF_SPEC_MAX_TIME_NS),
+	/* [mesh]'s own keys (job_mesh.c); the LSG keys above apply too */
+	SPECIAL("hosts", M),
+	SPECIAL("schedule", M),
+	SPECIAL("duration", M),
+	SPECIAL("warmup", M),
+	SPECIAL("out_above", M),
+	SPECIAL("statistic", M),
+	SPECIAL("parallel", M),
 	{ .name = NULL },
 };
+
+/* The key bits a section of type @t accepts: a mesh takes the LSG keys. */
+static unsigned sect_keys(enum job_sect_type t)
+{
+	return t == JOB_SECT_MESH ? (unsigned)(JOB_SECT_MESH | JOB_SECT_LSG) :
+				    (unsigned)t;
+}
 
 static void store_u(void *p, size_t width, uint64_t v)
 {
@@ -304,14 +320,28 @@ static const struct job_key *find_key(const struct job_key *tab,
 	return NULL;
 }
 
+/* The row of @name for a section of type @t: a mesh's own key first (its
+ * schedule is the mesh's, not its LSGs'), then the keys @t takes. */
+static const struct job_key *
+find_key_for(const struct job_key *tab, const char *name, enum job_sect_type t)
+{
+	const struct job_key *k;
+
+	for (k = tab; t == JOB_SECT_MESH && k->name; k++)
+		if (!strcmp(k->name, name) && (k->sects & JOB_SECT_MESH))
+			return k;
+	for (k = tab; k->name; k++)
+		if (!strcmp(k->name, name) && (k->sects & sect_keys(t)))
+			return k;
+	return NULL;
+}
+
 static const struct job_key *key_of(enum job_sect_type t, const char *key)
 {
 	const struct job_key *tab = t == JOB_SECT_GLOBAL ? global_keys :
 				    t == JOB_SECT_HOST	 ? host_keys :
 							   gen_keys;
-	const struct job_key *k = find_key(tab, key);
-
-	return k && (k->sects & t) ? k : NULL;
+	return find_key_for(tab, key, t);
 }
 
 bool job_key_known(enum job_sect_type t, const char *key)
@@ -403,14 +433,14 @@ static int unknown_key(const struct job_key *tab, const struct job_sect *s,
 	for (size_t t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++) {
 		const struct job_key *k = find_key(tabs[t], kv->key);
 
-		if (k && !(k->sects & s->type))
+		if (k && !(k->sects & sect_keys(s->type)))
 			return job_fail(
 				m, kv->line, s, kv->key,
 				"applies to [%s] sections only; move it there",
 				mask_name(k->sects));
 	}
 	for (; tab->name && n < 31; tab++)
-		if (tab->sects & s->type)
+		if (tab->sects & sect_keys(s->type))
 			cands[n++] = tab->name;
 	cands[n] = NULL;
 	near = job_nearest(kv->key, cands);
@@ -437,9 +467,9 @@ static int apply(const struct job_key *tab, const struct job_sect *s,
 
 	for (size_t i = 0; i < s->nkv; i++) {
 		const struct job_kv *kv = &s->kv[i];
-		const struct job_key *k = find_key(tab, kv->key);
+		const struct job_key *k = find_key_for(tab, kv->key, s->type);
 
-		if (!k || !(k->sects & s->type))
+		if (!k)
 			return unknown_key(tab, s, kv, m);
 		why[0] = '\0';
 		if (!*kv->val)
@@ -528,4 +558,12 @@ int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
 	struct gen_ctx c = { .job = job, .gen = gen };
 
 	return apply(gen_keys, gen->sect, &gen->spec, m, gen_special, &c);
+}
+
+int job_keys_mesh(struct job_gen *gen, const struct job_msg *m,
+		  int (*special)(void *ctx, const struct job_kv *kv, char *why,
+				 size_t whylen),
+		  void *ctx)
+{
+	return apply(gen_keys, gen->sect, &gen->spec, m, special, ctx);
 }

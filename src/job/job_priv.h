@@ -25,6 +25,7 @@ enum job_sect_type {
 	JOB_SECT_HOST = 1 << 1,
 	JOB_SECT_LSG = 1 << 2,
 	JOB_SECT_BSG = 1 << 3,
+	JOB_SECT_MESH = 1 << 4, /* job_mesh.c; takes the LSG keys too */
 };
 #define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG)
 
@@ -127,6 +128,18 @@ int job_keys_host(struct rperf_job_host *host, const struct job_sect *s,
 		  const struct job_msg *m);
 int job_keys_gen(const struct rperf_job *job, struct job_gen *gen,
 		 const struct job_msg *m);
+
+/* job_keys.c: every key of the [mesh] section @gen->sect: the LSG keys into
+ * gen->spec, the mesh's own (hosts, schedule, duration, warmup) to
+ * @special. */
+int job_keys_mesh(struct job_gen *gen, const struct job_msg *m,
+		  int (*special)(void *ctx, const struct job_kv *kv, char *why,
+				 size_t whylen),
+		  void *ctx);
+/* job_mesh.c: a [mesh NAME] section into job->mesh (after [global] and
+ * the hosts). One per job. */
+int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
+		   const struct job_msg *m);
 
 /* job_refs.c. control = ADDR[:PORT] into @h. */
 int job_parse_control(struct rperf_job_host *h, const char *v, char *why,

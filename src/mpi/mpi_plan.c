@@ -8,6 +8,9 @@
 
 static bool involved(const struct rperf_job *job, const char *name)
 {
+	for (size_t i = 0; job->mesh && i < job->mesh->nhosts; i++)
+		if (!strcmp(job->hosts[job->mesh->hosts[i]].name, name))
+			return true; /* a [mesh]'s host */
 	for (size_t i = 0; i < job->ninst; i++)
 		if (!strcmp(job->inst[i].from, name) ||
 		    !strcmp(job->inst[i].to, name))

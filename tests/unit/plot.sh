@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # plot.sh SRC OUTDIR - examples/plot/rperf-plot.sh on recorded lab results
-# (tests/unit/fixtures/plot: a Fig 7 sweep's JSON from lab.fig7 and an
-# rperf lat --hist CDF): the PNG and SVG are drawn and non-trivial (curves
+# (tests/unit/fixtures/plot: a Fig 7 sweep's JSON from lab.fig7, an
+# rperf lat --hist CDF and a mesh's JSON from lab.mesh8 without its rounds): the PNG and SVG are drawn and non-trivial (curves
 # with data), the data file holds one row per point, and bad inputs exit 2.
 set -uo pipefail
 src=${1:?usage: plot.sh SRC OUTDIR}
@@ -43,12 +43,26 @@ cdf_two() {
 	"$plot" cdf "$out/two.csv" "$out/two" && plot_nontrivial "$out/two" 2 20 &&
 		grep -q '64B' "$out/two.svg" && grep -q '4096B' "$out/two.svg"
 }
+# a mesh's matrix (lab.mesh8's first run: 449 us of netem on port h1, p50):
+# a filled cell and its value for each of the 56 pairs, the verdict in the
+# title, the data one row per source with NaN on the diagonal
+mesh_plot() {
+	local cells labels
+	"$plot" mesh "$fx/mesh.json" "$out/mesh" 2> /dev/null || return 1
+	plot_nontrivial "$out/mesh" 0 0 || return 1
+	cells=$(grep -c '<polygon' "$out/mesh.svg")
+	labels=$(grep -cE '<tspan[^>]*>[0-9]+</tspan>' "$out/mesh.svg")
+	echo "     $cells filled polygons, $labels numeric labels; $(grep -c NaN "$out/mesh.dat") NaN rows"
+	[ "$cells" -ge 56 ] && [ "$labels" -ge 56 ] && grep -q 'port h1 +' "$out/mesh.svg" &&
+		[ "$(wc -l < "$out/mesh.dat")" = 8 ] &&
+		awk -F'\t' '{ if ($(NR) != "NaN" || NF != 8) bad = 1 } END { exit bad }' "$out/mesh.dat"
+}
 bad_input() {
 	local rc ok=0
 	echo '{"command": "run"}' > "$out/notsweep.json"
 	echo 'a,b' > "$out/notcdf.csv"
 	for args in "sweep $out/notsweep.json" "sweep $out/missing.json" "cdf $out/notcdf.csv" \
-		"cdf $fx/sweep.json" "pie $fx/sweep.json"; do
+		"cdf $fx/sweep.json" "pie $fx/sweep.json" "mesh $fx/sweep.json"; do
 		# shellcheck disable=SC2086 # words on purpose
 		"$plot" $args "$out/bad" > "$out/bad.log" 2>&1
 		rc=$?
@@ -65,6 +79,7 @@ t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
 t "sweep data: x, p50, p99.9, Gb/s, value, p99.9 supported"     sweep_data
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
+t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot
 t "bad inputs exit 2 with a message"                      bad_input
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -59,7 +59,8 @@ static struct rperf_job *expect_ok(const char *text)
 static void empty(void **state)
 {
 	(void)state;
-	expect_error("", "e.ini: no [lsg NAME] or [bsg NAME] section");
+	expect_error("",
+		     "e.ini: no [lsg NAME], [bsg NAME] or [mesh NAME] section");
 	expect_error("\n\n   \n\t\n", "e.ini: no [lsg NAME]");
 	expect_error("; only a comment\n", "e.ini: no [lsg NAME]");
 	expect_error("[global]\n", "e.ini: no [lsg NAME]");

@@ -38,7 +38,7 @@ static const struct bad_case cases[] = {
 	{ HOSTS4 "[BSG b]\nfrom=h1\nto=h2\n",
 	  "t.ini:9: [BSG b]: unknown section type 'BSG'; did you mean 'bsg'?" },
 	{ "[experiment]\n", "t.ini:1: [experiment]: unknown section type",
-	  "sections are [global], [host NAME], [lsg NAME] and [bsg NAME]" },
+	  "sections are [global], [host NAME], [lsg NAME], [bsg NAME] and [mesh NAME]" },
 	{ "[host]\ncontrol = a\n", "t.ini:1: [host]: missing name",
 	  "[host NAME]" },
 	{ "[global x]\n", "t.ini:1: [global x]: [global] takes no name" },
@@ -171,7 +171,7 @@ static const struct bad_case cases[] = {
 	  "t.ini:12: [lsg l] interval: 'interval' is not 0 (none) or 1 ms .. 1 day" },
 	/* nothing to run */
 	{ HOSTS4,
-	  "t.ini: no [lsg NAME] or [bsg NAME] section: nothing to run" },
+	  "t.ini: no [lsg NAME], [bsg NAME] or [mesh NAME] section: nothing to run" },
 };
 
 static void bad_jobs(void **state)

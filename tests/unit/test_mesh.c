@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The mesh (issue 21): the rounds schedule (src/run/mesh_plan.c) for N up
+ * to 1,024, the localization (mesh_locate.c) on synthetic matrices with
+ * known answers, and the [mesh NAME] job section (src/job/job_mesh.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "job/job.h"
+#include "run/mesh.h"
+
+/* Every unordered pair exactly once (so every ordered pair once, both
+ * directions measured in the pair's round), no host twice in a round,
+ * the expected number of rounds and of pairs per round. */
+static void check_plan(size_t n, enum rperf_mesh_schedule sched)
+{
+	struct rperf_mesh_plan p;
+	uint8_t *seen = calloc(n * n, 1);
+	size_t *busy = calloc(n, sizeof(*busy)), npairs = 0;
+
+	assert_non_null(seen);
+	assert_non_null(busy);
+	assert_int_equal(rperf_mesh_plan_make(n, sched, &p), 0);
+	assert_int_equal(p.nrounds, sched == RPERF_MESH_CONCURRENT ? 1 :
+				    n & 1			   ? n :
+								     n - 1);
+	for (size_t r = 0; r < p.nrounds; r++) {
+		size_t in_round = p.first[r + 1] - p.first[r];
+
+		if (sched == RPERF_MESH_ROUNDS)
+			assert_int_equal(in_round, n / 2);
+		for (size_t q = p.first[r]; q < p.first[r + 1]; q++) {
+			size_t a = p.pairs[q].a, b = p.pairs[q].b;
+
+			assert_true(a < b);
+			assert_true(b < n);
+			assert_int_equal(seen[a * n + b], 0);
+			seen[a * n + b] = 1;
+			if (sched == RPERF_MESH_ROUNDS) {
+				/* busy[h] = round + 1 when h is in a pair */
+				assert_true(busy[a] != r + 1);
+				assert_true(busy[b] != r + 1);
+			}
+			busy[a] = busy[b] = r + 1;
+			npairs++;
+		}
+	}
+	assert_int_equal(npairs, n * (n - 1) / 2);
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			assert_int_equal(seen[a * n + b], 1);
+	rperf_mesh_plan_free(&p);
+	free(seen);
+	free(busy);
+}
+
+static void test_rounds_small(void **state)
+{
+	(void)state;
+	for (size_t n = 2; n <= 70; n++)
+		check_plan(n, RPERF_MESH_ROUNDS);
+}
+
+static void test_rounds_large(void **state)
+{
+	static const size_t ns[] = { 127, 128, 255, 256, 511, 999, 1023, 1024 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		check_plan(ns[i], RPERF_MESH_ROUNDS);
+}
+
+static void test_concurrent_and_bounds(void **state)
+{
+	struct rperf_mesh_plan p;
+
+	(void)state;
+	for (size_t n = 2; n <= 20; n++)
+		check_plan(n, RPERF_MESH_CONCURRENT);
+	assert_int_equal(rperf_mesh_plan_make(1, RPERF_MESH_ROUNDS, &p),
+			 EINVAL);
+	assert_int_equal(rperf_mesh_plan_make(RPERF_MESH_MAX_HOSTS + 1,
+					      RPERF_MESH_ROUNDS, &p),
+			 EINVAL);
+	rperf_mesh_plan_free(&p);
+}
+
+/* ---- localization on synthetic matrices ---- */
+
+#define N 8
+#define BASE 150000.0 /* ns */
+
+/* A deterministic noise of +-@amp around @base (LCG). */
+static void fill(double *m, double amp, unsigned seed)
+{
+	for (size_t i = 0; i < N; i++)
+		for (size_t j = 0; j < N; j++) {
+			seed = seed * 1103515245u + 12345u;
+			m[i * N + j] =
+				i == j ? NAN :
+					 BASE + amp * ((double)(seed >> 16 &
+								0x7fff) /
+							       16383.5 -
+						       1.0);
+		}
+}
+
+/* Delay every path through port @h by @d (a delayed switch port adds its
+ * delay once to each round trip from or to its host). */
+static void slow_port(double *m, size_t h, double d)
+{
+	for (size_t o = 0; o < N; o++) {
+		if (o == h)
+			continue;
+		m[h * N + o] += d;
+		m[o * N + h] += d;
+	}
+}
+
+static void locate(const double *m, struct rperf_mesh_verdict *v)
+{
+	assert_int_equal(rperf_mesh_locate(m, N, RPERF_MESH_OUT_ABOVE_NS, v),
+			 0);
+	assert_true(v->decided);
+}
+
+static void test_no_fault(void **state)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	(void)state;
+	for (unsigned seed = 1; seed < 200; seed++) {
+		fill(m, 15000, seed); /* +-10 % */
+		locate(m, &v);
+		assert_int_equal(v.nsuspects, 0);
+		assert_int_equal(v.cells, N * (N - 1));
+		assert_true(fabs(v.base_ns - BASE) < 15000);
+		rperf_mesh_verdict_free(&v);
+	}
+}
+
+static void test_one_port(void **state)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	(void)state;
+	for (unsigned seed = 1; seed < 50; seed++) {
+		double d = 200000 + 8000 * seed; /* 200..600 us */
+		size_t h = seed % N;
+
+		fill(m, 15000, seed);
+		slow_port(m, h, d);
+		locate(m, &v);
+		assert_int_equal(v.nsuspects, 1);
+		assert_int_equal(v.suspects[0].kind, RPERF_MESH_PORT);
+		assert_int_equal(v.suspects[0].host, h);
+		assert_true(fabs(v.suspects[0].added_ns - d) < 0.15 * d);
+		rperf_mesh_verdict_free(&v);
+	}
+}
+
+static void test_two_ports(void **state)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	(void)state;
+	for (unsigned seed = 1; seed < 50; seed++) {
+		double d = 200000 + 8000 * seed;
+		size_t a = seed % N, b = (seed + 1 + seed % 5) % N;
+
+		fill(m, 15000, seed);
+		slow_port(m, a, d);
+		slow_port(m, b, d);
+		locate(m, &v);
+		assert_int_equal(v.nsuspects, 2); /* no pair: a<->b is 2d */
+		for (size_t k = 0; k < 2; k++) {
+			assert_int_equal(v.suspects[k].kind, RPERF_MESH_PORT);
+			assert_true(v.suspects[k].host == a ||
+				    v.suspects[k].host == b);
+			assert_true(fabs(v.suspects[k].added_ns - d) <
+				    0.15 * d);
+		}
+		assert_true(v.suspects[0].host != v.suspects[1].host);
+		rperf_mesh_verdict_free(&v);
+	}
+}
+
+static void test_one_pair(void **state)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	(void)state;
+	for (unsigned seed = 1; seed < 50; seed++) {
+		double d = 200000 + 8000 * seed;
+		size_t a = seed % N, b = (a + 3) % N;
+
+		fill(m, 15000, seed);
+		m[a * N + b] += d; /* one direction only */
+		locate(m, &v);
+		assert_int_equal(v.nsuspects, 1);
+		assert_int_equal(v.suspects[0].kind, RPERF_MESH_PAIR);
+		assert_int_equal(v.suspects[0].from, a);
+		assert_int_equal(v.suspects[0].to, b);
+		assert_true(fabs(v.suspects[0].added_ns - d) < 0.15 * d);
+		rperf_mesh_verdict_free(&v);
+	}
+}
+
+/* Failed cells (NaN) are left out; the verdict says how many it rests on. */
+static void test_failed_cells(void **state)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	(void)state;
+	fill(m, 15000, 7);
+	slow_port(m, 2, 300000);
+	for (size_t o = 0; o < N; o++) /* host 5 gone: row and column */
+		m[5 * N + o] = m[o * N + 5] = NAN;
+	locate(m, &v);
+	assert_int_equal(v.cells, (N - 1) * (N - 2));
+	assert_int_equal(v.nsuspects, 1);
+	assert_int_equal(v.suspects[0].host, 2);
+	rperf_mesh_verdict_free(&v);
+	/* two cells: no verdict */
+	for (size_t i = 0; i < N * N; i++)
+		m[i] = NAN;
+	m[1] = m[N] = BASE;
+	assert_int_equal(rperf_mesh_locate(m, N, RPERF_MESH_OUT_ABOVE_NS, &v),
+			 0);
+	assert_false(v.decided);
+	assert_int_equal(v.nsuspects, 0);
+}
+
+/* ---- the job section ---- */
+
+#define HOSTS3                            \
+	"[host h1]\ncontrol = 10.0.0.1\n" \
+	"[host h2]\ncontrol = 10.0.0.2\n" \
+	"[host h3]\ncontrol = 10.0.0.3\n"
+
+static void test_job_mesh(void **state)
+{
+	struct rperf_job *job = NULL;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(rperf_job_parse(HOSTS3
+					 "[global]\nduration = 3s\n"
+					 "[mesh m]\nsize = 128\nrate = 1M\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_non_null(job->mesh);
+	assert_int_equal(job->ninst, 0);
+	assert_int_equal(job->mesh->nhosts, 3);
+	assert_int_equal(job->mesh->schedule, RPERF_MESH_ROUNDS);
+	assert_int_equal(job->mesh->spec.size, 128);
+	assert_int_equal(job->mesh->spec.kind, RPERF_GEN_LSG);
+	assert_int_equal(job->mesh->spec.duration_ns, 3000000000ull);
+	assert_string_equal(job->mesh->spec.name, "m");
+	rperf_job_free(job);
+	assert_int_equal(
+		rperf_job_parse(HOSTS3
+				"[mesh m]\nhosts = h3, h1\n"
+				"schedule = concurrent\nduration = 200ms\n"
+				"warmup = 0\n[bsg load]\nfrom = h2\nto = h1\n",
+				"t.ini", &job, err, sizeof(err)),
+		0);
+	assert_int_equal(job->mesh->nhosts, 2);
+	assert_int_equal(job->mesh->hosts[0], 2);
+	assert_int_equal(job->mesh->hosts[1], 0);
+	assert_int_equal(job->mesh->schedule, RPERF_MESH_CONCURRENT);
+	assert_int_equal(job->mesh->spec.duration_ns, 200000000ull);
+	assert_int_equal(job->mesh->spec.warmup_ns, 0);
+	assert_int_equal(job->ninst, 1);
+	rperf_job_free(job);
+}
+
+/* examples/mesh-switch.ini loads alone and through examples/lab-hosts.ini
+ * (its 7 roles onto the lab's h1..h7), with out_above */
+static void test_example(void **state)
+{
+	const char *src = getenv("RPERF_SRC");
+	char path[512], map[512], err[512] = "";
+	struct rperf_job_edit ed = { .hosts_map = map };
+	struct rperf_job *job = NULL;
+
+	(void)state;
+	if (!src)
+		skip();
+	snprintf(path, sizeof(path), "%s/examples/mesh-switch.ini", src);
+	snprintf(map, sizeof(map), "%s/examples/lab-hosts.ini", src);
+	if (rperf_job_load(path, &job, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(job->mesh->nhosts, 7);
+	assert_int_equal(job->mesh->out_above_ns, RPERF_MESH_OUT_ABOVE_NS);
+	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
+	rperf_job_free(job);
+	if (rperf_job_load_edit(path, &ed, &job, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(rperf_job_host(job, "load5")->control, "10.77.0.7");
+	rperf_job_free(job);
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nout_above = 150us\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->out_above_ns, 150000);
+	rperf_job_free(job);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct rperf_job *job = NULL;
+	char err[512] = "";
+
+	assert_int_equal(rperf_job_parse(text, "t.ini", &job, err, sizeof(err)),
+			 EINVAL);
+	assert_null(job);
+	if (!strstr(err, msg))
+		fail_msg("got '%s', expected '%s'", err, msg);
+}
+
+static void test_job_mesh_errors(void **state)
+{
+	(void)state;
+	expect_error(
+		HOSTS3 "[mesh m]\nschedule = round\n",
+		"t.ini:8: [mesh m] schedule: 'round' is not a choice; accepted: rounds, concurrent");
+	expect_error(HOSTS3 "[mesh m]\nhosts = h1\n",
+		     "[mesh m] hosts: 1 host: a mesh needs at least 2");
+	expect_error(HOSTS3 "[mesh m]\nhosts = h1,h9\n",
+		     "t.ini:8: [mesh m] hosts: unknown host 'h9'");
+	expect_error(
+		HOSTS3 "[mesh m]\nfrom = h1\n",
+		"t.ini:8: [mesh m] from: a mesh measures every ordered pair");
+	expect_error(HOSTS3 "[mesh m]\nverb = write\n",
+		     "[mesh m] verb: applies to [bsg] sections only");
+	expect_error(HOSTS3 "[mesh m]\nhots = all\n",
+		     "[mesh m] hots: unknown key; did you mean 'hosts'?");
+	expect_error(
+		HOSTS3 "[mesh m]\n[mesh n]\n",
+		"[mesh n]: a second mesh (the first is [mesh m] at line 7)");
+	expect_error(
+		HOSTS3 "[mesh m]\n[lsg m]\nfrom = h1\nto = h2\n",
+		"[lsg m]: duplicate section (first at line 7 as [mesh m])");
+	expect_error(HOSTS3 "[lsg p]\nfrom = h1\nto = h2\nhosts = all\n",
+		     "[lsg p] hosts: applies to [mesh] sections only");
+	expect_error(
+		HOSTS3 "[mesh m]\nstatistic = p90\n",
+		"[mesh m] statistic: 'p90' is not a choice; accepted: p50, p10");
+	expect_error(HOSTS3 "[mesh m]\nparallel = -1\n", "[mesh m] parallel:");
+	expect_error(
+		HOSTS3 "[mesh m]\nschedule = poisson:1k\n",
+		"[mesh m] schedule: 'poisson:1k' is not a choice; accepted: rounds, concurrent");
+	expect_error(HOSTS3 "[mesh m]\nduration = 0\n",
+		     "[mesh m] duration: '0' is not a time");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rounds_small),
+		cmocka_unit_test(test_rounds_large),
+		cmocka_unit_test(test_concurrent_and_bounds),
+		cmocka_unit_test(test_no_fault),
+		cmocka_unit_test(test_one_port),
+		cmocka_unit_test(test_two_ports),
+		cmocka_unit_test(test_one_pair),
+		cmocka_unit_test(test_failed_cells),
+		cmocka_unit_test(test_job_mesh),
+		cmocka_unit_test(test_job_mesh_errors),
+		cmocka_unit_test(test_example),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
