@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "gen/gen.h"
+#include "gen/size_dist.h"
 
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
 
@@ -87,6 +88,20 @@ struct rperf_gen_spec {
 	 * cpu_node (rperf_place_decide). */
 	int cpu_node; /* "cpu_node": -1..RPERF_SPEC_MAX_NODE */
 	int mem_node; /* "mem_node": -1..RPERF_SPEC_MAX_NODE */
+	/* BSG traffic shape (optional on the wire, absent = 0 / none; codec
+	 * and checks in spec_traffic.c) */
+	uint64_t stop_ns; /* "stop_ns": stop posting at this offset after
+			     the barrier; 0: none, else > start_ns */
+	uint64_t max_bytes; /* "bytes": payload bytes in all; 0: no cap */
+	uint64_t max_messages; /* "messages": messages in all; 0: no cap */
+	struct rperf_size_dist sizes; /* "sizes"/"size_weights": message
+					 sizes drawn from it; size = the
+					 largest; n = 0: every one is size */
+	/* incast sender (an [incast NAME] section's instance) */
+	uint64_t burst_bytes; /* "burst": bytes per burst; 0: not incast */
+	uint64_t period_ns; /* "period_ns": one burst per period */
+	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
+			       uniform 0..jitter_ns (< period_ns) */
 };
 
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */

@@ -15,41 +15,13 @@
 
 #include "gen/gen.h"
 #include "gen/dev_ops.h"
+#include "gen/size_dist.h"
 
 #define POLL_BATCH 32
 #define IDLE_CLOCK 64 /* empty passes between clock reads */
 #define PEER_CHECK_NS 100000000ull
 #define SLEEP_MAX_NS 1000000ull
 #define EVENT_QPS 64 /* channels waited on at once */
-
-void rperf_tbucket_init(struct rperf_tbucket *tb, double per_s, double burst,
-			uint64_t now_ns)
-{
-	tb->per_ns = per_s / 1e9;
-	tb->burst = burst < 1 ? 1 : burst;
-	tb->tokens = tb->burst;
-	tb->last_ns = now_ns;
-}
-
-uint64_t rperf_tbucket_take(struct rperf_tbucket *tb, double n, uint64_t now_ns)
-{
-	double need;
-
-	if (n > tb->burst)
-		n = tb->burst;
-	if (now_ns > tb->last_ns) {
-		tb->tokens += (double)(now_ns - tb->last_ns) * tb->per_ns;
-		if (tb->tokens > tb->burst)
-			tb->tokens = tb->burst;
-		tb->last_ns = now_ns;
-	}
-	if (tb->tokens >= n) {
-		tb->tokens -= n;
-		return 0;
-	}
-	need = (n - tb->tokens) / tb->per_ns;
-	return need < 1 ? 1 : (uint64_t)need + 1;
-}
 
 struct qstate {
 	const struct rperf_bsg_qp *q;
@@ -58,6 +30,12 @@ struct qstate {
 	uint64_t posted, completed, limit;
 	uint32_t outstanding, unsignaled;
 	bool final; /* limit will not change any more */
+	bool capped; /* final, but a deadline or the stop flag may cut it */
+	/* varying sizes (a distribution or a byte budget): payload posted
+	 * after each outstanding WR, a ring of tx_depth; NULL: fixed size */
+	uint64_t *cum;
+	uint64_t pbytes, cbytes; /* posted, completed payload */
+	uint64_t bytes_left; /* of the byte budget; UINT64_MAX: none */
 };
 
 struct run {
@@ -72,12 +50,22 @@ struct run {
 		next_peer; /* pass */
 	uint64_t last_progress; /* a post or a completion */
 	uint64_t tick_msgs;
+	uint64_t rng; /* size draws */
 	bool armed;
 };
 
 static uint64_t now_ns(void)
 {
 	return rperf_clock_posix_now();
+}
+
+/* CLOCK_MONOTONIC (the engine's barrier clock), for first_ns/last_ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -175,6 +163,36 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 	}
 }
 
+/* Sizes of the next @k WRs of @s (drawn, cut to the byte budget); the
+ * count that will be posted (fewer when the budget ends inside). */
+static uint32_t size_wrs(struct run *r, struct qstate *s, uint32_t k)
+{
+	const struct rperf_size_dist *d = r->cfg->sizes;
+	uint32_t ring = r->cfg->tx_depth;
+
+	for (uint32_t j = 0; j < k; j++) {
+		uint64_t z = d && d->n ? rperf_size_dist_pick(
+						 d, rperf_uniform(&r->rng)) :
+					 r->cfg->size;
+
+		if (z > s->bytes_left)
+			z = s->bytes_left;
+		s->sge[j].length = (uint32_t)z;
+		s->pbytes += z;
+		s->cum[(s->posted + j) % ring] = s->pbytes;
+		if (s->bytes_left == UINT64_MAX)
+			continue;
+		s->bytes_left -= z;
+		if (!s->bytes_left) { /* this WR ends the QP's share */
+			s->limit = s->posted + j + 1;
+			s->final = true;
+			s->capped = false;
+			return j + 1;
+		}
+	}
+	return k;
+}
+
 /* Post one list of up to post_list WRs on @s if the queue has room. */
 static int post_batch(struct run *r, struct qstate *s, bool *posted)
 {
@@ -189,6 +207,8 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 		return 0;
 	if (cfg->limit_per_s > 0 && rperf_tbucket_take(&r->tb, k, r->now))
 		return 0;
+	if (s->cum)
+		k = size_wrs(r, s, k);
 	for (uint32_t j = 0; j < k; j++) {
 		struct ibv_send_wr *w = &s->wr[j];
 		bool end = s->posted + j + 1 == s->limit && s->final;
@@ -227,6 +247,7 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n = gen_poll_cq(&r->dev, s->q->qp->send_cq, POLL_BATCH, wc);
+	uint64_t done;
 
 	*got = n > 0 ? n : 0;
 	if (n < 0)
@@ -240,7 +261,13 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 		s->outstanding -= (uint32_t)wc[i].wr_id;
 		s->completed += wc[i].wr_id;
 		r->res->messages += wc[i].wr_id;
-		r->res->bytes += wc[i].wr_id * r->cfg->size;
+		if (!s->cum) {
+			r->res->bytes += wc[i].wr_id * r->cfg->size;
+			continue;
+		}
+		done = s->cum[(s->completed - 1) % r->cfg->tx_depth];
+		r->res->bytes += done - s->cbytes;
+		s->cbytes = done;
 	}
 	return 0;
 }
@@ -250,11 +277,14 @@ static void finalize(struct run *r)
 {
 	for (size_t i = 0; i < r->nqs; i++) {
 		struct qstate *s = &r->qs[i];
+		uint64_t limit = s->posted + (s->unsignaled ? 1 : 0);
 
-		if (s->final)
+		if (s->final && !s->capped)
 			continue;
-		s->limit = s->posted + (s->unsignaled ? 1 : 0);
+		if (limit < s->limit)
+			s->limit = limit;
 		s->final = true;
+		s->capped = false;
 	}
 }
 
@@ -310,7 +340,8 @@ static int checks(struct run *r)
 		r->res->stopped = true;
 		finalize(r);
 	}
-	if (cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns)
+	if ((cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns) ||
+	    (cfg->stop_at_ns && r->now >= cfg->stop_at_ns))
 		finalize(r);
 	tick(r);
 	if (peer_gone(r))
@@ -443,6 +474,40 @@ static int pass(struct run *r, unsigned int *idle_passes)
 	return rc;
 }
 
+/* QP @i's share of @total over @n QPs. */
+static uint64_t share(uint64_t total, size_t n, size_t i)
+{
+	return total / n + (i < total % n ? 1 : 0);
+}
+
+/* The budgets and the size ring of QP @i: 0 or ENOMEM. */
+static int setup_shape(struct run *r, struct qstate *s, size_t i)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+
+	s->bytes_left = UINT64_MAX;
+	if (cfg->max_messages) {
+		uint64_t m = share(cfg->max_messages, r->nqs, i);
+
+		s->capped = !s->final || m < s->limit;
+		if (m < s->limit)
+			s->limit = m;
+		s->final = true;
+	}
+	if (cfg->max_bytes) {
+		s->bytes_left = share(cfg->max_bytes, r->nqs, i);
+		if (!s->bytes_left) {
+			s->limit = 0;
+			s->final = true;
+			s->capped = false;
+		}
+	}
+	if (!cfg->max_bytes && !(cfg->sizes && cfg->sizes->n))
+		return 0;
+	s->cum = calloc(cfg->tx_depth, sizeof(*s->cum));
+	return s->cum ? 0 : ENOMEM;
+}
+
 static int setup(struct run *r, const struct rperf_bsg_qp *qps)
 {
 	const struct rperf_bsg_cfg *cfg = r->cfg;
@@ -461,6 +526,8 @@ static int setup(struct run *r, const struct rperf_bsg_qp *qps)
 		prepare_wrs(cfg, s);
 		s->final = cfg->iters && !cfg->duration_ns && !cfg->infinite;
 		s->limit = s->final ? cfg->iters : UINT64_MAX;
+		if (setup_shape(r, s, i))
+			return ENOMEM;
 	}
 	return 0;
 }
@@ -470,6 +537,7 @@ static void teardown(struct run *r)
 	for (size_t i = 0; r->qs && i < r->nqs; i++) {
 		free(r->qs[i].wr);
 		free(r->qs[i].sge);
+		free(r->qs[i].cum);
 	}
 	free(r->qs);
 }
@@ -490,7 +558,11 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	if (!nqps || !cfg->tx_depth || !cfg->cq_mod || !cfg->post_list ||
 	    cfg->post_list > cfg->tx_depth || cfg->verb < RPERF_VERB_SEND ||
 	    cfg->verb > RPERF_VERB_ATOMIC ||
-	    (cfg->verb == RPERF_VERB_ATOMIC && cfg->size != RPERF_ATOMIC_SIZE))
+	    (cfg->verb == RPERF_VERB_ATOMIC &&
+	     cfg->size != RPERF_ATOMIC_SIZE) ||
+	    (cfg->sizes && cfg->sizes->n &&
+	     (rperf_size_dist_max(cfg->sizes) != cfg->size ||
+	      cfg->verb == RPERF_VERB_ATOMIC)))
 		return fail(&r, EINVAL, "%s",
 			    "invalid generator configuration");
 	rc = setup(&r, qps);
@@ -498,6 +570,8 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 		teardown(&r);
 		return fail(&r, rc, "%s", "out of memory");
 	}
+	r.rng = cfg->seed;
+	res->first_ns = mono_ns();
 	r.t0 = now_ns();
 	r.t0c = r.now = r.last_done = r.last_tick = pass_ns(&r);
 	r.last_progress = r.t0c;
@@ -515,6 +589,7 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	r.now = now_ns();
 	res->seconds = rc ? (double)(r.last_done - r.t0c) / 1e9 :
 			    (double)(r.now - r.t0) / 1e9;
+	res->last_ns = rc ? r.last_done : mono_ns();
 	res->cpu_seconds = cpu_now() - cpu0;
 	teardown(&r);
 	return rc;

@@ -225,6 +225,8 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 				job->hosts[g->to].name,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
+	if (job_check_shape(g, m))
+		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");
 		return job_fail(

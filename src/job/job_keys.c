@@ -29,6 +29,7 @@ enum job_vt {
 	VT_MTU, /* 0 or 256..4096, power of two */
 	VT_NAME, /* device name */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
+	VT_SIZES, /* a size, or a distribution (job_shape.c) */
 };
 
 struct job_key {
@@ -118,7 +119,7 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("from", G),
 	SPECIAL("count", G),
 	SPECIAL("to", G),
-	KEY("size", G, VT_SIZE, S(size), 1, RPERF_SPEC_MAX_SIZE),
+	KEY("size", G, VT_SIZES, S(size), 1, RPERF_SPEC_MAX_SIZE),
 	KEY("start", G, VT_TIME, S(start_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	ENUM("completion", G, S(completion), completions),
 	KEY("sl", G, VT_INT, S(path.sl), 0, 15),
@@ -135,6 +136,9 @@ static const struct job_key gen_keys[] = {
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
+	KEY("stop", B, VT_TIME, S(stop_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("bytes", B, VT_SIZE, S(max_bytes), 1, JOB_MAX_BYTES),
+	KEY("messages", B, VT_COUNT, S(max_messages), 1, JOB_MAX_MESSAGES),
 	{ .name = NULL },
 };
 
@@ -281,6 +285,8 @@ static int set_value(const struct job_key *k, const char *v, void *base,
 		return 0;
 	case VT_SPECIAL:
 		return 0;
+	case VT_SIZES:
+		return job_parse_sizes(base, v, why, whylen);
 	}
 	if (!rc)
 		store_u(p, k->width, u);
@@ -356,7 +362,8 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 	void *base;
 	int rc;
 
-	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME)
+	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME ||
+	    (k->vt == VT_SIZES && job_sizes_is_dist(val)))
 		return ENOENT;
 	if (k->vt == VT_SPECIAL) {
 		if (strcmp(key, "count"))

@@ -107,6 +107,14 @@ const char *job_nearest(const char *word, const char *const *cands);
 /* A valid host, generator or device name: 1..63 of [A-Za-z0-9_.-]. */
 bool job_name_ok(const char *s);
 
+/* job_shape.c: `size` of a generator: a size (into spec->size) or a
+ * distribution ("64:0.5,4K:0.5" or "@FILE") into spec->sizes with
+ * spec->size its largest. 0 or EINVAL with @why. */
+#define JOB_MAX_BYTES (1ull << 50) /* bytes = ... */
+#define JOB_MAX_MESSAGES 1000000000000000ull /* messages = ... */
+bool job_sizes_is_dist(const char *v);
+int job_parse_sizes(void *spec, const char *v, char *why, size_t whylen);
+
 /* A generator section being built (job.c) from its keys (job_keys.c). */
 struct job_gen {
 	const struct job_sect *sect;
@@ -118,6 +126,10 @@ struct job_gen {
 	int to; /* host index, -1 = no 'to' key */
 	const struct job_kv *from_kv, *to_kv, *count_kv;
 };
+
+/* job_shape.c: checks between the traffic-shape keys of @g (a size
+ * distribution on an LSG, stop not after start): 0 or EINVAL. */
+int job_check_shape(const struct job_gen *g, const struct job_msg *m);
 
 /* Apply every key of @s to its target (the job for [global], @host for
  * [host], @gen for a generator). Unknown keys get "did you mean". */

@@ -98,6 +98,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->rx_messages));
 		e |= set(o, "received_bytes",
 			 rperf_rpt_json_uint(in->rx_bytes));
+		e |= set(o, "end_ns",
+			 in->has_end ? rperf_rpt_json_uint(in->end_ns) :
+				       json_null());
 	}
 	if (e) {
 		json_decref(o);

