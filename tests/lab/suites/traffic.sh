@@ -75,8 +75,29 @@ budgets() {
 	[ "$b" = 1000000 ] && [ "$m" = 777 ] && [ $((tx1 - tx0)) -ge 1000000 ]
 }
 
+# two --sweep keys (2 x 2 points) x --repeat 3: 12 runs of 0.5 s
+sweep_repeat() {
+	local pts ok
+	{
+		printf '[global]\nduration = 0.5s\nwarmup = 0\n'
+		hosts_ini
+		printf "[bsg x]\nfrom = h2\nto = h1\nsize = 1K\ntx_depth = 4\nrate = 8M\n%s" "$W"
+	} > "$OUT/sweep2.ini"
+	run_job sweep2 --sweep bsg.x.size=1K,4K --sweep bsg.x.tx_depth=2,4 --repeat 3 || return 1
+	pts=$(jq -c '[.points[] | {value, repeats, gbps: .stats.bsg_gbps.mean, ci95: .stats.bsg_gbps.ci95}]' "$OUT/sweep2.json")
+	lab_result "sweep2 points=$pts"
+	ok=$(jq -r '[.points[] | .values["bsg.x.size"] + "/" + .values["bsg.x.tx_depth"]] == ["1K/2", "1K/4", "4K/2", "4K/4"] and
+		([.points[] | select(.repeats == 3 and .stats.bsg_gbps.n == 3 and .stats.bsg_gbps.ci95 != null
+			and (.reports | length) == 3)] | length) == 4' "$OUT/sweep2.json")
+	grep -q 'mean ± 95 % interval over 3 repeats' "/tmp/sweep2.out" || ok="$ok, no interval table"
+	echo "EXPECT the 4 points of 1K,4K x 2,4 in order, each with 3 repeats and a 95 % interval (JSON and text)"
+	echo "GOT $ok"
+	[ "$ok" = true ]
+}
+
 check "4 agents listening (TLS, the lab key)"                   setup
 check "stop = 2s ends the BSG within 50 ms of its offset"       stop_at_offset
 check "bytes / messages budgets with a size distribution"       budgets
+check "--sweep x 2 (cartesian product) with --repeat 3"          sweep_repeat
 lab_agents_stop
 lab_summary
