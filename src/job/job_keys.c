@@ -507,10 +507,15 @@ static int gen_special(void *ctx, const struct job_kv *kv, char *why,
 					 &g->count, why, whylen);
 	}
 	g->to_kv = kv;
+	g->to_all = !strcmp(kv->val, "*");
+	if (g->to_all) {
+		g->to = -1;
+		return 0;
+	}
 	if (strchr(kv->val, ',')) {
 		snprintf(
 			why, whylen,
-			"'%s': one destination per section; write one section per destination",
+			"'%s': one destination per section; write one section per destination, or to = * (every other host of from)",
 			kv->val);
 		return EINVAL;
 	}

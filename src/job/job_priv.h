@@ -124,12 +124,16 @@ struct job_gen {
 	uint64_t count; /* instances: the first @count of from */
 	bool has_count;
 	int to; /* host index, -1 = no 'to' key */
+	bool to_all; /* to = *: every other host of from (all-to-all) */
 	const struct job_kv *from_kv, *to_kv, *count_kv;
 };
 
 /* job_shape.c: checks between the traffic-shape keys of @g (a size
  * distribution on an LSG, stop not after start): 0 or EINVAL. */
 int job_check_shape(const struct job_gen *g, const struct job_msg *m);
+/* Instances of @g: count (or from's length) n, or n x (n - 1) with
+ * to = *. */
+size_t job_gen_instances(const struct job_gen *g);
 
 /* Apply every key of @s to its target (the job for [global], @host for
  * [host], @gen for a generator). Unknown keys get "did you mean". */

@@ -176,6 +176,41 @@ static void job_keys(void **state)
 		"regular file");
 }
 
+#define H4 H2 "[host c]\ncontrol = 10.0.0.3\n[host d]\ncontrol = 10.0.0.4\n"
+
+/* to = *: every host of from to every other, sender-major. */
+static void all_to_all(void **state)
+{
+	static const char *const want[12][2] = {
+		{ "a", "b" }, { "a", "c" }, { "a", "d" }, { "b", "a" },
+		{ "b", "c" }, { "b", "d" }, { "c", "a" }, { "c", "b" },
+		{ "c", "d" }, { "d", "a" }, { "d", "b" }, { "d", "c" },
+	};
+	struct rperf_job *job;
+
+	(void)state;
+	job = job_ok(H4 "[bsg all]\nfrom = a, b, c, d\nto = *\n"
+			"[lsg p]\nfrom = a\nto = b\n");
+	assert_int_equal(job->ninst, 13);
+	for (size_t i = 0; i < 12; i++) {
+		assert_string_equal(job->inst[i].from, want[i][0]);
+		assert_string_equal(job->inst[i].to, want[i][1]);
+		assert_string_equal(job->inst[i].name, "all");
+		assert_int_equal(job->inst[i].id, i);
+	}
+	rperf_job_free(job);
+	/* count: the first 3 of from among themselves */
+	job = job_ok(H4 "[bsg all]\nfrom = a, b, c, d\ncount = 3\nto = *\n");
+	assert_int_equal(job->ninst, 6);
+	assert_string_equal(job->inst[5].from, "c");
+	assert_string_equal(job->inst[5].to, "b");
+	rperf_job_free(job);
+	job_bad(H4 "[bsg all]\nfrom = a\nto = *\n",
+		"[bsg all] to: * sends to every other host of from");
+	job_bad(H4 "[bsg all]\nfrom = a, b\nto = a, b\n",
+		"or to = * (every other host of from)");
+}
+
 static void spec_wire(void **state)
 {
 	struct rperf_gen_spec s, t;
@@ -366,6 +401,7 @@ int main(void)
 		cmocka_unit_test(dist_parse),
 		cmocka_unit_test(dist_pick),
 		cmocka_unit_test(job_keys),
+		cmocka_unit_test(all_to_all),
 		cmocka_unit_test(spec_wire),
 		cmocka_unit_test(budget_messages),
 		cmocka_unit_test(budget_bytes),

@@ -95,9 +95,58 @@ sweep_repeat() {
 	[ "$ok" = true ]
 }
 
+# per-source counters on every switch egress port: clsact + one u32
+# filter per source address (pref J = from hJ) with a counting action
+src_counters_on() {
+	local i j
+	for i in 1 2 3 4; do
+		{
+			echo "qdisc replace dev h$i-sw clsact"
+			for j in 1 2 3 4; do
+				[ "$i" = "$j" ] && continue
+				echo "filter add dev h$i-sw egress protocol ip pref $j u32 match ip src 10.77.0.$j/32 action pass"
+			done
+		} | tc -n sw -batch - || return 1
+	done
+}
+# src_bytes I J: bytes the switch sent to hI that came from hJ
+src_bytes() {
+	tc -n sw -s filter show dev "h$1-sw" egress | awk -v j="$2" '
+		/^filter/ { p = 0; for (k = 1; k < NF; k++) if ($k == "pref") p = $(k + 1) }
+		p == j && $1 == "Sent" { print $2; exit }'
+}
+
+# to = *: 12 BSGs (SEND, so each sink counts what it received)
+all_to_all() {
+	local i j b n ok=0 line='' inst
+	{
+		printf '[global]\nduration = 1.5s\nwarmup = 0.2s\n'
+		hosts_ini
+		printf '[bsg all]\nfrom = h1, h2, h3, h4\nto = *\nsize = 1K\ntx_depth = 4\nrate = 2M\nverb = send\ncompletion = event\nmtu = 1024\n'
+	} > "$OUT/a2a.ini"
+	src_counters_on || { echo "GOT no clsact/u32 on the switch ports"; return 1; }
+	run_job a2a || return 1
+	inst=$(jq -c '[.generators[] | {host, to, status, bytes, received_bytes}]' "$OUT/a2a.json")
+	n=$(jq '[.generators[] | select(.status == "ok" and .bytes > 0 and .received_bytes > 0)] | length' "$OUT/a2a.json")
+	echo "INFO instances: $inst"
+	for i in 1 2 3 4; do
+		for j in 1 2 3 4; do
+			[ "$i" = "$j" ] && continue
+			b=$(src_bytes "$i" "$j")
+			line="$line h$j->h$i=${b:-none}"
+			[ "${b:-0}" -ge 100000 ] || ok=1
+		done
+	done
+	lab_result "a2a instances_ok=$n/12 switch_bytes:$line"
+	echo "EXPECT 12 instances ok, each sent and received bytes; the switch sent every host >= 100000 B from each of the 3 others (per-source u32 counters on its egress)"
+	echo "GOT $n instances ok;$line"
+	[ "$n" = 12 ] && [ "$ok" = 0 ]
+}
+
 check "4 agents listening (TLS, the lab key)"                   setup
 check "stop = 2s ends the BSG within 50 ms of its offset"       stop_at_offset
 check "bytes / messages budgets with a size distribution"       budgets
 check "--sweep x 2 (cartesian product) with --repeat 3"          sweep_repeat
+check "to = * among h1..h4: every host receives from the 3 others" all_to_all
 lab_agents_stop
 lab_summary
