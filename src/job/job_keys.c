@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/spec_traffic.h"
 #include "util/units.h"
 
 #define NS_MS 1000000ull
@@ -83,6 +84,7 @@ static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 #define G JOB_SECT_GEN
 #define L JOB_SECT_LSG
 #define B JOB_SECT_BSG
+#define I JOB_SECT_INCAST
 
 static const struct job_key global_keys[] = {
 	KEY("duration", GL, VT_TIME, J(duration_ns), 1, RPERF_SPEC_MAX_TIME_NS),
@@ -128,17 +130,21 @@ static const struct job_key gen_keys[] = {
 	KEY("qp_timeout", G, VT_INT, S(path.qp_timeout), 0, 31),
 	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
 	ENUM("pair_order", L, S(pair_order), pair_orders),
-	ENUM("verb", B, S(verb), verbs),
-	KEY("tx_depth", B, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
-	KEY("post_list", B, VT_COUNT, S(post_list), 1, 4096),
-	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
-	KEY("qps", B, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
+	ENUM("verb", B | I, S(verb), verbs),
+	KEY("tx_depth", B | I, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
+	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),
+	KEY("cq_mod", B | I, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
+	KEY("qps", B | I, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
 	KEY("stop", B, VT_TIME, S(stop_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("bytes", B, VT_SIZE, S(max_bytes), 1, JOB_MAX_BYTES),
 	KEY("messages", B, VT_COUNT, S(max_messages), 1, JOB_MAX_MESSAGES),
+	KEY("burst", I, VT_SIZE, S(burst_bytes), 1, RPERF_SPEC_MAX_BURST),
+	KEY("period", I, VT_TIME, S(period_ns), RPERF_SPEC_MIN_PERIOD_NS,
+	    RPERF_SPEC_MAX_TIME_NS),
+	KEY("jitter", I, VT_TIME, S(jitter_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	{ .name = NULL },
 };
 
@@ -385,7 +391,9 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 
 static const char *mask_name(unsigned sects)
 {
-	if ((sects & JOB_SECT_GEN) == JOB_SECT_GEN)
+	if (sects != I)
+		sects &= ~(unsigned)I; /* said after the name */
+	if ((sects & JOB_SECT_GEN) == (JOB_SECT_GEN & ~(unsigned)I))
 		return "lsg] and [bsg";
 	return job_sect_type_name(sects);
 }
@@ -405,8 +413,11 @@ static int unknown_key(const struct job_key *tab, const struct job_sect *s,
 		if (k && !(k->sects & s->type))
 			return job_fail(
 				m, kv->line, s, kv->key,
-				"applies to [%s] sections only; move it there",
-				mask_name(k->sects));
+				"applies to [%s] sections only%s; move it there",
+				mask_name(k->sects),
+				k->sects != I && (k->sects & I) ?
+					" (and [incast])" :
+					"");
 	}
 	for (; tab->name && n < 31; tab++)
 		if (tab->sects & s->type)

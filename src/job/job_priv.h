@@ -25,8 +25,9 @@ enum job_sect_type {
 	JOB_SECT_HOST = 1 << 1,
 	JOB_SECT_LSG = 1 << 2,
 	JOB_SECT_BSG = 1 << 3,
+	JOB_SECT_INCAST = 1 << 4, /* BSG instances that send bursts */
 };
-#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG)
+#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG | JOB_SECT_INCAST)
 
 struct job_kv {
 	char *key;
@@ -93,7 +94,7 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 /* Is @key a key of sections of type @t? */
 bool job_key_known(enum job_sect_type t, const char *key);
 
-/* "global", "host", "lsg", "bsg". */
+/* "global", "host", "lsg", "bsg", "incast". */
 const char *job_sect_type_name(enum job_sect_type t);
 /* Section type of @word, 0 if none. */
 enum job_sect_type job_sect_type_parse(const char *word);

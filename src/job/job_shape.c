@@ -60,6 +60,34 @@ static const struct job_kv *kv_of(const struct job_sect *s, const char *key)
 	return NULL;
 }
 
+/* [incast NAME]: burst and period given, jitter below the period, one
+ * destination. */
+static int check_incast(const struct job_gen *g, const struct job_msg *m)
+{
+	const struct job_sect *s = g->sect;
+	const struct job_kv *kv = kv_of(s, "jitter");
+
+	if (!g->spec.burst_bytes)
+		return job_fail(
+			m, s->line, s, NULL,
+			"no 'burst' key; add burst = BYTES, what each sender posts per burst (e.g. 64K)");
+	if (!g->spec.period_ns)
+		return job_fail(
+			m, s->line, s, NULL,
+			"no 'period' key; add period = TIME, one burst per period (e.g. 500ms)");
+	if (g->spec.jitter_ns >= g->spec.period_ns)
+		return job_fail(
+			m, kv ? kv->line : s->line, s, "jitter",
+			"%.3f ms is not below the period (%.3f ms); lower jitter",
+			(double)g->spec.jitter_ns / 1e6,
+			(double)g->spec.period_ns / 1e6);
+	if (g->to_all)
+		return job_fail(
+			m, g->to_kv->line, s, "to",
+			"an incast has one destination; write to = HOST");
+	return 0;
+}
+
 int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 {
 	const struct job_sect *s = g->sect;
@@ -71,6 +99,8 @@ int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 			m, kv ? kv->line : s->line, s, "size",
 			"a size distribution applies to [bsg] sections only; give an LSG one size");
 	}
+	if (s->type == JOB_SECT_INCAST)
+		return check_incast(g, m);
 	if (g->spec.stop_ns && g->spec.stop_ns <= g->spec.start_ns) {
 		kv = kv_of(s, "stop");
 		return job_fail(

@@ -9,6 +9,7 @@
  */
 #include "run/run.h"
 #include "run/run_ctlplane.h"
+#include "run/run_incast.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -252,6 +253,7 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 		total = NULL;
 		e |= set(root, "warnings", json_warnings(r));
 		e |= run_ctlplane_json(root, r);
+		e |= run_incasts_json(root, r);
 	}
 	if (e) {
 		json_decref(root);

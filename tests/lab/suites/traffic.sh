@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # traffic.sh - the traffic shapes of issue 22 with `rperf run`, one boot:
-#   rxe-lab run --hosts 4 tests/lab/suites/traffic.sh
+#   rxe-lab run --hosts 5 tests/lab/suites/traffic.sh
 #  - `stop`: a BSG started at 0.5 s and stopped at 2 s of a 3.5 s run ends
 #    at its offset: its last completion (JSON end_ns, after the barrier)
 #    within 50 ms of 2 s, and it ran 1.5 s (first post to last completion);
@@ -10,8 +10,10 @@
 #  - a two-key sweep (--sweep twice: the cartesian product) with --repeat;
 #  - all-to-all (`to = *`) among h1..h4: every host receives from the 3
 #    others (switch port counters: every port sends and receives);
-#  - [incast]: 3 senders burst to one 8 Mb/s port at once; each burst's
-#    completion within 15 % of the wire bytes / the port rate.
+#  - [incast]: 4 senders (h2..h5) burst 32 KiB each to h1's port, shaped
+#    to 4 Mb/s (tbf, 4 KB bucket): every burst's completion (first post to
+#    last byte) within 15 % of its wire bytes / 4 Mb/s, the wire bytes
+#    taken from the switch port's counters.
 # The BSGs use RDMA WRITE and completion events (tests/lab/README.md: only
 # a latency client may busy-poll in the lab). Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -21,7 +23,7 @@ T=90
 
 hosts_ini() {
 	local i
-	for i in 1 2 3 4; do
+	for i in 1 2 3 4 5; do
 		printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
 			"$i" "$i" "$i" "$(lab_host_gid "h$i")"
 	done
@@ -39,7 +41,7 @@ run_job() {
 }
 W=$'verb = write\ncompletion = event\nqp_timeout = 18\nmtu = 1024\n'
 
-setup() { lab_agents_start 4; }
+setup() { lab_agents_start 5; }
 
 stop_at_offset() {
 	local end secs
@@ -143,10 +145,38 @@ all_to_all() {
 	[ "$n" = 12 ] && [ "$ok" = 0 ]
 }
 
-check "4 agents listening (TLS, the lab key)"                   setup
+incast() {
+	local tx0 tx1 msgs per exp got
+	lab_sw tc qdisc replace dev h1-sw root tbf rate 4mbit burst 4kb limit 8mb || return 1
+	{
+		printf '[global]\nduration = 2.4s\nwarmup = 0\n'
+		hosts_ini
+		printf "[incast in]\nfrom = h2, h3, h4, h5\nto = h1\nburst = 32K\nperiod = 600ms\nsize = 4K\ntx_depth = 16\n%s" \
+			"${W/qp_timeout = 18/qp_timeout = 20}"
+	} > "$OUT/incast.ini"
+	tx0=$(lab_port_tx h1 bytes)
+	run_job incast
+	tx1=$(lab_port_tx h1 bytes)
+	lab_port_reset h1
+	msgs=$(jq '[.generators[] | select(.name == "in") | .messages] | add' "$OUT/incast.json")
+	got=$(jq -c '.incasts[0] | {senders, bursts, burst_ns, share, aligned, completion_ns}' "$OUT/incast.json")
+	# wire bytes of one burst: 4 senders x 8 messages of the measured
+	# bytes per message (payload + per-packet headers as tbf counts them)
+	per=$(awk -v b="$((tx1 - tx0))" -v m="$msgs" 'BEGIN { if (m > 0) printf "%.1f", b / m }')
+	exp=$(awk -v p="$per" 'BEGIN { printf "%.0f", 32 * p * 8 / 4e6 * 1e9 }')
+	lab_result "incast port_bytes=$((tx1 - tx0)) messages=$msgs wire_per_message=$per expected_ns=$exp incast=$got"
+	echo "EXPECT 4 senders, >= 3 bursts, every completion_ns within 15 % of $exp (wire bytes / 4 Mb/s)"
+	echo "GOT $got"
+	jq -e --argjson e "$exp" '.incasts[0] | .senders == 4 and .bursts >= 3 and
+		.burst_ns.p50 > 0 and .burst_ns.p99 >= .burst_ns.p50 and .burst_ns.max >= .burst_ns.p99 and
+		([.completion_ns[] | select(. < 0.85 * $e or . > 1.15 * $e)] | length) == 0' "$OUT/incast.json" > /dev/null
+}
+
+check "5 agents listening (TLS, the lab key)"                   setup
 check "stop = 2s ends the BSG within 50 ms of its offset"       stop_at_offset
 check "bytes / messages budgets with a size distribution"       budgets
 check "--sweep x 2 (cartesian product) with --repeat 3"          sweep_repeat
 check "to = * among h1..h4: every host receives from the 3 others" all_to_all
+check "[incast] 4 x 32 KiB to a 4 Mb/s port: completion = wire / rate" incast
 lab_agents_stop
 lab_summary
