@@ -4,6 +4,8 @@
  * controller's per-burst completion, percentiles and shares from the
  * senders' bursts (run_incast.c), text and the JSON contract keys.
  */
+#include <unistd.h>
+
 #include "run/run.h"
 #include "run_fixture.h"
 
@@ -48,6 +50,31 @@ static void job_section(void **state)
 	assert_int_equal(job->inst[1].tx_depth, 16);
 	assert_int_equal(job->inst[2].burst_bytes, 0);
 	rperf_job_free(job);
+	/* --set / --sweep reach an incast's keys */
+	{
+		struct rperf_job_assign a = { .text = "incast.i.burst=16K" };
+		struct rperf_job_edit ed = { .assigns = &a, .nassigns = 1 };
+		struct rperf_job_target t;
+		double x = 0;
+		char path[] = "/tmp/rperf-incast-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, strlen(text)),
+				 (ssize_t)strlen(text));
+		close(fd);
+		assert_int_equal(rperf_job_load_edit(path, &ed, &job, err,
+						     sizeof(err)),
+				 0);
+		unlink(path);
+		assert_int_equal(job->inst[0].burst_bytes, 16384);
+		rperf_job_free(job);
+		assert_int_equal(rperf_job_assign_parse("incast.i.period=1s",
+							&t, err, sizeof(err)),
+				 0);
+		assert_int_equal(rperf_job_target_number(&t, "2s", &x), 0);
+		assert_true(x == 2e9);
+	}
 	/* one name space with the generators */
 	snprintf(
 		text, sizeof(text),
