@@ -24,12 +24,8 @@
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 EX=/usr/share/rperf/examples
-SETS=()
-if [ -r "$EX/lab-sets.txt" ]; then
-	while read -r kv; do
-		case $kv in [a-z]*) SETS+=(--set "$kv") ;; esac
-	done < "$EX/lab-sets.txt"
-fi
+lab_example_sets
+SETS=("${LAB_SETS[@]}")
 # the pretend LSG in the lab: 32 x 256 B in flight (8 KiB, 16 ms at
 # 4 Mb/s), lists of 8, completion events, the BSGs' timeout and MTU
 SETS+=(--set bsg.pretend.tx_depth=32 --set bsg.pretend.post_list=8

@@ -304,6 +304,17 @@ lab_wrr_bytes() {
 		$1 == "class" && ($2 == "drr" || $2 == "ets") { f = ($3 == c) }
 		f && $1 == "Sent" { print $2; exit }'
 }
+# lab_example_sets: LAB_SETS=(--set K=V ...), one per line of the lab
+# profile of the examples in the image (examples/lab-sets.txt), read with a
+# plain redirection (the VM's initramfs has no /dev/fd for <(...))
+lab_example_sets() {
+	local kv f=/usr/share/rperf/examples/lab-sets.txt
+	LAB_SETS=()
+	[ -r "$f" ] || return 1
+	while read -r kv; do
+		case $kv in [a-z]*) LAB_SETS+=(--set "$kv") ;; esac
+	done < "$f"
+}
 # lab_prio_stats HOST -> "band1_pkts=N band1_drops=N band2_pkts=N band2_drops=N"
 lab_prio_stats() {
 	local p
