@@ -20,7 +20,7 @@
  *              BSG only: verb (send|write|write_imm), tx_depth, post_list
  *              (<= tx_depth), cq_mod, qps; cpu_node, mem_node (0..1023,
  *              auto = -1: the from host's). Unset keys:
- *              rperf_gen_spec_defaults(). BSG traffic shape (issue 22):
+ *              rperf_gen_spec_defaults(). BSG traffic shape:
  *              to = * (every other host of from), stop (offset after GO,
  *              > start), bytes, messages (budgets over its QPs), size =
  *              SIZE:WEIGHT,... or @FILE (a distribution; LSGs refuse it)
