@@ -92,6 +92,7 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
 	s->qps = 1;
 	s->cpu_node = -1;
 	s->mem_node = -1;
+	s->interval_ns = 1 * NS_S;
 }
 
 /* ---- numeric keys ---- */
@@ -259,6 +260,8 @@ static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
 	}
+	if (rperf_spec_sched_check(s, why, wl))
+		return EBADMSG;
 	return rperf_spec_traffic_check(s, why, wl);
 }
 
@@ -300,6 +303,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
 	if (!rc)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
+	if (!rc)
+		rc = rperf_spec_sched_encode(s, o);
 	if (!rc)
 		rc = rperf_spec_traffic_fill(s, o);
 	return rc;
@@ -420,6 +425,8 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
 	if (!rc)
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
+	if (!rc)
+		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_traffic_decode(obj, &t, why, whylen);
 	if (rc)

@@ -15,6 +15,7 @@
 
 #include "gen/gen.h"
 #include "gen/dev_ops.h"
+#include "gen/bsg_sizes.h"
 #include "gen/size_dist.h"
 
 #define POLL_BATCH 32
@@ -31,11 +32,7 @@ struct qstate {
 	uint32_t outstanding, unsignaled;
 	bool final; /* limit will not change any more */
 	bool capped; /* final, but a deadline or the stop flag may cut it */
-	/* varying sizes (a distribution or a byte budget): payload posted
-	 * after each outstanding WR, a ring of tx_depth; NULL: fixed size */
-	uint64_t *cum;
-	uint64_t pbytes, cbytes; /* posted, completed payload */
-	uint64_t bytes_left; /* of the byte budget; UINT64_MAX: none */
+	struct rperf_bsg_sizes z; /* varying sizes (bsg_sizes.h) */
 };
 
 struct run {
@@ -52,6 +49,7 @@ struct run {
 	uint64_t tick_msgs;
 	uint64_t rng; /* size draws */
 	bool armed;
+	bool ending; /* finalize()d: the last WRs go out whatever the phase */
 };
 
 static uint64_t now_ns(void)
@@ -73,11 +71,16 @@ static uint64_t mono_ns(void)
  * costs no hardware read (a VM whose clocksource is an emulated HPET pays
  * microseconds per precise read). The rate limiter needs the precise one.
  */
+static bool on_off(const struct rperf_bsg_cfg *cfg)
+{
+	return cfg->on_ns && cfg->off_ns;
+}
+
 static uint64_t pass_ns(const struct run *r)
 {
 	struct timespec ts;
 
-	if (r->cfg->limit_per_s > 0 ||
+	if (r->cfg->limit_per_s > 0 || on_off(r->cfg) ||
 	    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
 		return now_ns();
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -163,27 +166,17 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 	}
 }
 
-/* Sizes of the next @k WRs of @s (drawn, cut to the byte budget); the
- * count that will be posted (fewer when the budget ends inside). */
+/* Sizes of the next @k WRs of @s; the count that will be posted (fewer
+ * when the byte budget ends inside: that WR ends the QP). */
 static uint32_t size_wrs(struct run *r, struct qstate *s, uint32_t k)
 {
-	const struct rperf_size_dist *d = r->cfg->sizes;
-	uint32_t ring = r->cfg->tx_depth;
+	bool last = false;
 
-	for (uint32_t j = 0; j < k; j++) {
-		uint64_t z = d && d->n ? rperf_size_dist_pick(
-						 d, rperf_uniform(&r->rng)) :
-					 r->cfg->size;
-
-		if (z > s->bytes_left)
-			z = s->bytes_left;
-		s->sge[j].length = (uint32_t)z;
-		s->pbytes += z;
-		s->cum[(s->posted + j) % ring] = s->pbytes;
-		if (s->bytes_left == UINT64_MAX)
-			continue;
-		s->bytes_left -= z;
-		if (!s->bytes_left) { /* this WR ends the QP's share */
+	for (uint32_t j = 0; j < k && !last; j++) {
+		s->sge[j].length = (uint32_t)rperf_bsg_sizes_next(
+			&s->z, r->cfg->sizes, r->cfg->size, &r->rng,
+			s->posted + j, &last);
+		if (last) {
 			s->limit = s->posted + j + 1;
 			s->final = true;
 			s->capped = false;
@@ -191,6 +184,20 @@ static uint32_t size_wrs(struct run *r, struct qstate *s, uint32_t k)
 		}
 	}
 	return k;
+}
+
+/* An on/off source in its off phase (then *left: ns until it is on). */
+static bool off_now(const struct run *r, uint64_t *left)
+{
+	uint64_t cycle, at;
+
+	if (!on_off(r->cfg) || r->now < r->t0c)
+		return false;
+	cycle = r->cfg->on_ns + r->cfg->off_ns;
+	at = (r->now - r->t0c) % cycle;
+	if (left)
+		*left = cycle - at;
+	return at >= r->cfg->on_ns;
 }
 
 /* Post one list of up to post_list WRs on @s if the queue has room. */
@@ -203,11 +210,12 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 	int rc;
 
 	*posted = false;
-	if (!k || s->outstanding + k > cfg->tx_depth)
+	if (!k || s->outstanding + k > cfg->tx_depth ||
+	    (!r->ending && off_now(r, NULL)))
 		return 0;
 	if (cfg->limit_per_s > 0 && rperf_tbucket_take(&r->tb, k, r->now))
 		return 0;
-	if (s->cum)
+	if (s->z.cum)
 		k = size_wrs(r, s, k);
 	for (uint32_t j = 0; j < k; j++) {
 		struct ibv_send_wr *w = &s->wr[j];
@@ -247,7 +255,6 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n = gen_poll_cq(&r->dev, s->q->qp->send_cq, POLL_BATCH, wc);
-	uint64_t done;
 
 	*got = n > 0 ? n : 0;
 	if (n < 0)
@@ -261,13 +268,9 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 		s->outstanding -= (uint32_t)wc[i].wr_id;
 		s->completed += wc[i].wr_id;
 		r->res->messages += wc[i].wr_id;
-		if (!s->cum) {
-			r->res->bytes += wc[i].wr_id * r->cfg->size;
-			continue;
-		}
-		done = s->cum[(s->completed - 1) % r->cfg->tx_depth];
-		r->res->bytes += done - s->cbytes;
-		s->cbytes = done;
+		r->res->bytes +=
+			s->z.cum ? rperf_bsg_sizes_done(&s->z, s->completed) :
+				   wc[i].wr_id * r->cfg->size;
 	}
 	return 0;
 }
@@ -275,6 +278,7 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 /* Stop posting: every QP ends with a signaled WR (one more if needed). */
 static void finalize(struct run *r)
 {
+	r->ending = true;
 	for (size_t i = 0; i < r->nqs; i++) {
 		struct qstate *s = &r->qs[i];
 		uint64_t limit = s->posted + (s->unsignaled ? 1 : 0);
@@ -414,6 +418,16 @@ static int wait_events(struct run *r)
 static int idle(struct run *r, bool can_post_later)
 {
 	const struct rperf_bsg_cfg *cfg = r->cfg;
+	uint64_t left;
+
+	if (can_post_later && !outstanding(r) && off_now(r, &left)) {
+		struct timespec ts = {
+			0, (long)(left < SLEEP_MAX_NS ? left : SLEEP_MAX_NS)
+		};
+
+		nanosleep(&ts, NULL); /* the off phase, 1 ms at a time */
+		return 0;
+	}
 
 	if (cfg->limit_per_s > 0 && can_post_later) {
 		/* a quarter of the time one list's tokens take, <= 1 ms */
@@ -462,7 +476,7 @@ static int pass(struct run *r, unsigned int *idle_passes)
 	if (rc)
 		return rc;
 	if (progress || ++*idle_passes >= IDLE_CLOCK || r->cfg->events ||
-	    r->cfg->limit_per_s > 0) {
+	    r->cfg->limit_per_s > 0 || on_off(r->cfg)) {
 		r->now = pass_ns(r);
 		*idle_passes = 0;
 		if (progress)
@@ -474,38 +488,28 @@ static int pass(struct run *r, unsigned int *idle_passes)
 	return rc;
 }
 
-/* QP @i's share of @total over @n QPs. */
-static uint64_t share(uint64_t total, size_t n, size_t i)
-{
-	return total / n + (i < total % n ? 1 : 0);
-}
-
 /* The budgets and the size ring of QP @i: 0 or ENOMEM. */
 static int setup_shape(struct run *r, struct qstate *s, size_t i)
 {
 	const struct rperf_bsg_cfg *cfg = r->cfg;
+	uint64_t m = rperf_bsg_share(cfg->max_messages, r->nqs, i);
+	uint64_t b = cfg->max_bytes ?
+			     rperf_bsg_share(cfg->max_bytes, r->nqs, i) :
+			     UINT64_MAX;
 
-	s->bytes_left = UINT64_MAX;
 	if (cfg->max_messages) {
-		uint64_t m = share(cfg->max_messages, r->nqs, i);
-
 		s->capped = !s->final || m < s->limit;
-		if (m < s->limit)
-			s->limit = m;
+		s->limit = m < s->limit ? m : s->limit;
 		s->final = true;
 	}
-	if (cfg->max_bytes) {
-		s->bytes_left = share(cfg->max_bytes, r->nqs, i);
-		if (!s->bytes_left) {
-			s->limit = 0;
-			s->final = true;
-			s->capped = false;
-		}
+	if (!b) {
+		s->limit = 0;
+		s->final = true;
+		s->capped = false;
 	}
-	if (!cfg->max_bytes && !(cfg->sizes && cfg->sizes->n))
-		return 0;
-	s->cum = calloc(cfg->tx_depth, sizeof(*s->cum));
-	return s->cum ? 0 : ENOMEM;
+	return rperf_bsg_sizes_init(&s->z, cfg->tx_depth, b,
+				    cfg->max_bytes ||
+					    (cfg->sizes && cfg->sizes->n));
 }
 
 static int setup(struct run *r, const struct rperf_bsg_qp *qps)
@@ -537,7 +541,7 @@ static void teardown(struct run *r)
 	for (size_t i = 0; r->qs && i < r->nqs; i++) {
 		free(r->qs[i].wr);
 		free(r->qs[i].sge);
-		free(r->qs[i].cum);
+		rperf_bsg_sizes_fini(&r->qs[i].z);
 	}
 	free(r->qs);
 }

@@ -29,6 +29,7 @@ enum job_vt {
 	VT_ENUM, /* @choices, stored as int */
 	VT_MTU, /* 0 or 256..4096, power of two */
 	VT_NAME, /* device name */
+	VT_SCHEDULE, /* struct rperf_sched: closed | fixed:R | poisson:R */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
 	VT_SIZES, /* a size, or a distribution (job_shape.c) */
 };
@@ -138,6 +139,10 @@ static const struct job_key gen_keys[] = {
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
+	KEY("schedule", L, VT_SCHEDULE, S(schedule), 0, 0),
+	KEY("on", B, VT_TIME, S(on_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("off", B, VT_TIME, S(off_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("interval", G, VT_TIME, S(interval_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	KEY("stop", B, VT_TIME, S(stop_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("bytes", B, VT_SIZE, S(max_bytes), 1, JOB_MAX_BYTES),
 	KEY("messages", B, VT_COUNT, S(max_messages), 1, JOB_MAX_MESSAGES),
@@ -289,6 +294,9 @@ static int set_value(const struct job_key *k, const char *v, void *base,
 		}
 		memcpy(p, v, strlen(v) + 1);
 		return 0;
+	case VT_SCHEDULE:
+		return rperf_sched_parse(v, (struct rperf_sched *)(void *)p,
+					 why, whylen);
 	case VT_SPECIAL:
 		return 0;
 	case VT_SIZES:
@@ -369,6 +377,7 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 	int rc;
 
 	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME ||
+	    k->vt == VT_SCHEDULE ||
 	    (k->vt == VT_SIZES && job_sizes_is_dist(val)))
 		return ENOENT;
 	if (k->vt == VT_SPECIAL) {
