@@ -15,7 +15,10 @@
 #    last byte) within 15 % of its wire bytes / 4 Mb/s, the wire bytes
 #    taken from the switch port's counters.
 # The BSGs use RDMA WRITE and completion events (tests/lab/README.md: only
-# a latency client may busy-poll in the lab). Ends with "N passed, M failed".
+# a latency client may busy-poll in the lab). And an on/off BSG (on = 250ms,
+# off = 250ms): its host's tx counter sampled every 50 ms shows the
+# periods, and it sends half a continuous BSG's bytes.
+# Ends with "N passed, M failed".
 # shellcheck source=/dev/null
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -172,11 +175,47 @@ incast() {
 		([.completion_ns[] | select(. < 0.85 * $e or . > 1.15 * $e)] | length) == 0' "$OUT/incast.json" > /dev/null
 }
 
+# on = 250ms, off = 250ms (sched20's keys) beside a continuous BSG at the
+# same rate: h5's netdev tx bytes sampled every 50 ms show the periods
+# (read -t on a fifo: no process per sample under TCG), and the on/off
+# BSG sends about half of the continuous one's bytes
+onoff() {
+	local i b prev=0 d s on=0 off=0 flips=0 state="" ratio series="" cpid
+	{
+		printf '[global]\nduration = 3s\nwarmup = 0\n'
+		hosts_ini
+		printf "[bsg cont]\nfrom = h4\nto = h1\nsize = 1K\ntx_depth = 4\nrate = 4M\n%s" "$W"
+		printf "[bsg onoff]\nfrom = h5\nto = h1\nsize = 1K\ntx_depth = 4\nrate = 4M\non = 250ms\noff = 250ms\n%s" "$W"
+	} > "$OUT/onoff.ini"
+	rm -f /tmp/tick && mkfifo /tmp/tick && exec 9<> /tmp/tick
+	run_job onoff &
+	cpid=$!
+	for ((i = 0; i < 120; i++)); do
+		read -r b < /sys/class/net/h5/statistics/tx_bytes
+		d=$((b - prev)) prev=$b
+		if [ "$i" -gt 30 ] && [ "$i" -le 80 ]; then # 1.5-4 s: inside the window
+			if [ "$d" -gt 5000 ]; then on=$((on + 1)) s=on; else off=$((off + 1)) s=off; fi
+			[ -n "$state" ] && [ "$s" != "$state" ] && flips=$((flips + 1))
+			state=$s series="$series$([ "$s" = on ] && echo 1 || echo 0)"
+		fi
+		read -r -t 0.05 -u 9 _
+	done
+	exec 9>&-
+	wait "$cpid" || return 1
+	ratio=$(jq -r '[.generators[] | {(.name): .bytes}] | add | .onoff / .cont' "$OUT/onoff.json")
+	lab_result "onoff samples_on=$on samples_off=$off flips=$flips bytes_ratio=$ratio series=$series"
+	echo "EXPECT on and off samples both >= 10 and >= 4 switches in 50 samples of 50 ms (periods of 250 ms); on/off bytes / continuous bytes in [0.35, 0.65]"
+	echo "GOT on $on, off $off, switches $flips, ratio $ratio"
+	[ "$on" -ge 10 ] && [ "$off" -ge 10 ] && [ "$flips" -ge 4 ] &&
+		awk -v r="$ratio" 'BEGIN { exit !(r >= 0.35 && r <= 0.65) }'
+}
+
 check "5 agents listening (TLS, the lab key)"                   setup
 check "stop = 2s ends the BSG within 50 ms of its offset"       stop_at_offset
 check "bytes / messages budgets with a size distribution"       budgets
 check "--sweep x 2 (cartesian product) with --repeat 3"          sweep_repeat
 check "to = * among h1..h4: every host receives from the 3 others" all_to_all
+check "on/off BSG: the periods on the wire, half the bytes"     onoff
 check "[incast] 4 x 32 KiB to a 4 Mb/s port: completion = wire / rate" incast
 lab_agents_stop
 lab_summary
