@@ -3,6 +3,7 @@
 # rperf-plot.sh - draw rperf results with gnuplot, as PNG and SVG:
 #   rperf-plot.sh sweep SWEEP.json PREFIX   # rperf run --sweep ... --out_json_file
 #       PREFIX.png, PREFIX.svg: LSG RTT p50 / p99.9 and BSG Gb/s vs the value
+#       (with --repeat: the means, with 95 % interval error bars)
 #   rperf-plot.sh cdf HIST.csv PREFIX       # rperf lat --hist HIST.csv
 #       PREFIX.png, PREFIX.svg: the RTT CDF, one curve per size
 #   rperf-plot.sh mesh MESH.json PREFIX     # rperf mesh ... --out_json_file
@@ -37,14 +38,25 @@ sweep)
 	# x: the value in the key's unit (its index when it is not a number)
 	# 6th column: 1 when the samples support p99.9 (10 / (1 - 0.999) =
 	# 10,000, as the table's '*'), else 0: drawn hollow
-	jq -r '.points[] | [(.x // .index), (.lsg_rtt_ns.p50 // "NaN"),
-		(.lsg_rtt_ns.p999 // "NaN"), (.bsg_gbps // "NaN"), .value,
-		(if .lsg_samples >= 10000 then 1 else 0 end)] | @tsv' "$in" > "$dat"
+	# with several --sweep keys x is the point's index (labels "V1, V2");
+	# with --repeat the figures are the means (stats) and columns 7-9 the
+	# 95 % interval half widths of p50, p99.9 and Gb/s: error bars
+	jq -r '(.sweeps // [] | length > 1) as $multi | .points[] |
+		(.stats // {}) as $s |
+		def m($k; $d): if $s[$k].mean == null then $d else $s[$k].mean end;
+		def ci($k): $s[$k].ci95 // "NaN";
+		[(if $multi then .index else (.x // .index) end),
+		m("lsg_p50_ns"; .lsg_rtt_ns.p50 // "NaN"),
+		m("lsg_p999_ns"; .lsg_rtt_ns.p999 // "NaN"),
+		m("bsg_gbps"; .bsg_gbps // "NaN"), .value,
+		(if .lsg_samples >= 10000 then 1 else 0 end),
+		ci("lsg_p50_ns"), ci("lsg_p999_ns"), ci("bsg_gbps")] | @tsv' "$in" > "$dat"
+	bars=$(jq -r 'if (.repeat // 1) > 1 then 1 else 0 end' "$in")
 	key=$(jq -r '.sweep.key' "$in")
 	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
 	# microseconds, or milliseconds when the largest RTT is 10 ms or more
 	scale=$(awk -F'\t' '$3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e7 ? "div=1e6; unit=\"ms\"" : "div=1e3; unit=\"us\"") }' "$dat")
-	render sweep.gp "key='$key'; $scale"
+	render sweep.gp "key='$key'; bars=$bars; $scale"
 	;;
 cdf)
 	head -n 1 "$in" | grep -q '^size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction$' ||

@@ -4,7 +4,9 @@
 # value. Called by rperf-plot.sh with -e "dat='F'; out='F'; term='T';
 # key='bsg.load.count'; div=1e3; unit='us'"; dat columns (tab-separated): x, p50_ns, p999_ns,
 # bsg_gbps, value-as-given, 1 when the samples support p99.9 (else its
-# point is drawn hollow, as the table's '*').
+# point is drawn hollow, as the table's '*'), then the 95 % interval half
+# widths of p50, p99.9 and Gb/s (NaN without --repeat); bars=1 (rperf run
+# --repeat N > 1: the figures are means) draws them as error bars.
 set datafile separator "\t"
 set datafile missing "NaN"
 if (term eq "svg") {
@@ -20,11 +22,24 @@ set xlabel key
 set ylabel sprintf("LSG RTT (%s)", unit)
 set title "(a) LSG round-trip time"
 set yrange [0:*]
+if (bars) {
+plot dat using 1:($2/div):xticlabels(5) with linespoints pt 7 lw 2 title "p50 (mean, 95 % interval)", \
+     dat using 1:($2/div):($7/div) with yerrorbars lc 1 pt 7 notitle, \
+     dat using 1:($3/div) with lines lw 2 lc 2 title "p99.9 (hollow: < 10,000 samples)", \
+     dat using 1:($3/div):($8/div) with yerrorbars lc 2 pt 5 notitle, \
+     dat using 1:($6 > 0 ? NaN : $3/div) with points pt 4 ps 1.2 lc 2 notitle
+} else {
 plot dat using 1:($2/div):xticlabels(5) with linespoints pt 7 lw 2 title "p50", \
      dat using 1:($3/div) with lines lw 2 lc 2 title "p99.9 (hollow: < 10,000 samples)", \
      dat using 1:($6 > 0 ? $3/div : NaN) with points pt 5 ps 1.2 lc 2 notitle, \
      dat using 1:($6 > 0 ? NaN : $3/div) with points pt 4 ps 1.2 lc 2 notitle
+}
 set ylabel "BSG total (Gb/s, payload sent)"
 set title "(b) BSG bandwidth"
+if (bars) {
+plot dat using 1:4:xticlabels(5) with linespoints pt 7 lw 2 title "all BSGs (mean, 95 % interval)", \
+     dat using 1:4:9 with yerrorbars lc 1 pt 7 notitle
+} else {
 plot dat using 1:4:xticlabels(5) with linespoints pt 7 lw 2 title "all BSGs"
+}
 unset multiplot

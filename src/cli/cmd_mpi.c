@@ -355,9 +355,9 @@ int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
 	}
 	if (!cfg->mpi)
 		return rperf_cmd_run(cfg, stop);
-	if (cfg->sweep) {
+	if (cfg->sweeps.n || cfg->repeat > 1) {
 		fprintf(stderr,
-			"rperf run: --sweep with --mpi: not supported; accepted: one launch per value (--set KEY=VALUE)\n");
+			"rperf run: --sweep or --repeat with --mpi: not supported; accepted: one launch per value (--set KEY=VALUE)\n");
 		return RPERF_EXIT_USAGE;
 	}
 	rc = rperf_mpi_init(&c.m, err, sizeof(err));

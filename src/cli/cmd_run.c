@@ -7,7 +7,8 @@
  * (src/run), prints the text report and writes the JSON. Exit 3 when a host
  * failed, the experiment was aborted or an instance reported an error (not
  * after SIGINT: then every instance was cut short on purpose): the others'
- * results are still printed and written. --sweep: cmd_run_sweep.c.
+ * results are still printed and written. --sweep, --repeat:
+ * cmd_run_sweep.c.
  */
 #include "cli/cmd_run.h"
 
@@ -57,15 +58,14 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 }
 
 int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
-		 struct rperf_job **out, char *err, size_t errlen)
+		 size_t nextra, struct rperf_job **out, char *err,
+		 size_t errlen)
 {
 	struct rperf_job_edit ed = c->edit;
 	int rc;
 
-	if (extra) {
-		c->assigns[ed.nassigns] = *extra;
-		ed.nassigns++;
-	}
+	for (size_t i = 0; i < nextra && i < RPERF_SWEEP_MAX_KEYS; i++)
+		c->assigns[ed.nassigns++] = extra[i];
 	rc = rperf_job_load_edit(c->cfg->job, &ed, out, err, errlen);
 	if (!rc && !c->cfg->run_boot) /* --mpi: the launched agents' ports */
 		rc = rperf_run_check_job(*out, err, errlen);
@@ -185,7 +185,7 @@ static int run_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 
 	if (c->cfg->mesh_cmd) /* rperf mesh HOSTS-OR-JOB */
 		return rperf_cmd_mesh(c, stop);
-	rc = run_cmd_load(c, NULL, &c->job, err, sizeof(err));
+	rc = run_cmd_load(c, NULL, 0, &c->job, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
@@ -229,11 +229,11 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
-	} else if (cfg->sweep && cfg->prom_file) {
+	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->prom_file) {
 		fprintf(stderr,
-			"rperf run: --prom with --sweep: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
+			"rperf run: --prom with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
 		status = RPERF_EXIT_USAGE;
-	} else if (cfg->sweep) {
+	} else if (cfg->sweeps.n || cfg->repeat > 1) {
 		status = rperf_cmd_run_sweep(c, stop);
 	} else {
 		status = run_one(c, stop);

@@ -20,8 +20,9 @@ struct run_cmd {
 	struct rperf_job *job;
 	struct cli_auth auth; /* --key-file or certificates */
 	const char *json_path; /* NULL: no JSON */
-	/* --hosts-map and --set, in order; @extra: one more (the sweep's) */
-	struct rperf_job_assign assigns[RPERF_MAX_STR_LIST + 1];
+	/* --hosts-map and --set, in order; then the sweep point's */
+	struct rperf_job_assign
+		assigns[RPERF_MAX_STR_LIST + RPERF_SWEEP_MAX_KEYS];
 	char origins[RPERF_MAX_STR_LIST][160];
 	struct rperf_job_edit edit;
 };
@@ -31,10 +32,11 @@ void run_cmd_edits(struct run_cmd *c);
 /* The key or certificates (none: EACCES unless --insecure or --mpi), the
  * JSON path (checked writable) and the edits of @c->cfg. */
 int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen);
-/* Load @c's job file with its edits plus @extra (may be NULL), then the
- * controller's checks. */
+/* Load @c's job file with its edits plus @nextra more (a sweep point's,
+ * at most RPERF_SWEEP_MAX_KEYS), then the controller's checks. */
 int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
-		 struct rperf_job **out, char *err, size_t errlen);
+		 size_t nextra, struct rperf_job **out, char *err,
+		 size_t errlen);
 /* The options of one experiment (authentication, timeout, heartbeat). */
 void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o);
 /* 0, or 3 when a host failed, the experiment was aborted or an instance
@@ -65,7 +67,7 @@ int rperf_cmd_run_check(struct run_cmd *c);
  * @c->job unless loaded; an exit status. */
 int rperf_cmd_mesh(struct run_cmd *c, const volatile sig_atomic_t *stop);
 
-/* rperf run --sweep (cmd_run_sweep.c): an exit status. */
+/* rperf run --sweep / --repeat (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 
 #endif

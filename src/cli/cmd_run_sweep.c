@@ -25,11 +25,14 @@ int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s)
 
 	for (size_t i = 0; i < s->npt; i++) {
 		struct rperf_sweep_point *p = &s->pt[i];
-		struct rperf_job_assign a = { .text = p->assign,
-					      .origin = p->origin };
+		struct rperf_job_assign a[RPERF_SWEEP_MAX_KEYS];
 
+		for (size_t k = 0; k < p->nassign; k++)
+			a[k] = (struct rperf_job_assign){
+				.text = p->assigns[k], .origin = p->origins[k]
+			};
 		err[0] = '\0';
-		rc = run_cmd_load(c, &a, &p->job, err, sizeof(err));
+		rc = run_cmd_load(c, a, p->nassign, &p->job, err, sizeof(err));
 		if (!rc && p->job->mesh) {
 			snprintf(
 				err, sizeof(err),
@@ -46,10 +49,33 @@ int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s)
 	return 0;
 }
 
-/* Run point @i; its report on stdout (the progress line paused for it).
- * 0 or an exit status. */
+/* "== sweep point 2 of 4: bsg.b.size = 4K, bsg.b.count = 2 (repeat 1 of 3)" */
+static void point_header(const struct rperf_sweep *s, size_t i, size_t rep,
+			 char *item, size_t len)
+{
+	const struct rperf_sweep_point *p = &s->pt[i];
+	size_t n = 0;
+
+	item[0] = '\0';
+	for (size_t k = 0; k < s->nax && n < len; k++)
+		n += (size_t)snprintf(item + n, len - n, "%s%s = %s",
+				      k ? ", " : "", s->ax[k].key, p->vals[k]);
+	if (s->repeat > 1 && n < len)
+		snprintf(item + n, len - n, "%srepeat %zu of %zu",
+			 s->nax ? " (" : "", rep + 1, s->repeat);
+	if (s->repeat > 1 && s->nax && strlen(item) + 1 < len)
+		strcat(item, ")");
+	if (s->nax)
+		printf("== sweep point %zu of %zu: %s\n", i + 1, s->npt, item);
+	else
+		printf("== %s\n", item);
+	fflush(stdout);
+}
+
+/* Run point @i once more (repeat @rep); its report on stdout (the
+ * progress line paused for it). 0 or an exit status. */
 static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
-		     const volatile sig_atomic_t *stop,
+		     size_t rep, const volatile sig_atomic_t *stop,
 		     struct rperf_progress *pg)
 {
 	struct rperf_sweep_point *p = &s->pt[i];
@@ -58,17 +84,15 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 	char err[512] = "";
 	int rc, status;
 
-	printf("== sweep point %zu of %zu: %s = %s\n", i + 1, s->npt, s->key,
-	       p->value);
-	fflush(stdout);
+	point_header(s, i, rep, err, sizeof(err));
 	run_cmd_opts(c, &o);
-	snprintf(err, sizeof(err), "%s = %s", s->key, p->value);
-	rperf_progress_item(pg, i, err);
+	rperf_progress_item(pg, i * s->repeat + rep, err);
 	err[0] = '\0';
 	rc = rperf_run_execute(p->job, &o, stop, &r, err, sizeof(err));
 	rperf_progress_pause(pg);
 	if (rc) {
-		fprintf(stderr, "rperf run: %s: %s\n", p->origin, err);
+		fprintf(stderr, "rperf run: %s: %s\n",
+			p->origin ? p->origin : "the run", err);
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_RUNTIME;
 	}
 	rc = rperf_run_report_text(stdout, r);
@@ -78,8 +102,8 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 			strerror(rc));
 	status = run_cmd_exit_status(r);
 	if (r->aborted)
-		fprintf(stderr, "rperf run: %s: aborted: %s\n", p->origin,
-			r->abort_why);
+		fprintf(stderr, "rperf run: %s: aborted: %s\n",
+			p->origin ? p->origin : "the run", r->abort_why);
 	else if (status)
 		run_cmd_summary(r);
 	if (r->interrupted)
@@ -113,7 +137,9 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	int rc, status = RPERF_EXIT_OK, st;
 	struct rperf_progress pg;
 
-	rc = rperf_sweep_create(cfg->sweep, &s, err, sizeof(err));
+	rc = rperf_sweep_create_multi(cfg->sweeps.v, cfg->sweeps.n, cfg->zip,
+				      (size_t)cfg->repeat, &s, err,
+				      sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
@@ -128,15 +154,16 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 		goto free_sweep;
 	}
 	/* an error leaves the line off (pg.f NULL): the run goes on */
-	(void)rperf_progress_start(&pg,
-				   rperf_progress_wanted(cfg) ? stderr : NULL,
-				   "rperf run --sweep", s->npt, 0);
-	for (size_t i = 0; i < s->npt; i++) {
+	(void)rperf_progress_start(
+		&pg, rperf_progress_wanted(cfg) ? stderr : NULL,
+		s->nax ? "rperf run --sweep" : "rperf run --repeat",
+		s->npt * s->repeat, 0);
+	for (size_t i = 0; i < s->npt * s->repeat; i++) {
 		if (stop && *stop) {
 			s->interrupted = true;
 			break;
 		}
-		st = run_point(c, s, i, stop, &pg);
+		st = run_point(c, s, i / s->repeat, i % s->repeat, stop, &pg);
 		if (st == RPERF_EXIT_INTERNAL)
 			status = st;
 		else if (st && status == RPERF_EXIT_OK)

@@ -160,7 +160,8 @@ struct rperf_cli_config {
 	uint64_t spin_ns; /* info: self-test spin window */
 
 	/* run: job edits and sweeps (options_run.c) */
-	const char *sweep; /* SECTION.NAME.KEY=V1,V2,... */
+	struct rperf_str_list sweeps; /* --sweep SECTION.NAME.KEY=V1,V2,... */
+	bool zip; /* --zip: the sweeps' i-th values together */
 	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
 	const char *hosts_map;
 	/* perftest's flags (config/options_perftest.c) */

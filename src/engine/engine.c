@@ -464,6 +464,8 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 			(void)g->ops->result(g);
 		out->res[i] = g->res; /* histograms move into the report */
 		g->res.rtt = g->res.wire = g->res.loop = NULL;
+		g->res.bursts = NULL; /* moved too */
+		g->res.nbursts = 0;
 		out->n = i + 1;
 	}
 	return 0;
@@ -484,6 +486,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 		rperf_hist_destroy(g->res.rtt);
 		rperf_hist_destroy(g->res.wire);
 		rperf_hist_destroy(g->res.loop);
+		rperf_proto_traffic_fini(&g->res);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

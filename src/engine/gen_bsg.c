@@ -16,6 +16,7 @@
 
 #include "gen/gen.h"
 #include "gen/bsg.h"
+#include "engine/gen_shape.h"
 
 struct bsg_src {
 	struct rperf_qp **qp;
@@ -24,6 +25,7 @@ struct bsg_src {
 	struct rperf_bsg_qp *bq; /* [nqp], filled at connect */
 	struct rperf_buf buf;
 	struct rperf_bsg_res res;
+	struct rperf_incast_log bursts; /* incast senders */
 	bool ran;
 };
 
@@ -147,17 +149,19 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 		.cq_mod = g->spec.cq_mod,
 		.post_list = g->spec.post_list,
 		.events = g->spec.completion == RPERF_COMPLETION_EVENT,
-		.limit_per_s = g->spec.rate_bps > 0 ?
-				       g->spec.rate_bps /
-					       (8.0 * (double)g->spec.size) :
-				       0,
+		.limit_per_s = rperf_bsg_spec_limit(&g->spec),
 		.on_ns = g->spec.on_ns,
 		.off_ns = g->spec.off_ns,
 		.stop = stop,
 		.peer_fd = -1,
 		.stall_ns = rperf_engine_stall_ns(&g->spec.path),
 	};
-	int rc = rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
+	int rc;
+
+	rperf_bsg_spec_shape(g, &c);
+	rc = g->spec.burst_bytes ? rperf_incast_run(g, &c, b->bq, b->nqp,
+						    &b->res, &b->bursts) :
+				   rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
 
 	b->ran = true;
 	if (rc)
@@ -189,7 +193,7 @@ static int bsg_result(struct rperf_gen_inst *g)
 	g->res.posted = b->res.posted;
 	g->res.post_calls = b->res.post_calls;
 	g->res.seconds = b->res.seconds;
-	return 0;
+	return rperf_bsg_result_shape(g, &b->res, &b->bursts);
 }
 
 static void bsg_teardown(struct rperf_gen_inst *g)
@@ -205,6 +209,7 @@ static void bsg_teardown(struct rperf_gen_inst *g)
 	rperf_channel_close(b->channel);
 	free(b->bq);
 	rperf_buf_free(&b->buf);
+	free(b->bursts.t);
 	free(b);
 	g->priv = NULL;
 }

@@ -305,6 +305,13 @@ struct rperf_proto_result {
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
+	/* BSG sources, optional (proto_traffic.c): "end_ns" the last
+	 * completion, ns after the barrier (GO + start_in); "bursts" an
+	 * incast sender's [[first post, last completion], ...], the same */
+	bool has_end;
+	uint64_t end_ns;
+	uint64_t *bursts; /* [2 * nbursts], owned */
+	size_t nbursts; /* <= RPERF_PROTO_MAX_BURSTS */
 	/* sources: "placement" (optional; placed false when absent) */
 	bool placed;
 	struct rperf_proto_placement {
@@ -312,6 +319,14 @@ struct rperf_proto_result {
 		bool remote;
 	} place;
 };
+#define RPERF_PROTO_MAX_BURSTS 2048 /* per instance and run */
+/* proto_traffic.c: the optional keys above into @o / out of @o (0, ENOMEM,
+ * EBADMSG with @why); fini frees the bursts. */
+int rperf_proto_traffic_fill(const struct rperf_proto_result *r, json_t *o);
+int rperf_proto_traffic_decode(const json_t *o, struct rperf_proto_result *r,
+			       size_t idx, char *why, size_t whylen);
+void rperf_proto_traffic_fini(struct rperf_proto_result *r);
+
 struct rperf_proto_report {
 	char host[RPERF_NAME_LEN];
 	struct rperf_proto_result *res; /* [n] */

@@ -173,6 +173,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 					r->nic_ts ? "nic" : "cpu");
 	if (!rc && r->placed)
 		rc = place_set(o, &r->place);
+	if (!rc)
+		rc = rperf_proto_traffic_fill(r, o);
 	return rc;
 }
 
@@ -316,7 +318,9 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 		}
 	}
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
-	return rc ? rc : place_decode(o, r, idx, why, whylen);
+	if (!rc)
+		rc = place_decode(o, r, idx, why, whylen);
+	return rc ? rc : rperf_proto_traffic_decode(o, r, idx, why, whylen);
 }
 
 /* optional "dry_run" (boolean), "start_ns" and "go_rx_ns" (u64) */
@@ -395,6 +399,7 @@ void rperf_proto_report_fini(struct rperf_proto_report *r)
 		rperf_hist_destroy(r->res[i].rtt);
 		rperf_hist_destroy(r->res[i].wire);
 		rperf_hist_destroy(r->res[i].loop);
+		rperf_proto_traffic_fini(&r->res[i]);
 	}
 	free(r->res);
 	r->res = NULL;

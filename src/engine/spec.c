@@ -5,6 +5,7 @@
  * both directions, so the encoder and the decoder cannot drift apart.
  */
 #include "engine/spec.h"
+#include "engine/spec_traffic.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -259,7 +260,9 @@ static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
 	}
-	return rperf_spec_sched_check(s, why, wl);
+	if (rperf_spec_sched_check(s, why, wl))
+		return EBADMSG;
+	return rperf_spec_traffic_check(s, why, wl);
 }
 
 static int set_name(json_t *o, const char *key, const char *n)
@@ -302,6 +305,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
 	if (!rc)
 		rc = rperf_spec_sched_encode(s, o);
+	if (!rc)
+		rc = rperf_spec_traffic_fill(s, o);
 	return rc;
 }
 
@@ -422,6 +427,8 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
 	if (!rc)
 		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
+	if (!rc)
+		rc = rperf_spec_traffic_decode(obj, &t, why, whylen);
 	if (rc)
 		return rc;
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */

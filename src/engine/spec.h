@@ -22,6 +22,7 @@
 
 #include "gen/gen.h"
 #include "gen/schedule.h"
+#include "gen/size_dist.h"
 
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
 
@@ -96,6 +97,20 @@ struct rperf_gen_spec {
 				   both 0 (always on) or both > 0 */
 	uint64_t interval_ns; /* "interval_ns": time-series interval,
 				 0 = none; default 1 s */
+	/* BSG traffic shape (optional on the wire, absent = 0 / none; codec
+	 * and checks in spec_traffic.c) */
+	uint64_t stop_ns; /* "stop_ns": stop posting at this offset after
+			     the barrier; 0: none, else > start_ns */
+	uint64_t max_bytes; /* "bytes": payload bytes in all; 0: no cap */
+	uint64_t max_messages; /* "messages": messages in all; 0: no cap */
+	struct rperf_size_dist sizes; /* "sizes"/"size_weights": message
+					 sizes drawn from it; size = the
+					 largest; n = 0: every one is size */
+	/* incast sender (an [incast NAME] section's instance) */
+	uint64_t burst_bytes; /* "burst": bytes per burst; 0: not incast */
+	uint64_t period_ns; /* "period_ns": one burst per period */
+	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
+			       uniform 0..jitter_ns (< period_ns) */
 };
 
 /* The optional keys above: check (both ends), encode, decode (absent =

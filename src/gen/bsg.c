@@ -15,41 +15,14 @@
 
 #include "gen/gen.h"
 #include "gen/dev_ops.h"
+#include "gen/bsg_sizes.h"
+#include "gen/size_dist.h"
 
 #define POLL_BATCH 32
 #define IDLE_CLOCK 64 /* empty passes between clock reads */
 #define PEER_CHECK_NS 100000000ull
 #define SLEEP_MAX_NS 1000000ull
 #define EVENT_QPS 64 /* channels waited on at once */
-
-void rperf_tbucket_init(struct rperf_tbucket *tb, double per_s, double burst,
-			uint64_t now_ns)
-{
-	tb->per_ns = per_s / 1e9;
-	tb->burst = burst < 1 ? 1 : burst;
-	tb->tokens = tb->burst;
-	tb->last_ns = now_ns;
-}
-
-uint64_t rperf_tbucket_take(struct rperf_tbucket *tb, double n, uint64_t now_ns)
-{
-	double need;
-
-	if (n > tb->burst)
-		n = tb->burst;
-	if (now_ns > tb->last_ns) {
-		tb->tokens += (double)(now_ns - tb->last_ns) * tb->per_ns;
-		if (tb->tokens > tb->burst)
-			tb->tokens = tb->burst;
-		tb->last_ns = now_ns;
-	}
-	if (tb->tokens >= n) {
-		tb->tokens -= n;
-		return 0;
-	}
-	need = (n - tb->tokens) / tb->per_ns;
-	return need < 1 ? 1 : (uint64_t)need + 1;
-}
 
 struct qstate {
 	const struct rperf_bsg_qp *q;
@@ -58,6 +31,8 @@ struct qstate {
 	uint64_t posted, completed, limit;
 	uint32_t outstanding, unsignaled;
 	bool final; /* limit will not change any more */
+	bool capped; /* final, but a deadline or the stop flag may cut it */
+	struct rperf_bsg_sizes z; /* varying sizes (bsg_sizes.h) */
 };
 
 struct run {
@@ -72,6 +47,7 @@ struct run {
 		next_peer; /* pass */
 	uint64_t last_progress; /* a post or a completion */
 	uint64_t tick_msgs;
+	uint64_t rng; /* size draws */
 	bool armed;
 	bool ending; /* finalize()d: the last WRs go out whatever the phase */
 };
@@ -79,6 +55,15 @@ struct run {
 static uint64_t now_ns(void)
 {
 	return rperf_clock_posix_now();
+}
+
+/* CLOCK_MONOTONIC (the engine's barrier clock), for first_ns/last_ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -181,6 +166,26 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 	}
 }
 
+/* Sizes of the next @k WRs of @s; the count that will be posted (fewer
+ * when the byte budget ends inside: that WR ends the QP). */
+static uint32_t size_wrs(struct run *r, struct qstate *s, uint32_t k)
+{
+	bool last = false;
+
+	for (uint32_t j = 0; j < k && !last; j++) {
+		s->sge[j].length = (uint32_t)rperf_bsg_sizes_next(
+			&s->z, r->cfg->sizes, r->cfg->size, &r->rng,
+			s->posted + j, &last);
+		if (last) {
+			s->limit = s->posted + j + 1;
+			s->final = true;
+			s->capped = false;
+			return j + 1;
+		}
+	}
+	return k;
+}
+
 /* An on/off source in its off phase (then *left: ns until it is on). */
 static bool off_now(const struct run *r, uint64_t *left)
 {
@@ -210,6 +215,8 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 		return 0;
 	if (cfg->limit_per_s > 0 && rperf_tbucket_take(&r->tb, k, r->now))
 		return 0;
+	if (s->z.cum)
+		k = size_wrs(r, s, k);
 	for (uint32_t j = 0; j < k; j++) {
 		struct ibv_send_wr *w = &s->wr[j];
 		bool end = s->posted + j + 1 == s->limit && s->final;
@@ -261,7 +268,9 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 		s->outstanding -= (uint32_t)wc[i].wr_id;
 		s->completed += wc[i].wr_id;
 		r->res->messages += wc[i].wr_id;
-		r->res->bytes += wc[i].wr_id * r->cfg->size;
+		r->res->bytes +=
+			s->z.cum ? rperf_bsg_sizes_done(&s->z, s->completed) :
+				   wc[i].wr_id * r->cfg->size;
 	}
 	return 0;
 }
@@ -272,11 +281,14 @@ static void finalize(struct run *r)
 	r->ending = true;
 	for (size_t i = 0; i < r->nqs; i++) {
 		struct qstate *s = &r->qs[i];
+		uint64_t limit = s->posted + (s->unsignaled ? 1 : 0);
 
-		if (s->final)
+		if (s->final && !s->capped)
 			continue;
-		s->limit = s->posted + (s->unsignaled ? 1 : 0);
+		if (limit < s->limit)
+			s->limit = limit;
 		s->final = true;
+		s->capped = false;
 	}
 }
 
@@ -332,7 +344,8 @@ static int checks(struct run *r)
 		r->res->stopped = true;
 		finalize(r);
 	}
-	if (cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns)
+	if ((cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns) ||
+	    (cfg->stop_at_ns && r->now >= cfg->stop_at_ns))
 		finalize(r);
 	tick(r);
 	if (peer_gone(r))
@@ -475,6 +488,30 @@ static int pass(struct run *r, unsigned int *idle_passes)
 	return rc;
 }
 
+/* The budgets and the size ring of QP @i: 0 or ENOMEM. */
+static int setup_shape(struct run *r, struct qstate *s, size_t i)
+{
+	const struct rperf_bsg_cfg *cfg = r->cfg;
+	uint64_t m = rperf_bsg_share(cfg->max_messages, r->nqs, i);
+	uint64_t b = cfg->max_bytes ?
+			     rperf_bsg_share(cfg->max_bytes, r->nqs, i) :
+			     UINT64_MAX;
+
+	if (cfg->max_messages) {
+		s->capped = !s->final || m < s->limit;
+		s->limit = m < s->limit ? m : s->limit;
+		s->final = true;
+	}
+	if (!b) {
+		s->limit = 0;
+		s->final = true;
+		s->capped = false;
+	}
+	return rperf_bsg_sizes_init(&s->z, cfg->tx_depth, b,
+				    cfg->max_bytes ||
+					    (cfg->sizes && cfg->sizes->n));
+}
+
 static int setup(struct run *r, const struct rperf_bsg_qp *qps)
 {
 	const struct rperf_bsg_cfg *cfg = r->cfg;
@@ -493,6 +530,8 @@ static int setup(struct run *r, const struct rperf_bsg_qp *qps)
 		prepare_wrs(cfg, s);
 		s->final = cfg->iters && !cfg->duration_ns && !cfg->infinite;
 		s->limit = s->final ? cfg->iters : UINT64_MAX;
+		if (setup_shape(r, s, i))
+			return ENOMEM;
 	}
 	return 0;
 }
@@ -502,6 +541,7 @@ static void teardown(struct run *r)
 	for (size_t i = 0; r->qs && i < r->nqs; i++) {
 		free(r->qs[i].wr);
 		free(r->qs[i].sge);
+		rperf_bsg_sizes_fini(&r->qs[i].z);
 	}
 	free(r->qs);
 }
@@ -522,7 +562,11 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	if (!nqps || !cfg->tx_depth || !cfg->cq_mod || !cfg->post_list ||
 	    cfg->post_list > cfg->tx_depth || cfg->verb < RPERF_VERB_SEND ||
 	    cfg->verb > RPERF_VERB_ATOMIC ||
-	    (cfg->verb == RPERF_VERB_ATOMIC && cfg->size != RPERF_ATOMIC_SIZE))
+	    (cfg->verb == RPERF_VERB_ATOMIC &&
+	     cfg->size != RPERF_ATOMIC_SIZE) ||
+	    (cfg->sizes && cfg->sizes->n &&
+	     (rperf_size_dist_max(cfg->sizes) != cfg->size ||
+	      cfg->verb == RPERF_VERB_ATOMIC)))
 		return fail(&r, EINVAL, "%s",
 			    "invalid generator configuration");
 	rc = setup(&r, qps);
@@ -530,6 +574,8 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 		teardown(&r);
 		return fail(&r, rc, "%s", "out of memory");
 	}
+	r.rng = cfg->seed;
+	res->first_ns = mono_ns();
 	r.t0 = now_ns();
 	r.t0c = r.now = r.last_done = r.last_tick = pass_ns(&r);
 	r.last_progress = r.t0c;
@@ -547,6 +593,7 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	r.now = now_ns();
 	res->seconds = rc ? (double)(r.last_done - r.t0c) / 1e9 :
 			    (double)(r.now - r.t0) / 1e9;
+	res->last_ns = rc ? r.last_done : mono_ns();
 	res->cpu_seconds = cpu_now() - cpu0;
 	teardown(&r);
 	return rc;

@@ -19,6 +19,7 @@
 #include "verbs/verbs.h"
 
 struct rperf_dev_ops;
+struct rperf_size_dist;
 
 /* Token bucket (pure; unit tested): tokens are messages. */
 struct rperf_tbucket {
@@ -73,6 +74,17 @@ struct rperf_bsg_cfg {
 	 * tests pass a scripted device (events mode needs the real one) */
 	const struct rperf_dev_ops *ops;
 	void *ops_ctx;
+	/* traffic shape (0 / NULL: none). Budgets are split evenly among
+	 * the QPs; a QP whose share is used up ends (the run ends when every
+	 * QP has); they combine with duration/stop (what comes first). */
+	uint64_t max_messages; /* messages over all QPs */
+	uint64_t max_bytes; /* payload bytes over all QPs: the last message
+			       of each QP is cut to fit its share exactly */
+	const struct rperf_size_dist *sizes; /* each message's size drawn
+						from it; @size must be its
+						largest */
+	uint64_t seed; /* of the size draws (repeatable runs) */
+	uint64_t stop_at_ns; /* CLOCK_MONOTONIC: stop posting then */
 };
 
 /* One QP of the generator (connected by the caller). */
@@ -93,6 +105,9 @@ struct rperf_bsg_res {
 	double seconds; /* first post to last completion */
 	double cpu_seconds; /* user + system of this process meanwhile */
 	bool stopped; /* ended by the stop flag */
+	/* CLOCK_MONOTONIC ns of the first post and of the end of the run
+	 * (its last completion polled); 0 when nothing ran */
+	uint64_t first_ns, last_ns;
 	char error[256]; /* why the run failed, "" if it did not */
 };
 

@@ -68,6 +68,8 @@ const char *job_sect_type_name(enum job_sect_type t)
 		return "bsg";
 	case JOB_SECT_MESH:
 		return "mesh";
+	case JOB_SECT_INCAST:
+		return "incast";
 	}
 	return "?";
 }
@@ -76,7 +78,8 @@ enum job_sect_type job_sect_type_parse(const char *word)
 {
 	static const enum job_sect_type all[] = { JOB_SECT_GLOBAL,
 						  JOB_SECT_HOST, JOB_SECT_LSG,
-						  JOB_SECT_BSG, JOB_SECT_MESH };
+						  JOB_SECT_BSG, JOB_SECT_MESH,
+						  JOB_SECT_INCAST };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(word, job_sect_type_name(all[i])))
@@ -236,7 +239,11 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 			"%llu but from lists %zu host%s; lower count or list more hosts",
 			(unsigned long long)g->count, g->nfrom,
 			g->nfrom == 1 ? "" : "s");
-	for (size_t i = 0; i < g->nfrom; i++)
+	if (g->to_all && (g->has_count ? g->count : g->nfrom) == 1)
+		return job_fail(
+			m, g->to_kv->line, s, "to",
+			"* sends to every other host of from, and there is one; list two or more hosts in from (and count)");
+	for (size_t i = 0; i < g->nfrom && !g->to_all; i++)
 		if (g->from[i] == g->to)
 			return job_fail(
 				m, g->to_kv->line, s, "to",
@@ -244,6 +251,8 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 				job->hosts[g->to].name,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
+	if (job_check_shape(g, m))
+		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");
 		return job_fail(
@@ -254,11 +263,22 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 	return check_sched(g, m);
 }
 
+size_t job_gen_instances(const struct job_gen *g)
+{
+	size_t n = g->has_count ? (size_t)g->count : g->nfrom;
+
+	return g->to_all ? n * (n ? n - 1 : 0) : n;
+}
+
 static void add_instances(struct rperf_job *job, const struct job_gen *g)
 {
 	size_t n = g->has_count ? (size_t)g->count : g->nfrom;
 
-	for (size_t i = 0; i < n; i++) {
+	/* to = *: sender i to every other j, i-major */
+	for (size_t k = 0; k < job_gen_instances(g); k++) {
+		size_t i = g->to_all ? k / (n - 1) : k;
+		size_t j = g->to_all ? k % (n - 1) : 0;
+		int to = g->to_all ? g->from[j < i ? j : j + 1] : g->to;
 		struct rperf_gen_spec *sp = &job->inst[job->ninst];
 		const struct rperf_host_sel *hs = &job->hosts[g->from[i]].sel;
 
@@ -269,7 +289,7 @@ static void add_instances(struct rperf_job *job, const struct job_gen *g)
 			sp->cpu_node = hs->cpu_node;
 		if (sp->mem_node < 0)
 			sp->mem_node = hs->mem_node;
-		memcpy(sp->to, job->hosts[g->to].name, sizeof(sp->to));
+		memcpy(sp->to, job->hosts[to].name, sizeof(sp->to));
 		sp->duration_ns = job->duration_ns;
 		sp->warmup_ns = job->warmup_ns;
 		sp->sink_completion = job->sink_completion;
@@ -306,7 +326,7 @@ static int build_gens(struct rperf_job *job, const struct job_raw *raw,
 			rc = check_gen(job, g, m);
 		if (rc)
 			return rc;
-		ninst += g->has_count ? (size_t)g->count : g->nfrom;
+		ninst += job_gen_instances(g);
 		if (ninst > RPERF_JOB_MAX_INSTANCES)
 			return job_fail(
 				m, s->line, s, NULL,

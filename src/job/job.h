@@ -20,7 +20,14 @@
  *              BSG only: verb (send|write|write_imm), tx_depth, post_list
  *              (<= tx_depth), cq_mod, qps; cpu_node, mem_node (0..1023,
  *              auto = -1: the from host's). Unset keys:
- *              rperf_gen_spec_defaults().
+ *              rperf_gen_spec_defaults(). BSG traffic shape:
+ *              to = * (every other host of from), stop (offset after GO,
+ *              > start), bytes, messages (budgets over its QPs), size =
+ *              SIZE:WEIGHT,... or @FILE (a distribution; LSGs refuse it)
+ *   [incast G] from (senders), to (one host), burst (bytes per sender per
+ *              burst), period (>= 1 ms), jitter (< period) and the BSG
+ *              keys but stop/bytes/messages: BSG instances with
+ *              burst_bytes set (src/run/run_incast.h)
  *
  * Values:
  *   sizes  binary: 64, 4K = 4Ki = 4KiB = 4KB = 4096, 1M, 1G; optional B

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/spec_traffic.h"
 #include "util/units.h"
 
 #define NS_MS 1000000ull
@@ -30,6 +31,7 @@ enum job_vt {
 	VT_NAME, /* device name */
 	VT_SCHEDULE, /* struct rperf_sched: closed | fixed:R | poisson:R */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
+	VT_SIZES, /* a size, or a distribution (job_shape.c) */
 };
 
 struct job_key {
@@ -84,6 +86,7 @@ static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 #define L JOB_SECT_LSG
 #define B JOB_SECT_BSG
 #define M JOB_SECT_MESH
+#define I JOB_SECT_INCAST
 
 static const struct job_key global_keys[] = {
 	KEY("duration", GL, VT_TIME, J(duration_ns), 1, RPERF_SPEC_MAX_TIME_NS),
@@ -120,7 +123,7 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("from", G),
 	SPECIAL("count", G),
 	SPECIAL("to", G),
-	KEY("size", G, VT_SIZE, S(size), 1, RPERF_SPEC_MAX_SIZE),
+	KEY("size", G, VT_SIZES, S(size), 1, RPERF_SPEC_MAX_SIZE),
 	KEY("start", G, VT_TIME, S(start_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	ENUM("completion", G, S(completion), completions),
 	KEY("sl", G, VT_INT, S(path.sl), 0, 15),
@@ -129,11 +132,11 @@ static const struct job_key gen_keys[] = {
 	KEY("qp_timeout", G, VT_INT, S(path.qp_timeout), 0, 31),
 	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
 	ENUM("pair_order", L, S(pair_order), pair_orders),
-	ENUM("verb", B, S(verb), verbs),
-	KEY("tx_depth", B, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
-	KEY("post_list", B, VT_COUNT, S(post_list), 1, 4096),
-	KEY("cq_mod", B, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
-	KEY("qps", B, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
+	ENUM("verb", B | I, S(verb), verbs),
+	KEY("tx_depth", B | I, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
+	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),
+	KEY("cq_mod", B | I, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
+	KEY("qps", B | I, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
@@ -141,6 +144,13 @@ static const struct job_key gen_keys[] = {
 	KEY("on", B, VT_TIME, S(on_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("off", B, VT_TIME, S(off_ns), 1, RPERF_SPEC_MAX_TIME_NS),
 	KEY("interval", G, VT_TIME, S(interval_ns), 0, RPERF_SPEC_MAX_TIME_NS),
+	KEY("stop", B, VT_TIME, S(stop_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("bytes", B, VT_SIZE, S(max_bytes), 1, JOB_MAX_BYTES),
+	KEY("messages", B, VT_COUNT, S(max_messages), 1, JOB_MAX_MESSAGES),
+	KEY("burst", I, VT_SIZE, S(burst_bytes), 1, RPERF_SPEC_MAX_BURST),
+	KEY("period", I, VT_TIME, S(period_ns), RPERF_SPEC_MIN_PERIOD_NS,
+	    RPERF_SPEC_MAX_TIME_NS),
+	KEY("jitter", I, VT_TIME, S(jitter_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	/* [mesh]'s own keys (job_mesh.c); the LSG keys above apply too */
 	SPECIAL("hosts", M),
 	SPECIAL("schedule", M),
@@ -305,6 +315,8 @@ static int set_value(const struct job_key *k, const char *v, void *base,
 					 why, whylen);
 	case VT_SPECIAL:
 		return 0;
+	case VT_SIZES:
+		return job_parse_sizes(base, v, why, whylen);
 	}
 	if (!rc)
 		store_u(p, k->width, u);
@@ -394,7 +406,9 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 	void *base;
 	int rc;
 
-	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME || k->vt == VT_SCHEDULE)
+	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME ||
+	    k->vt == VT_SCHEDULE ||
+	    (k->vt == VT_SIZES && job_sizes_is_dist(val)))
 		return ENOENT;
 	if (k->vt == VT_SPECIAL) {
 		if (strcmp(key, "count"))
@@ -416,7 +430,9 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 
 static const char *mask_name(unsigned sects)
 {
-	if ((sects & JOB_SECT_GEN) == JOB_SECT_GEN)
+	if (sects != I)
+		sects &= ~(unsigned)I; /* said after the name */
+	if ((sects & JOB_SECT_GEN) == (JOB_SECT_GEN & ~(unsigned)I))
 		return "lsg] and [bsg";
 	return job_sect_type_name(sects);
 }
@@ -436,8 +452,11 @@ static int unknown_key(const struct job_key *tab, const struct job_sect *s,
 		if (k && !(k->sects & sect_keys(s->type)))
 			return job_fail(
 				m, kv->line, s, kv->key,
-				"applies to [%s] sections only; move it there",
-				mask_name(k->sects));
+				"applies to [%s] sections only%s; move it there",
+				mask_name(k->sects),
+				k->sects != I && (k->sects & I) ?
+					" (and [incast])" :
+					"");
 	}
 	for (; tab->name && n < 31; tab++)
 		if (tab->sects & sect_keys(s->type))
@@ -538,10 +557,15 @@ static int gen_special(void *ctx, const struct job_kv *kv, char *why,
 					 &g->count, why, whylen);
 	}
 	g->to_kv = kv;
+	g->to_all = !strcmp(kv->val, "*");
+	if (g->to_all) {
+		g->to = -1;
+		return 0;
+	}
 	if (strchr(kv->val, ',')) {
 		snprintf(
 			why, whylen,
-			"'%s': one destination per section; write one section per destination",
+			"'%s': one destination per section; write one section per destination, or to = * (every other host of from)",
 			kv->val);
 		return EINVAL;
 	}

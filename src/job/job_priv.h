@@ -26,8 +26,9 @@ enum job_sect_type {
 	JOB_SECT_LSG = 1 << 2,
 	JOB_SECT_BSG = 1 << 3,
 	JOB_SECT_MESH = 1 << 4, /* job_mesh.c; takes the LSG keys too */
+	JOB_SECT_INCAST = 1 << 5, /* BSG instances that send bursts */
 };
-#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG)
+#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG | JOB_SECT_INCAST)
 
 struct job_kv {
 	char *key;
@@ -94,7 +95,7 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 /* Is @key a key of sections of type @t? */
 bool job_key_known(enum job_sect_type t, const char *key);
 
-/* "global", "host", "lsg", "bsg". */
+/* "global", "host", "lsg", "bsg", "incast". */
 const char *job_sect_type_name(enum job_sect_type t);
 /* Section type of @word, 0 if none. */
 enum job_sect_type job_sect_type_parse(const char *word);
@@ -108,6 +109,14 @@ const char *job_nearest(const char *word, const char *const *cands);
 /* A valid host, generator or device name: 1..63 of [A-Za-z0-9_.-]. */
 bool job_name_ok(const char *s);
 
+/* job_shape.c: `size` of a generator: a size (into spec->size) or a
+ * distribution ("64:0.5,4K:0.5" or "@FILE") into spec->sizes with
+ * spec->size its largest. 0 or EINVAL with @why. */
+#define JOB_MAX_BYTES (1ull << 50) /* bytes = ... */
+#define JOB_MAX_MESSAGES 1000000000000000ull /* messages = ... */
+bool job_sizes_is_dist(const char *v);
+int job_parse_sizes(void *spec, const char *v, char *why, size_t whylen);
+
 /* A generator section being built (job.c) from its keys (job_keys.c). */
 struct job_gen {
 	const struct job_sect *sect;
@@ -117,8 +126,16 @@ struct job_gen {
 	uint64_t count; /* instances: the first @count of from */
 	bool has_count;
 	int to; /* host index, -1 = no 'to' key */
+	bool to_all; /* to = *: every other host of from (all-to-all) */
 	const struct job_kv *from_kv, *to_kv, *count_kv;
 };
+
+/* job_shape.c: checks between the traffic-shape keys of @g (a size
+ * distribution on an LSG, stop not after start): 0 or EINVAL. */
+int job_check_shape(const struct job_gen *g, const struct job_msg *m);
+/* Instances of @g: count (or from's length) n, or n x (n - 1) with
+ * to = *. */
+size_t job_gen_instances(const struct job_gen *g);
 
 /* Apply every key of @s to its target (the job for [global], @host for
  * [host], @gen for a generator). Unknown keys get "did you mean". */

@@ -71,6 +71,13 @@ struct rperf_run_inst {
 	 * above its host's port rate, RPERF_RUN_RATE_SLACK): status error,
 	 * left out of every aggregate */
 	bool implausible;
+	/* BSG source, optional: its last completion, ns after the barrier;
+	 * an incast sender's bursts [2 * nbursts] (first post, last
+	 * completion), ns after the barrier; owned */
+	bool has_end;
+	uint64_t end_ns;
+	uint64_t *bursts;
+	size_t nbursts;
 	/* where the source ran (its REPORT's optional "placement") */
 	bool placed;
 	struct rperf_proto_placement place;

@@ -9,6 +9,7 @@
  */
 #include "run/run.h"
 #include "run/run_ctlplane.h"
+#include "run/run_incast.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,6 +99,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->rx_messages));
 		e |= set(o, "received_bytes",
 			 rperf_rpt_json_uint(in->rx_bytes));
+		e |= set(o, "end_ns",
+			 in->has_end ? rperf_rpt_json_uint(in->end_ns) :
+				       json_null());
 	}
 	if (e) {
 		json_decref(o);
@@ -249,6 +253,7 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 		total = NULL;
 		e |= set(root, "warnings", json_warnings(r));
 		e |= run_ctlplane_json(root, r);
+		e |= run_incasts_json(root, r);
 	}
 	if (e) {
 		json_decref(root);

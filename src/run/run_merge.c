@@ -72,6 +72,8 @@ static void inst_free(struct rperf_run_inst *in)
 	rperf_hist_destroy(in->wire);
 	rperf_hist_destroy(in->loop);
 	in->rtt = in->wire = in->loop = NULL;
+	free(in->bursts);
+	in->bursts = NULL;
 }
 
 static void agg_free(struct rperf_run_agg *a)
@@ -258,6 +260,12 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->wire = p->wire;
 		in->loop = p->loop;
 		p->rtt = p->wire = p->loop = NULL;
+		in->has_end = p->has_end;
+		in->end_ns = p->end_ns;
+		in->bursts = p->bursts; /* moves too */
+		in->nbursts = p->nbursts;
+		p->bursts = NULL;
+		p->nbursts = 0;
 	}
 	/* the source's error first: it says why the numbers are short */
 	if (p->error[0] && (!in->error[0] || !sink))

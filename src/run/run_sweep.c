@@ -18,134 +18,6 @@
 
 #define MAX_COLS 8 /* per-BSG-section and per-class columns */
 
-static int fail(char *err, size_t errlen, const char *spec, const char *why)
-{
-	snprintf(err, errlen, "--sweep %s: %s", spec, why);
-	return EINVAL;
-}
-
-/* The items of s->list into points (the list is cut in place). */
-static int split_values(struct rperf_sweep *s, const char *spec, char *err,
-			size_t errlen)
-{
-	char *p = s->list, *comma;
-
-	if (!*p || *p == ',' || p[strlen(p) - 1] == ',' || strstr(p, ",,"))
-		return fail(
-			err, errlen, spec,
-			"the value list has an empty item; write SECTION.NAME.KEY=V1,V2,...");
-	for (;;) {
-		if (s->npt == RPERF_SWEEP_MAX_POINTS) {
-			char why[96];
-
-			snprintf(why, sizeof(why),
-				 "more than %d values; split the sweep",
-				 RPERF_SWEEP_MAX_POINTS);
-			return fail(err, errlen, spec, why);
-		}
-		comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		s->pt[s->npt++].value = p;
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
-}
-
-static int make_points(struct rperf_sweep *s)
-{
-	size_t keylen = strlen(s->key);
-
-	for (size_t i = 0; i < s->npt; i++) {
-		struct rperf_sweep_point *p = &s->pt[i];
-		size_t n = keylen + strlen(p->value) + 2;
-		size_t on = n + 48;
-
-		p->assign = malloc(n);
-		p->origin = malloc(on);
-		if (!p->assign || !p->origin)
-			return ENOMEM;
-		snprintf(p->assign, n, "%s=%s", s->key, p->value);
-		snprintf(p->origin, on, "--sweep %s (value %zu of %zu)",
-			 p->assign, i + 1, s->npt);
-		p->has_x =
-			!rperf_job_target_number(&s->target, p->value, &p->x);
-	}
-	return 0;
-}
-
-int rperf_sweep_create(const char *spec, struct rperf_sweep **out, char *err,
-		       size_t errlen)
-{
-	struct rperf_sweep *s;
-	char why[384];
-	int rc;
-
-	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return ENOMEM;
-	rc = rperf_job_assign_parse(spec, &s->target, why, sizeof(why));
-	if (rc) {
-		rc = fail(err, errlen, spec, why);
-		goto free_sweep;
-	}
-	if (!strcmp(s->target.key, "from")) {
-		rc = fail(
-			err, errlen, spec,
-			"'from' takes a list itself and cannot be swept; sweep count (the first N hosts of from) instead");
-		goto free_sweep;
-	}
-	snprintf(s->key, sizeof(s->key), "%.*s",
-		 (int)(s->target.value - spec - 1), spec);
-	s->list = strdup(s->target.value);
-	rc = s->list ? split_values(s, spec, err, errlen) : ENOMEM;
-	if (!rc)
-		rc = make_points(s);
-	if (rc)
-		goto free_sweep;
-	s->target.value = NULL; /* pointed into @spec */
-	*out = s;
-	return 0;
-free_sweep:
-	rperf_sweep_free(s);
-	return rc;
-}
-
-void rperf_sweep_free(struct rperf_sweep *s)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->npt; i++) {
-		/* results point into their job: free them first */
-		rperf_run_results_free(s->pt[i].res);
-		rperf_job_free(s->pt[i].job);
-		free(s->pt[i].assign);
-		free(s->pt[i].origin);
-	}
-	free(s->list);
-	free(s);
-}
-
-void rperf_sweep_set_result(struct rperf_sweep *s, size_t i,
-			    struct rperf_run_results *res)
-{
-	struct rperf_sweep_point *p = &s->pt[i];
-
-	rperf_run_results_free(p->res);
-	p->res = res;
-	if (!res)
-		p->status = RPERF_SWEEP_NOT_RUN;
-	else if (res->aborted)
-		p->status = RPERF_SWEEP_ABORTED;
-	else if (rperf_run_results_nfailed(res) ||
-		 (res->nerrors && !res->interrupted))
-		p->status = RPERF_SWEEP_FAILED;
-	else
-		p->status = RPERF_SWEEP_OK;
-}
-
 const char *rperf_sweep_status_name(enum rperf_sweep_status st)
 {
 	switch (st) {
@@ -164,8 +36,13 @@ const char *rperf_sweep_status_name(enum rperf_sweep_status st)
 void rperf_sweep_summary(const struct rperf_sweep_point *p,
 			 struct rperf_sweep_sum *sum)
 {
+	rperf_sweep_summary_of(p->res, sum);
+}
+
+void rperf_sweep_summary_of(const struct rperf_run_results *r,
+			    struct rperf_sweep_sum *sum)
+{
 	static const double ps[3] = { 50, 99, 99.9 };
-	const struct rperf_run_results *r = p->res;
 	int64_t v[3];
 
 	memset(sum, 0, sizeof(*sum));
@@ -196,8 +73,13 @@ bool rperf_sweep_measured(const struct rperf_sweep_point *p)
 bool rperf_sweep_gbps_by_name(const struct rperf_sweep_point *p,
 			      const char *name, double *gbps)
 {
-	const struct rperf_run_results *r = rperf_sweep_measured(p) ? p->res :
-								      NULL;
+	return rperf_sweep_gbps_by_name_of(
+		rperf_sweep_measured(p) ? p->res : NULL, name, gbps);
+}
+
+bool rperf_sweep_gbps_by_name_of(const struct rperf_run_results *r,
+				 const char *name, double *gbps)
+{
 	bool any = false;
 
 	*gbps = 0;
@@ -217,9 +99,13 @@ bool rperf_sweep_gbps_by_name(const struct rperf_sweep_point *p,
 bool rperf_sweep_gbps_by_class(const struct rperf_sweep_point *p,
 			       const char *cls, double *gbps)
 {
-	const struct rperf_run_results *r = rperf_sweep_measured(p) ? p->res :
-								      NULL;
+	return rperf_sweep_gbps_by_class_of(
+		rperf_sweep_measured(p) ? p->res : NULL, cls, gbps);
+}
 
+bool rperf_sweep_gbps_by_class_of(const struct rperf_run_results *r,
+				  const char *cls, double *gbps)
+{
 	for (size_t i = 0; r && i < r->ncls; i++) {
 		if (strcmp(r->cls[i].name, cls) || !r->cls[i].agg.nbsg)
 			continue;
@@ -286,8 +172,17 @@ static void gbps(FILE *f, int w, bool have, double g)
 
 static void header(FILE *f, const struct rperf_sweep *s, const struct cols *c)
 {
-	fprintf(f, "sweep %s: %zu point%s of %s\n", s->key, s->npt,
-		s->npt == 1 ? "" : "s", s->job_path ? s->job_path : "the job");
+	fprintf(f, "sweep %s: %zu point%s of %s", s->nax ? s->key : "(none)",
+		s->npt, s->npt == 1 ? "" : "s",
+		s->job_path ? s->job_path : "the job");
+	for (size_t i = 1; i < s->nax; i++)
+		fprintf(f, "%s %s",
+			i == 1 ? (s->zip ? "; zipped with" : "; times") : ",",
+			s->ax[i].key);
+	if (s->repeat > 1)
+		fprintf(f, "; %zu repeats each (the table shows the last)",
+			s->repeat);
+	fprintf(f, "\n");
 	fprintf(f, "%-12s %-8s %4s %4s %10s %10s %10s %10s %12s", "value",
 		"status", "LSGs", "BSGs", "samples", "p50_us", "p99_us",
 		"p99.9_us", "BSG_Gbps");
@@ -331,6 +226,61 @@ static void line(FILE *f, const struct rperf_sweep_point *p,
 			m.nerrors == 1 ? "" : "s");
 }
 
+/* "mean±ci" of @st into @b ("-" without values; "mean" with one). */
+static void stat_cell(char *b, size_t n, const struct rperf_sweep_stat *st,
+		      double scale, int prec)
+{
+	if (!st->n)
+		snprintf(b, n, "-");
+	else if (st->n < 2)
+		snprintf(b, n, "%.*f", prec, st->mean * scale);
+	else
+		snprintf(b, n, "%.*f±%.*f", prec, st->mean * scale, prec,
+			 st->ci95 * scale);
+}
+
+/* With --repeat: every figure as mean ± 95 % interval over the repeats. */
+static void repeat_table(FILE *f, const struct rperf_sweep *s,
+			 const struct cols *c)
+{
+	struct rperf_sweep_stat st;
+	char b[48];
+
+	fprintf(f,
+		"mean ± 95 %% interval over %zu repeats (Student's t; n = repeats that measured the figure)\n",
+		s->repeat);
+	fprintf(f, "%-12s %4s %18s %18s %18s %22s", "value", "n", "p50_us",
+		"p99_us", "p99.9_us", "BSG_Gbps");
+	for (size_t i = 0; i < c->nbsg; i++)
+		fprintf(f, " %22.22s", c->bsg[i]);
+	for (size_t i = 0; i < c->ncls; i++)
+		fprintf(f, " %22.22s", c->cls[i]);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < s->npt; i++) {
+		const struct rperf_sweep_point *p = &s->pt[i];
+
+		fprintf(f, "%-12s %4zu", p->value, p->nrep);
+		for (int k = RPERF_SWEEP_P50; k <= RPERF_SWEEP_GBPS; k++) {
+			rperf_sweep_stat(p, (enum rperf_sweep_fig)k, &st);
+			stat_cell(b, sizeof(b), &st,
+				  k == RPERF_SWEEP_GBPS ? 1 : 1e-3,
+				  k == RPERF_SWEEP_GBPS ? 6 : 2);
+			fprintf(f, k == RPERF_SWEEP_GBPS ? " %22s" : " %18s",
+				b);
+		}
+		for (size_t k = 0; k < c->nbsg + c->ncls; k++) {
+			bool cls = k >= c->nbsg;
+
+			rperf_sweep_stat_by(
+				p, cls ? c->cls[k - c->nbsg] : c->bsg[k], cls,
+				&st);
+			stat_cell(b, sizeof(b), &st, 1, 6);
+			fprintf(f, " %22s", b);
+		}
+		fprintf(f, "\n");
+	}
+}
+
 int rperf_sweep_report_text(FILE *f, const struct rperf_sweep *s)
 {
 	struct cols c;
@@ -342,6 +292,8 @@ int rperf_sweep_report_text(FILE *f, const struct rperf_sweep *s)
 	fprintf(f,
 		"RTT: round trip, microseconds, every LSG instance merged; * = fewer samples than the percentile needs (10 / (1 - p)); Gb/s: payload sent by the BSG sources%s\n",
 		c.nbsg || c.ncls ? " (total, per BSG section, per class)" : "");
+	if (s->repeat > 1)
+		repeat_table(f, s, &c);
 	if (s->interrupted)
 		fprintf(f,
 			"interrupted: the points marked not_run did not run\n");

@@ -37,6 +37,8 @@
 #include "run/run.h"
 
 #define RPERF_SWEEP_MAX_POINTS 64
+#define RPERF_SWEEP_MAX_KEYS 4 /* --sweep given up to 4 times */
+#define RPERF_SWEEP_MAX_REPEAT 100 /* --repeat */
 
 enum rperf_sweep_status {
 	RPERF_SWEEP_NOT_RUN = 0,
@@ -45,21 +47,45 @@ enum rperf_sweep_status {
 	RPERF_SWEEP_ABORTED,
 };
 
+/* One swept key and its values. */
+struct rperf_sweep_axis {
+	char key[128]; /* SECTION.NAME.KEY */
+	struct rperf_job_target target;
+	char *list; /* owned copy of the value list, cut in place */
+	const char *values[RPERF_SWEEP_MAX_POINTS];
+	size_t nvalues;
+};
+
 struct rperf_sweep_point {
-	const char *value; /* the item as given (points into the sweep) */
-	char *assign; /* "SECTION.NAME.KEY=VALUE", owned */
-	char *origin; /* how messages name it, owned */
+	const char *value; /* the item as given; several keys: "V1, V2" */
+	char *label; /* owned text of @value with several keys */
+	/* one SECTION.NAME.KEY=VALUE per axis (owned) and how messages
+	 * name it; @assign/@origin are the first */
+	char *assigns[RPERF_SWEEP_MAX_KEYS], *origins[RPERF_SWEEP_MAX_KEYS];
+	const char *vals[RPERF_SWEEP_MAX_KEYS]; /* per axis */
+	bool has_xs[RPERF_SWEEP_MAX_KEYS];
+	double xs[RPERF_SWEEP_MAX_KEYS]; /* in each key's base unit */
+	size_t nassign;
+	char *assign; /* "SECTION.NAME.KEY=VALUE" of the first axis */
+	char *origin;
 	bool has_x;
-	double x; /* the value in the key's base unit */
+	double x; /* the first axis' value in the key's base unit */
 	struct rperf_job *job; /* owned, NULL until loaded */
-	struct rperf_run_results *res; /* owned, NULL when not run */
+	struct rperf_run_results *res; /* the last repeat's; NULL: not run */
+	struct rperf_run_results *rep[RPERF_SWEEP_MAX_REPEAT]; /* owned */
+	size_t nrep;
 	enum rperf_sweep_status status;
 };
 
 struct rperf_sweep {
-	char key[128]; /* SECTION.NAME.KEY */
+	/* the first axis (key, target) as before; all in @ax */
+	char key[128]; /* SECTION.NAME.KEY; "" without a --sweep */
 	struct rperf_job_target target;
-	char *list; /* owned copy of the value list */
+	struct rperf_sweep_axis ax[RPERF_SWEEP_MAX_KEYS];
+	size_t nax; /* 0: --repeat of one job */
+	bool zip; /* the i-th values of every axis together (else the
+		     cartesian product, the last axis fastest) */
+	size_t repeat; /* runs per point, >= 1 */
 	struct rperf_sweep_point pt[RPERF_SWEEP_MAX_POINTS];
 	size_t npt;
 	/* context, for the report */
@@ -75,11 +101,47 @@ struct rperf_sweep {
  * with @err ("--sweep ...: ...") or ENOMEM. */
 int rperf_sweep_create(const char *spec, struct rperf_sweep **out, char *err,
 		       size_t errlen);
+/* Several --sweep (@n of them, 0..RPERF_SWEEP_MAX_KEYS: 0 is one point,
+ * the job as it is): the cartesian product of their values, or with @zip
+ * their i-th values together (equal lengths); at most
+ * RPERF_SWEEP_MAX_POINTS points; every point run @repeat times
+ * (1..RPERF_SWEEP_MAX_REPEAT). A key swept twice is refused. */
+int rperf_sweep_create_multi(const char *const *specs, size_t n, bool zip,
+			     size_t repeat, struct rperf_sweep **out, char *err,
+			     size_t errlen);
 void rperf_sweep_free(struct rperf_sweep *s);
 
-/* Record the results of point @i (ownership moves; NULL: not run). */
+/* Record one run (repeat) of point @i (ownership moves; NULL: not run).
+ * Its status: aborted when every repeat was, failed when one failed or
+ * was aborted, else ok. */
 void rperf_sweep_set_result(struct rperf_sweep *s, size_t i,
 			    struct rperf_run_results *res);
+
+/* A figure over the repeats of a point: mean and the half width of its
+ * 95 % confidence interval (Student's t; NAN with one value). */
+struct rperf_sweep_stat {
+	size_t n;
+	double mean, ci95;
+	double v[RPERF_SWEEP_MAX_REPEAT];
+};
+/* Figures: lsg_p50_ns, lsg_p99_ns, lsg_p999_ns, bsg_gbps,
+ * bsg_receiver_gbps (repeats that measured it). */
+enum rperf_sweep_fig {
+	RPERF_SWEEP_P50,
+	RPERF_SWEEP_P99,
+	RPERF_SWEEP_P999,
+	RPERF_SWEEP_GBPS,
+	RPERF_SWEEP_RX_GBPS,
+	RPERF_SWEEP_NFIG,
+};
+extern const char *const rperf_sweep_fig_names[RPERF_SWEEP_NFIG];
+void rperf_sweep_stat(const struct rperf_sweep_point *p, enum rperf_sweep_fig f,
+		      struct rperf_sweep_stat *st);
+/* The same for Gb/s by BSG section (@cls false) or class (@cls true). */
+void rperf_sweep_stat_by(const struct rperf_sweep_point *p, const char *name,
+			 bool cls, struct rperf_sweep_stat *st);
+/* Mean and 95 % half width of @v[@n] (run_sweep_stats.c). */
+void rperf_mean_ci95(const double *v, size_t n, double *mean, double *ci95);
 
 /* The summary table: one line per point. */
 int rperf_sweep_report_text(FILE *f, const struct rperf_sweep *s);
@@ -98,6 +160,13 @@ struct rperf_sweep_sum {
 };
 void rperf_sweep_summary(const struct rperf_sweep_point *p,
 			 struct rperf_sweep_sum *sum);
+/* The same for one run's results (NULL: nothing). */
+void rperf_sweep_summary_of(const struct rperf_run_results *r,
+			    struct rperf_sweep_sum *sum);
+bool rperf_sweep_gbps_by_name_of(const struct rperf_run_results *r,
+				 const char *name, double *gbps);
+bool rperf_sweep_gbps_by_class_of(const struct rperf_run_results *r,
+				  const char *cls, double *gbps);
 /* Did point @p measure anything (it ran and was not aborted)? */
 bool rperf_sweep_measured(const struct rperf_sweep_point *p);
 /* Gb/s sent by the BSG instances of section @name, or by class @cls (its

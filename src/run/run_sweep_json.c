@@ -67,7 +67,87 @@ static json_t *failed_hosts(const struct rperf_run_results *r)
 	return a;
 }
 
-static json_t *point(const struct rperf_sweep_point *p, size_t idx)
+static json_t *stat_obj(const struct rperf_sweep_stat *st)
+{
+	json_t *o = json_object(), *v = json_array();
+	int e = o && v ? 0 : -1;
+
+	e |= set(o, "mean",
+		 st->n ? rperf_rpt_json_real(st->mean) : json_null());
+	e |= set(o, "ci95",
+		 st->n > 1 ? rperf_rpt_json_real(st->ci95) : json_null());
+	e |= set(o, "n", json_integer((json_int_t)st->n));
+	e |= set(o, "values", v);
+	for (size_t i = 0; !e && i < st->n; i++)
+		e |= json_array_append_new(v, rperf_rpt_json_real(st->v[i]));
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* stats {figure: {mean, ci95, n, values}}, stats_by_name, stats_by_class,
+ * reports [every repeat's document] */
+static int repeats(json_t *o, const struct rperf_sweep_point *p)
+{
+	json_t *st = json_object(), *bn = json_object(), *bc = json_object();
+	json_t *reps = json_array();
+	const json_t *names = json_object_get(o, "bsg_gbps_by_name");
+	const json_t *classes = json_object_get(o, "bsg_gbps_by_class");
+	struct rperf_sweep_stat x;
+	const char *k;
+	json_t *v;
+	int e = st && bn && bc && reps ? 0 : -1;
+
+	e |= set(o, "repeats", json_integer((json_int_t)p->nrep));
+	for (int f = 0; !e && f < RPERF_SWEEP_NFIG; f++) {
+		rperf_sweep_stat(p, (enum rperf_sweep_fig)f, &x);
+		e |= set(st, rperf_sweep_fig_names[f], stat_obj(&x));
+	}
+	json_object_foreach((json_t *)names, k, v)
+	{
+		rperf_sweep_stat_by(p, k, false, &x);
+		e |= set(bn, k, stat_obj(&x));
+	}
+	json_object_foreach((json_t *)classes, k, v)
+	{
+		rperf_sweep_stat_by(p, k, true, &x);
+		e |= set(bc, k, stat_obj(&x));
+	}
+	for (size_t i = 0; !e && i < p->nrep; i++) {
+		json_t *doc = NULL;
+
+		e |= rperf_run_report_json(p->rep[i], &doc) ? -1 : 0;
+		e |= json_array_append_new(reps, doc);
+	}
+	e |= set(o, "stats", st);
+	e |= set(o, "stats_by_name", bn);
+	e |= set(o, "stats_by_class", bc);
+	e |= set(o, "reports", reps);
+	return e;
+}
+
+/* values {key: value as given}, xs {key: number or null} */
+static int axes_values(json_t *o, const struct rperf_sweep *s,
+		       const struct rperf_sweep_point *p)
+{
+	json_t *vals = json_object(), *xs = json_object();
+	int e = vals && xs ? 0 : -1;
+
+	for (size_t k = 0; !e && k < s->nax; k++) {
+		e |= set(vals, s->ax[k].key, rperf_rpt_json_str(p->vals[k]));
+		e |= set(xs, s->ax[k].key,
+			 p->has_xs[k] ? rperf_rpt_json_real(p->xs[k]) :
+					json_null());
+	}
+	e |= set(o, "values", vals);
+	e |= set(o, "xs", xs);
+	return e;
+}
+
+static json_t *point(const struct rperf_sweep *s,
+		     const struct rperf_sweep_point *p, size_t idx)
 {
 	json_t *o = json_object(), *rep = NULL;
 	struct rperf_sweep_sum m;
@@ -102,6 +182,9 @@ static json_t *point(const struct rperf_sweep_point *p, size_t idx)
 	e |= set(o, "instances_with_errors",
 		 json_integer((json_int_t)m.nerrors));
 	e |= set(o, "report", rep ? rep : json_null());
+	e |= axes_values(o, s, p);
+	if (!e && s->repeat > 1)
+		e |= repeats(o, p);
 	if (e) {
 		json_decref(o);
 		return NULL;
@@ -109,19 +192,19 @@ static json_t *point(const struct rperf_sweep_point *p, size_t idx)
 	return o;
 }
 
-static json_t *sweep_obj(const struct rperf_sweep *s)
+static json_t *axis_obj(const struct rperf_sweep_axis *a)
 {
 	json_t *o = json_object(), *vals = json_array();
 	int e = o && vals ? 0 : -1;
 
-	e |= set(o, "key", json_string(s->key));
-	e |= set(o, "section", json_string(s->target.sect));
-	e |= set(o, "name", rperf_rpt_json_str(s->target.name));
-	e |= set(o, "param", json_string(s->target.key));
+	e |= set(o, "key", json_string(a->key));
+	e |= set(o, "section", json_string(a->target.sect));
+	e |= set(o, "name", rperf_rpt_json_str(a->target.name));
+	e |= set(o, "param", json_string(a->target.key));
 	e |= set(o, "values", vals);
-	for (size_t i = 0; !e && i < s->npt; i++)
+	for (size_t i = 0; !e && i < a->nvalues; i++)
 		e |= json_array_append_new(vals,
-					   rperf_rpt_json_str(s->pt[i].value));
+					   rperf_rpt_json_str(a->values[i]));
 	if (e) {
 		json_decref(o);
 		return NULL;
@@ -132,7 +215,8 @@ static json_t *sweep_obj(const struct rperf_sweep *s)
 int rperf_sweep_report_json(const struct rperf_sweep *s, json_t **out)
 {
 	json_t *root = json_object(), *pts = json_array(), *sets = json_array();
-	int e = root && pts && sets ? 0 : -1;
+	json_t *axes = json_array();
+	int e = root && pts && sets && axes ? 0 : -1;
 
 	e |= set(root, "schema_version", json_integer(RPERF_SWEEP_SCHEMA));
 	e |= set(root, "command", json_string("run"));
@@ -142,11 +226,16 @@ int rperf_sweep_report_json(const struct rperf_sweep *s, json_t **out)
 	for (size_t i = 0; !e && i < s->nsets; i++)
 		e |= json_array_append_new(sets,
 					   rperf_rpt_json_str(s->sets[i]));
-	e |= set(root, "sweep", sweep_obj(s));
+	e |= set(root, "sweep", s->nax ? axis_obj(&s->ax[0]) : json_null());
+	e |= set(root, "sweeps", axes);
+	for (size_t i = 0; !e && i < s->nax; i++)
+		e |= json_array_append_new(axes, axis_obj(&s->ax[i]));
+	e |= set(root, "zip", json_boolean(s->zip));
+	e |= set(root, "repeat", json_integer((json_int_t)s->repeat));
 	e |= set(root, "interrupted", json_boolean(s->interrupted));
 	e |= set(root, "points", pts);
 	for (size_t i = 0; !e && i < s->npt; i++)
-		e |= json_array_append_new(pts, point(&s->pt[i], i));
+		e |= json_array_append_new(pts, point(s, &s->pt[i], i));
 	if (e) {
 		json_decref(root);
 		return ENOMEM;

@@ -7,6 +7,7 @@
  */
 #include "run/run.h"
 #include "run/run_ctlplane.h"
+#include "run/run_incast.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -302,6 +303,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		clocks(f, r);
 		write_notes(f, r);
 	}
+	run_incasts_text(f, r);
 	run_ctlplane_text(f, r);
 	problems(f, r);
 	return ferror(f) ? EIO : 0;

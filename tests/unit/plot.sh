@@ -29,10 +29,26 @@ sweep_plot() {
 }
 sweep_data() {
 	local want got
-	want=$(jq -r '[.points[] | "\(.x) \(.lsg_rtt_ns.p50) \(.lsg_rtt_ns.p999) \(.bsg_gbps) \(.value) \(if .lsg_samples >= 10000 then 1 else 0 end)"] | join("|")' "$fx/sweep.json")
+	want=$(jq -r '[.points[] | "\(.x) \(.lsg_rtt_ns.p50) \(.lsg_rtt_ns.p999) \(.bsg_gbps) \(.value) \(if .lsg_samples >= 10000 then 1 else 0 end) NaN NaN NaN"] | join("|")' "$fx/sweep.json")
 	got=$(tr '\t' ' ' < "$out/fig7.dat" | paste -sd '|')
 	echo "     data: $got"
 	[ "$got" = "$want" ]
+}
+# --repeat: the means (stats) are plotted, the intervals as error bars
+sweep_bars() {
+	local n got want
+	n=$(jq '.points | length' "$fx/sweep.json")
+	jq '.repeat = 3 | .points |= map(.stats = {
+		lsg_p50_ns: {mean: (.lsg_rtt_ns.p50 * 2), ci95: 1000},
+		lsg_p999_ns: {mean: .lsg_rtt_ns.p999, ci95: 2000},
+		bsg_gbps: {mean: .bsg_gbps, ci95: 0.001}})' "$fx/sweep.json" > "$out/rep.json"
+	"$plot" sweep "$out/rep.json" "$out/rep" || return 1
+	want=$(jq -r '[.points[] | "\(.lsg_rtt_ns.p50 * 2) 1000 2000 0.001"] | join("|")' "$fx/sweep.json")
+	got=$(awk -F'\t' '{ print $2, $7, $8, $9 }' "$out/rep.dat" | paste -sd '|')
+	echo "     data: $got"
+	[ "$got" = "$want" ] || return 1
+	# the lines plus one error-bar curve per figure, each a bar per point
+	plot_nontrivial "$out/rep" 6 "$n"
 }
 cdf_plot() {
 	"$plot" cdf "$fx/lsg-hist.csv" "$out/cdf" && plot_nontrivial "$out/cdf" 1 20
@@ -77,6 +93,7 @@ bad_input() {
 }
 t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
 t "sweep data: x, p50, p99.9, Gb/s, value, p99.9 supported"     sweep_data
+t "--repeat sweep: means with 95 % interval error bars"   sweep_bars
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot

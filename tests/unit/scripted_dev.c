@@ -90,6 +90,13 @@ static int sdev_post_send(void *ctx, struct ibv_qp *qp, struct ibv_send_wr *wr,
 
 	d->posts++;
 	for (; wr && !rc; wr = wr->next) {
+		uint32_t len = wr->num_sge ? wr->sg_list[0].length : 0;
+		int b = 0;
+
+		while (b < 32 && (len >> (b + 1)))
+			b++;
+		d->wire_bytes += len;
+		d->len_log2[b]++;
 		rc = post_one(d, q, wr, t);
 		if (rc)
 			*bad = wr;

@@ -84,6 +84,8 @@ struct sdev {
 	uint64_t stop_at; /* set stop at this virtual time; 0: never */
 	uint64_t rnr; /* SENDs that found no receive posted */
 	uint64_t posts, polls, clock_reads, cq_full;
+	uint64_t wire_bytes; /* sum of the send WRs' first SGE lengths */
+	uint64_t len_log2[33]; /* send WRs by floor(log2(length)) */
 	struct rperf_clock clk; /* the virtual clock's description */
 };
 

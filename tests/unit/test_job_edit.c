@@ -253,7 +253,8 @@ static void test_examples(void **state)
 	static const char *const jobs[] = {
 		"one-to-one.ini",	 "fig7-converged.ini",
 		"fig8-bsg-size.ini",	 "fig12-dedicated-class.ini",
-		"fig13-pretend-lsg.ini",
+		"fig13-pretend-lsg.ini", "incast.ini",
+		"all-to-all.ini",
 	};
 	const char *src = getenv("RPERF_SRC");
 	char path[512], map[512], err[512] = "";

@@ -14,19 +14,22 @@
  * host h5 never report (its host failed) when @fail. */
 static void fill_point(struct rperf_sweep *s, size_t i, size_t nbsg, bool fail)
 {
-	struct rperf_job *job = fx_job(6);
+	struct rperf_job *job = s->pt[i].job; /* a repeat: the point's */
 	struct rperf_run_results *r = NULL;
 	struct rperf_proto_report rep;
 
-	fx_inst(job, RPERF_GEN_LSG, "probe", "h2", "h1", 1, 96);
-	for (size_t k = 0; k < nbsg; k++) {
-		char from[8];
+	if (!job) {
+		job = fx_job(6);
+		fx_inst(job, RPERF_GEN_LSG, "probe", "h2", "h1", 1, 96);
+		for (size_t k = 0; k < nbsg; k++) {
+			char from[8];
 
-		snprintf(from, sizeof(from), "h%zu", k + 3);
-		fx_inst(job, RPERF_GEN_BSG, k == 2 ? "pretend" : "load", from,
-			"h1", 0, k == 2 ? 96 : 0);
+			snprintf(from, sizeof(from), "h%zu", k + 3);
+			fx_inst(job, RPERF_GEN_BSG, k == 2 ? "pretend" : "load",
+				from, "h1", 0, k == 2 ? 96 : 0);
+		}
+		s->pt[i].job = job;
 	}
-	s->pt[i].job = job;
 	assert_int_equal(rperf_run_results_create(job, &r), 0);
 	for (size_t k = 1; k <= 6; k++) { /* classes named by tclass */
 		char host[8];
@@ -288,6 +291,131 @@ static void test_text(void **state)
 	rperf_sweep_free(s);
 }
 
+/* Two --sweep: the cartesian product, the last key fastest, each point
+ * with both assignments; --zip pairs the i-th values; errors. */
+static void test_multi_plan(void **state)
+{
+	const char *two[] = { "bsg.b.size=64,4K,64K", "bsg.b.count=1,2" };
+	const char *dup[] = { "bsg.b.size=64", "bsg.b.size=4K" };
+	const char *big[] = { "bsg.b.size=1,2,3,4,5,6,7,8,9",
+			      "bsg.b.count=1,2,3,4,5,6,7,8" };
+	struct rperf_sweep *s = NULL;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(rperf_sweep_create_multi(two, 2, false, 1, &s, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(s->npt, 6);
+	assert_int_equal(s->nax, 2);
+	assert_string_equal(s->key, "bsg.b.size");
+	assert_string_equal(s->pt[0].value, "64, 1");
+	assert_string_equal(s->pt[1].value, "64, 2");
+	assert_string_equal(s->pt[2].value, "4K, 1");
+	assert_string_equal(s->pt[5].value, "64K, 2");
+	assert_int_equal(s->pt[3].nassign, 2);
+	assert_string_equal(s->pt[3].assigns[0], "bsg.b.size=4K");
+	assert_string_equal(s->pt[3].assigns[1], "bsg.b.count=2");
+	assert_string_equal(s->pt[3].origins[1],
+			    "--sweep bsg.b.count=2 (value 2 of 2)");
+	assert_true(s->pt[4].has_x && s->pt[4].x == 65536);
+	assert_true(s->pt[4].has_xs[1] && s->pt[4].xs[1] == 1);
+	rperf_sweep_free(s);
+	/* zip: 3 with 3 */
+	two[1] = "bsg.b.count=1,2,3";
+	assert_int_equal(rperf_sweep_create_multi(two, 2, true, 3, &s, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(s->npt, 3);
+	assert_int_equal(s->repeat, 3);
+	assert_string_equal(s->pt[1].value, "4K, 2");
+	assert_string_equal(s->pt[2].assigns[1], "bsg.b.count=3");
+	rperf_sweep_free(s);
+	/* zip with unequal lengths, a key twice, too many points, repeats */
+	two[1] = "bsg.b.count=1,2";
+	assert_int_equal(rperf_sweep_create_multi(two, 2, true, 1, &s, err,
+						  sizeof(err)),
+			 EINVAL);
+	assert_non_null(strstr(err, "--zip pairs the i-th values"));
+	assert_int_equal(rperf_sweep_create_multi(dup, 2, false, 1, &s, err,
+						  sizeof(err)),
+			 EINVAL);
+	assert_non_null(strstr(err, "swept twice"));
+	assert_int_equal(rperf_sweep_create_multi(big, 2, false, 1, &s, err,
+						  sizeof(err)),
+			 EINVAL);
+	assert_non_null(strstr(err, "more than 64 points"));
+	assert_int_equal(rperf_sweep_create_multi(two, 2, false, 101, &s, err,
+						  sizeof(err)),
+			 EINVAL);
+	assert_null(s);
+	/* no --sweep (--repeat alone): one point */
+	assert_int_equal(rperf_sweep_create_multi(NULL, 0, false, 2, &s, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(s->npt, 1);
+	assert_int_equal(s->pt[0].nassign, 0);
+	rperf_sweep_free(s);
+}
+
+/* Repeats: mean and Student-t interval per figure, in the table and the
+ * JSON; a failed repeat makes the point failed. */
+static void test_repeat_stats(void **state)
+{
+	const double v[3] = { 1, 2, 6 };
+	struct rperf_sweep *s = NULL;
+	struct rperf_sweep_stat st;
+	char err[256] = "", *buf = NULL;
+	double mean, ci;
+	json_t *root = NULL, *p;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	rperf_mean_ci95(v, 3, &mean, &ci);
+	assert_true(mean == 3.0);
+	/* sd = sqrt(7), t(2) = 4.303: 4.303 * sqrt(7) / sqrt(3) = 6.5728 */
+	assert_true(ci > 6.572 && ci < 6.574);
+	rperf_mean_ci95(v, 1, &mean, &ci);
+	assert_true(mean == 1.0 && ci != ci);
+	assert_int_equal(rperf_sweep_create("bsg.load.count=1,3", &s, err,
+					    sizeof(err)),
+			 0);
+	s->repeat = 3;
+	fill_point(s, 0, 1, false);
+	fill_point(s, 0, 1, false); /* a second repeat of the same job */
+	assert_int_equal(s->pt[0].nrep, 2);
+	assert_int_equal(s->pt[0].status, RPERF_SWEEP_OK);
+	fill_point(s, 1, 3, true);
+	assert_int_equal(s->pt[1].status, RPERF_SWEEP_FAILED);
+	rperf_sweep_stat(&s->pt[0], RPERF_SWEEP_GBPS, &st);
+	assert_int_equal(st.n, 2);
+	assert_true(st.mean > 0.999 && st.mean < 1.001);
+	assert_true(st.ci95 >= 0 && st.ci95 < 1e-9);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(rperf_sweep_report_text(f, s), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "mean ± 95 % interval over 3 repeats"));
+	assert_non_null(strstr(buf, "1.000000±0.000000"));
+	free(buf);
+	assert_int_equal(rperf_sweep_report_json(s, &root), 0);
+	assert_int_equal(json_integer_value(json_object_get(root, "repeat")),
+			 3);
+	p = json_array_get(json_object_get(root, "points"), 0);
+	assert_int_equal(json_integer_value(json_object_get(p, "repeats")), 2);
+	assert_int_equal(json_array_size(json_object_get(p, "reports")), 2);
+	assert_true(json_real_value(json_object_get(
+			    json_object_get(json_object_get(p, "stats"),
+					    "bsg_gbps"),
+			    "mean")) > 0.999);
+	assert_non_null(json_object_get(
+		json_object_get(json_object_get(p, "stats"), "lsg_p50_ns"),
+		"ci95"));
+	json_decref(root);
+	rperf_sweep_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +424,8 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_multi_plan),
+		cmocka_unit_test(test_repeat_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,9 +36,10 @@ LAB_IMAGE_BINS=(
 # with modprobe --show-depends). crc32_generic first: rdma_rxe needs a crc32
 # implementation and fails to load without one.
 LAB_MODS_BOOT=(crc32_generic crc32_pclmul rdma_rxe rdma_ucm ib_uverbs veth bridge sch_netem)
-# In the image, loaded on demand (tc asks for sch_prio, ...; 9p for /out).
-LAB_MODS_LAZY=(sch_prio sch_htb sch_tbf sch_pfifo_fast cls_u32 cls_basic cls_matchall
-	act_gact act_skbedit em_u32 em_cmp 9p 9pnet_virtio virtio_pci)
+# In the image, loaded on demand (tc asks for sch_prio, ...; 9p for /out;
+# sch_drr and sch_ets for lab_wrr's weighted classes; sch_ingress: clsact).
+LAB_MODS_LAZY=(sch_prio sch_htb sch_tbf sch_pfifo_fast sch_drr sch_ets sch_ingress cls_u32 cls_basic
+	cls_matchall act_gact act_skbedit em_u32 em_cmp 9p 9pnet_virtio virtio_pci)
 
 # ---------------------------------------------------------------- packages
 missing_pkgs() {

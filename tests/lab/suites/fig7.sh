@@ -17,14 +17,9 @@
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 EX=/usr/share/rperf/examples
-# the lab profile next to the hosts map: one --set per line of it (a plain
-# redirection: the VM's initramfs has no /dev/fd for <(...))
-SETS=()
-if [ -r "$EX/lab-sets.txt" ]; then
-	while read -r kv; do
-		case $kv in [a-z]*) SETS+=(--set "$kv") ;; esac
-	done < "$EX/lab-sets.txt"
-fi
+# the lab profile next to the hosts map: one --set per line of it
+lab_example_sets
+SETS=("${LAB_SETS[@]}")
 T=120
 WIN=fig7-1  # the attempt whose sweep is kept
 

@@ -228,8 +228,10 @@ lab_fifo() {
 # lab_prio HOST [--rate RATE] TCLASS...: strict-priority lane on the port
 # towards HOST. Band 1 (class 10:1) gets the IP TOS of the given traffic
 # classes (the GRH traffic class is the TOS byte; matched on the DSCP bits),
-# band 2 (10:2) everything else. With --rate the two bands sit under an htb
-# shaper, so the lane only matters when the port is congested.
+# band 2 (10:2) everything else. With --rate the two bands sit under a tbf
+# shaper (root 1:, as run-qos.sh's lane), so the lane only matters when the
+# port is congested; not htb: behind htb a lane packet waited for the token
+# debt of the packet sent before it (tests/lab/README.md).
 lab_prio() {
 	local host=$1 p rate='' tcl parent=root
 	p=$(_lab_port "$host") || return 1
@@ -239,8 +241,7 @@ lab_prio() {
 	tc -n sw qdisc del dev "$p" root 2> /dev/null
 	{
 		if [ -n "$rate" ]; then
-			echo "qdisc add dev $p root handle 1: htb default 1"
-			echo "class add dev $p parent 1: classid 1:1 htb rate $rate ceil $rate burst 16k"
+			echo "qdisc add dev $p root handle 1: tbf rate $rate burst 16kb limit 8mb"
 			parent="parent 1:1"
 		fi
 		echo "qdisc add dev $p $parent handle 10: prio bands 2 priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"
@@ -251,6 +252,68 @@ lab_prio() {
 				"$p" $((tcl & 0xfc))
 		done
 	} | tc -n sw -batch -
+}
+# lab_wrr HOST RATE [--ets] TCLASS:WEIGHT... : weighted classes on the port
+# towards HOST under a tbf shaper of RATE (the RoCE/ETS analog of InfiniBand
+# VL arbitration weights): drr (or, with --ets, an ets qdisc of bands
+# without strict ones) with one class per TCLASS, quantum WEIGHT x 1514 B,
+# and a last class, weight 1, for everything else. Both backlogged, class i
+# gets WEIGHT_i / sum of the weights of the port. Stats: lab_wrr_bytes.
+lab_wrr() {
+	local host=$1 rate=$2 p ets='' tw i=1 q=() tcl w
+	p=$(_lab_port "$host") || return 1
+	shift 2
+	if [ "${1:-}" = --ets ]; then ets=1; shift; fi
+	if [ -z "$rate" ] || [ $# -lt 1 ]; then
+		lab_err "usage: lab_wrr HOST RATE [--ets] TCLASS:WEIGHT..."
+		return 1
+	fi
+	for tw in "$@"; do
+		w=${tw#*:}
+		case $w in '' | *[!0-9]* | 0) lab_err "lab_wrr: weight '$w' of ${tw%%:*}: a whole number >= 1"; return 1 ;; esac
+		q+=("$((w * 1514))")
+	done
+	q+=(1514)
+	tc -n sw qdisc del dev "$p" root 2> /dev/null
+	{
+		echo "qdisc add dev $p root handle 1: tbf rate $rate burst 16kb limit 8mb"
+		if [ -n "$ets" ]; then
+			echo "qdisc add dev $p parent 1:1 handle 10: ets bands ${#q[@]} quanta ${q[*]} priomap $(printf "$((${#q[@]} - 1)) %.0s" {1..16})"
+		else
+			echo "qdisc add dev $p parent 1:1 handle 10: drr"
+		fi
+		for ((i = 1; i <= ${#q[@]}; i++)); do
+			[ -z "$ets" ] && echo "class add dev $p parent 10: classid 10:$i drr quantum ${q[i - 1]}"
+			echo "qdisc add dev $p parent 10:$i handle $((10 + i)): pfifo limit 10000"
+		done
+		i=1
+		for tw in "$@"; do
+			tcl=${tw%%:*}
+			printf 'filter add dev %s parent 10: protocol ip prio 1 u32 match ip tos 0x%02x 0xfc flowid 10:%d\n' \
+				"$p" $((tcl & 0xfc)) "$i"
+			i=$((i + 1))
+		done
+		[ -z "$ets" ] && echo "filter add dev $p parent 10: protocol all prio 2 matchall flowid 10:$i"
+	} | tc -n sw -batch -
+}
+# lab_wrr_bytes HOST CLASS: bytes sent by class 10:CLASS of lab_wrr's qdisc
+lab_wrr_bytes() {
+	local p
+	p=$(_lab_port "$1") || return 1
+	tc -n sw -s class show dev "$p" | awk -v c="10:$2" '
+		$1 == "class" && ($2 == "drr" || $2 == "ets") { f = ($3 == c) }
+		f && $1 == "Sent" { print $2; exit }'
+}
+# lab_example_sets: LAB_SETS=(--set K=V ...), one per line of the lab
+# profile of the examples in the image (examples/lab-sets.txt), read with a
+# plain redirection (the VM's initramfs has no /dev/fd for <(...))
+lab_example_sets() {
+	local kv f=/usr/share/rperf/examples/lab-sets.txt
+	LAB_SETS=()
+	[ -r "$f" ] || return 1
+	while read -r kv; do
+		case $kv in [a-z]*) LAB_SETS+=(--set "$kv") ;; esac
+	done < "$f"
 }
 # lab_prio_stats HOST -> "band1_pkts=N band1_drops=N band2_pkts=N band2_drops=N"
 lab_prio_stats() {
@@ -524,6 +587,7 @@ topology   lab_list_hosts, lab_gid_idx DEV IP, lab_host_gid HOST, lab_is_direct
            lab_mk_cable (direct link c1 10.77.1.1 rxe_c1 <-> c2 10.77.1.2 rxe_c2)
 switch     lab_delay HOST DELAY [netem args] | lab_delay_clear HOST | lab_rate HOST RATE [LIMIT]
            lab_fifo HOST [RATE] | lab_prio HOST [--rate RATE] TCLASS... | lab_prio_stats HOST
+           lab_wrr HOST RATE [--ets] TCLASS:WEIGHT... | lab_wrr_bytes HOST CLASS
            lab_band_pkts HOST BAND | lab_port_reset HOST | lab_sw CMD...
 counters   lab_counters | lab_port_rx HOST [bytes] | lab_port_tx HOST [bytes]
            lab_assert_crossed MIN CMD...
