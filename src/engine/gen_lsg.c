@@ -169,7 +169,8 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
 	c->schedule = g->spec.schedule;
 	c->seed = g->spec.id + 1;
-	c->max_inflight = SEND_DEPTH - 1;
+	c->max_inflight = rperf_lsg_max_inflight(
+		SEND_DEPTH, RPERF_ENGINE_RX_DEPTH, c->solicit_every);
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */
@@ -249,6 +250,9 @@ static int lsg_result(struct rperf_gen_inst *g)
 	g->res.loop_precompleted = l->res.loop_precompleted;
 	g->res.seconds = l->res.seconds;
 	g->res.nic_ts = l->nic_ts;
+	rperf_lsg_sched_figs(
+		&(struct rperf_lsg_cfg){ .schedule = g->spec.schedule },
+		&l->res, &g->res.sched);
 	if (!g->res.rtt) { /* move the histograms (once) */
 		g->res.rtt = l->res.rtt;
 		g->res.wire = l->res.wire;

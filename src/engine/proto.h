@@ -269,6 +269,9 @@ struct rperf_proto_result {
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	bool nic_ts; /* "timestamps": "nic" | "cpu" (absent: cpu) */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
+	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
+	 * "lag_bound_ns", "lag_p99_ns", "lag_max_ns", "inflight_max"} */
+	struct rperf_sched_figs sched;
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
 	/* sources: "placement" (optional; placed false when absent) */

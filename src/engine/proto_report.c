@@ -173,6 +173,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 					r->nic_ts ? "nic" : "cpu");
 	if (!rc && r->placed)
 		rc = place_set(o, &r->place);
+	if (!rc && has_hists(r))
+		rc = rperf_proto_sched_set(o, r);
 	return rc;
 }
 
@@ -314,6 +316,8 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 		}
 	}
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
+	if (!rc && has_hists(r))
+		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
 	return rc ? rc : place_decode(o, r, idx, why, whylen);
 }
 

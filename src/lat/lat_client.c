@@ -139,8 +139,14 @@ static void lsg_cfg(struct client *c, int fd, int method,
 		.stop = c->run->stop,
 		.peer_fd = fd,
 		.nic = c->conn.nic_ts ? &c->nic : NULL,
+		.schedule = cfg->schedule,
+		.seed = 1,
 	};
 	l->wseq = &c->wseq;
+	/* open schedules: the wire and loopback send queues are 16 deep
+	 * (lat_conn.c), the server keeps rx_depth receives posted */
+	l->max_inflight = rperf_lsg_max_inflight(
+		16, (unsigned int)cfg->rx_depth, l->solicit_every);
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
 }

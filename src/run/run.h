@@ -59,6 +59,7 @@ struct rperf_run_inst {
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
+	struct rperf_sched_figs sched; /* open schedules: lag, late */
 	/* BSG source */
 	uint64_t messages, bytes, posted, post_calls;
 	double gbps; /* payload Gb/s sent */

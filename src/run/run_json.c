@@ -37,6 +37,28 @@ static json_t *stats(const struct rperf_hist *h)
 				    RPERF_RPT_NDEFAULT_PCTS);
 }
 
+/* An LSG's "schedule" and, when open, "open_schedule" (µs). */
+static int json_sched(json_t *o, const struct rperf_run_inst *in)
+{
+	const struct rperf_sched_figs *f = &in->sched;
+	char name[RPERF_SCHED_TEXT];
+	int e;
+
+	rperf_sched_format(&in->spec->schedule, name, sizeof(name));
+	e = set(o, "schedule", json_string(name));
+	if (!f->open)
+		return e;
+	return e | set(o, "open_schedule",
+		       json_pack("{s:o, s:f, s:f, s:f, s:o, s:b}", "late",
+				 rperf_rpt_json_uint(f->late), "lag_bound_us",
+				 (double)f->lag_bound_ns / 1e3, "lag_p99_us",
+				 (double)f->lag_p99_ns / 1e3, "lag_max_us",
+				 (double)f->lag_max_ns / 1e3, "inflight_max",
+				 rperf_rpt_json_uint(f->inflight_max),
+				 "fell_behind",
+				 rperf_sched_fell_behind(f, in->samples)));
+}
+
 static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
@@ -75,6 +97,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->loop_precompleted));
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
+		e |= json_sched(o, in);
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));

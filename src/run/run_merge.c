@@ -247,6 +247,7 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->nonpositive = p->nonpositive;
 		in->precompleted = p->precompleted;
 		in->loop_precompleted = p->loop_precompleted;
+		in->sched = p->sched;
 		in->messages = p->messages;
 		in->bytes = p->bytes;
 		in->posted = p->posted;

@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# sched.sh - tail latency under load that a closed-loop probe cannot hide
+# (probe schedules), one boot:
+#   rxe-lab run --hosts 3 tests/lab/suites/sched.sh
+# h1 is the destination; its switch port h1-sw is a FIFO shaped to 4 Mb/s.
+# h3 runs an on/off BSG (rperf run: SENDs, on 200 ms, off 200 ms) to h1; h2
+# probes h1 with rperf lat --schedule poisson:RATE (a rate the port carries:
+# 60 B frames, 2 % of it). Checked:
+#  - the share of the poisson samples above 10x the idle median (a poisson
+#    run with no BSG) is the port's busy share within +-10 points, the busy
+#    share measured from the switch itself: the tbf's backlog on h1-sw,
+#    sampled in the VM, time-weighted, busy = a backlog of at least what
+#    delays a frame by 9x the idle median at 4 Mb/s (a sample waiting that
+#    long is above 10x);
+#  - the closed-loop figure (rperf lat, --schedule closed) is printed beside
+#    it (expected below: a closed loop takes many samples in the gaps);
+#  - the destination's received rate (rperf run's "to h1" row) is at most
+#    the shaped port's rate + 2 % (a receiver's rate over the run's window);
+#  - the schedule's own report: kept up (no "fell behind"), lag figures.
+# Ends with "N passed, M failed".
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+RATE=4mbit RATE_BPS=4000000
+PROBE=500                      # samples/s
+BSG_SIZE=512 BSG_DEPTH=8 MTU=1024 ON=200ms OFF=200ms
+LSG_SIZE=2
+SHARE_TOL=10                   # points (issue 20)
+T=90
+
+switch_on_cpu0() {  # lab packet processing on CPU 0 (RPS), as run-qos.sh
+	local d
+	for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > "$d"; done
+	ip netns exec sw sh -c 'for d in /sys/class/net/h*/queues/rx-0/rps_cpus; do echo 1 > $d; done'
+}
+setup() {
+	switch_on_cpu0
+	lab_fifo h1 "$RATE" || { sleep 0.5; echo "INFO tc retried once"; lab_fifo h1 "$RATE"; } || return 1
+	echo "INFO h1-sw: $(tc -n sw qdisc show dev h1-sw | tr '\n' ' ')"
+	lab_agents_start 3 || return 1
+	echo "INFO rperf $(rperf --version 2>&1 | head -1)"
+}
+
+# lat_run TAG SCHEDULE SECONDS: rperf lat h2 -> h1, every sample to
+# $OUT/sched-TAG.raw; sets RAWF
+lat_run() {
+	local tag=$1 sched=$2 secs=$3 rc
+	RAWF=$OUT/sched-$tag.raw
+	rm -f "$RAWF"
+	timeout "$T" rperf lat -d rxe_h1 > "/tmp/srv-$tag.log" 2>&1 &
+	sleep 0.5
+	timeout "$T" taskset -c 1 rperf lat -d rxe_h2 -s "$LSG_SIZE" -D "$secs" --warmup 100 \
+		--schedule "$sched" --raw "$RAWF" --out_json_file "$OUT/sched-$tag.json" \
+		10.77.0.1 > "$OUT/sched-$tag.txt" 2>&1
+	rc=$?
+	wait
+	sed 's/^/  [lat] /' "$OUT/sched-$tag.txt" | grep -v '^  \[lat\] *$' | head -40
+	[ "$rc" = 0 ] || { echo "GOT rperf lat ($tag, $sched) status $rc"; return 1; }
+	[ -s "$RAWF" ] || { echo "GOT no samples in $RAWF"; return 1; }
+}
+# rtt_p50 FILE / share_above FILE NS: from --raw (the RTT is the last column)
+rtt_p50() {
+	awk -F, '$NF ~ /^-?[0-9]+$/ { print $NF }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+share_above() {
+	awk -F, -v t="$2" '$NF ~ /^-?[0-9]+$/ { n++; if ($NF + 0 > t) s++ }
+		END { if (n) printf "%.4f %d\n", s / n, n; else print "nan 0" }' "$1"
+}
+
+IDLE=''
+idle_run() {
+	lat_run idle "poisson:$PROBE" 4 || return 1
+	IDLE=$(rtt_p50 "$RAWF")
+	lab_result "sched_idle poisson=$PROBE p50_ns=$IDLE samples=$(share_above "$RAWF" 0 | cut -d' ' -f2)"
+	case $IDLE in '' | *[!0-9]*) echo "GOT no idle median"; return 1 ;; esac
+}
+
+# the BSG: rperf run, h3 -> h1, on/off SENDs
+job_write() {
+	{
+		printf '[global]\nduration = %s\nwarmup = 1s\ntimeout = 10s\nsink_completion = event\n' "$1"
+		for i in 1 3; do
+			printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
+				"$i" "$i" "$i" "$(lab_host_gid "h$i")"
+		done
+		printf '[bsg load]\nfrom = h3\nto = h1\nverb = send\nsize = %s\ntx_depth = %s\n' "$BSG_SIZE" "$BSG_DEPTH"
+		printf 'cq_mod = 1\nmtu = %s\nqp_timeout = 18\ncompletion = event\non = %s\noff = %s\n' "$MTU" "$ON" "$OFF"
+	} > "$2"
+}
+# sampler: the tbf's backlog on h1-sw, one `qdisc show` per ~5 ms through one
+# tc -batch; the times it was asked at in .t, the answers in .q (same order)
+sampler_start() {
+	rm -f /tmp/sampler.stop /tmp/backlog.t /tmp/backlog.q
+	(
+		while [ ! -e /tmp/sampler.stop ]; do
+			echo "$EPOCHREALTIME" >> /tmp/backlog.t
+			echo "qdisc show dev h1-sw"
+			sleep 0.005
+		done | tc -s -n sw -batch - > /tmp/backlog.q 2>&1
+	) &
+	SAMPLER=$!
+}
+sampler_stop() { touch /tmp/sampler.stop; wait "$SAMPLER"; }
+# busy_share T0 T1 BYTES: time-weighted share of [T0, T1] with a backlog of
+# at least BYTES (tc prints sizes as 1234b, 12Kb, 1Mb)
+busy_share() {
+	awk '/^qdisc tbf/ { f = 1 } f && /backlog/ { for (i = 1; i <= NF; i++) if ($i == "backlog") { print $(i + 1); f = 0; break } }' /tmp/backlog.q > /tmp/backlog.b
+	paste -d' ' /tmp/backlog.t /tmp/backlog.b | awk -v t0="$1" -v t1="$2" -v min="$3" '
+		function bytes(s) { if (s ~ /Mb$/) return s * 1048576; if (s ~ /Kb$/) return s * 1024; return s + 0 }
+		NF == 2 && $1 >= t0 && $1 <= t1 {
+			if (n) { dt = $1 - pt; tot += dt; if (pb >= min) busy += dt }
+			pt = $1; pb = bytes($2); n++
+		}
+		END { if (tot > 0) printf "%.4f %d %.3f\n", busy / tot, n, tot; else print "nan 0 0" }'
+}
+
+PS='' BUSY='' CS='' DEST=''
+loaded_run() {
+	local job=$OUT/sched-bsg.ini j=$OUT/sched-bsg.json b0 t0 t1 k thr s n
+	[ -n "$IDLE" ] || { echo "GOT no idle median"; return 1; }
+	job_write 16s "$job"
+	rm -f "$j"
+	sampler_start
+	b0=$(lab_port_tx h1 bytes)
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$j" > "$OUT/sched-bsg.txt" 2>&1 &
+	local runpid=$!
+	for ((k = 0; k < 200; k++)); do  # the BSG's bytes cross h1-sw
+		[ $(($(lab_port_tx h1 bytes) - b0)) -gt 20000 ] && break
+		sleep 0.1
+	done
+	echo "INFO BSG traffic after $((k / 10)).$((k % 10)) s"
+	t0=$EPOCHREALTIME
+	lat_run poisson "poisson:$PROBE" 5 || { sampler_stop; wait "$runpid"; return 1; }
+	t1=$EPOCHREALTIME
+	lat_run closed closed 3 || { sampler_stop; wait "$runpid"; return 1; }
+	sampler_stop
+	wait "$runpid"
+	echo "  -> rperf run (BSG): status $?"
+	sed 's/^/  [run] /' "$OUT/sched-bsg.txt"
+	thr=$((10 * IDLE))
+	# a backlog that delays a frame by 9 x the idle median at RATE_BPS
+	local qb=$((9 * IDLE * RATE_BPS / 8 / 1000000000))
+	read -r s n <<< "$(share_above "$OUT/sched-poisson.raw" "$thr")"
+	PS=$s
+	read -r BUSY k t0 <<< "$(busy_share "$t0" "$t1" "$qb")"
+	echo "INFO backlog samples in the poisson window: $k over $t0 s; busy = backlog >= $qb B"
+	read -r CS k <<< "$(share_above "$OUT/sched-closed.raw" "$thr")"
+	DEST=$(jq -r '.hosts[] | select(.name == "h1") | .received.receiver_gbps // empty' "$j" 2> /dev/null)
+	[ -n "$DEST" ] || DEST=$(jq -r '[.generators[] | select(.kind == "bsg") | .receiver_gbps] | add // empty' "$j")
+	lab_result "sched_share poisson=$PROBE slow_share=$PS samples=$n busy_share=$BUSY closed_slow_share=$CS closed_samples=$k threshold_ns=$thr idle_p50_ns=$IDLE busy_backlog_bytes=$qb"
+	echo "INFO  schedule        samples above 10x idle median   port busy share (tc backlog)"
+	echo "INFO  poisson:$PROBE   $PS                             $BUSY"
+	echo "INFO  closed          $CS (closed loop, expected biased low)"
+	jq -c '.warnings // empty' "$OUT/sched-poisson.json" 2> /dev/null | sed 's/^/INFO poisson warnings: /'
+}
+share_check() {
+	[ -n "$PS" ] && [ -n "$BUSY" ] || { echo "GOT no shares"; return 1; }
+	local d
+	d=$(awk -v a="$PS" -v b="$BUSY" 'BEGIN { printf "%.1f", 100 * (a - b) }')
+	lab_expect_range "poisson slow share - port busy share (points)" "$d" "-$SHARE_TOL" "$SHARE_TOL"
+}
+closed_beside() {
+	[ -n "$CS" ] || { echo "GOT no closed-loop share"; return 1; }
+	echo "INFO closed-loop share above 10x idle median: $CS (poisson: $PS, port busy: $BUSY)"
+	lab_expect_range "closed-loop slow share (printed beside; a share)" "$CS" 0 1
+}
+dest_rate() {
+	[ -n "$DEST" ] || { echo "GOT no destination rate"; return 1; }
+	lab_result "sched_dest_rate received_gbps=$DEST port_gbps=$(awk -v r="$RATE_BPS" 'BEGIN { print r / 1e9 }')"
+	lab_expect_range "h1 received (Gb/s) <= shaped port + 2 %" "$DEST" 0 \
+		"$(awk -v r="$RATE_BPS" 'BEGIN { print r * 1.02 / 1e9 }')"
+}
+kept_up() {
+	grep -q "FELL BEHIND" "$OUT/sched-poisson.txt" && { echo "GOT the poisson prober fell behind"; grep "schedule" "$OUT/sched-poisson.txt"; return 1; }
+	grep "schedule poisson" "$OUT/sched-poisson.txt" | sed 's/^/INFO /'
+	grep -q "schedule poisson:$PROBE" "$OUT/sched-poisson.txt"
+}
+
+if ! command -v rperf > /dev/null; then
+	echo "skip: no rperf binary in this boot (build target rperf_bin)"
+	exit 77
+fi
+check "3 agents, h1-sw FIFO $RATE"                                setup
+check "idle: poisson:$PROBE LSG, no BSG"                          idle_run
+check "on/off BSG ($ON/$OFF) + poisson LSG + closed LSG"          loaded_run
+check "poisson: share above 10x idle median = port busy share +-$SHARE_TOL" share_check
+check "closed loop's share printed beside it"                     closed_beside
+check "destination row <= shaped port rate + 2 %"                 dest_rate
+check "poisson prober kept its schedule (lag reported)"           kept_up
+lab_agents_stop
+lab_summary
