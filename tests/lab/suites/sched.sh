@@ -44,16 +44,19 @@ setup() {
 # lat_run TAG SCHEDULE SECONDS: rperf lat h2 -> h1, every sample to
 # $OUT/sched-TAG.raw; sets RAWF
 lat_run() {
-	local tag=$1 sched=$2 secs=$3 rc
+	local tag=$1 sched=$2 secs=$3 rc srv pin=()
 	RAWF=$OUT/sched-$tag.raw
 	rm -f "$RAWF"
+	# the LSG on CPU 1, lab packet processing on CPU 0 (as run-qos.sh)
+	command -v taskset > /dev/null && pin=(taskset -c 1)
 	timeout "$T" rperf lat -d rxe_h1 > "/tmp/srv-$tag.log" 2>&1 &
+	srv=$!
 	sleep 0.5
-	timeout "$T" taskset -c 1 rperf lat -d rxe_h2 -s "$LSG_SIZE" -D "$secs" --warmup 100 \
+	timeout "$T" "${pin[@]}" rperf lat -d rxe_h2 -s "$LSG_SIZE" -D "$secs" --warmup 100 \
 		--schedule "$sched" --raw "$RAWF" --out_json_file "$OUT/sched-$tag.json" \
 		10.77.0.1 > "$OUT/sched-$tag.txt" 2>&1
 	rc=$?
-	wait
+	wait "$srv"
 	sed 's/^/  [lat] /' "$OUT/sched-$tag.txt" | grep -v '^  \[lat\] *$' | head -40
 	[ "$rc" = 0 ] || { echo "GOT rperf lat ($tag, $sched) status $rc"; return 1; }
 	[ -s "$RAWF" ] || { echo "GOT no samples in $RAWF"; return 1; }
