@@ -93,6 +93,9 @@ static int lat_exchange(void *arg, struct rperf_session_chan *ch,
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 				     "%s: malformed ENDPOINT", cfg->host);
+	if (rperf_endpoint_check_remote(c->conn.dev, &peer, err, sizeof(err)))
+		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
+				     cfg->host, err);
 	rc = rperf_session_peer_buf_check(&c->peer_buf, buffer_verb(cfg),
 					  c->conn.max_size, cfg->host, err,
 					  sizeof(err));

@@ -17,7 +17,8 @@
 #    it (expected below: a closed loop takes many samples in the gaps);
 #  - the destination's received rate (rperf run's "to h1" row) is at most
 #    the shaped port's rate + 2 % (a receiver's rate over the run's window);
-#  - the schedule's own report: kept up (no "fell behind"), lag figures.
+#  - the schedule's own report: kept up (no "fell behind"), lag figures;
+#  - rperf lat/bw with client and server both on rxe_h1: refused (exit 2).
 # Ends with "N passed, M failed".
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -180,6 +181,29 @@ kept_up() {
 	grep -q "schedule poisson:$PROBE" "$OUT/sched-poisson.txt"
 }
 
+# Client and server on one device and GID (both on rxe_h1, as when neither
+# gives -d): a loopback inside the device, no packet through the switch.
+# Refused with exit 2 naming the device; nothing crosses h1-sw.
+same_device() {
+	local cmd b0 b1 rc
+	for cmd in lat bw; do
+		b0=$(lab_port_rx h1)
+		timeout 30 rperf "$cmd" -d rxe_h1 > "/tmp/same-srv-$cmd.log" 2>&1 &
+		local srv=$!
+		sleep 0.5
+		timeout 30 rperf "$cmd" -d rxe_h1 -n 100 10.77.0.1 > "/tmp/same-$cmd.out" 2>&1
+		rc=$?
+		kill "$srv" 2> /dev/null
+		wait "$srv" 2> /dev/null
+		b1=$(lab_port_rx h1)
+		echo "INFO rperf $cmd, both ends on rxe_h1: status $rc: $(tr '\n' ' ' < "/tmp/same-$cmd.out" | head -c 400)"
+		echo "EXPECT rperf $cmd exits 2 naming rxe_h1; GOT status $rc"
+		[ "$rc" = 2 ] || return 1
+		grep -q "own device rxe_h1" "/tmp/same-$cmd.out" || { echo "GOT no device named"; return 1; }
+		lab_expect_range "packets h1 sent into the switch meanwhile (control TCP only)" "$((b1 - b0))" 0 200 || return 1
+	done
+}
+
 if ! command -v rperf > /dev/null; then
 	echo "skip: no rperf binary in this boot (build target rperf_bin)"
 	exit 77
@@ -191,5 +215,6 @@ check "poisson: share above 10x idle median = port busy share +-$SHARE_TOL" shar
 check "closed loop's share printed beside it"                     closed_beside
 check "destination row <= shaped port rate + 2 %"                 dest_rate
 check "poisson prober kept its schedule (lag reported)"           kept_up
+check "same device and GID on both ends: refused, exit 2"         same_device
 lab_agents_stop
 lab_summary
