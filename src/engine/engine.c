@@ -451,6 +451,7 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 			(void)g->ops->result(g);
 		out->res[i] = g->res; /* histograms move into the report */
 		g->res.rtt = g->res.wire = g->res.loop = NULL;
+		memset(&g->res.series, 0, sizeof(g->res.series));
 		out->n = i + 1;
 	}
 	return 0;
@@ -471,6 +472,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 		rperf_hist_destroy(g->res.rtt);
 		rperf_hist_destroy(g->res.wire);
 		rperf_hist_destroy(g->res.loop);
+		rperf_lsg_series_fini(&g->res.series);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

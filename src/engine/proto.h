@@ -125,6 +125,7 @@
 
 #include "ctrl/ctrl.h"
 #include "engine/spec.h"
+#include "gen/series.h"
 
 #define RPERF_PROTO_EXPERIMENT_LEN 256 /* PLAN "experiment" (with NUL) */
 #define RPERF_PROTO_MAX_INSTANCES 1024 /* per PLAN, ENDPOINTS, REPORT ... */
@@ -272,6 +273,9 @@ struct rperf_proto_result {
 	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
 	 * "lag_bound_ns", "lag_p99_ns", "lag_max_ns", "inflight_max"} */
 	struct rperf_sched_figs sched;
+	/* "intervals" (optional, LSG): [[start_ns from GO, samples, p50_ns,
+	 * p99_ns, max_ns], ...], owned */
+	struct rperf_lsg_series series;
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
 	/* sources: "placement" (optional; placed false when absent) */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* REPORT: an LSG's optional "open_schedule" figures (proto.h). */
+/* REPORT: an LSG's optional "open_schedule" figures and "intervals"
+ * (proto.h). */
 #include "engine/proto.h"
 #include "engine/proto_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const keys[] = { "late", "lag_bound_ns", "lag_p99_ns",
 				    "lag_max_ns", "inflight_max" };
@@ -63,5 +66,87 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
 			return EBADMSG;
 		}
 	r->sched = f;
+	return 0;
+}
+
+int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
+{
+	const struct rperf_lsg_series *s = &r->series;
+	json_t *a;
+
+	if (!s->n)
+		return 0;
+	a = json_array();
+	if (!a)
+		return ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rperf_lsg_interval *v = &s->iv[i];
+
+		if (json_array_append_new(a,
+					  json_pack("[I, I, I, I, I]",
+						    (json_int_t)v->start_ns,
+						    (json_int_t)v->samples,
+						    (json_int_t)v->p50_ns,
+						    (json_int_t)v->p99_ns,
+						    (json_int_t)v->max_ns))) {
+			json_decref(a);
+			return ENOMEM;
+		}
+	}
+	return json_object_set_new(o, "intervals", a) ? ENOMEM : 0;
+}
+
+/* One [start_ns, samples, p50_ns, p99_ns, max_ns]: 0 or EBADMSG. */
+static int interval_get(const json_t *e, struct rperf_lsg_interval *v)
+{
+	json_int_t x[5];
+
+	if (!json_is_array(e) || json_array_size(e) != 5)
+		return EBADMSG;
+	for (size_t k = 0; k < 5; k++) {
+		const json_t *n = json_array_get(e, k);
+
+		if (!json_is_integer(n) || (x[k] = json_integer_value(n)) < 0)
+			return EBADMSG;
+	}
+	*v = (struct rperf_lsg_interval){ .start_ns = (uint64_t)x[0],
+					  .samples = (uint64_t)x[1],
+					  .p50_ns = x[2],
+					  .p99_ns = x[3],
+					  .max_ns = x[4] };
+	return 0;
+}
+
+int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
+			   size_t idx, char *why, size_t whylen)
+{
+	const json_t *a = json_object_get(o, "intervals");
+	struct rperf_lsg_series *s = &r->series;
+	size_t n;
+
+	memset(s, 0, sizeof(*s));
+	if (!a)
+		return 0;
+	n = json_is_array(a) ? json_array_size(a) : RPERF_SERIES_MAX + 1;
+	if (n > RPERF_SERIES_MAX) {
+		snprintf(
+			why, whylen,
+			"instances[%zu]: 'intervals' not an array of at most %d",
+			idx, RPERF_SERIES_MAX);
+		return EBADMSG;
+	}
+	s->iv = calloc(n ? n : 1, sizeof(*s->iv));
+	if (!s->iv)
+		return ENOMEM;
+	s->cap = n ? n : 1;
+	for (s->n = 0; s->n < n; s->n++)
+		if (interval_get(json_array_get(a, s->n), &s->iv[s->n])) {
+			snprintf(
+				why, whylen,
+				"instances[%zu]: 'intervals'[%zu] not 5 integers >= 0",
+				idx, s->n);
+			rperf_lsg_series_fini(s); /* not the caller's to free */
+			return EBADMSG;
+		}
 	return 0;
 }

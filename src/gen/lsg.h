@@ -32,6 +32,7 @@
 #include <rperf/report.h>
 
 #include "gen/schedule.h"
+#include "gen/series.h"
 #include "verbs/verbs.h"
 
 struct rperf_dev_ops;
@@ -85,6 +86,9 @@ struct rperf_lsg_cfg {
 	/* open: a sample posted later than this after it was due is late;
 	 * 0: one mean gap (1 / rate) */
 	uint64_t lag_bound_ns;
+	/* time series (gen/series.h): samples per interval of this length,
+	 * by post time, from the first counted sample; 0: none */
+	uint64_t interval_ns;
 };
 
 #define RPERF_LSG_MAX_INFLIGHT 64
@@ -121,6 +125,9 @@ struct rperf_lsg_res {
 	uint64_t late;
 	uint64_t lag_bound_ns;
 	unsigned int inflight_max;
+	/* with interval_ns: one entry per interval, starts from the first
+	 * counted sample's post */
+	struct rperf_lsg_series series;
 	char error[256]; /* why the run stopped early, "" if it did not */
 };
 

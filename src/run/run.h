@@ -60,6 +60,7 @@ struct rperf_run_inst {
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	struct rperf_sched_figs sched; /* open schedules: lag, late */
+	struct rperf_lsg_series series; /* per interval, from GO; owned */
 	/* BSG source */
 	uint64_t messages, bytes, posted, post_calls;
 	double gbps; /* payload Gb/s sent */

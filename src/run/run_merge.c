@@ -68,6 +68,7 @@ int rperf_run_results_create(const struct rperf_job *job,
 
 static void inst_free(struct rperf_run_inst *in)
 {
+	rperf_lsg_series_fini(&in->series);
 	rperf_hist_destroy(in->rtt);
 	rperf_hist_destroy(in->wire);
 	rperf_hist_destroy(in->loop);
@@ -248,6 +249,9 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->precompleted = p->precompleted;
 		in->loop_precompleted = p->loop_precompleted;
 		in->sched = p->sched;
+		rperf_lsg_series_fini(&in->series);
+		in->series = p->series;
+		memset(&p->series, 0, sizeof(p->series));
 		in->messages = p->messages;
 		in->bytes = p->bytes;
 		in->posted = p->posted;

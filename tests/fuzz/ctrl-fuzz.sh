@@ -45,6 +45,7 @@ for f in spec.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 srcs+=("$src/src/gen/schedule.c") # the schedules spec_sched.c decodes
+srcs+=("$src/src/gen/series.c")   # the time series REPORT carries
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done
