@@ -452,6 +452,7 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 		out->res[i] = g->res; /* histograms move into the report */
 		g->res.rtt = g->res.wire = g->res.loop = NULL;
 		memset(&g->res.series, 0, sizeof(g->res.series));
+		memset(&g->res.bsg_series, 0, sizeof(g->res.bsg_series));
 		out->n = i + 1;
 	}
 	return 0;
@@ -473,6 +474,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 		rperf_hist_destroy(g->res.wire);
 		rperf_hist_destroy(g->res.loop);
 		rperf_lsg_series_fini(&g->res.series);
+		rperf_bsg_series_fini(&g->res.bsg_series);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

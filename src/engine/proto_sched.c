@@ -69,26 +69,56 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
 	return 0;
 }
 
+/* An LSG's row: start_ns, samples, p50, p99, max; a BSG's: start_ns,
+ * dur_ns, messages, bytes. Every value an integer >= 0. */
+static size_t row_width(const struct rperf_proto_result *r)
+{
+	return r->kind == RPERF_GEN_LSG ? 5 : 4;
+}
+
+static size_t rows(const struct rperf_proto_result *r)
+{
+	return r->kind == RPERF_GEN_LSG ? r->series.n : r->bsg_series.n;
+}
+
+static void row_get(const struct rperf_proto_result *r, size_t i, json_int_t *x)
+{
+	if (r->kind == RPERF_GEN_LSG) {
+		const struct rperf_lsg_interval *v = &r->series.iv[i];
+
+		x[0] = (json_int_t)v->start_ns;
+		x[1] = (json_int_t)v->samples;
+		x[2] = v->p50_ns;
+		x[3] = v->p99_ns;
+		x[4] = v->max_ns;
+		return;
+	}
+	x[0] = (json_int_t)r->bsg_series.iv[i].start_ns;
+	x[1] = (json_int_t)r->bsg_series.iv[i].dur_ns;
+	x[2] = (json_int_t)r->bsg_series.iv[i].messages;
+	x[3] = (json_int_t)r->bsg_series.iv[i].bytes;
+}
+
 int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 {
-	const struct rperf_lsg_series *s = &r->series;
+	size_t w = row_width(r);
 	json_t *a;
 
-	if (!s->n)
+	if (!rows(r))
 		return 0;
 	a = json_array();
 	if (!a)
 		return ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct rperf_lsg_interval *v = &s->iv[i];
+	for (size_t i = 0; i < rows(r); i++) {
+		json_int_t x[5];
+		json_t *e = json_array();
 
-		if (json_array_append_new(a,
-					  json_pack("[I, I, I, I, I]",
-						    (json_int_t)v->start_ns,
-						    (json_int_t)v->samples,
-						    (json_int_t)v->p50_ns,
-						    (json_int_t)v->p99_ns,
-						    (json_int_t)v->max_ns))) {
+		row_get(r, i, x);
+		for (size_t k = 0; e && k < w; k++)
+			if (json_array_append_new(e, json_integer(x[k])))
+				break;
+		if (!e || json_array_size(e) != w ||
+		    json_array_append_new(a, e)) {
 			json_decref(a);
 			return ENOMEM;
 		}
@@ -96,35 +126,52 @@ int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 	return json_object_set_new(o, "intervals", a) ? ENOMEM : 0;
 }
 
-/* One [start_ns, samples, p50_ns, p99_ns, max_ns]: 0 or EBADMSG. */
-static int interval_get(const json_t *e, struct rperf_lsg_interval *v)
+/* One row of @w integers >= 0: 0 or EBADMSG. */
+static int row_read(const json_t *e, size_t w, json_int_t *x)
 {
-	json_int_t x[5];
-
-	if (!json_is_array(e) || json_array_size(e) != 5)
+	if (!json_is_array(e) || json_array_size(e) != w)
 		return EBADMSG;
-	for (size_t k = 0; k < 5; k++) {
+	for (size_t k = 0; k < w; k++) {
 		const json_t *n = json_array_get(e, k);
 
 		if (!json_is_integer(n) || (x[k] = json_integer_value(n)) < 0)
 			return EBADMSG;
 	}
-	*v = (struct rperf_lsg_interval){ .start_ns = (uint64_t)x[0],
-					  .samples = (uint64_t)x[1],
-					  .p50_ns = x[2],
-					  .p99_ns = x[3],
-					  .max_ns = x[4] };
 	return 0;
+}
+
+static int row_put(struct rperf_proto_result *r, const json_int_t *x)
+{
+	struct rperf_bsg_interval b = { (uint64_t)x[0], (uint64_t)x[1],
+					(uint64_t)x[2], (uint64_t)x[3] };
+	struct rperf_lsg_series *s = &r->series;
+
+	if (r->kind != RPERF_GEN_LSG)
+		return rperf_bsg_series_push(&r->bsg_series, &b);
+	s->iv[s->n++] = (struct rperf_lsg_interval){ .start_ns = (uint64_t)x[0],
+						     .samples = (uint64_t)x[1],
+						     .p50_ns = x[2],
+						     .p99_ns = x[3],
+						     .max_ns = x[4] };
+	return 0;
+}
+
+static void series_free(struct rperf_proto_result *r)
+{
+	rperf_lsg_series_fini(&r->series);
+	rperf_bsg_series_fini(&r->bsg_series);
 }
 
 int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 			   size_t idx, char *why, size_t whylen)
 {
 	const json_t *a = json_object_get(o, "intervals");
-	struct rperf_lsg_series *s = &r->series;
-	size_t n;
+	size_t n, w = row_width(r);
+	json_int_t x[5];
+	int rc = 0;
 
-	memset(s, 0, sizeof(*s));
+	memset(&r->series, 0, sizeof(r->series));
+	memset(&r->bsg_series, 0, sizeof(r->bsg_series));
 	if (!a)
 		return 0;
 	n = json_is_array(a) ? json_array_size(a) : RPERF_SERIES_MAX + 1;
@@ -135,18 +182,21 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 			idx, RPERF_SERIES_MAX);
 		return EBADMSG;
 	}
-	s->iv = calloc(n ? n : 1, sizeof(*s->iv));
-	if (!s->iv)
+	r->series.iv = calloc(n ? n : 1, sizeof(*r->series.iv));
+	if (!r->series.iv)
 		return ENOMEM;
-	s->cap = n ? n : 1;
-	for (s->n = 0; s->n < n; s->n++)
-		if (interval_get(json_array_get(a, s->n), &s->iv[s->n])) {
+	r->series.cap = n ? n : 1;
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = row_read(json_array_get(a, i), w, x);
+		if (rc)
 			snprintf(
 				why, whylen,
-				"instances[%zu]: 'intervals'[%zu] not 5 integers >= 0",
-				idx, s->n);
-			rperf_lsg_series_fini(s); /* not the caller's to free */
-			return EBADMSG;
-		}
-	return 0;
+				"instances[%zu]: 'intervals'[%zu] not %zu integers >= 0",
+				idx, i, w);
+		else
+			rc = row_put(r, x);
+	}
+	if (rc) /* not the caller's to free: it may not count this one */
+		series_free(r);
+	return rc == ENOMEM ? ENOMEM : rc ? EBADMSG : 0;
 }

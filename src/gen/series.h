@@ -25,6 +25,17 @@ struct rperf_lsg_series {
 	size_t n, cap;
 };
 
+/* A BSG's interval: what completed in it (the source's view: sent). */
+struct rperf_bsg_interval {
+	uint64_t start_ns, dur_ns;
+	uint64_t messages, bytes;
+};
+
+struct rperf_bsg_series {
+	struct rperf_bsg_interval *iv;
+	size_t n, cap;
+};
+
 #define RPERF_SERIES_MAX 100000 /* intervals kept: a day at 1 s */
 
 /* Append the interval starting @start_ns from @h's samples (then reset);
@@ -32,5 +43,9 @@ struct rperf_lsg_series {
 int rperf_lsg_series_push(struct rperf_lsg_series *s, uint64_t start_ns,
 			  struct rperf_hist *h);
 void rperf_lsg_series_fini(struct rperf_lsg_series *s);
+/* Append @v: 0, ENOMEM or E2BIG (nothing appended). */
+int rperf_bsg_series_push(struct rperf_bsg_series *s,
+			  const struct rperf_bsg_interval *v);
+void rperf_bsg_series_fini(struct rperf_bsg_series *s);
 
 #endif

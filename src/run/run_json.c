@@ -66,6 +66,31 @@ static json_t *json_series(const struct rperf_lsg_series *s)
 	return a;
 }
 
+/* A BSG's "intervals": {start_s (from GO), seconds, messages, gbps}: what
+ * the source saw complete in each interval (payload). */
+static json_t *json_bsg_series(const struct rperf_bsg_series *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < s->n; i++) {
+		const struct rperf_bsg_interval *v = &s->iv[i];
+		double secs = (double)v->dur_ns / 1e9;
+		json_t *o = json_pack(
+			"{s:f, s:f, s:I, s:o}", "start_s",
+			(double)v->start_ns / 1e9, "seconds", secs, "messages",
+			(json_int_t)v->messages, "gbps",
+			secs > 0 ?
+				json_real((double)v->bytes * 8 / secs / 1e9) :
+				json_null());
+
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* An LSG's "schedule" and, when open, "open_schedule" (µs). */
 static int json_sched(json_t *o, const struct rperf_run_inst *in)
 {
@@ -145,6 +170,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				o, "receiver_note",
 				json_string(
 					"RDMA WRITE: the destination sees no completion, nothing to count"));
+		e |= set(o, "intervals", json_bsg_series(&in->bsg_series));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",

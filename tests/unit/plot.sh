@@ -43,12 +43,21 @@ cdf_two() {
 	"$plot" cdf "$out/two.csv" "$out/two" && plot_nontrivial "$out/two" 2 20 &&
 		grep -q '64B' "$out/two.svg" && grep -q '4096B' "$out/two.svg"
 }
+# intervals[] of an LSG and a BSG (an on/off load: 200 ms on, 200 ms off,
+# 100 ms intervals; constructed in the shape of rperf run's JSON)
+ts_plot() {
+	"$plot" timeseries "$fx/timeseries.json" "$out/ts" && plot_nontrivial "$out/ts" 3 20 || return 1
+	# the data: 40 LSG rows (one without samples: NaN), 40 BSG rows
+	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = 40/40 ] &&
+		grep -q 'NaN' "$out/ts.dat"
+}
 bad_input() {
 	local rc ok=0
 	echo '{"command": "run"}' > "$out/notsweep.json"
 	echo 'a,b' > "$out/notcdf.csv"
 	for args in "sweep $out/notsweep.json" "sweep $out/missing.json" "cdf $out/notcdf.csv" \
-		"cdf $fx/sweep.json" "pie $fx/sweep.json"; do
+		"cdf $fx/sweep.json" "pie $fx/sweep.json" "timeseries $fx/sweep.json" \
+		"timeseries $out/notsweep.json"; do
 		# shellcheck disable=SC2086 # words on purpose
 		"$plot" $args "$out/bad" > "$out/bad.log" 2>&1
 		rc=$?
@@ -65,6 +74,7 @@ t "sweep JSON -> PNG + SVG, 3 curves through every point" sweep_plot
 t "sweep data: x, p50, p99.9, Gb/s, value, p99.9 supported"     sweep_data
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
+t "run JSON intervals[] -> time series PNG + SVG, 3 curves" ts_plot
 t "bad inputs exit 2 with a message"                      bad_input
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

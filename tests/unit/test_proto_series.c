@@ -88,10 +88,43 @@ static void test_report_series(void **state)
 	rperf_hist_destroy(res.loop);
 }
 
+/* A BSG source's "intervals": 4 integers per interval. */
+static void test_report_bsg_series(void **state)
+{
+	struct rperf_bsg_interval iv[1] = { { 5, 1000000000, 16, 16384 } };
+	struct rperf_proto_result res = { .id = 2,
+					  .kind = RPERF_GEN_BSG,
+					  .role = RPERF_ROLE_SOURCE };
+	struct rperf_proto_report r = { .host = "h3", .res = &res, .n = 1 }, d;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL, *i0;
+
+	(void)state;
+	res.bsg_series =
+		(struct rperf_bsg_series){ .iv = iv, .n = 1, .cap = 1 };
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].bsg_series.n, 1);
+	assert_int_equal(d.res[0].bsg_series.iv[0].bytes, 16384);
+	assert_int_equal(d.res[0].bsg_series.iv[0].dur_ns, 1000000000);
+	rperf_proto_report_fini(&d);
+	i0 = json_array_get(json_object_get(o, "instances"), 0);
+	json_object_set_new(i0, "intervals",
+			    json_pack("[[i, i, i, i, i]]", 1, 2, 3, 4, 5));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "not 4 integers"));
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_series),
+		cmocka_unit_test(test_report_bsg_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

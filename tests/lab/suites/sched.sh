@@ -181,6 +181,37 @@ kept_up() {
 	grep -q "schedule poisson:$PROBE" "$OUT/sched-poisson.txt"
 }
 
+# The time series: one rperf run with both generators ([lsg] schedule =
+# poisson, [bsg] on/off), interval 100 ms: its JSON ($OUT/timeseries.json)
+# holds intervals[] of each; the host draws it (tests/lab/sched-plot.sh).
+# Checked here: 20+ intervals each, and the LSG's per-interval p50 spans the
+# on/off phases (its highest above 10x its lowest).
+timeseries_run() {
+	local job=$OUT/sched-ts.ini j=$OUT/timeseries.json nl nb lo hi
+	rm -f "$j"
+	job_write 4s "$job"
+	{
+		printf 'interval = 100ms\n'
+		printf '[host h2]\ncontrol = 10.77.0.2\ndevice = rxe_h2\ngid_index = %s\ncpu = 1\n' "$(lab_host_gid h2)"
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = %s\nschedule = poisson:%s\ninterval = 100ms\nqp_timeout = 18\n' "$LSG_SIZE" "$PROBE"
+	} >> "$job"
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$j" > "$OUT/sched-ts.txt" 2>&1
+	local rc=$?
+	sed 's/^/  [run] /' "$OUT/sched-ts.txt"
+	[ "$rc" = 0 ] || { echo "GOT rperf run status $rc"; return 1; }
+	nl=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | length' "$j")
+	nb=$(jq '[.generators[] | select(.kind == "bsg")][0].intervals | length' "$j")
+	lo=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | map(.p50_us // empty) | min' "$j")
+	hi=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | map(.p50_us // empty) | max' "$j")
+	echo "INFO LSG intervals: $(jq -c '[.generators[] | select(.kind == "lsg")][0].intervals | map([.start_s, .samples, .p50_us])' "$j" | head -c 1500)"
+	echo "INFO BSG intervals: $(jq -c '[.generators[] | select(.kind == "bsg")][0].intervals | map([.start_s, .gbps])' "$j" | head -c 1500)"
+	lab_result "sched_timeseries lsg_intervals=$nl bsg_intervals=$nb lsg_p50_us_min=$lo max=$hi"
+	lab_expect_ge "LSG intervals" "$nl" 20 || return 1
+	lab_expect_ge "BSG intervals" "$nb" 20 || return 1
+	lab_expect_ge "LSG p50 per interval: highest / lowest" \
+		"$(awk -v a="$lo" -v b="$hi" 'BEGIN { if (a > 0) printf "%.1f", b / a; else print 0 }')" 10
+}
+
 # Client and server on one device and GID (both on rxe_h1, as when neither
 # gives -d): a loopback inside the device, no packet through the switch.
 # Refused with exit 2 naming the device; nothing crosses h1-sw.
@@ -216,5 +247,6 @@ check "closed loop's share printed beside it"                     closed_beside
 check "destination row <= shaped port rate + 2 %"                 dest_rate
 check "poisson prober kept its schedule (lag reported)"           kept_up
 check "same device and GID on both ends: refused, exit 2"         same_device
+check "time series: run JSON intervals[] of the LSG and the BSG"   timeseries_run
 lab_agents_stop
 lab_summary
