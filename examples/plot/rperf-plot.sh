@@ -10,11 +10,15 @@
 #       PREFIX.png, PREFIX.svg: the port-pair matrix's RTT (the statistic
 #       its localization compared: p50 or p10) as a heatmap (row = source,
 #       column = destination), the verdict in the title
-# Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, jq. Also writes
-# PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when gnuplot fails.
+#   rperf-plot.sh timeseries RUN.json PREFIX  # rperf run --out_json_file
+#       PREFIX.png, PREFIX.svg: the first LSG's RTT p50 / p99 per interval
+#       and the BSGs' total Gb/s per interval over time (intervals[])
+# Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, meshes and time series, jq.
+# Also writes PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when
+# gnuplot fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX | mesh MESH.json PREFIX" >&2; exit 2; }
+usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX | mesh MESH.json PREFIX | timeseries RUN.json PREFIX" >&2; exit 2; }
 [ $# = 3 ] || usage
 mode=$1 in=$2 prefix=$3
 [ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
@@ -94,6 +98,29 @@ mesh)
 		if length == 0 then "nothing out" elif length > 3 then (.[:3] | join(", ")) + ", +\(length - 3) more" else join(", ") end' "$in")
 	case $verdict in *\'*) verdict="?" ;; esac
 	render mesh.gp "n=$n; names='$names'; stat='$stat'; title='mesh $(jq -r '.mesh.name' "$in" | tr -cd 'A-Za-z0-9_.-'): $stat RTT (RPerf); $verdict'"
+	;;
+timeseries)
+	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }
+	jq -e '[.generators[]? | select(.kind == "lsg" and ((.intervals // []) | length) > 0)] | length > 0' "$in" > /dev/null 2>&1 ||
+		{ echo "rperf-plot.sh: $in is not the JSON of rperf run with an LSG's intervals[] (job key interval)" >&2; exit 2; }
+	lsg=$(jq -r '[.generators[] | select(.kind == "lsg" and ((.intervals // []) | length) > 0)][0].name' "$in")
+	case $lsg in *[!A-Za-z0-9_.-]*) lsg=LSG ;; esac
+	# block 0: the first LSG's intervals; block 1: the BSGs' Gb/s summed by
+	# interval index (a run without BSGs: one row of zeros)
+	{
+		jq -r '[.generators[] | select(.kind == "lsg" and ((.intervals // []) | length) > 0)][0].intervals[]
+			| [.start_s, (.p50_us // "NaN"), (.p99_us // "NaN"), .samples] | @tsv' "$in"
+		printf '
+
+'
+		jq -r '[.generators[] | select(.kind == "bsg") | .intervals // []] as $b
+			| if ($b | map(length) | add // 0) == 0 then "0	0" else
+			  [range(0; $b | map(length) | max)] | map(. as $i |
+			    [($b | map(.[$i].start_s // empty) | first), ($b | map(.[$i].gbps // 0) | add)] | @tsv) | .[] end' "$in"
+	} > "$dat"
+	# microseconds, or milliseconds when the largest p99 is 10 ms or more
+	scale=$(awk -F'\t' 'NF == 0 { exit } $3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e4 ? "div=1e3; unit=\"ms\"" : "div=1; unit=\"us\"") }' "$dat")
+	render timeseries.gp "lsg='$lsg'; $scale"
 	;;
 *) usage ;;
 esac

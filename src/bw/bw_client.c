@@ -54,6 +54,11 @@ static int bw_exchange(void *arg, struct rperf_session_chan *ch,
 				RPERF_ERRC_USAGE :
 				RPERF_ERRC_RUNTIME,
 			rc, "%s refused the run: %s", cfg->host, why);
+	if (c->peer.ep &&
+	    rperf_endpoint_check_remote(c->conn.dev, &c->peer.ep[0], err,
+					sizeof(err)))
+		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
+				     cfg->host, err);
 	rc = rperf_session_peer_buf_check(&c->peer.buf, cfg->verb,
 					  c->conn.max_size, cfg->host, err,
 					  sizeof(err));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/options.h"
+#include "cli/sched_check.h"
 #include "cli/verbs_check.h"
 #include "cli/parse_perftest.h"
 #include "util/units.h"
@@ -429,6 +430,8 @@ static int check_combinations(struct parse_state *st)
 		return errf(
 			st, EINVAL,
 			"--rate: given with --latency_gap; accepted: one way of pacing");
+	if (rperf_cli_sched_check(cfg, st->err, st->errlen))
+		return EINVAL;
 	if (was_given(st, "vl") && was_given(st, "sl"))
 		return errf(
 			st, EINVAL,

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "gen/gen.h"
+#include "gen/schedule.h"
 
 enum rperf_cmd {
 	RPERF_CMD_NONE = 0,
@@ -109,6 +110,8 @@ struct rperf_cli_config {
 	int poll_mode; /* 0 busy, 1 yield */
 	uint64_t latency_gap_ns;
 	double rate; /* samples per second, 0: as fast as possible */
+	const char *schedule_text; /* --schedule as given */
+	struct rperf_sched schedule; /* parsed from it; closed by default */
 	uint64_t repeat;
 	double percentiles[RPERF_MAX_PERCENTILES];
 	size_t npercentiles;

@@ -466,6 +466,8 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 		g->res.rtt = g->res.wire = g->res.loop = NULL;
 		g->res.bursts = NULL; /* moved too */
 		g->res.nbursts = 0;
+		memset(&g->res.series, 0, sizeof(g->res.series));
+		memset(&g->res.bsg_series, 0, sizeof(g->res.bsg_series));
 		out->n = i + 1;
 	}
 	return 0;
@@ -487,6 +489,8 @@ void rperf_engine_destroy(struct rperf_engine *e)
 		rperf_hist_destroy(g->res.wire);
 		rperf_hist_destroy(g->res.loop);
 		rperf_proto_traffic_fini(&g->res);
+		rperf_lsg_series_fini(&g->res.series);
+		rperf_bsg_series_fini(&g->res.bsg_series);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

@@ -27,7 +27,27 @@ struct bsg_src {
 	struct rperf_bsg_res res;
 	struct rperf_incast_log bursts; /* incast senders */
 	bool ran;
+	/* time series: the interval callback's last cumulative figures */
+	struct rperf_bsg_series series;
+	uint64_t origin_ns; /* the run's start after GO */
+	struct rperf_bsg_tick last;
 };
+
+/* One interval's completions (the callback's figures are cumulative). */
+static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
+{
+	struct bsg_src *b = arg;
+	struct rperf_bsg_interval v = {
+		.start_ns = b->origin_ns + (uint64_t)(t->t_start * 1e9),
+		.dur_ns = (uint64_t)((t->t_end - t->t_start) * 1e9),
+		.messages = t->messages - b->last.messages,
+		.bytes = t->bytes - b->last.bytes,
+	};
+
+	/* past RPERF_SERIES_MAX or out of memory: the totals still count */
+	(void)rperf_bsg_series_push(&b->series, &v);
+	b->last = *t;
+}
 
 static int check_depth(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
@@ -150,6 +170,9 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 		.post_list = g->spec.post_list,
 		.events = g->spec.completion == RPERF_COMPLETION_EVENT,
 		.limit_per_s = rperf_bsg_spec_limit(&g->spec),
+		.interval_ns = g->spec.interval_ns,
+		.on_interval = bsg_tick,
+		.arg = b,
 		.on_ns = g->spec.on_ns,
 		.off_ns = g->spec.off_ns,
 		.stop = stop,
@@ -159,11 +182,19 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	int rc;
 
 	rperf_bsg_spec_shape(g, &c);
+
+	b->origin_ns =
+		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
 	rc = g->spec.burst_bytes ? rperf_incast_run(g, &c, b->bq, b->nqp,
 						    &b->res, &b->bursts) :
 				   rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
-
 	b->ran = true;
+	if (g->spec.interval_ns && b->res.messages > b->last.messages)
+		bsg_tick(b,
+			 &(struct rperf_bsg_tick){ .messages = b->res.messages,
+						   .bytes = b->res.bytes,
+						   .t_start = b->last.t_end,
+						   .t_end = b->res.seconds });
 	if (rc)
 		snprintf(g->res.error, sizeof(g->res.error), "%s",
 			 b->res.error[0] ? b->res.error : strerror(rc));
@@ -193,6 +224,10 @@ static int bsg_result(struct rperf_gen_inst *g)
 	g->res.posted = b->res.posted;
 	g->res.post_calls = b->res.post_calls;
 	g->res.seconds = b->res.seconds;
+	if (!g->res.bsg_series.n) { /* move it (once) */
+		g->res.bsg_series = b->series;
+		memset(&b->series, 0, sizeof(b->series));
+	}
 	return rperf_bsg_result_shape(g, &b->res, &b->bursts);
 }
 
@@ -210,6 +245,7 @@ static void bsg_teardown(struct rperf_gen_inst *g)
 	free(b->bq);
 	rperf_buf_free(&b->buf);
 	free(b->bursts.t);
+	rperf_bsg_series_fini(&b->series);
 	free(b);
 	g->priv = NULL;
 }

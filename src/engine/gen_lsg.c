@@ -31,6 +31,7 @@ struct lsg_src {
 	uint64_t warm_samples;
 	unsigned int rx_depth;
 	bool nic_ts; /* NIC completion stamps on wire and loop_tx */
+	uint64_t series_at_ns; /* the measured run's start after GO */
 	struct rperf_nic_clock nic;
 };
 
@@ -169,7 +170,8 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
 	c->schedule = g->spec.schedule;
 	c->seed = g->spec.id + 1;
-	c->max_inflight = SEND_DEPTH - 1;
+	c->max_inflight = rperf_lsg_max_inflight(
+		SEND_DEPTH, RPERF_ENGINE_RX_DEPTH, c->solicit_every);
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */
@@ -218,6 +220,10 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	if (rc)
 		return rc;
 	c.duration_ns = g->spec.duration_ns;
+	c.interval_ns = g->spec.interval_ns;
+	/* the series' origin: GO (start_at_ns is GO's t0 + start_ns) */
+	l->series_at_ns =
+		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
 	rc = rperf_lsg_run(&c, &q, &l->res);
 	if (rc)
 		snprintf(g->res.error, sizeof(g->res.error), "%s",
@@ -249,6 +255,15 @@ static int lsg_result(struct rperf_gen_inst *g)
 	g->res.loop_precompleted = l->res.loop_precompleted;
 	g->res.seconds = l->res.seconds;
 	g->res.nic_ts = l->nic_ts;
+	rperf_lsg_sched_figs(
+		&(struct rperf_lsg_cfg){ .schedule = g->spec.schedule },
+		&l->res, &g->res.sched);
+	if (!g->res.series.n && l->res.series.n) { /* move it (once) */
+		g->res.series = l->res.series;
+		memset(&l->res.series, 0, sizeof(l->res.series));
+		for (size_t i = 0; i < g->res.series.n; i++)
+			g->res.series.iv[i].start_ns += l->series_at_ns;
+	}
 	if (!g->res.rtt) { /* move the histograms (once) */
 		g->res.rtt = l->res.rtt;
 		g->res.wire = l->res.wire;

@@ -130,6 +130,7 @@
 
 #include "ctrl/ctrl.h"
 #include "engine/spec.h"
+#include "gen/series.h"
 
 #define RPERF_PROTO_EXPERIMENT_LEN 256 /* PLAN "experiment" (with NUL) */
 #define RPERF_PROTO_MAX_INSTANCES 1024 /* per PLAN, ENDPOINTS, REPORT ... */
@@ -303,6 +304,15 @@ struct rperf_proto_result {
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	bool nic_ts; /* "timestamps": "nic" | "cpu" (absent: cpu) */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
+	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
+	 * "lag_bound_ns", "lag_p99_ns", "lag_max_ns", "inflight_max"} */
+	struct rperf_sched_figs sched;
+	/* "intervals" (optional, LSG): [[start_ns from GO, samples, p50_ns,
+	 * p99_ns, max_ns], ...], owned */
+	struct rperf_lsg_series series;
+	/* "intervals" (optional, BSG source): [[start_ns from GO, dur_ns,
+	 * messages, bytes], ...] completed per interval, owned */
+	struct rperf_bsg_series bsg_series;
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
 	/* BSG sources, optional (proto_traffic.c): "end_ns" the last

@@ -175,6 +175,10 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 		rc = place_set(o, &r->place);
 	if (!rc)
 		rc = rperf_proto_traffic_fill(r, o);
+	if (!rc && has_hists(r))
+		rc = rperf_proto_sched_set(o, r);
+	if (!rc)
+		rc = rperf_proto_series_set(o, r);
 	return rc;
 }
 
@@ -318,6 +322,11 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 		}
 	}
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
+	if (!rc && has_hists(r))
+		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
+	if (!rc && (has_hists(r) ||
+		    (r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_BSG)))
+		rc = rperf_proto_series_get(o, r, idx, why, whylen);
 	if (!rc)
 		rc = place_decode(o, r, idx, why, whylen);
 	return rc ? rc : rperf_proto_traffic_decode(o, r, idx, why, whylen);
@@ -400,6 +409,8 @@ void rperf_proto_report_fini(struct rperf_proto_report *r)
 		rperf_hist_destroy(r->res[i].wire);
 		rperf_hist_destroy(r->res[i].loop);
 		rperf_proto_traffic_fini(&r->res[i]);
+		rperf_lsg_series_fini(&r->res[i].series);
+		rperf_bsg_series_fini(&r->res[i].bsg_series);
 	}
 	free(r->res);
 	r->res = NULL;

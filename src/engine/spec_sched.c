@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The spec's optional keys of issue 20 (spec.h): the LSG's probe schedule,
+ * The spec's optional keys (spec.h): the LSG's probe schedule,
  * the BSG's on/off phases, the time-series interval. Absent keys take the
  * defaults (an older controller's PLAN stays valid).
  */

@@ -338,6 +338,8 @@ static int record_compare(struct lsg_run *r, const struct sample *s)
 	r->res->samples++;
 	r->res->nonpositive += t <= 0;
 	r->res->precompleted += s->pre[WIRE];
+	if (lsg_series_add(r, s->tp[WIRE], t))
+		return ENOMEM;
 	return r->cfg->keep_raw ? keep_raw(r, t, 0, t) : 0;
 }
 
@@ -368,6 +370,8 @@ int lsg_record(struct lsg_run *r, const struct sample *s)
 	r->res->nonpositive += rtt <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	r->res->loop_precompleted += s->pre[LOOP];
+	if (lsg_series_add(r, s->tp[WIRE], rtt))
+		return ENOMEM;
 	return r->cfg->keep_raw ? keep_raw(r, w, l, rtt) : 0;
 }
 
@@ -446,53 +450,69 @@ static int setup(struct lsg_run *r)
 				   .length = (uint32_t)r->cfg->size,
 				   .lkey = q->send_buf->mr->lkey };
 	r->stall_ticks = lsg_ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
+	if (r->cfg->interval_ns &&
+	    rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &r->ivh))
+		return lsg_fail(r, ENOMEM, "%s", "out of memory");
 	return setup_verb(r);
+}
+
+/* The closed loop: the next sample when the previous one completed. */
+static int closed_run(struct lsg_run *r)
+{
+	const struct rperf_lsg_cfg *cfg = r->cfg;
+	struct rperf_lsg_res *res = r->res;
+	uint64_t t0, next, gap, now, warm = 0;
+	struct sample s;
+	int rc = 0;
+
+	gap = lsg_ns_to_ticks(cfg->clk, cfg->gap_ns);
+	t0 = next = gen_clock_start(&r->dev);
+	while (!rc) {
+		if (*cfg->stop) {
+			rc = lsg_fail(r, EINTR, "%s", "interrupted");
+			break;
+		}
+		rc = one_sample(r, &s, warm + res->samples);
+		if (rc)
+			break;
+		if (warm < cfg->warmup) {
+			warm++;
+			t0 = gen_clock_start(&r->dev);
+		} else {
+			rc = lsg_record(r, &s);
+		}
+		if (!rc && cfg->method == RPERF_METHOD_RPERF)
+			rc = lsg_refill_loop_rx(r);
+		/* without a gap, the sample's last stamp is recent enough */
+		now = gap ? gen_clock_end(&r->dev) : last_stamp(&s);
+		if (!rc && warm >= cfg->warmup && finished(r, t0, now))
+			break;
+		for (next += gap; gap && now < next;
+		     now = gen_clock_end(&r->dev))
+			;
+	}
+	res->warmup = warm;
+	res->seconds =
+		rperf_clock_ticks_to_ns(
+			cfg->clk, (int64_t)(gen_clock_end(&r->dev) - t0)) /
+		1e9;
+	return rc;
 }
 
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res)
 {
 	struct lsg_run r = { .cfg = cfg, .qps = qps, .res = res };
-	uint64_t t0, next, gap, now, warm = 0;
-	struct sample s;
-	int rc = setup(&r);
+	int rc = setup(&r), end;
 
-	if (rc)
+	if (rc) {
+		rperf_hist_destroy(r.ivh);
 		return rc;
-	if (cfg->schedule.kind != RPERF_SCHED_CLOSED)
-		return lsg_open_run(&r);
-	gap = lsg_ns_to_ticks(cfg->clk, cfg->gap_ns);
-	t0 = next = gen_clock_start(&r.dev);
-	while (!rc) {
-		if (*cfg->stop) {
-			rc = lsg_fail(&r, EINTR, "%s", "interrupted");
-			break;
-		}
-		rc = one_sample(&r, &s, warm + res->samples);
-		if (rc)
-			break;
-		if (warm < cfg->warmup) {
-			warm++;
-			t0 = gen_clock_start(&r.dev);
-		} else {
-			rc = lsg_record(&r, &s);
-		}
-		if (!rc && cfg->method == RPERF_METHOD_RPERF)
-			rc = lsg_refill_loop_rx(&r);
-		/* without a gap, the sample's last stamp is recent enough */
-		now = gap ? gen_clock_end(&r.dev) : last_stamp(&s);
-		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
-			break;
-		for (next += gap; gap && now < next;
-		     now = gen_clock_end(&r.dev))
-			;
 	}
-	res->warmup = warm;
-	res->seconds =
-		rperf_clock_ticks_to_ns(cfg->clk,
-					(int64_t)(gen_clock_end(&r.dev) - t0)) /
-		1e9;
-	return rc;
+	rc = cfg->schedule.kind != RPERF_SCHED_CLOSED ? lsg_open_run(&r) :
+							closed_run(&r);
+	end = lsg_series_end(&r);
+	return rc ? rc : end;
 }
 
 int rperf_lsg_res_init(struct rperf_lsg_res *res, int method, bool breakdown)
@@ -528,6 +548,7 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res)
 	rperf_hist_destroy(res->post_wire);
 	rperf_hist_destroy(res->post_loop);
 	rperf_hist_destroy(res->lag);
+	rperf_lsg_series_fini(&res->series);
 	free(res->raw);
 	memset(res, 0, sizeof(*res));
 }

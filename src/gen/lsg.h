@@ -32,6 +32,7 @@
 #include <rperf/report.h>
 
 #include "gen/schedule.h"
+#include "gen/series.h"
 #include "verbs/verbs.h"
 
 struct rperf_dev_ops;
@@ -85,13 +86,12 @@ struct rperf_lsg_cfg {
 	/* open: a sample posted later than this after it was due is late;
 	 * 0: one mean gap (1 / rate) */
 	uint64_t lag_bound_ns;
+	/* time series (gen/series.h): samples per interval of this length,
+	 * by post time, from the first counted sample; 0: none */
+	uint64_t interval_ns;
 };
 
 #define RPERF_LSG_MAX_INFLIGHT 64
-
-/* An open schedule fell behind when more than 1 % of its samples were
- * late: it was not sampling at its times, whatever its figures say. */
-#define RPERF_LSG_LATE_PERMILLE 10
 
 /* The client's QPs and buffers (set up and connected by the caller). */
 struct rperf_lsg_qps {
@@ -125,6 +125,9 @@ struct rperf_lsg_res {
 	uint64_t late;
 	uint64_t lag_bound_ns;
 	unsigned int inflight_max;
+	/* with interval_ns: one entry per interval, starts from the first
+	 * counted sample's post */
+	struct rperf_lsg_series series;
 	char error[256]; /* why the run stopped early, "" if it did not */
 };
 
@@ -140,7 +143,18 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res);
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res);
 
-/* An open schedule's samples were late too often (see above). */
+/* max_inflight for QPs @send_depth deep whose peer keeps @peer_rx receives
+ * posted and refills them every @solicit_every SENDs: at least 1. */
+unsigned int rperf_lsg_max_inflight(unsigned int send_depth,
+				    unsigned int peer_rx,
+				    unsigned int solicit_every);
+
+/* An open schedule's samples were late too often: it was not sampling at
+ * its times, whatever its figures say (RPERF_SCHED_LATE_PERMILLE). */
 bool rperf_lsg_fell_behind(const struct rperf_lsg_res *res);
+/* The schedule's figures of a run of @cfg (open false for closed). */
+void rperf_lsg_sched_figs(const struct rperf_lsg_cfg *cfg,
+			  const struct rperf_lsg_res *res,
+			  struct rperf_sched_figs *out);
 
 #endif

@@ -213,7 +213,41 @@ int lsg_open_run(struct lsg_run *r)
 	return rc;
 }
 
+unsigned int rperf_lsg_max_inflight(unsigned int send_depth,
+				    unsigned int peer_rx,
+				    unsigned int solicit_every)
+{
+	unsigned int n = send_depth > 1 ? send_depth - 1 : 1;
+	unsigned int rx =
+		peer_rx > solicit_every + 1 ? peer_rx - solicit_every - 1 : 1;
+
+	n = n < rx ? n : rx;
+	return n < RPERF_LSG_MAX_INFLIGHT ? n : RPERF_LSG_MAX_INFLIGHT;
+}
+
+void rperf_lsg_sched_figs(const struct rperf_lsg_cfg *cfg,
+			  const struct rperf_lsg_res *res,
+			  struct rperf_sched_figs *out)
+{
+	*out = (struct rperf_sched_figs){ .open = cfg->schedule.kind !=
+						  RPERF_SCHED_CLOSED };
+	if (!out->open)
+		return;
+	out->late = res->late;
+	out->lag_bound_ns = res->lag_bound_ns;
+	out->inflight_max = res->inflight_max;
+	if (res->lag && rperf_hist_count(res->lag)) {
+		int64_t p = rperf_hist_percentile(res->lag, 99);
+		int64_t m = rperf_hist_max(res->lag);
+
+		out->lag_p99_ns = p > 0 ? (uint64_t)p : 0;
+		out->lag_max_ns = m > 0 ? (uint64_t)m : 0;
+	}
+}
+
 bool rperf_lsg_fell_behind(const struct rperf_lsg_res *res)
 {
-	return res->late * 1000 > res->samples * RPERF_LSG_LATE_PERMILLE;
+	struct rperf_sched_figs f = { .open = true, .late = res->late };
+
+	return rperf_sched_fell_behind(&f, res->samples);
 }

@@ -40,6 +40,9 @@ struct lsg_run {
 	bool wpp; /* pingpong with RDMA WRITE: the reply is a byte polled */
 	const volatile uint8_t *reply_byte; /* with wpp */
 	uint8_t want; /* with wpp: the sequence byte the reply carries */
+	/* time series (cfg->interval_ns): this interval's RTTs, its end */
+	struct rperf_hist *ivh;
+	uint64_t iv_ticks, iv_next, iv_k;
 };
 
 int lsg_fail(struct lsg_run *r, int rc, const char *fmt, ...)
@@ -52,6 +55,10 @@ bool lsg_peer_gone(const struct lsg_run *r);
 /* Record a completed sample (histograms, counters, --raw). */
 int lsg_record(struct lsg_run *r, const struct sample *s);
 int lsg_refill_loop_rx(struct lsg_run *r);
+/* Time series: count @rtt of a sample posted at @tp (ticks); close the
+ * last interval at the end of the run (lsg_series.c). */
+int lsg_series_add(struct lsg_run *r, uint64_t tp, int64_t rtt);
+int lsg_series_end(struct lsg_run *r);
 /* The open schedules' run (lsg_open.c), after setup. */
 int lsg_open_run(struct lsg_run *r);
 

@@ -22,7 +22,7 @@ static int bad(const char *s, char *why, size_t whylen)
 {
 	snprintf(
 		why, whylen,
-		"schedule '%.64s' is not closed, fixed:RATE or poisson:RATE (RATE in samples/s, 0 < RATE <= %g, k/M suffixes: poisson:500)",
+		"'%.64s' is not a probe schedule; accepted: closed, fixed:RATE or poisson:RATE (RATE in samples/s, 0 < RATE <= %g, k/M suffixes: poisson:500)",
 		s, RPERF_SCHED_MAX_RATE);
 	return EINVAL;
 }
@@ -123,4 +123,9 @@ double rperf_sched_next_ns(struct rperf_sched_gen *g)
 	if (g->s.kind == RPERF_SCHED_POISSON)
 		return -log(uniform(g)) * mean;
 	return mean;
+}
+
+bool rperf_sched_fell_behind(const struct rperf_sched_figs *f, uint64_t samples)
+{
+	return f->open && f->late * 1000 > samples * RPERF_SCHED_LATE_PERMILLE;
 }

@@ -19,6 +19,7 @@
 #ifndef RPERF_GEN_SCHEDULE_H
 #define RPERF_GEN_SCHEDULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,20 @@ int rperf_sched_parse(const char *s, struct rperf_sched *out, char *why,
 void rperf_sched_format(const struct rperf_sched *s, char *buf, size_t n);
 /* A schedule that parse would accept. */
 int rperf_sched_valid(const struct rperf_sched *s);
+
+/* What an open schedule's run reports beside its RTTs (ns): samples posted
+ * later than lag_bound_ns after they were due ("late"), the lag's p99 and
+ * max, the most samples in flight at once. open false: a closed loop. */
+struct rperf_sched_figs {
+	bool open;
+	uint64_t late, lag_bound_ns, lag_p99_ns, lag_max_ns;
+	uint64_t inflight_max;
+};
+
+/* More than 1 % of @samples late: the prober fell behind its schedule. */
+#define RPERF_SCHED_LATE_PERMILLE 10
+bool rperf_sched_fell_behind(const struct rperf_sched_figs *f,
+			     uint64_t samples);
 
 /* The gap generator of an open schedule. */
 struct rperf_sched_gen {

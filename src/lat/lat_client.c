@@ -93,6 +93,9 @@ static int lat_exchange(void *arg, struct rperf_session_chan *ch,
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
 				     "%s: malformed ENDPOINT", cfg->host);
+	if (rperf_endpoint_check_remote(c->conn.dev, &peer, err, sizeof(err)))
+		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
+				     cfg->host, err);
 	rc = rperf_session_peer_buf_check(&c->peer_buf, buffer_verb(cfg),
 					  c->conn.max_size, cfg->host, err,
 					  sizeof(err));
@@ -139,8 +142,14 @@ static void lsg_cfg(struct client *c, int fd, int method,
 		.stop = c->run->stop,
 		.peer_fd = fd,
 		.nic = c->conn.nic_ts ? &c->nic : NULL,
+		.schedule = cfg->schedule,
+		.seed = 1,
 	};
 	l->wseq = &c->wseq;
+	/* open schedules: the wire and loopback send queues are 16 deep
+	 * (lat_conn.c), the server keeps rx_depth receives posted */
+	l->max_inflight = rperf_lsg_max_inflight(
+		16, (unsigned int)cfg->rx_depth, l->solicit_every);
 	if (cfg->rate > 0)
 		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
 }

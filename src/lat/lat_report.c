@@ -129,6 +129,31 @@ static void warn_acc(struct rperf_lat_run *run,
 	}
 }
 
+/* --schedule fixed/poisson: the lag of each size; falling behind warns. */
+static void sched_warn(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
+		       uint64_t size)
+{
+	struct rperf_sched_figs f;
+	char name[RPERF_SCHED_TEXT];
+
+	rperf_lsg_sched_figs(
+		&(struct rperf_lsg_cfg){ .schedule = run->cfg->schedule }, r,
+		&f);
+	if (!f.open || !r->samples)
+		return;
+	rperf_sched_format(&run->cfg->schedule, name, sizeof(name));
+	rperf_session_warn(
+		&run->notes,
+		"%llu B: schedule %s: %llu of %llu samples posted more than %.1f us after they were due (lag p99 %.1f us, max %.1f us; up to %llu in flight)%s",
+		(unsigned long long)size, name, (unsigned long long)f.late,
+		(unsigned long long)r->samples, (double)f.lag_bound_ns / 1e3,
+		(double)f.lag_p99_ns / 1e3, (double)f.lag_max_ns / 1e3,
+		(unsigned long long)f.inflight_max,
+		rperf_sched_fell_behind(&f, r->samples) ?
+			": the prober FELL BEHIND its schedule, the figures are not the schedule's; lower the rate" :
+			" (kept up)");
+}
+
 void rperf_lat_check_results(struct rperf_lat_run *run)
 {
 	struct warn_acc acc[W_KINDS] = { 0 };
@@ -141,6 +166,8 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 			check_one(run, &run->res[i], rperf_lat_res_size(run, i),
 				  acc);
 	warn_acc(run, acc);
+	for (size_t i = 0; i < run->nres; i++)
+		sched_warn(run, &run->res[i], rperf_lat_res_size(run, i));
 }
 
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)

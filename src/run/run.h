@@ -59,6 +59,9 @@ struct rperf_run_inst {
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
+	struct rperf_sched_figs sched; /* open schedules: lag, late */
+	struct rperf_lsg_series series; /* per interval, from GO; owned */
+	struct rperf_bsg_series bsg_series; /* BSG source's, likewise */
 	/* BSG source */
 	uint64_t messages, bytes, posted, post_calls;
 	double gbps; /* payload Gb/s sent */

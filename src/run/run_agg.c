@@ -92,6 +92,20 @@ static const struct rperf_run_host *host_of(const struct rperf_run_results *r,
 	return h ? &r->hosts[h - r->job->hosts] : NULL;
 }
 
+/*
+ * The window a receiver's rate is computed over: the run's, i.e. the
+ * source's run (warm-up, duration and tail, which the sink's count spans
+ * from ARMED to STOP), or the planned warm-up + duration when the source
+ * never reported. Not the sink's first to last arrival: 16 messages in 5 s
+ * are 16 messages in 5 s, not in the 0.15 s between the first and the last.
+ */
+static double receive_window(const struct rperf_run_inst *in)
+{
+	if (in->have_source && in->seconds > 0)
+		return in->seconds;
+	return (double)(in->spec->warmup_ns + in->spec->duration_ns) / 1e9;
+}
+
 static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 {
 	const struct rperf_run_host *src = host_of(r, in->spec->from);
@@ -101,9 +115,8 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 		in->rx_invisible =
 			!strcmp(rperf_verb_name(in->spec->verb), "write");
 		in->gbps = rperf_bw_gbps(in->bytes, in->seconds);
-		in->receiver_gbps = rperf_bw_gbps(
-			in->rx_bytes,
-			in->rx_seconds > 0 ? in->rx_seconds : in->seconds);
+		in->receiver_gbps =
+			rperf_bw_gbps(in->rx_bytes, receive_window(in));
 		rate_check(in, src, in->gbps, "sent");
 		rate_check(in, dst, in->receiver_gbps, "received");
 	}

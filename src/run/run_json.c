@@ -38,6 +38,82 @@ static json_t *stats(const struct rperf_hist *h)
 				    RPERF_RPT_NDEFAULT_PCTS);
 }
 
+/* An LSG's "intervals": {start_s (from GO), samples, p50_us, p99_us,
+ * max_us}; null percentiles in an interval without samples. */
+static json_t *json_series(const struct rperf_lsg_series *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < s->n; i++) {
+		const struct rperf_lsg_interval *v = &s->iv[i];
+		json_t *o = json_pack(
+			"{s:f, s:I, s:o, s:o, s:o}", "start_s",
+			(double)v->start_ns / 1e9, "samples",
+			(json_int_t)v->samples, "p50_us",
+			v->samples ? json_real((double)v->p50_ns / 1e3) :
+				     json_null(),
+			"p99_us",
+			v->samples ? json_real((double)v->p99_ns / 1e3) :
+				     json_null(),
+			"max_us",
+			v->samples ? json_real((double)v->max_ns / 1e3) :
+				     json_null());
+
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* A BSG's "intervals": {start_s (from GO), seconds, messages, gbps}: what
+ * the source saw complete in each interval (payload). */
+static json_t *json_bsg_series(const struct rperf_bsg_series *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < s->n; i++) {
+		const struct rperf_bsg_interval *v = &s->iv[i];
+		double secs = (double)v->dur_ns / 1e9;
+		json_t *o = json_pack(
+			"{s:f, s:f, s:I, s:o}", "start_s",
+			(double)v->start_ns / 1e9, "seconds", secs, "messages",
+			(json_int_t)v->messages, "gbps",
+			secs > 0 ?
+				json_real((double)v->bytes * 8 / secs / 1e9) :
+				json_null());
+
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* An LSG's "schedule" and, when open, "open_schedule" (µs). */
+static int json_sched(json_t *o, const struct rperf_run_inst *in)
+{
+	const struct rperf_sched_figs *f = &in->sched;
+	char name[RPERF_SCHED_TEXT];
+	int e;
+
+	rperf_sched_format(&in->spec->schedule, name, sizeof(name));
+	e = set(o, "schedule", json_string(name));
+	if (!f->open)
+		return e;
+	return e | set(o, "open_schedule",
+		       json_pack("{s:o, s:f, s:f, s:f, s:o, s:b}", "late",
+				 rperf_rpt_json_uint(f->late), "lag_bound_us",
+				 (double)f->lag_bound_ns / 1e3, "lag_p99_us",
+				 (double)f->lag_p99_ns / 1e3, "lag_max_us",
+				 (double)f->lag_max_ns / 1e3, "inflight_max",
+				 rperf_rpt_json_uint(f->inflight_max),
+				 "fell_behind",
+				 rperf_sched_fell_behind(f, in->samples)));
+}
+
 static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
@@ -76,6 +152,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->loop_precompleted));
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
+		e |= json_sched(o, in);
+		e |= set(o, "intervals", json_series(&in->series));
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));
@@ -93,6 +171,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				o, "receiver_note",
 				json_string(
 					"RDMA WRITE: the destination sees no completion, nothing to count"));
+		e |= set(o, "intervals", json_bsg_series(&in->bsg_series));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",

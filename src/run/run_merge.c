@@ -68,6 +68,8 @@ int rperf_run_results_create(const struct rperf_job *job,
 
 static void inst_free(struct rperf_run_inst *in)
 {
+	rperf_lsg_series_fini(&in->series);
+	rperf_bsg_series_fini(&in->bsg_series);
 	rperf_hist_destroy(in->rtt);
 	rperf_hist_destroy(in->wire);
 	rperf_hist_destroy(in->loop);
@@ -249,6 +251,13 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->nonpositive = p->nonpositive;
 		in->precompleted = p->precompleted;
 		in->loop_precompleted = p->loop_precompleted;
+		in->sched = p->sched;
+		rperf_lsg_series_fini(&in->series);
+		in->series = p->series;
+		memset(&p->series, 0, sizeof(p->series));
+		rperf_bsg_series_fini(&in->bsg_series);
+		in->bsg_series = p->bsg_series;
+		memset(&p->bsg_series, 0, sizeof(p->bsg_series));
 		in->messages = p->messages;
 		in->bytes = p->bytes;
 		in->posted = p->posted;

@@ -232,6 +232,28 @@ static void legend(FILE *f, const struct rperf_run_results *r)
 	}
 }
 
+/* An open schedule: its lag; falling behind is a warning, not a figure. */
+static void sched_note(FILE *f, const struct rperf_run_inst *in)
+{
+	const struct rperf_sched_figs *g = &in->sched;
+	char name[RPERF_SCHED_TEXT];
+
+	if (!g->open)
+		return;
+	rperf_sched_format(&in->spec->schedule, name, sizeof(name));
+	fprintf(f,
+		"%s: %s (%s): schedule %s: %llu of %llu samples posted more than %.1f us after they were due (lag p99 %.1f us, max %.1f us; up to %llu in flight)%s\n",
+		rperf_sched_fell_behind(g, in->samples) ? "warning" : "note",
+		in->spec->name, in->spec->from, name,
+		(unsigned long long)g->late, (unsigned long long)in->samples,
+		(double)g->lag_bound_ns / 1e3, (double)g->lag_p99_ns / 1e3,
+		(double)g->lag_max_ns / 1e3,
+		(unsigned long long)g->inflight_max,
+		rperf_sched_fell_behind(g, in->samples) ?
+			": the prober fell behind its schedule, its figures are not the schedule's; lower the rate" :
+			"");
+}
+
 static void problems(FILE *f, const struct rperf_run_results *r)
 {
 	size_t i;
@@ -268,6 +290,7 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 				in->spec->name, in->spec->from,
 				in->place.nic_node, in->place.cpu_node,
 				in->place.mem_node);
+		sched_note(f, in);
 		if (in->nonpositive)
 			fprintf(f,
 				"warning: %s (%s): %llu RTT samples <= 0 (loopback slower than the wire: check the clock and the path)\n",

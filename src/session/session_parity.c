@@ -20,6 +20,7 @@ static const char *const host_opts[] = { "cpu-node",	  "mem-node",
 /* The client's report, thresholds and connecting: nothing on a server. */
 static const char *const client_opts[] = {
 	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
+	"schedule", /* the client posts; a server only answers */
 	"raw", "hist", "csv", "max-p50", "max-p999", "percentiles", "interval",
 	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
 	"prom",

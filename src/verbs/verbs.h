@@ -110,6 +110,13 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,
 		     size_t errlen);
+/* A peer's endpoint that is @d's own port (same GID, or same LID without
+ * a GRH): a client and server on one device and port measure a loopback
+ * inside the device, not a wire. EINVAL with @err naming the device, else
+ * 0. (Two ports of one HCA have different GIDs: a legitimate path.) */
+int rperf_endpoint_check_remote(const struct rperf_dev *d,
+				const struct rperf_endpoint *ep, char *err,
+				size_t errlen);
 /* Connect two QPs of @d to each other (the LSG's loopback pair). */
 int rperf_qp_connect_pair(struct rperf_qp *a, struct rperf_qp *b,
 			  const struct rperf_dev *d,

@@ -229,6 +229,27 @@ static uint8_t rd_atomic(int dev_max)
 	return (uint8_t)(dev_max < 1 ? 1 : dev_max > 16 ? 16 : dev_max);
 }
 
+int rperf_endpoint_check_remote(const struct rperf_dev *d,
+				const struct rperf_endpoint *ep, char *err,
+				size_t errlen)
+{
+	static const uint8_t zero[16];
+	bool same;
+
+	if (d->gid_index >= 0)
+		same = memcmp(d->gid.raw, zero, 16) &&
+		       !memcmp(d->gid.raw, ep->gid, 16);
+	else
+		same = ep->lid && ep->lid == d->port_attr.lid;
+	if (!same)
+		return 0;
+	snprintf(
+		err, errlen,
+		"the peer answered from this host's own device %s port %d (the same %s): that measures a loopback inside the device, not a wire; give one side another device (-d)",
+		d->name, d->port, d->gid_index >= 0 ? "GID" : "LID");
+	return EINVAL;
+}
+
 int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,

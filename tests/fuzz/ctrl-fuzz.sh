@@ -40,13 +40,15 @@ for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	srcs+=("$src/src/ctrl/$f")
 done
 for f in spec.c spec_traffic.c proto_auth.c proto_plan.c proto_go.c \
-	proto_clock.c proto_report.c proto_traffic.c proto_session.c spec_sched.c; do
+	proto_clock.c proto_report.c proto_traffic.c proto_session.c spec_sched.c \
+	proto_sched.c; do
 	srcs+=("$src/src/engine/$f")
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 srcs+=("$src/src/gen/schedule.c") # the schedules spec_sched.c decodes
 srcs+=("$src/src/gen/size_dist.c") # spec_traffic.c's size distributions
 srcs+=("$src/src/util/units.c")
+srcs+=("$src/src/gen/series.c")   # the time series REPORT carries
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done

@@ -73,12 +73,21 @@ mesh_plot() {
 		[ "$(wc -l < "$out/mesh.dat")" = 8 ] &&
 		awk -F'\t' '{ if ($(NR) != "NaN" || NF != 8) bad = 1 } END { exit bad }' "$out/mesh.dat"
 }
+# intervals[] of an LSG and a BSG (an on/off load: 200 ms on, 200 ms off,
+# 100 ms intervals; constructed in the shape of rperf run's JSON)
+ts_plot() {
+	"$plot" timeseries "$fx/timeseries.json" "$out/ts" && plot_nontrivial "$out/ts" 3 20 || return 1
+	# the data: 40 LSG rows (one without samples: NaN), 40 BSG rows
+	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = 40/40 ] &&
+		grep -q 'NaN' "$out/ts.dat"
+}
 bad_input() {
 	local rc ok=0
 	echo '{"command": "run"}' > "$out/notsweep.json"
 	echo 'a,b' > "$out/notcdf.csv"
 	for args in "sweep $out/notsweep.json" "sweep $out/missing.json" "cdf $out/notcdf.csv" \
-		"cdf $fx/sweep.json" "pie $fx/sweep.json" "mesh $fx/sweep.json"; do
+		"cdf $fx/sweep.json" "pie $fx/sweep.json" "mesh $fx/sweep.json" \
+		"timeseries $fx/sweep.json" "timeseries $out/notsweep.json"; do
 		# shellcheck disable=SC2086 # words on purpose
 		"$plot" $args "$out/bad" > "$out/bad.log" 2>&1
 		rc=$?
@@ -97,6 +106,7 @@ t "--repeat sweep: means with 95 % interval error bars"   sweep_bars
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot
+t "run JSON intervals[] -> time series PNG + SVG, 3 curves" ts_plot
 t "bad inputs exit 2 with a message"                      bad_input
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -131,7 +131,7 @@ static void stall(void **state)
  * thread was preempted between its clock read and its post posts one list
  * on the stale phase (seen on this shared 2-core machine: 1 or 2 WRs of
  * ~200,000, 5 ms late): at most STALE_MAX. A source that ignored off would
- * post about half of its WRs there. It posts again after off phases.
+ * post about half of its WRs there. It posts again after an off phase.
  */
 #define SLACK_NS 500000ull
 #define STALE_MAX 5
@@ -172,10 +172,13 @@ static void on_off(void **state)
 	       (unsigned long long)per_phase[3],
 	       (unsigned long long)per_phase[4]);
 	assert_true(in_off <= STALE_MAX);
-	/* on, and on again after off phases (not every phase: a loaded
-	 * machine has starved this thread for two whole phases) */
-	assert_true(per_phase[0] > 0);
-	assert_true(per_phase[3] + per_phase[4] > 0);
+	/* on, and on again after an off phase: posts in two on phases at
+	 * least (not in every one: a loaded machine has starved this thread
+	 * for three whole phases) */
+	assert_true((per_phase[0] > 0) + (per_phase[1] > 0) +
+			    (per_phase[2] > 0) + (per_phase[3] > 0) +
+			    (per_phase[4] > 0) >=
+		    2);
 	assert_int_equal(f.res.messages, f.res.posted);
 	free(f.s.post_ns);
 	sdev_destroy(f.d);

@@ -361,6 +361,37 @@ static void placement_options(void **state)
 	assert_int_equal(r.cfg.mem_node, 0);
 }
 
+/* --schedule (issue 20): the spellings, and what an open one refuses */
+static void schedule_option(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	parse(&r, "lat", "10.0.0.1", NULL);
+	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_CLOSED);
+	parse(&r, "lat", "--schedule", "poisson:500", "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_POISSON);
+	assert_true(r.cfg.schedule.rate == 500);
+	parse(&r, "lat", "--schedule", "fixed:2k", "10.0.0.1", NULL);
+	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_FIXED);
+	assert_true(r.cfg.schedule.rate == 2000);
+	parse(&r, "lat", "--schedule", "closed", "--pair-order", "sequential",
+	      "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	parse(&r, "lat", "--schedule", "poisson", "10.0.0.1", NULL);
+	expect_error("--schedule: 'poisson' is not a probe schedule", &r);
+	parse(&r, "lat", "--schedule", "poisson:500", "--rate", "100",
+	      "10.0.0.1", NULL);
+	expect_error("--schedule: poisson:500 given with --rate", &r);
+	parse(&r, "lat", "--schedule", "fixed:10", "--pair-order", "sequential",
+	      "10.0.0.1", NULL);
+	expect_error("--schedule: fixed:10 takes --method rperf", &r);
+	parse(&r, "lat", "--schedule", "fixed:10", "--method", "pingpong",
+	      "10.0.0.1", NULL);
+	expect_error("--schedule: fixed:10 takes --method rperf", &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +407,7 @@ int main(void)
 		cmocka_unit_test(help_and_version),
 		cmocka_unit_test(table_consistency),
 		cmocka_unit_test(placement_options),
+		cmocka_unit_test(schedule_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,7 +157,7 @@ static const struct bad_case cases[] = {
 	  "t.ini:11: [bsg b] count: 2 but from lists 1 host;" },
 	/* schedules, on/off, interval */
 	{ HOSTS4 LSG "schedule = poison:500\n",
-	  "t.ini:12: [lsg l] schedule: schedule 'poison:500' is not closed, fixed:RATE or poisson:RATE" },
+	  "t.ini:12: [lsg l] schedule: 'poison:500' is not a probe schedule; accepted: closed, fixed:RATE or poisson:RATE" },
 	{ HOSTS4 BSG "schedule = closed\n",
 	  "t.ini:12: [bsg b] schedule: applies to [lsg] sections only" },
 	{ HOSTS4 LSG "schedule = poisson:500\nrate = 1M\n",

@@ -56,6 +56,7 @@ struct fx {
 	struct rperf_lsg_cfg cfg;
 	struct rperf_lsg_res res;
 	bool alternate; /* the two-level path; else BASE throughout */
+	uint64_t step_at; /* !alternate: SLOW from this virtual time on; 0 */
 	uint64_t wire_ns; /* with !alternate: the wire's latency */
 };
 
@@ -67,7 +68,8 @@ static void script(void *arg, int qp, uint64_t seq, struct sdev_wr *w)
 	if (qp != WIRE_QP)
 		w->lat_ns = LOOP;
 	else if (!f->alternate)
-		w->lat_ns = f->wire_ns;
+		w->lat_ns = f->step_at && f->d->now >= f->step_at ? SLOW :
+								    f->wire_ns;
 	else
 		w->lat_ns = f->d->now % PERIOD < SLOW_SPAN ? SLOW : BASE;
 }
@@ -274,6 +276,60 @@ static void iterations(void **state)
 	fx_free(f);
 }
 
+/*
+ * The time series: a path fast for 100 ms, then slow (SLOW) for 100 ms,
+ * 10 ms intervals. Every interval is reported (20), each with its level's
+ * median; the samples per interval show what the schedule did: poisson
+ * ~200 in each, closed ~10x fewer in the slow half.
+ */
+static void series_of(const char *schedule, uint64_t *fast_n, uint64_t *slow_n)
+{
+	struct fx *f = fx_new(false, schedule);
+	const struct rperf_lsg_series *ser = &f->res.series;
+	uint64_t sum = 0;
+
+	f->cfg.warmup = 0;
+	f->cfg.interval_ns = 10000000;
+	f->cfg.duration_ns = 200000000;
+	f->step_at = f->d->now + 100000000;
+	assert_int_equal(rperf_lsg_run(&f->cfg, &f->q, &f->res), 0);
+	assert_in_range(ser->n, 20, 21);
+	*fast_n = *slow_n = 0;
+	for (size_t i = 0; i < ser->n; i++) {
+		const struct rperf_lsg_interval *iv = &ser->iv[i];
+		int64_t want = i < 10 ? (int64_t)(BASE - LOOP) :
+					(int64_t)(SLOW - LOOP);
+
+		sum += iv->samples;
+		assert_int_equal(iv->start_ns, i * 10000000ull);
+		if (i == 9 || i == 10 || i >= 20)
+			continue; /* the step's interval, a last partial one */
+		assert_true(iv->samples > 0);
+		assert_true(llabs(iv->p50_ns - want) < want / 10);
+		assert_true(iv->max_ns >= iv->p99_ns &&
+			    iv->p99_ns >= iv->p50_ns);
+		*(i < 10 ? fast_n : slow_n) += iv->samples;
+	}
+	assert_int_equal(sum, f->res.samples);
+	printf("  %-12s %zu intervals; samples in 8 fast ones %llu, in 8 slow ones %llu\n",
+	       schedule, ser->n, (unsigned long long)*fast_n,
+	       (unsigned long long)*slow_n);
+	fx_free(f);
+}
+
+static void time_series(void **state)
+{
+	uint64_t pf, ps, cf, cs;
+
+	(void)state;
+	series_of("poisson:20k", &pf, &ps);
+	series_of("closed", &cf, &cs);
+	/* poisson: as many samples slow as fast (+-15 %: 1,600 each) */
+	assert_true(ps * 100 > pf * 85 && ps * 100 < pf * 115);
+	/* closed: the slow half is under-sampled about 10x */
+	assert_true(cs * 5 < cf);
+}
+
 static void refusals(void **state)
 {
 	struct fx *f = fx_new(false, "poisson:1000");
@@ -353,6 +409,7 @@ int main(void)
 		cmocka_unit_test(falls_behind),
 		cmocka_unit_test(iterations),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(time_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -335,6 +335,41 @@ static void write_not_counted(void **state)
 	fx_job_free(job);
 }
 
+/*
+ * Issue 20's numbers: a BSG sent and received 16 x 1 KiB in a 4.52 s run;
+ * its sink's first and last arrivals were 0.148 s apart. The receiver's
+ * rate is over the run's window (0.0290 Mb/s, as sent), not between the
+ * arrivals (0.886 Mb/s, 30 x what was sent), and so is the "to host" row.
+ */
+static void honest_receiver_rate(void **state)
+{
+	struct rperf_job *job = fx_job(2);
+	struct rperf_run_results *r = NULL;
+	struct rperf_proto_report rep;
+	const double bytes = 16 * 1024, want = bytes * 8 / 4.52 / 1e9;
+
+	(void)state;
+	fx_inst(job, RPERF_GEN_BSG, "few", "h1", "h2", 0, 0);
+	assert_int_equal(rperf_run_results_create(job, &r), 0);
+	fx_report(&rep, "h1", 1);
+	fx_counts(&rep, 0, RPERF_ROLE_SOURCE, RPERF_GEN_BSG, 16 * 1024, 4.52);
+	fx_add(r, &rep);
+	fx_report(&rep, "h2", 1);
+	fx_counts(&rep, 0, RPERF_ROLE_SINK, RPERF_GEN_BSG, 16 * 1024, 0.148);
+	fx_add(r, &rep);
+	assert_int_equal(rperf_run_results_finish(r), 0);
+	print_message(
+		"sent %.4f Mb/s, received %.4f Mb/s (first-to-last: %.3f Mb/s)\n",
+		r->inst[0].gbps * 1e3, r->inst[0].receiver_gbps * 1e3,
+		bytes * 8 / 0.148 / 1e6);
+	assert_float_equal(r->inst[0].gbps * 1e3, 0.0290, 0.00005);
+	assert_float_equal(r->inst[0].receiver_gbps, want, 1e-12);
+	assert_float_equal(r->hosts[1].received.receiver_gbps, want, 1e-12);
+	assert_float_equal(r->total.receiver_gbps, want, 1e-12);
+	rperf_run_results_free(r);
+	fx_job_free(job);
+}
+
 /* A source's placement: in generators[] when reported, and a warning line
  * in the text when remote. */
 static void placement(void **state)
@@ -388,6 +423,7 @@ int main(void)
 		cmocka_unit_test(same_agent),
 		cmocka_unit_test(write_not_counted),
 		cmocka_unit_test_setup_teardown(placement, setup, teardown),
+		cmocka_unit_test(honest_receiver_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* REPORT's optional LSG keys: "open_schedule", "intervals". */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine/proto.h"
+
+static void msg(struct rperf_ctrl_msg *m, enum rperf_ctrl_type t, json_t *o)
+{
+	m->type = t;
+	m->version = RPERF_CTRL_VERSION;
+	m->payload = o;
+}
+
+/* REPORT "open_schedule" and "intervals" (LSG, optional): round trip,
+ * absent = none, hostile shapes refused. */
+static void test_report_series(void **state)
+{
+	struct rperf_lsg_interval iv[2] = { { 0, 10, 500, 900, 1000 },
+					    { 1000000000, 0, 0, 0, 0 } };
+	struct rperf_proto_result res = { .id = 1, .kind = RPERF_GEN_LSG };
+	struct rperf_proto_report r = { .host = "h2", .res = &res, .n = 1 }, d;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL, *c, *i0;
+
+	(void)state;
+	res.series = (struct rperf_lsg_series){ .iv = iv, .n = 2, .cap = 2 };
+	res.sched = (struct rperf_sched_figs){ .open = true,
+					       .late = 3,
+					       .lag_bound_ns = 2000000,
+					       .lag_max_ns = 7 };
+	assert_int_equal(rperf_hist_create(7, &res.rtt), 0);
+	assert_int_equal(rperf_hist_create(7, &res.wire), 0);
+	assert_int_equal(rperf_hist_create(7, &res.loop), 0);
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].series.n, 2);
+	assert_int_equal(d.res[0].series.iv[0].p99_ns, 900);
+	assert_int_equal(d.res[0].series.iv[1].start_ns, 1000000000);
+	assert_true(d.res[0].sched.open);
+	assert_int_equal(d.res[0].sched.late, 3);
+	assert_int_equal(d.res[0].sched.lag_bound_ns, 2000000);
+	rperf_proto_report_fini(&d);
+	c = json_deep_copy(o);
+	i0 = json_array_get(json_object_get(c, "instances"), 0);
+	json_object_del(i0, "intervals");
+	json_object_del(i0, "open_schedule");
+	msg(&m, RPERF_CTRL_REPORT, c);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].series.n, 0);
+	assert_false(d.res[0].sched.open);
+	rperf_proto_report_fini(&d);
+	json_object_set_new(i0, "intervals",
+			    json_pack("[[i, i, i, i]]", 1, 2, 3, 4));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "intervals"));
+	json_object_set_new(i0, "intervals",
+			    json_pack("[[i, i, i, i, i]]", 1, -2, 3, 4, 5));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	json_object_set_new(i0, "intervals", json_string("x"));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	json_object_del(i0, "intervals");
+	json_object_set_new(i0, "open_schedule", json_pack("{s:i}", "late", 1));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "open_schedule"));
+	json_decref(c);
+	json_decref(o);
+	rperf_hist_destroy(res.rtt);
+	rperf_hist_destroy(res.wire);
+	rperf_hist_destroy(res.loop);
+}
+
+/* A BSG source's "intervals": 4 integers per interval. */
+static void test_report_bsg_series(void **state)
+{
+	struct rperf_bsg_interval iv[1] = { { 5, 1000000000, 16, 16384 } };
+	struct rperf_proto_result res = { .id = 2,
+					  .kind = RPERF_GEN_BSG,
+					  .role = RPERF_ROLE_SOURCE };
+	struct rperf_proto_report r = { .host = "h3", .res = &res, .n = 1 }, d;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL, *i0;
+
+	(void)state;
+	res.bsg_series =
+		(struct rperf_bsg_series){ .iv = iv, .n = 1, .cap = 1 };
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].bsg_series.n, 1);
+	assert_int_equal(d.res[0].bsg_series.iv[0].bytes, 16384);
+	assert_int_equal(d.res[0].bsg_series.iv[0].dur_ns, 1000000000);
+	rperf_proto_report_fini(&d);
+	i0 = json_array_get(json_object_get(o, "instances"), 0);
+	json_object_set_new(i0, "intervals",
+			    json_pack("[[i, i, i, i, i]]", 1, 2, 3, 4, 5));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "not 4 integers"));
+	json_decref(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_series),
+		cmocka_unit_test(test_report_bsg_series),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
