@@ -82,7 +82,7 @@ static int load(struct run_cmd *c, char *err, size_t errlen)
 	int rc;
 
 	if (!stat(arg, &st) || strchr(arg, '/') || strstr(arg, ".ini"))
-		rc = run_cmd_load(c, NULL, &c->job, err, errlen);
+		rc = run_cmd_load(c, NULL, 0, &c->job, err, errlen);
 	else if (!(rc = hosts_job(arg, &text, err, errlen)))
 		rc = rperf_job_parse_edit(text, "rperf mesh", &c->edit, &c->job,
 					  err, errlen);

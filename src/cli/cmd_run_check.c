@@ -28,7 +28,7 @@ static int check_one(struct run_cmd *c)
 	char err[512] = "";
 	int rc;
 
-	rc = run_cmd_load(c, NULL, &job, err, sizeof(err));
+	rc = run_cmd_load(c, NULL, 0, &job, err, sizeof(err));
 	if (rc)
 		return load_error(rc, err);
 	rc = rperf_run_plan_text(stdout, job);
@@ -67,9 +67,10 @@ int rperf_cmd_run_check(struct run_cmd *c)
 	int rc, status;
 
 	run_cmd_edits(c);
-	if (!c->cfg->sweep)
+	if (!c->cfg->sweeps.n)
 		return check_one(c);
-	rc = rperf_sweep_create(c->cfg->sweep, &s, err, sizeof(err));
+	rc = rperf_sweep_create_multi(c->cfg->sweeps.v, c->cfg->sweeps.n,
+				      c->cfg->zip, 1, &s, err, sizeof(err));
 	if (rc)
 		return load_error(rc, err);
 	status = check_sweep(c, s);
