@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "run/mesh.h"
 #include "run/run_plan.h"
 #include "run/run_sweep.h"
 
@@ -31,7 +32,8 @@ static int check_one(struct run_cmd *c)
 	rc = run_cmd_load(c, NULL, 0, &job, err, sizeof(err));
 	if (rc)
 		return load_error(rc, err);
-	rc = rperf_run_plan_text(stdout, job);
+	rc = job->mesh ? rperf_mesh_plan_text(stdout, job) :
+			 rperf_run_plan_text(stdout, job);
 	if (!rc)
 		printf("check: OK (no agent contacted)\n");
 	rperf_job_free(job);
@@ -46,10 +48,12 @@ static int check_sweep(struct run_cmd *c, struct rperf_sweep *s)
 
 	if (rc)
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
-	printf("sweep %s: %zu point(s)\n", s->key, s->npt);
+	printf("sweep: %zu point(s)\n", s->npt);
 	for (size_t i = 0; i < s->npt; i++) {
-		printf("== sweep point %zu of %zu: %s = %s\n", i + 1, s->npt,
-		       s->key, s->pt[i].value);
+		printf("== sweep point %zu of %zu:", i + 1, s->npt);
+		for (size_t k = 0; k < s->pt[i].nassign; k++)
+			printf("%s %s", k ? "," : "", s->pt[i].assigns[k]);
+		putchar('\n');
 		if (rperf_run_plan_text(stdout, s->pt[i].job))
 			return RPERF_EXIT_RUNTIME;
 		total += rperf_run_expected_ns(s->pt[i].job);

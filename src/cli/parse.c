@@ -13,6 +13,7 @@
 #include "config/options.h"
 #include "cli/sched_check.h"
 #include "cli/verbs_check.h"
+#include "cli/parse_defaults.h"
 #include "cli/parse_perftest.h"
 #include "util/units.h"
 #include "job/job.h"
@@ -446,47 +447,6 @@ static int check_combinations(struct parse_state *st)
 					st->noteslen);
 }
 
-/*
- * rperf lat's warm-up when --warmup is not given: a tenth of -n, at least
- * 10 (or -n itself when smaller) and at most 1000; 1000 with -D. So
- * `-a -n 200` warms up 20 samples per size, not 1000.
- */
-static uint64_t warmup_default(const struct rperf_cli_config *cfg)
-{
-	uint64_t w = cfg->iters / 10;
-
-	if (cfg->duration_ns || w > RPERF_WARMUP_MAX)
-		return RPERF_WARMUP_MAX;
-	if (w < 10)
-		w = cfg->iters < 10 ? cfg->iters : 10;
-	return w;
-}
-
-static void apply_defaults_after(struct rperf_cli_config *cfg,
-				 bool warmup_given)
-{
-	static const double pct[] = { 50, 99, 99.9, 99.99 };
-
-	if (cfg->all_sizes) {
-		cfg->nsizes = 0;
-		for (uint64_t s = 2;
-		     s <= (cfg->all_max ? cfg->all_max : 8ull << 20); s <<= 1)
-			cfg->sizes[cfg->nsizes++] = s;
-	} else if (!cfg->nsizes) {
-		/* perftest's defaults: ib_*_bw 65536 B, rperf lat 64 B */
-		cfg->sizes[0] = cfg->cmd == RPERF_CMD_BW ? 65536 : 64;
-		cfg->nsizes = 1;
-	}
-	if (!cfg->npercentiles) {
-		memcpy(cfg->percentiles, pct, sizeof(pct));
-		cfg->npercentiles = sizeof(pct) / sizeof(pct[0]);
-	}
-	if (!warmup_given)
-		cfg->warmup = warmup_default(cfg);
-	if (cfg->duration_ns)
-		cfg->iters = 0;
-}
-
 /* A client's sizes against what every rperf server accepts
  * (RPERF_SERVER_MAX_SIZE): refused before connecting. */
 static int check_server_max(struct parse_state *st)
@@ -582,7 +542,7 @@ int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
 	if (!rc)
 		rc = check_combinations(&st);
 	if (!rc)
-		apply_defaults_after(cfg, was_given(&st, "warmup"));
+		rperf_cli_defaults_after(cfg, was_given(&st, "warmup"));
 	if (!rc && (cfg->cmd & RPERF_CMD_TRAFFIC) && cfg->host)
 		rc = check_server_max(&st);
 	if (!rc && (cfg->cmd & RPERF_CMD_TRAFFIC))

@@ -76,10 +76,10 @@ const char *job_sect_type_name(enum job_sect_type t)
 
 enum job_sect_type job_sect_type_parse(const char *word)
 {
-	static const enum job_sect_type all[] = { JOB_SECT_GLOBAL,
-						  JOB_SECT_HOST, JOB_SECT_LSG,
-						  JOB_SECT_BSG, JOB_SECT_MESH,
-						  JOB_SECT_INCAST };
+	static const enum job_sect_type all[] = {
+		JOB_SECT_GLOBAL, JOB_SECT_HOST, JOB_SECT_LSG,
+		JOB_SECT_BSG,	 JOB_SECT_MESH, JOB_SECT_INCAST
+	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(word, job_sect_type_name(all[i])))

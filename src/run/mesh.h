@@ -166,5 +166,8 @@ int rperf_mesh_write_json(const char *path, const struct rperf_mesh_result *m);
 /* The verdict and summary, then (up to 16 hosts) the p50 and p99 tables;
  * larger: the outlying and failed cells. */
 int rperf_mesh_report_text(FILE *f, const struct rperf_mesh_result *m);
+/* The plan of @job's [mesh] (rperf run --check): rounds, pairs, expected
+ * length, on @f. 0 or the planner's errno. */
+int rperf_mesh_plan_text(FILE *f, const struct rperf_job *job);
 
 #endif

@@ -327,3 +327,43 @@ int rperf_mesh_report_text(FILE *f, const struct rperf_mesh_result *m)
 	}
 	return ferror(f) ? EIO : 0;
 }
+
+/* rperf run --check of a job with a [mesh]: its rounds, the experiments
+ * they run as (parallel caps the pairs at once) and the expected length. */
+int rperf_mesh_plan_text(FILE *f, const struct rperf_job *job)
+{
+	const struct rperf_job_mesh *mh = job->mesh;
+	size_t cap = mh->parallel ? (size_t)mh->parallel : SIZE_MAX, nexp = 0;
+	uint64_t each = mh->spec.warmup_ns + mh->spec.duration_ns;
+	struct rperf_mesh_plan p;
+	int rc = rperf_mesh_plan_make(mh->nhosts, mh->schedule, &p);
+
+	if (rc)
+		return rc;
+	fprintf(f,
+		"mesh %s: %zu host(s), schedule %s: %zu round(s), %zu pair(s), each measured both ways\n",
+		mh->name, mh->nhosts, rperf_mesh_schedule_name(mh->schedule),
+		p.nrounds, p.first[p.nrounds]);
+	fprintf(f, "  round  experiments  pairs\n");
+	for (size_t r = 0; r < p.nrounds; r++) {
+		size_t n = p.first[r + 1] - p.first[r];
+		size_t ex = n ? (n + (cap < n ? cap : n) - 1) /
+					    (cap < n ? cap : n) :
+				0;
+
+		nexp += ex;
+		fprintf(f, "  %5zu  %11zu  ", r + 1, ex);
+		for (size_t q = p.first[r]; q < p.first[r + 1]; q++)
+			fprintf(f, "%s%s<->%s", q > p.first[r] ? " " : "",
+				job->hosts[mh->hosts[p.pairs[q].a]].name,
+				job->hosts[mh->hosts[p.pairs[q].b]].name);
+		fputc('\n', f);
+	}
+	fprintf(f,
+		"expected: %.3f s of measurement (%zu experiment(s) of warm-up %.3f s + duration %.3f s), plus each experiment's set-up and start barrier\n",
+		(double)each * (double)nexp / 1e9, nexp,
+		(double)mh->spec.warmup_ns / 1e9,
+		(double)mh->spec.duration_ns / 1e9);
+	rperf_mesh_plan_free(&p);
+	return 0;
+}
