@@ -78,6 +78,12 @@ grep -q "rperf agent" "$work/man.out" && grep -q "rperf-agent.service" "$work/ma
 	ok "man rperf renders ($(wc -l < "$work/man.out") lines, FILES names the unit)" ||
 	bad "man rperf: $(head -c 300 "$work/man.err")"
 
+plot=$root/usr/share/rperf/plot
+gps=$(sed -n 's/.*render \([A-Za-z0-9_]*\.gp\).*/\1/p' "$plot/rperf-plot.sh" 2> /dev/null | sort -u)
+lost=$(for gp in $gps; do [ -s "$plot/$gp" ] || echo "$gp"; done)
+[ -n "$gps" ] && [ -z "$lost" ] && ok "rperf-plot.sh and the gnuplot files it renders: $(echo $gps)" ||
+	bad "rperf-plot.sh renders files the package lacks: ${lost:-no render line found}"
+
 # 3. the agent as the unit runs it: ExecStart with agent.conf's options
 conf=$root/etc/rperf/agent.conf
 opts=$(sed -n 's/^RPERF_AGENT_OPTS=//p' "$conf")

@@ -41,6 +41,9 @@ grep -q "^EnvironmentFile=.*/etc/rperf/agent.conf$" "$p/lib/systemd/system/rperf
 [ -x "$p/share/rperf/plot/rperf-plot.sh" ] && [ -s "$p/share/rperf/plot/sweep.gp" ] ||
 	fail "no share/rperf/plot/rperf-plot.sh with its sweep.gp"
 [ -s "$p/share/doc/rperf/examples/fig7-converged.ini" ] || fail "no share/doc/rperf/examples"
+for gp in $(sed -n 's/.*render \([A-Za-z0-9_]*\.gp\).*/\1/p' "$p/share/rperf/plot/rperf-plot.sh" 2> /dev/null); do
+	[ -s "$p/share/rperf/plot/$gp" ] || fail "rperf-plot.sh renders $gp: not installed beside it"
+done
 [ -s "$p/include/rperf/hist.h" ] || fail "no include/rperf/hist.h"
 pc=$p/lib/pkgconfig/rperf.pc
 [ -s "$pc" ] || { fail "no lib/pkgconfig/rperf.pc"; exit 1; }
