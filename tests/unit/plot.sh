@@ -73,13 +73,15 @@ mesh_plot() {
 		[ "$(wc -l < "$out/mesh.dat")" = 8 ] &&
 		awk -F'\t' '{ if ($(NR) != "NaN" || NF != 8) bad = 1 } END { exit bad }' "$out/mesh.dat"
 }
-# intervals[] of an LSG and a BSG (an on/off load: 200 ms on, 200 ms off,
-# 100 ms intervals; constructed in the shape of rperf run's JSON)
+# intervals[] of an LSG and a BSG, recorded by lab.sched (rperf run:
+# poisson:250 LSG, on/off BSG 200 ms/200 ms through a 4 Mb/s FIFO, 100 ms
+# intervals)
 ts_plot() {
+	local want
 	"$plot" timeseries "$fx/timeseries.json" "$out/ts" && plot_nontrivial "$out/ts" 3 20 || return 1
-	# the data: 40 LSG rows (one without samples: NaN), 40 BSG rows
-	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = 40/40 ] &&
-		grep -q 'NaN' "$out/ts.dat"
+	# the data: one row per LSG interval, one per BSG interval
+	want=$(jq -r '[.generators[] | select(.kind == "lsg")][0].intervals | length' "$fx/timeseries.json")/$(jq -r '[.generators[] | select(.kind == "bsg")][0].intervals | length' "$fx/timeseries.json")
+	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = "$want" ]
 }
 bad_input() {
 	local rc ok=0
