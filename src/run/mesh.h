@@ -79,7 +79,9 @@ void rperf_mesh_plan_free(struct rperf_mesh_plan *p);
  *      and column, of the cell's excess less the other end's named port's
  *      added RTT;
  *   4. a pair i -> j is named when its excess less the added RTTs of named
- *      ports among i and j is above T.
+ *      ports among i and j is above T, and above K x the noise (1.4826 x
+ *      MAD of the residuals) of a named port's cells it touches: a
+ *      delay's own jitter is no pair.
  * Slower only: a fast cell is never out. Fewer than 3 measured cells: no
  * verdict (nothing named, said in the report).
  */

@@ -21,7 +21,8 @@ const char *rperf_mesh_rule(void)
 	       "a cell is out above b + T, T = max(6 s, out_above, 20 % of b) (b, s from the cells through no named port); "
 	       "a port is named when the medians of its row (as source) and column (as destination) are both out, "
 	       "its added RTT the median of its row and column less the other end's named port; "
-	       "a pair is named when its cell is out after its ports' added RTT is taken off";
+	       "a pair is named when its cell is out after its ports' added RTT is taken off "
+	       "(and above 6 x the noise of a named port's cells it touches)";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -162,6 +163,37 @@ static int add_suspect(struct rperf_mesh_verdict *v,
 	return 0;
 }
 
+/* The noise of a named port's cells: 1.4826 x MAD of their residuals
+ * (excess less both ends' added RTT); 0 for other hosts. */
+static double port_noise(struct locate *l, size_t h)
+{
+	size_t k = 0;
+	double mid;
+
+	if (!l->port[h])
+		return 0;
+	for (size_t o = 0; o < l->n; o++) {
+		if (measured(l, h, o))
+			l->buf[k++] = l->p50[h * l->n + o] - l->v->base_ns -
+				      l->added[h] - l->added[o];
+		if (measured(l, o, h))
+			l->buf[k++] = l->p50[o * l->n + h] - l->v->base_ns -
+				      l->added[h] - l->added[o];
+	}
+	mid = median(l->buf, k);
+	for (size_t i = 0; i < k; i++)
+		l->buf[i] = fabs(l->buf[i] - mid);
+	return MAD_SIGMA * median(l->buf, k);
+}
+
+/* A pair's threshold: T, or higher through a named port whose cells are
+ * noisier (a delay's own jitter) than the clean cells. */
+static double pair_threshold(struct locate *l, size_t i, size_t j)
+{
+	return fmax(l->v->threshold_ns,
+		    RPERF_MESH_K * fmax(port_noise(l, i), port_noise(l, j)));
+}
+
 static int name_all(struct locate *l)
 {
 	struct rperf_mesh_verdict *v = l->v;
@@ -181,7 +213,7 @@ static int name_all(struct locate *l)
 				continue;
 			x = l->p50[i * l->n + j] - v->base_ns - l->added[i] -
 			    l->added[j];
-			if (x > v->threshold_ns)
+			if (x > v->threshold_ns && x > pair_threshold(l, i, j))
 				rc = add_suspect(
 					v, &(struct rperf_mesh_suspect){
 						   .kind = RPERF_MESH_PAIR,

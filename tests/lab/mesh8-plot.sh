@@ -6,7 +6,8 @@
 # drawn here on the host with examples/plot/rperf-plot.sh mesh (gnuplot
 # does not live in the VM image) and checked non-trivial: the PNG (> 5 KB,
 # PNG signature) and an SVG with a filled cell for each of the 56 measured
-# pairs and their values written in them. Status 77 = lab skipped.
+# pairs and their values (negative p10s too) written in them. Status 77 =
+# lab skipped.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 plot=$here/../../examples/plot/rperf-plot.sh
@@ -25,7 +26,7 @@ heatmap_nontrivial() {
 	# the PNG check of plot_nontrivial; its curve count does not apply
 	plot_nontrivial "$out/heatmap" 0 0 || return 1
 	cells=$(grep -c '<polygon' "$out/heatmap.svg")
-	labels=$(grep -cE '<tspan[^>]*>[0-9]+</tspan>' "$out/heatmap.svg")
+	labels=$(grep -cE '<tspan[^>]*>-?[0-9]+</tspan>' "$out/heatmap.svg")
 	echo "     $out/heatmap.svg: $cells filled polygons, $labels numeric labels (56 cells measured)"
 	[ "$cells" -ge 56 ] && [ "$labels" -ge 56 ]
 }

@@ -67,7 +67,7 @@ mesh_plot() {
 	"$plot" mesh "$fx/mesh.json" "$out/mesh" 2> /dev/null || return 1
 	plot_nontrivial "$out/mesh" 0 0 || return 1
 	cells=$(grep -c '<polygon' "$out/mesh.svg")
-	labels=$(grep -cE '<tspan[^>]*>[0-9]+</tspan>' "$out/mesh.svg")
+	labels=$(grep -cE '<tspan[^>]*>-?[0-9]+</tspan>' "$out/mesh.svg")
 	echo "     $cells filled polygons, $labels numeric labels; $(grep -c NaN "$out/mesh.dat") NaN rows"
 	[ "$cells" -ge 56 ] && [ "$labels" -ge 56 ] && grep -q 'port h1 +' "$out/mesh.svg" &&
 		[ "$(wc -l < "$out/mesh.dat")" = 8 ] &&
