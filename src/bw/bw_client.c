@@ -18,7 +18,7 @@
 #include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "gen/rx.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session.h"
 
 static json_t *add_bidir(json_t *o, const struct rperf_cli_config *cfg)

@@ -28,7 +28,7 @@
 #include "bw/bw_conn.h"
 #include "gen/rx.h"
 #include "host/cputime.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"

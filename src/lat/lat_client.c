@@ -20,7 +20,7 @@
 #include "gen/nic_ts.h"
 #include "host/cputime.h"
 #include "lat/lat_conn.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session.h"
 
 json_t *rperf_lat_params_encode(const struct rperf_cli_config *cfg)

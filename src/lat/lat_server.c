@@ -24,7 +24,7 @@
 
 #include "lat/lat_conn.h"
 #include "lat/lat_wecho.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"

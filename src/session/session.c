@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "host/place.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_err.h"
 #include "session/session_path.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Server limits per client: the pin estimate, refusals, the stall limit,
- * the GID check, the output-path check (src/limits, cli/out_check.c). */
+ * the GID check, the output-path check (src/engine/limits.c, cli/out_check.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -22,7 +22,7 @@
 #include "bw/bw_params.h"
 #include "config/options.h"
 #include "cli/out_check.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
