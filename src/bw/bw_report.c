@@ -11,7 +11,6 @@
 #include <jansson.h>
 
 #include "gen/bw_math.h"
-#include "bw/bw_params.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {

@@ -39,7 +39,7 @@ for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done
-for f in spec.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
+for f in spec.c spec_test.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
 	proto_session.c; do
 	srcs+=("$src/src/engine/$f")
 done

@@ -74,12 +74,15 @@ struct fake_srv {
 
 static bool refuse_params; /* read by the server thread after the join */
 
-static int s_params(void *arg, struct rperf_session_chan *ch, const json_t *obj,
+/* PARAMS arrive as the client's generator spec (rperf_session_spec). */
+static int s_params(void *arg, struct rperf_session_chan *ch,
+		    const struct rperf_gen_spec *s, uint64_t stall_ns,
 		    struct rperf_err *e)
 {
 	(void)arg;
 	(void)ch;
-	if (refuse_params || !json_object_get(obj, "x"))
+	if (refuse_params || s->kind != RPERF_GEN_BSG || !stall_ns ||
+	    strcmp(s->from, "client"))
 		return rperf_err_set(e, RPERF_ERRC_USAGE, ERANGE,
 				     "size above the limit");
 	return 0;
@@ -176,12 +179,6 @@ static int c_setup(void *arg, uint64_t max_size, char *err, size_t errlen)
 	return 0;
 }
 
-static json_t *c_params(const struct rperf_cli_config *cfg)
-{
-	(void)cfg;
-	return json_pack("{s:i}", "x", 1);
-}
-
 static int c_endpoints(void *arg, struct rperf_session_chan *ch,
 		       struct rperf_err *e)
 {
@@ -236,7 +233,7 @@ static int c_rounds(void *arg, struct rperf_session_chan *ch,
 static const struct rperf_session_client_ops cli_ops = {
 	.command = "test",
 	.setup = c_setup,
-	.params = c_params,
+	.kind = RPERF_GEN_BSG,
 	.endpoints = c_endpoints,
 	.rounds = c_rounds,
 };
@@ -399,7 +396,7 @@ static void test_busy(void **state)
 	const struct rperf_session_client_ops ops = {
 		.command = "test",
 		.setup = c_setup,
-		.params = c_params,
+		.kind = RPERF_GEN_BSG,
 		.endpoints = c_endpoints,
 		.rounds = c_rounds_busy,
 	};

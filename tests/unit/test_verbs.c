@@ -14,11 +14,10 @@
 
 #include <cmocka.h>
 
-#include "bw/bw_params.h"
+#include "session/session.h"
 #include "config/config.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
-#include "lat/lat_params.h"
 #include "session/session_verbs.h"
 
 #include "cli_fixture.h"
@@ -103,60 +102,73 @@ static void bw_config(struct rperf_cli_config *cfg, int verb, uint64_t size)
 	cfg->verb = verb;
 }
 
+/* PARAMS: the client's spec (rperf_session_spec), the server's decode. */
+static json_t *params(const struct rperf_cli_config *cfg,
+		      enum rperf_gen_kind kind)
+{
+	struct rperf_gen_spec s;
+	json_t *o = NULL;
+
+	rperf_session_spec(cfg, kind, &s);
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	return o;
+}
+
+static int dec(const json_t *o, struct rperf_gen_spec *p, char *why)
+{
+	struct rperf_cli_config srv;
+	uint64_t stall;
+
+	rperf_cli_config_defaults(&srv);
+	return rperf_session_params(&srv, o, 1 << 20, p, &stall, why, 256);
+}
+
 static void bw_params(void **state)
 {
 	struct rperf_cli_config cfg;
-	struct rperf_bw_params p;
+	struct rperf_gen_spec p;
 	char why[256];
 	json_t *o;
 
 	(void)state;
 	bw_config(&cfg, RPERF_VERB_ATOMIC, 8);
 	cfg.atomic_op = RPERF_ATOMIC_CMP_SWAP;
-	o = rperf_bw_params_encode(&cfg);
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
+	o = params(&cfg, RPERF_GEN_BSG);
+	assert_int_equal(dec(o, &p, why), 0);
 	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
-	assert_int_equal(p.atomic_op, RPERF_ATOMIC_CMP_SWAP);
-	/* hostile: an atomic of 64 B, an unknown operation, none at all */
-	json_object_set_new(o, "max_size", json_integer(64));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	assert_non_null(strstr(why, "max_size"));
-	json_object_set_new(o, "max_size", json_integer(8));
+	assert_int_equal(p.test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	/* hostile: an atomic of 64 B, an unknown operation */
+	json_object_set_new(o, "size", json_integer(64));
+	assert_int_equal(dec(o, &p, why), EBADMSG);
+	assert_non_null(strstr(why, "'size'"));
+	json_object_set_new(o, "size", json_integer(8));
 	json_object_set_new(o, "atomic_op", json_string("swap_all"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_del(o, "atomic_op");
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_decref(o);
 
 	bw_config(&cfg, RPERF_VERB_SEND, 4096);
 	cfg.reversed = true;
 	cfg.iters = 77;
-	o = rperf_bw_params_encode(&cfg);
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_true(p.reversed);
-	assert_false(p.bidir);
-	assert_int_equal(p.iters, 77); /* the server generates: its keys */
+	o = params(&cfg, RPERF_GEN_BSG);
+	assert_int_equal(dec(o, &p, why), 0);
+	assert_true(p.test.reversed);
+	assert_false(p.test.bidir);
+	assert_int_equal(p.test.iters, 77); /* the server generates */
 	json_object_set_new(o, "bidir", json_true());
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_object_set_new(o, "bidir", json_false());
 	json_object_set_new(o, "verb", json_string("read"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_object_set_new(o, "verb", json_string("send"));
 	json_object_del(o, "tx_depth"); /* reversed needs the generator */
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_decref(o);
 
 	bw_config(&cfg, RPERF_VERB_READ, 65536); /* no new keys for READ */
-	o = rperf_bw_params_encode(&cfg);
+	o = params(&cfg, RPERF_GEN_BSG);
 	assert_null(json_object_get(o, "reversed"));
 	assert_null(json_object_get(o, "atomic_op"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(dec(o, &p, why), 0);
 	assert_int_equal(p.verb, RPERF_VERB_READ);
 	json_decref(o);
 }
@@ -164,7 +176,7 @@ static void bw_params(void **state)
 static void lat_params(void **state)
 {
 	struct rperf_cli_config cfg;
-	struct rperf_lat_params p;
+	struct rperf_gen_spec p;
 	char why[256];
 	json_t *o;
 
@@ -173,28 +185,24 @@ static void lat_params(void **state)
 	cfg.cmd = RPERF_CMD_LAT;
 	cfg.nsizes = 1;
 	cfg.sizes[0] = 64;
-	o = rperf_lat_params_encode(&cfg); /* send: no key, as older ones */
-	assert_null(json_object_get(o, "verb"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	o = params(&cfg, RPERF_GEN_LSG);
+	assert_int_equal(dec(o, &p, why), 0);
 	assert_int_equal(p.verb, RPERF_VERB_SEND);
 	json_decref(o);
 	cfg.verb = RPERF_VERB_WRITE;
-	o = rperf_lat_params_encode(&cfg);
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	o = params(&cfg, RPERF_GEN_LSG);
+	assert_int_equal(dec(o, &p, why), 0);
 	assert_int_equal(p.verb, RPERF_VERB_WRITE);
 	json_object_set_new(o, "verb", json_string("write_imm"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_object_set_new(o, "verb", json_integer(1));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
 	json_object_set_new(o, "verb", json_string("atomic")); /* 64 B */
 	json_object_set_new(o, "atomic_op", json_string("fetch_and_add"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	assert_non_null(strstr(why, "max_size"));
-	json_object_set_new(o, "max_size", json_integer(8));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
+	assert_int_equal(dec(o, &p, why), EBADMSG);
+	assert_non_null(strstr(why, "'size'"));
+	json_object_set_new(o, "size", json_integer(8));
+	assert_int_equal(dec(o, &p, why), 0);
 	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
 	json_decref(o);
 }
