@@ -2,7 +2,8 @@
 /*
  * BSG source: spec.qps QPs, rperf_bsg_run() open loop with tx_depth,
  * cq_mod, post_list, the rate limit (rate_bps / (8 * size) messages per
- * second) and completion events when completion = event. It runs warm-up
+ * second), the on/off phases (on_ns, off_ns: counted from its first post)
+ * and completion events when completion = event. It runs warm-up
  * and measurement in one call (warmup_ns + duration_ns, plus the tail of
  * engine.h): the load stays steady while the LSGs count.
  */
@@ -150,6 +151,8 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 				       g->spec.rate_bps /
 					       (8.0 * (double)g->spec.size) :
 				       0,
+		.on_ns = g->spec.on_ns,
+		.off_ns = g->spec.off_ns,
 		.stop = stop,
 		.peer_fd = -1,
 		.stall_ns = rperf_engine_stall_ns(&g->spec.path),

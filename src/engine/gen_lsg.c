@@ -164,6 +164,12 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->stop = stop;
 	c->peer_fd = -1;
 	c->nic = l->nic_ts ? &l->nic : NULL;
+	/* open schedules: samples in flight within the send queues (one
+	 * SEND each per sample) and far below the sink's posted receives
+	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
+	c->schedule = g->spec.schedule;
+	c->seed = g->spec.id + 1;
+	c->max_inflight = SEND_DEPTH - 1;
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */

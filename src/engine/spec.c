@@ -91,6 +91,7 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
 	s->qps = 1;
 	s->cpu_node = -1;
 	s->mem_node = -1;
+	s->interval_ns = 1 * NS_S;
 }
 
 /* ---- numeric keys ---- */
@@ -298,7 +299,7 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
 	}
-	return 0;
+	return rperf_spec_sched_check(s, why, wl);
 }
 
 static int set_name(json_t *o, const char *key, const char *n)
@@ -337,6 +338,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
 	if (!rc)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
+	if (!rc)
+		rc = rperf_spec_sched_encode(s, o);
 	if (!rc)
 		rc = rperf_test_spec_encode(s, o);
 	return rc;
@@ -460,6 +463,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
 	if (!rc)
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
+	if (!rc)
+		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
 	if (rc)
 		return rc;
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */

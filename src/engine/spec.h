@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "gen/gen.h"
+#include "gen/schedule.h"
 
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
 
@@ -105,8 +106,25 @@ struct rperf_gen_spec {
 	 * cpu_node (rperf_place_decide). */
 	int cpu_node; /* "cpu_node": -1..RPERF_SPEC_MAX_NODE */
 	int mem_node; /* "mem_node": -1..RPERF_SPEC_MAX_NODE */
+	/* Optional on the wire (absent = the default), spec_sched.c: */
+	struct rperf_sched schedule; /* "schedule": LSG probe schedule,
+					"closed" (default) | "fixed:RATE" |
+					"poisson:RATE"; not with rate_bps */
+	uint64_t on_ns, off_ns; /* "on_ns", "off_ns": BSG on/off source,
+				   both 0 (always on) or both > 0 */
+	uint64_t interval_ns; /* "interval_ns": time-series interval,
+				 0 = none; default 1 s */
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
 };
+
+/* The optional keys above: check (both ends), encode, decode (absent =
+ * default). 0 or EBADMSG with @why naming the key. */
+int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
+			   size_t whylen);
+int rperf_spec_sched_encode(const struct rperf_gen_spec *s, json_t *o);
+int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
+			    char *why, size_t whylen);
+#define RPERF_SPEC_MIN_INTERVAL_NS 1000000ull /* 1 ms */
 
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
 void rperf_gen_spec_defaults(struct rperf_gen_spec *s,

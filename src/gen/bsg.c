@@ -73,6 +73,7 @@ struct run {
 	uint64_t last_progress; /* a post or a completion */
 	uint64_t tick_msgs;
 	bool armed;
+	bool ending; /* finalize()d: the last WRs go out whatever the phase */
 };
 
 static uint64_t now_ns(void)
@@ -85,11 +86,16 @@ static uint64_t now_ns(void)
  * costs no hardware read (a VM whose clocksource is an emulated HPET pays
  * microseconds per precise read). The rate limiter needs the precise one.
  */
+static bool on_off(const struct rperf_bsg_cfg *cfg)
+{
+	return cfg->on_ns && cfg->off_ns;
+}
+
 static uint64_t pass_ns(const struct run *r)
 {
 	struct timespec ts;
 
-	if (r->cfg->limit_per_s > 0 ||
+	if (r->cfg->limit_per_s > 0 || on_off(r->cfg) ||
 	    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
 		return now_ns();
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -175,6 +181,20 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 	}
 }
 
+/* An on/off source in its off phase (then *left: ns until it is on). */
+static bool off_now(const struct run *r, uint64_t *left)
+{
+	uint64_t cycle, at;
+
+	if (!on_off(r->cfg) || r->now < r->t0c)
+		return false;
+	cycle = r->cfg->on_ns + r->cfg->off_ns;
+	at = (r->now - r->t0c) % cycle;
+	if (left)
+		*left = cycle - at;
+	return at >= r->cfg->on_ns;
+}
+
 /* Post one list of up to post_list WRs on @s if the queue has room. */
 static int post_batch(struct run *r, struct qstate *s, bool *posted)
 {
@@ -185,7 +205,8 @@ static int post_batch(struct run *r, struct qstate *s, bool *posted)
 	int rc;
 
 	*posted = false;
-	if (!k || s->outstanding + k > cfg->tx_depth)
+	if (!k || s->outstanding + k > cfg->tx_depth ||
+	    (!r->ending && off_now(r, NULL)))
 		return 0;
 	if (cfg->limit_per_s > 0 && rperf_tbucket_take(&r->tb, k, r->now))
 		return 0;
@@ -248,6 +269,7 @@ static int poll_one(struct run *r, struct qstate *s, int *got)
 /* Stop posting: every QP ends with a signaled WR (one more if needed). */
 static void finalize(struct run *r)
 {
+	r->ending = true;
 	for (size_t i = 0; i < r->nqs; i++) {
 		struct qstate *s = &r->qs[i];
 
@@ -383,6 +405,16 @@ static int wait_events(struct run *r)
 static int idle(struct run *r, bool can_post_later)
 {
 	const struct rperf_bsg_cfg *cfg = r->cfg;
+	uint64_t left;
+
+	if (can_post_later && !outstanding(r) && off_now(r, &left)) {
+		struct timespec ts = {
+			0, (long)(left < SLEEP_MAX_NS ? left : SLEEP_MAX_NS)
+		};
+
+		nanosleep(&ts, NULL); /* the off phase, 1 ms at a time */
+		return 0;
+	}
 
 	if (cfg->limit_per_s > 0 && can_post_later) {
 		/* a quarter of the time one list's tokens take, <= 1 ms */
@@ -431,7 +463,7 @@ static int pass(struct run *r, unsigned int *idle_passes)
 	if (rc)
 		return rc;
 	if (progress || ++*idle_passes >= IDLE_CLOCK || r->cfg->events ||
-	    r->cfg->limit_per_s > 0) {
+	    r->cfg->limit_per_s > 0 || on_off(r->cfg)) {
 		r->now = pass_ns(r);
 		*idle_passes = 0;
 		if (progress)

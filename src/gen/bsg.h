@@ -55,6 +55,10 @@ struct rperf_bsg_cfg {
 	double limit_per_s; /* messages per second over all QPs; 0: none */
 	uint32_t burst; /* with a limit: messages posted back to back (the
 			 * bucket's depth); below post_list: post_list */
+	/* on/off source: post for on_ns, then nothing for off_ns (what is
+	 * outstanding completes), repeating from the first post; both 0:
+	 * always on. The phase is read on the precise clock every pass. */
+	uint64_t on_ns, off_ns;
 	uint64_t interval_ns; /* 0: no callbacks */
 	void (*on_interval)(void *arg, const struct rperf_bsg_tick *t);
 	void *arg;

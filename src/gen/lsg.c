@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "gen/lsg.h"
+#include "gen/lsg_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,17 +14,6 @@
 #include "gen/dev_ops.h"
 #include "gen/nic_ts.h"
 
-/* Completion queues a sample waits on: wire send, loopback send, wire recv */
-enum { WIRE = 0, LOOP = 1, REPLY = 2 };
-
-/* One sample's timestamps (raw ticks) and state. */
-struct sample {
-	uint64_t tp[3], tc[3];
-	uint64_t tn[2]; /* NIC completion timestamps (cfg->nic) */
-	uint64_t tpe[3]; /* when ibv_post_send returned (breakdown) */
-	bool done[3], pre[3];
-};
-
 /* What each CQ waits for, by --verb (write_imm is no latency verb). */
 static const char *const cq_names[][3] = {
 	{ "wire SEND", "loopback SEND", "reply" },
@@ -34,27 +23,7 @@ static const char *const cq_names[][3] = {
 	{ "wire atomic", "loopback atomic", "reply" },
 };
 
-struct lsg_run {
-	const struct rperf_lsg_cfg *cfg;
-	const struct rperf_lsg_qps *qps;
-	struct rperf_lsg_res *res;
-	struct rperf_gen_dev dev;
-	struct ibv_cq *cq[3];
-	struct ibv_cq_ex *cqx[3]; /* NIC timestamps: WIRE and LOOP, else NULL */
-	struct ibv_qp *qp[2];
-	struct ibv_sge sge;
-	bool inl[2];
-	uint64_t stall_ticks;
-	uint64_t wire_posts;
-	bool wpp; /* pingpong with RDMA WRITE: the reply is a byte polled */
-	const volatile uint8_t *reply_byte; /* with wpp */
-	uint8_t want; /* with wpp: the sequence byte the reply carries */
-};
-
-static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static const char *cq_name(const struct lsg_run *r, int k)
+const char *lsg_cq_name(const struct lsg_run *r, int k)
 {
 	int v = r->cfg->verb;
 
@@ -64,7 +33,7 @@ static const char *cq_name(const struct lsg_run *r, int k)
 	return cq_names[v >= 0 && v <= RPERF_VERB_ATOMIC ? v : 0][k];
 }
 
-static int fail(struct lsg_run *r, int rc, const char *fmt, ...)
+int lsg_fail(struct lsg_run *r, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,7 +83,7 @@ static void target(const struct lsg_run *r, int k, struct ibv_send_wr *wr)
 	wr->wr.rdma.rkey = rkey;
 }
 
-static int post_send(struct lsg_run *r, int k)
+int lsg_post_send(struct lsg_run *r, int k)
 {
 	struct ibv_send_wr wr = { .wr_id = (uint64_t)k,
 				  .sg_list = &r->sge,
@@ -151,7 +120,7 @@ static int poll_reply_byte(struct lsg_run *r, struct sample *s)
  * returns (and, with NIC timestamps, its NIC stamp kept). 1 done, 0 not,
  * <0 a negative errno.
  */
-static int poll_once(struct lsg_run *r, struct sample *s, int k)
+int lsg_poll_once(struct lsg_run *r, struct sample *s, int k)
 {
 	struct ibv_wc wc;
 	int n;
@@ -168,7 +137,7 @@ static int poll_once(struct lsg_run *r, struct sample *s, int k)
 		snprintf(
 			r->res->error, sizeof(r->res->error),
 			"%s completed with status '%s' (peer gone or path broken)",
-			cq_name(r, k), ibv_wc_status_str(wc.status));
+			lsg_cq_name(r, k), ibv_wc_status_str(wc.status));
 		return -EIO;
 	}
 	return 1;
@@ -179,13 +148,13 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 	int rc;
 
 	s->tp[k] = gen_clock_start(&r->dev);
-	rc = post_send(r, k);
+	rc = lsg_post_send(r, k);
 	if (r->cfg->breakdown)
 		s->tpe[k] = gen_clock_end(&r->dev);
 	if (rc)
-		return fail(r, rc, "ibv_post_send on the %s QP failed",
-			    k == WIRE ? "wire" : "loopback");
-	rc = poll_once(r, s, k);
+		return lsg_fail(r, rc, "ibv_post_send on the %s QP failed",
+				k == WIRE ? "wire" : "loopback");
+	rc = lsg_poll_once(r, s, k);
 	if (rc < 0)
 		return -rc;
 	s->pre[k] = rc == 1;
@@ -194,7 +163,7 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 
 /* The peer says nothing during a run: a readable control socket means it
  * sent an error or went away. */
-static bool peer_gone(const struct lsg_run *r)
+bool lsg_peer_gone(const struct lsg_run *r)
 {
 	struct pollfd pf = { .fd = r->cfg->peer_fd, .events = POLLIN };
 
@@ -209,14 +178,15 @@ static int check_waiting(struct lsg_run *r, const struct sample *s,
 	uint64_t t0 = k == REPLY ? s->tp[WIRE] : s->tp[k];
 
 	if (*r->cfg->stop)
-		return fail(r, EINTR, "%s", "interrupted");
-	if (peer_gone(r))
-		return fail(r, ECONNRESET, "%s",
-			    "the peer closed the control connection mid-run");
+		return lsg_fail(r, EINTR, "%s", "interrupted");
+	if (lsg_peer_gone(r))
+		return lsg_fail(
+			r, ECONNRESET, "%s",
+			"the peer closed the control connection mid-run");
 	if (gen_clock_end(&r->dev) - t0 > r->stall_ticks)
-		return fail(r, ETIMEDOUT,
-			    "a %s did not complete within the stall limit",
-			    cq_name(r, k));
+		return lsg_fail(r, ETIMEDOUT,
+				"a %s did not complete within the stall limit",
+				lsg_cq_name(r, k));
 	return 0;
 }
 
@@ -238,7 +208,7 @@ static int wait_all(struct lsg_run *r, struct sample *s, unsigned int want)
 		for (int k = WIRE; k <= REPLY; k++) {
 			if (!(want & 1u << k) || s->done[k])
 				continue;
-			rc = poll_once(r, s, k);
+			rc = lsg_poll_once(r, s, k);
 			if (rc < 0)
 				return -rc;
 			got |= rc;
@@ -275,7 +245,7 @@ static int compare_sample(struct lsg_run *r, struct sample *s)
 	if (!rc && r->cfg->method == RPERF_METHOD_PINGPONG && !r->wpp &&
 	    rperf_gen_post_recvs(&r->dev, r->qps->wire, r->qps->wire_rx_buf,
 				 r->qps->wire_rx_buf->len, 1))
-		rc = fail(r, EIO, "%s", "reposting a reply receive failed");
+		rc = lsg_fail(r, EIO, "%s", "reposting a reply receive failed");
 	return rc;
 }
 
@@ -304,7 +274,7 @@ static int one_sample(struct lsg_run *r, struct sample *s, uint64_t i)
 }
 
 /* Keep the loopback receiver's queue full, off the timed path. */
-static int refill_loop_rx(struct lsg_run *r)
+int lsg_refill_loop_rx(struct lsg_run *r)
 {
 	struct ibv_wc wc[16];
 	int n, rc;
@@ -313,9 +283,9 @@ static int refill_loop_rx(struct lsg_run *r)
 	       0) {
 		for (int j = 0; j < n; j++)
 			if (wc[j].status != IBV_WC_SUCCESS)
-				return fail(r, EIO,
-					    "loopback receive failed: %s",
-					    ibv_wc_status_str(wc[j].status));
+				return lsg_fail(
+					r, EIO, "loopback receive failed: %s",
+					ibv_wc_status_str(wc[j].status));
 		/* the whole buffer: a later, larger size (-a, --sizes) must
 		 * fit every receive still posted from this one */
 		rc = rperf_gen_post_recvs(&r->dev, r->qps->loop_rx,
@@ -323,15 +293,11 @@ static int refill_loop_rx(struct lsg_run *r)
 					  r->qps->loop_rx_buf->len,
 					  (unsigned int)n);
 		if (rc)
-			return fail(r, rc, "%s",
-				    "reposting loopback receives failed");
+			return lsg_fail(r, rc, "%s",
+					"reposting loopback receives failed");
 	}
-	return n < 0 ? fail(r, EIO, "%s", "polling the loopback receiver") : 0;
-}
-
-static int64_t delta_ns(const struct rperf_clock *clk, uint64_t a, uint64_t b)
-{
-	return llround(rperf_clock_ticks_to_ns(clk, (int64_t)(b - a)));
+	return n < 0 ? lsg_fail(r, EIO, "%s", "polling the loopback receiver") :
+		       0;
 }
 
 /* Keep one raw sample; grows the array outside the timed part. */
@@ -344,8 +310,9 @@ static int keep_raw(struct lsg_run *r, int64_t w, int64_t l, int64_t rtt)
 		void *p = realloc(res->raw, cap * sizeof(*res->raw));
 
 		if (!p)
-			return fail(r, ENOMEM, "%s",
-				    "out of memory keeping samples for --raw");
+			return lsg_fail(
+				r, ENOMEM, "%s",
+				"out of memory keeping samples for --raw");
 		res->raw = p;
 		res->raw_cap = cap;
 	}
@@ -360,25 +327,25 @@ static int record_compare(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
 	int end = r->cfg->method == RPERF_METHOD_PINGPONG ? REPLY : WIRE;
-	int64_t t = delta_ns(clk, s->tp[WIRE], s->tc[end]);
+	int64_t t = lsg_delta_ns(clk, s->tp[WIRE], s->tc[end]);
 
 	rperf_hist_record(r->res->rtt, t);
 	if (r->res->half)
 		rperf_hist_record(r->res->half, t / 2);
 	if (r->cfg->breakdown)
 		rperf_hist_record(r->res->post_wire,
-				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+				  lsg_delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
 	r->res->samples++;
 	r->res->nonpositive += t <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	return r->cfg->keep_raw ? keep_raw(r, t, 0, t) : 0;
 }
 
-static int record(struct lsg_run *r, const struct sample *s)
+int lsg_record(struct lsg_run *r, const struct sample *s)
 {
 	const struct rperf_clock *clk = r->cfg->clk;
-	int64_t w = delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
-	int64_t l = delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
+	int64_t w = lsg_delta_ns(clk, s->tp[WIRE], s->tc[WIRE]);
+	int64_t l = lsg_delta_ns(clk, s->tp[LOOP], s->tc[LOOP]);
 	int64_t rtt = w - l;
 
 	if (r->cfg->method != RPERF_METHOD_RPERF)
@@ -393,20 +360,15 @@ static int record(struct lsg_run *r, const struct sample *s)
 	rperf_hist_record(r->res->rtt, rtt);
 	if (r->cfg->breakdown) {
 		rperf_hist_record(r->res->post_wire,
-				  delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
+				  lsg_delta_ns(clk, s->tp[WIRE], s->tpe[WIRE]));
 		rperf_hist_record(r->res->post_loop,
-				  delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
+				  lsg_delta_ns(clk, s->tp[LOOP], s->tpe[LOOP]));
 	}
 	r->res->samples++;
 	r->res->nonpositive += rtt <= 0;
 	r->res->precompleted += s->pre[WIRE];
 	r->res->loop_precompleted += s->pre[LOOP];
 	return r->cfg->keep_raw ? keep_raw(r, w, l, rtt) : 0;
-}
-
-static uint64_t ns_to_ticks(const struct rperf_clock *clk, uint64_t ns)
-{
-	return (uint64_t)((double)ns / clk->ns_per_tick);
 }
 
 /* The sample's last completion stamp: the time, without another read. */
@@ -426,7 +388,7 @@ static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 
 	if (c->duration_ns) /* now may predate t0 right after the warm-up */
 		return now > t0 &&
-		       now - t0 >= ns_to_ticks(c->clk, c->duration_ns);
+		       now - t0 >= lsg_ns_to_ticks(c->clk, c->duration_ns);
 	return r->res->samples >= c->iters;
 }
 
@@ -441,15 +403,16 @@ static int setup_verb(struct lsg_run *r)
 	r->wpp = c->verb == RPERF_VERB_WRITE &&
 		 c->method == RPERF_METHOD_PINGPONG;
 	if (one_sided && c->remote_size < c->size)
-		return fail(r, EINVAL,
-			    "the peer's buffer (%llu B) is smaller than %llu B",
-			    (unsigned long long)c->remote_size,
-			    (unsigned long long)c->size);
+		return lsg_fail(
+			r, EINVAL,
+			"the peer's buffer (%llu B) is smaller than %llu B",
+			(unsigned long long)c->remote_size,
+			(unsigned long long)c->size);
 	if (c->verb == RPERF_VERB_ATOMIC && c->size != RPERF_ATOMIC_SIZE)
-		return fail(r, EINVAL, "atomics are %d B, not %llu B",
-			    RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
+		return lsg_fail(r, EINVAL, "atomics are %d B, not %llu B",
+				RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
 	if (r->wpp && (!c->wseq || !rx || rx->len < c->size || !c->size))
-		return fail(
+		return lsg_fail(
 			r, EINVAL, "%s",
 			"pingpong write needs a reply buffer and a sequence");
 	if (r->wpp)
@@ -465,7 +428,7 @@ static int setup(struct lsg_run *r)
 
 	if (nic && (!q->wire->send_cq_ex || !q->loop_tx->send_cq_ex ||
 		    r->cfg->nic->hz <= 0 || r->cfg->nic->mask < 3))
-		return fail(
+		return lsg_fail(
 			r, EINVAL, "%s",
 			"NIC timestamps need both send CQs created with completion timestamps and the NIC clock");
 	r->cqx[WIRE] = nic ? q->wire->send_cq_ex : NULL;
@@ -482,7 +445,7 @@ static int setup(struct lsg_run *r)
 	r->sge = (struct ibv_sge){ .addr = (uintptr_t)q->send_buf->addr,
 				   .length = (uint32_t)r->cfg->size,
 				   .lkey = q->send_buf->mr->lkey };
-	r->stall_ticks = ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
+	r->stall_ticks = lsg_ns_to_ticks(r->cfg->clk, r->cfg->stall_ns);
 	return setup_verb(r);
 }
 
@@ -496,11 +459,13 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 
 	if (rc)
 		return rc;
-	gap = ns_to_ticks(cfg->clk, cfg->gap_ns);
+	if (cfg->schedule.kind != RPERF_SCHED_CLOSED)
+		return lsg_open_run(&r);
+	gap = lsg_ns_to_ticks(cfg->clk, cfg->gap_ns);
 	t0 = next = gen_clock_start(&r.dev);
 	while (!rc) {
 		if (*cfg->stop) {
-			rc = fail(&r, EINTR, "%s", "interrupted");
+			rc = lsg_fail(&r, EINTR, "%s", "interrupted");
 			break;
 		}
 		rc = one_sample(&r, &s, warm + res->samples);
@@ -510,10 +475,10 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 			warm++;
 			t0 = gen_clock_start(&r.dev);
 		} else {
-			rc = record(&r, &s);
+			rc = lsg_record(&r, &s);
 		}
 		if (!rc && cfg->method == RPERF_METHOD_RPERF)
-			rc = refill_loop_rx(&r);
+			rc = lsg_refill_loop_rx(&r);
 		/* without a gap, the sample's last stamp is recent enough */
 		now = gap ? gen_clock_end(&r.dev) : last_stamp(&s);
 		if (!rc && warm >= cfg->warmup && finished(&r, t0, now))
@@ -562,6 +527,7 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res)
 	rperf_hist_destroy(res->half);
 	rperf_hist_destroy(res->post_wire);
 	rperf_hist_destroy(res->post_loop);
+	rperf_hist_destroy(res->lag);
 	free(res->raw);
 	memset(res, 0, sizeof(*res));
 }

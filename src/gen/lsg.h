@@ -31,6 +31,7 @@
 #include <rperf/hist.h>
 #include <rperf/report.h>
 
+#include "gen/schedule.h"
 #include "verbs/verbs.h"
 
 struct rperf_dev_ops;
@@ -67,7 +68,30 @@ struct rperf_lsg_cfg {
 	/* rperf method: RTT from the NIC's completion timestamps (both send
 	 * CQs were created with them: qps' send_cq_ex); NULL: CPU stamps */
 	const struct rperf_nic_clock *nic;
+	/* Probe schedule (gen/schedule.h). closed: the loop above, one sample
+	 * at a time. fixed/poisson (rperf method only, not with pair_order
+	 * sequential): each sample is posted when it is due, whether or not
+	 * earlier ones have completed, up to max_inflight on the wire and
+	 * loopback QPs at once (RC completes in order per QP, so the n-th
+	 * completion of a CQ is the n-th sample's); a sample due while
+	 * max_inflight are out waits, and its lag (post - due) says so.
+	 * gap_ns does not apply. */
+	struct rperf_sched schedule;
+	uint64_t seed; /* poisson's gaps */
+	/* open: <= each send queue's depth - 1 and what the receivers keep
+	 * posted beyond one refill (the caller knows both); 0: 1, at most
+	 * RPERF_LSG_MAX_INFLIGHT */
+	unsigned int max_inflight;
+	/* open: a sample posted later than this after it was due is late;
+	 * 0: one mean gap (1 / rate) */
+	uint64_t lag_bound_ns;
 };
+
+#define RPERF_LSG_MAX_INFLIGHT 64
+
+/* An open schedule fell behind when more than 1 % of its samples were
+ * late: it was not sampling at its times, whatever its figures say. */
+#define RPERF_LSG_LATE_PERMILLE 10
 
 /* The client's QPs and buffers (set up and connected by the caller). */
 struct rperf_lsg_qps {
@@ -94,6 +118,13 @@ struct rperf_lsg_res {
 	uint64_t precompleted; /* wire SEND complete when its post returned */
 	uint64_t loop_precompleted;
 	double seconds;
+	/* open schedules: ns each counted sample was posted after it was
+	 * due (created by the run), how many were later than lag_bound_ns,
+	 * the bound, and the most samples in flight at once */
+	struct rperf_hist *lag;
+	uint64_t late;
+	uint64_t lag_bound_ns;
+	unsigned int inflight_max;
 	char error[256]; /* why the run stopped early, "" if it did not */
 };
 
@@ -108,5 +139,8 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res);
  */
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res);
+
+/* An open schedule's samples were late too often (see above). */
+bool rperf_lsg_fell_behind(const struct rperf_lsg_res *res);
 
 #endif

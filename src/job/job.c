@@ -197,6 +197,23 @@ static int add_host(struct rperf_job *job, const struct job_sect *s,
 }
 
 /* Checks between the keys of one generator section. */
+/* schedule, on/off, interval: the spec's own check (spec_sched.c) */
+static int check_sched(const struct job_gen *g, const struct job_msg *m)
+{
+	static const char *const keys[] = { "schedule", "on", "off",
+					    "interval" };
+	const struct job_kv *kv = NULL;
+	char why[200];
+
+	if (!rperf_spec_sched_check(&g->spec, why, sizeof(why)))
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !kv; i++)
+		if (strstr(why, keys[i]))
+			kv = find_kv(g->sect, keys[i]);
+	return job_fail(m, kv ? kv->line : g->sect->line, g->sect,
+			kv ? kv->key : NULL, "%s", why);
+}
+
 static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 		     const struct job_msg *m)
 {
@@ -232,7 +249,7 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 			"%u is above tx_depth %u; lower post_list or raise tx_depth",
 			g->spec.post_list, g->spec.tx_depth);
 	}
-	return 0;
+	return check_sched(g, m);
 }
 
 static void add_instances(struct rperf_job *job, const struct job_gen *g)

@@ -28,6 +28,7 @@ enum job_vt {
 	VT_ENUM, /* @choices, stored as int */
 	VT_MTU, /* 0 or 256..4096, power of two */
 	VT_NAME, /* device name */
+	VT_SCHEDULE, /* struct rperf_sched: closed | fixed:R | poisson:R */
 	VT_SPECIAL, /* from, to, count, control: job.c / below */
 };
 
@@ -135,6 +136,10 @@ static const struct job_key gen_keys[] = {
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),
+	KEY("schedule", L, VT_SCHEDULE, S(schedule), 0, 0),
+	KEY("on", B, VT_TIME, S(on_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("off", B, VT_TIME, S(off_ns), 1, RPERF_SPEC_MAX_TIME_NS),
+	KEY("interval", G, VT_TIME, S(interval_ns), 0, RPERF_SPEC_MAX_TIME_NS),
 	{ .name = NULL },
 };
 
@@ -279,6 +284,9 @@ static int set_value(const struct job_key *k, const char *v, void *base,
 		}
 		memcpy(p, v, strlen(v) + 1);
 		return 0;
+	case VT_SCHEDULE:
+		return rperf_sched_parse(v, (struct rperf_sched *)(void *)p,
+					 why, whylen);
 	case VT_SPECIAL:
 		return 0;
 	}
@@ -356,7 +364,7 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 	void *base;
 	int rc;
 
-	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME)
+	if (!k || k->vt == VT_ENUM || k->vt == VT_NAME || k->vt == VT_SCHEDULE)
 		return ENOENT;
 	if (k->vt == VT_SPECIAL) {
 		if (strcmp(key, "count"))

@@ -74,6 +74,26 @@ static bool worker_ending(const struct owner *o)
 	       (o->cfg->persistent && poll(&pf, 1, 0) == 1);
 }
 
+/* A newcomer while the client being served is still setting up (no plan
+ * yet): that client is often one that is already going (it reset or closed
+ * its connection, and its worker is tearing down). Wait up to
+ * SETUP_GRACE_MS, while it is still setting up, for its worker to end,
+ * rather than refuse the newcomer busy for a client that has gone. Bounded,
+ * and only in set-up: a running client's newcomers are refused at once. */
+#define SETUP_GRACE_MS 1000
+
+static void wait_setup(struct owner *o)
+{
+	struct pollfd pf = { .fd = o->efd, .events = POLLIN };
+
+	for (int ms = 0; ms < SETUP_GRACE_MS; ms += 10) {
+		if (atomic_load(&o->plan.end_ns) !=
+			    RPERF_SESSION_PLAN_UNKNOWN ||
+		    atomic_load(&o->plan.refused) || poll(&pf, 1, 10) == 1)
+			return;
+	}
+}
+
 static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 				      const struct rperf_ctrl_msg *hello,
 				      char *reason, size_t len)
@@ -82,6 +102,8 @@ static enum rperf_serve_verdict admit(void *arg, int fd, const char *peer,
 
 	/* a client refused a moment ago may come back at once (the same
 	 * command line, corrected): its refusal does not make it wait */
+	if (o->active && !worker_ending(o))
+		wait_setup(o);
 	if (o->active && worker_ending(o))
 		join(o);
 	if (o->active) {

@@ -39,11 +39,12 @@ for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done
-for f in spec.c spec_test.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
-	proto_session.c; do
+for f in spec.c proto_auth.c proto_plan.c proto_go.c proto_report.c \
+	proto_session.c spec_sched.c spec_test.c; do
 	srcs+=("$src/src/engine/$f")
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
+srcs+=("$src/src/gen/schedule.c") # the schedules spec_sched.c decodes
 for f in hist.c hist_serial.c hist_stats.c; do
 	srcs+=("$src/src/hist/$f")
 done

@@ -9,9 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#include <rperf/clock.h>
 
 #include "config/config.h"
 #include "gen/bsg.h"
@@ -22,12 +26,18 @@
 struct script {
 	uint64_t lat[3]; /* per QP */
 	uint64_t fail_at, never_at; /* WR seq on QP 0 */
+	uint64_t *post_ns; /* with on/off: when each WR was posted (real) */
+	size_t nposts, cap;
 };
 
 static void script(void *arg, int qp, uint64_t seq, struct sdev_wr *w)
 {
 	const struct script *s = arg;
 
+	struct script *m = arg;
+
+	if (m->post_ns && m->nposts < m->cap)
+		m->post_ns[m->nposts++] = rperf_clock_posix_now();
 	w->lat_ns = s->lat[qp];
 	if (qp == 0 && seq == s->fail_at)
 		w->status = IBV_WC_REM_ACCESS_ERR;
@@ -114,12 +124,70 @@ static void stall(void **state)
 	sdev_destroy(f.d);
 }
 
+/*
+ * On/off: 10 ms on, 10 ms off for 100 ms (real time: the BSG's clock). No
+ * WR is posted in an off phase beyond SLACK_NS (the phase is read once per
+ * pass, the post follows within microseconds), except that a pass whose
+ * thread was preempted between its clock read and its post posts one list
+ * on the stale phase (seen on this shared 2-core machine: 1 or 2 WRs of
+ * ~200,000, 5 ms late): at most STALE_MAX. A source that ignored off would
+ * post about half of its WRs there. It posts again after off phases.
+ */
+#define SLACK_NS 500000ull
+#define STALE_MAX 5
+static void on_off(void **state)
+{
+	struct fx f = { .s.lat = { 2000, 2000, 2000 } };
+	const uint64_t on = 10000000, off = 10000000;
+	uint64_t t0, per_phase[5] = { 0 }, in_off = 0;
+
+	(void)state;
+	fx_init(&f, 1);
+	f.s.cap = 1u << 20;
+	f.s.post_ns = calloc(f.s.cap, sizeof(*f.s.post_ns));
+	assert_non_null(f.s.post_ns);
+	f.cfg.iters = 0;
+	f.cfg.duration_ns = 100000000;
+	f.cfg.post_list = 1;
+	f.cfg.on_ns = on;
+	f.cfg.off_ns = off;
+	t0 = rperf_clock_posix_now();
+	assert_int_equal(rperf_bsg_run(&f.cfg, f.q, 1, &f.res), 0);
+	assert_true(f.s.nposts > 0 && f.s.nposts < f.s.cap);
+	for (size_t i = 0; i < f.s.nposts; i++) {
+		uint64_t at = f.s.post_ns[i] - t0, ph = at % (on + off);
+
+		if (ph >= on + SLACK_NS) {
+			in_off++;
+			printf("  WR %zu of %zu posted %.3f ms into the run\n",
+			       i, f.s.nposts, (double)at / 1e6);
+		} else if (at / (on + off) < 5)
+			per_phase[at / (on + off)]++;
+	}
+	printf("  %llu WRs posted, %llu in off phases; per on phase: %llu %llu %llu %llu %llu\n",
+	       (unsigned long long)f.s.nposts, (unsigned long long)in_off,
+	       (unsigned long long)per_phase[0],
+	       (unsigned long long)per_phase[1],
+	       (unsigned long long)per_phase[2],
+	       (unsigned long long)per_phase[3],
+	       (unsigned long long)per_phase[4]);
+	assert_true(in_off <= STALE_MAX);
+	/* on, and on again after off phases (not every phase: a loaded
+	 * machine has starved this thread for two whole phases) */
+	assert_true(per_phase[0] > 0);
+	assert_true(per_phase[3] + per_phase[4] > 0);
+	assert_int_equal(f.res.messages, f.res.posted);
+	free(f.s.post_ns);
+	sdev_destroy(f.d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts),
 		cmocka_unit_test(failed_completion),
 		cmocka_unit_test(stall),
+		cmocka_unit_test(on_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,73 @@ static void test_busy(void **state)
 	assert_int_equal(r.rc, 0);
 }
 
+/* ---- a client that goes during its set-up, and one right behind it ---- */
+struct gone_run {
+	uint16_t port;
+	int welcomed; /* the server answered its HELLO */
+};
+
+/* HELLO, WELCOME, then no PARAMS: the client closes its connection while
+ * the next one arrives. */
+static void *gone_client(void *arg)
+{
+	struct rperf_ctrl_hello h = { RPERF_CTRL_VERSION, "test", 0, { { 0 } } };
+	struct gone_run *g = arg;
+	struct rperf_ctrl_msg m;
+	json_t *o = NULL;
+	int fd = -1;
+
+	if (rperf_ctrl_connect("127.0.0.1", g->port, NULL, 2000000000ull,
+			       &fd) ||
+	    rperf_ctrl_hello_encode(&h, &o))
+		return NULL;
+	if (!rperf_ctrl_send(fd, RPERF_CTRL_HELLO, o, 1000) &&
+	    !rperf_ctrl_recv(fd, 2000, &m)) {
+		g->welcomed = m.type == RPERF_CTRL_WELCOME;
+		rperf_ctrl_msg_release(&m);
+	}
+	json_decref(o);
+	usleep(300000); /* the next client arrives meanwhile */
+	close(fd);
+	return NULL;
+}
+
+/*
+ * A client that closes its connection while the server is still setting
+ * it up does not get the next client refused busy: the newcomer, arriving
+ * during that set-up, is served once the gone client's worker has ended
+ * (the soak's cheap clients that reset right after their HELLO).
+ */
+static void test_setup_gone(void **state)
+{
+	struct server_run r = { 0 };
+	struct gone_run g = { 0, 0 };
+	struct fake_cli fc = { 0 };
+	struct rperf_err ce, le;
+	pthread_t t, ta, t2;
+
+	(void)state;
+	refuse_params = false;
+	rperf_cli_config_defaults(&r.cfg);
+	r.cfg.bind = "127.0.0.1";
+	r.cfg.tcp_port = 0;
+	r.cfg.persistent = true;
+	assert_int_equal(rperf_session_listen(&r.cfg, &r.lfd, &le), 0);
+	assert_int_equal(rperf_ctrl_local_port(r.lfd, &g.port), 0);
+	assert_int_equal(pthread_create(&t, NULL, server_main, &r), 0);
+	assert_int_equal(pthread_create(&ta, NULL, gone_client, &g), 0);
+	usleep(100000); /* the first client is in its set-up */
+	run_client(g.port, &ce, &fc);
+	assert_int_equal(pthread_join(ta, NULL), 0);
+	assert_int_equal(g.welcomed, 1);
+	if (ce.rc)
+		fail_msg("the client behind a gone one: %s", ce.msg);
+	assert_int_equal(fc.got[1], 6);
+	assert_int_equal(pthread_create(&t2, NULL, stop_later, &r), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(pthread_join(t2, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_conversation),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_setup_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -364,6 +364,56 @@ static void test_nodes(void **state)
 	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
 }
 
+/* The optional keys: schedule, on/off, interval (spec_sched.c). */
+static void test_sched_keys(void **state)
+{
+	struct rperf_gen_spec s, t;
+	char why[160];
+	json_t *o = NULL;
+
+	(void)state;
+	sample(&s, RPERF_GEN_BSG);
+	s.on_ns = 200000000;
+	s.off_ns = 300000000;
+	s.interval_ns = 250000000;
+	s.schedule = (struct rperf_sched){ RPERF_SCHED_POISSON, 500 };
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "schedule")),
+			    "poisson:500");
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.on_ns, 200000000);
+	assert_int_equal(t.off_ns, 300000000);
+	assert_int_equal(t.interval_ns, 250000000);
+	assert_int_equal(t.schedule.kind, RPERF_SCHED_POISSON);
+	assert_true(t.schedule.rate == 500);
+	/* absent: the defaults (an older controller's PLAN) */
+	json_object_del(o, "on_ns");
+	json_object_del(o, "off_ns");
+	json_object_del(o, "interval_ns");
+	json_object_del(o, "schedule");
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.on_ns, 0);
+	assert_int_equal(t.off_ns, 0);
+	assert_int_equal(t.interval_ns, 1000000000);
+	assert_int_equal(t.schedule.kind, RPERF_SCHED_CLOSED);
+	/* hostile */
+	json_object_set_new(o, "schedule", json_string("poisson:-1"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "schedule"));
+	json_object_set_new(o, "schedule", json_string("closed"));
+	json_object_set_new(o, "on_ns", json_integer(1000));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "'on' and 'off'"));
+	json_decref(o);
+	s.off_ns = 0;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+	s.off_ns = 1;
+	s.interval_ns = 1000;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_host_sel),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_sched_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,8 @@ boot_vm() {
 	else
 		note "no rperf binary at $build/src/rperf: the VM has no rperf (build it, or pass --build DIR)"
 	fi
+	[ -x "$build/tests/lab/lab-ptyrun" ] &&
+		overlay_add_elf "$ov" "$build/tests/lab/lab-ptyrun" /usr/bin/lab-ptyrun
 	openmpi_wanted "$script" && overlay_add_openmpi "$ov"
 	(cd "$ov" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet) > "$work/overlay.cpio"
 	# initramfs archives may be concatenated (each starts 4-byte aligned)

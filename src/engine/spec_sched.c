@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The spec's optional keys of issue 20 (spec.h): the LSG's probe schedule,
+ * the BSG's on/off phases, the time-series interval. Absent keys take the
+ * defaults (an older controller's PLAN stays valid).
+ */
+#include "engine/spec.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "ctrl/ctrl.h"
+
+int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
+			   size_t whylen)
+{
+	if (!rperf_sched_valid(&s->schedule)) {
+		snprintf(
+			why, whylen,
+			"'schedule' is not closed, fixed:RATE or poisson:RATE");
+		return EBADMSG;
+	}
+	if (s->schedule.kind != RPERF_SCHED_CLOSED && s->rate_bps > 0) {
+		snprintf(why, whylen,
+			 "'schedule' %s and 'rate' both pace the LSG; keep one",
+			 s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
+								 "poisson");
+		return EBADMSG;
+	}
+	if (!s->on_ns != !s->off_ns || s->on_ns > RPERF_SPEC_MAX_TIME_NS ||
+	    s->off_ns > RPERF_SPEC_MAX_TIME_NS) {
+		snprintf(
+			why, whylen,
+			"'on' and 'off' go together (an on/off source): both > 0 and <= 1 day, or neither");
+		return EBADMSG;
+	}
+	if (s->interval_ns && (s->interval_ns < RPERF_SPEC_MIN_INTERVAL_NS ||
+			       s->interval_ns > RPERF_SPEC_MAX_TIME_NS)) {
+		snprintf(why, whylen,
+			 "'interval' is not 0 (none) or 1 ms .. 1 day");
+		return EBADMSG;
+	}
+	return 0;
+}
+
+int rperf_spec_sched_encode(const struct rperf_gen_spec *s, json_t *o)
+{
+	char sched[RPERF_SCHED_TEXT];
+	int rc;
+
+	rperf_sched_format(&s->schedule, sched, sizeof(sched));
+	rc = rperf_ctrl_set_str(o, "schedule", sched);
+	if (!rc)
+		rc = rperf_ctrl_set_u64(o, "on_ns", s->on_ns);
+	if (!rc)
+		rc = rperf_ctrl_set_u64(o, "off_ns", s->off_ns);
+	if (!rc)
+		rc = rperf_ctrl_set_u64(o, "interval_ns", s->interval_ns);
+	return rc;
+}
+
+static int opt_u64(const json_t *o, const char *key, uint64_t *out,
+		   uint64_t absent, char *why, size_t whylen)
+{
+	*out = absent;
+	if (!json_object_get(o, key))
+		return 0;
+	if (rperf_ctrl_get_u64(o, key, 0, RPERF_SPEC_MAX_TIME_NS, out)) {
+		snprintf(why, whylen, "'%s' not an integer in [0, %llu]", key,
+			 (unsigned long long)RPERF_SPEC_MAX_TIME_NS);
+		return EBADMSG;
+	}
+	return 0;
+}
+
+int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
+			    char *why, size_t whylen)
+{
+	char buf[RPERF_SCHED_TEXT], msg[200];
+	int rc;
+
+	t->schedule = (struct rperf_sched){ RPERF_SCHED_CLOSED, 0 };
+	if (json_object_get(o, "schedule") &&
+	    (rperf_ctrl_get_str(o, "schedule", buf, sizeof(buf)) ||
+	     rperf_sched_parse(buf, &t->schedule, msg, sizeof(msg)))) {
+		snprintf(why, whylen,
+			 "'schedule' not closed, fixed:RATE or poisson:RATE");
+		return EBADMSG;
+	}
+	rc = opt_u64(o, "on_ns", &t->on_ns, 0, why, whylen);
+	if (!rc)
+		rc = opt_u64(o, "off_ns", &t->off_ns, 0, why, whylen);
+	if (!rc)
+		rc = opt_u64(o, "interval_ns", &t->interval_ns, 1000000000ull,
+			     why, whylen);
+	return rc;
+}
