@@ -32,7 +32,6 @@
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
-#include "session/session_parity.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 #define DONE_WAIT_MS 30000 /* -b: the generator done, DONE within this */

@@ -28,7 +28,6 @@
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
-#include "session/session_parity.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
