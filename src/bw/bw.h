@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rperf/platform.h>
 #include <rperf/report.h>
@@ -31,6 +32,7 @@ struct rperf_bw_run {
 	bool roce, grh;
 	/* the command layer's: early warnings, file errors */
 	struct rperf_say say;
+	FILE *out; /* the command layer's: the text report, intervals, --jsonl */
 	struct rperf_round_hook round; /* the command layer's progress line */
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
@@ -113,7 +115,7 @@ void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i);
  * each). */
 bool rperf_bw_thresholds(const struct rperf_bw_run *run);
 
-/* Print the text report (unless --jsonl) and write the JSON file if asked.
+/* Print the text report on run->out (unless --jsonl) and write the JSON file if asked.
  * 0 or errno. */
 struct rperf_kv;
 int rperf_bw_report(const struct rperf_bw_run *run,

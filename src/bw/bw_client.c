@@ -18,7 +18,7 @@
 #include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "gen/rx.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
@@ -386,7 +386,7 @@ static const struct rperf_session_client_ops bw_client_ops = {
 	.command = "bw",
 	.source = client_source,
 	.setup = bw_setup,
-	.params = rperf_bw_params_encode,
+	.kind = RPERF_GEN_BSG,
 	.endpoints = bw_exchange,
 	.rounds = bw_measure,
 	.rounds_ignore_stop = true, /* after SIGINT the run closes cleanly */

@@ -133,13 +133,13 @@ int rperf_bw_conn_client(struct rperf_gen_conn *c,
 
 int rperf_bw_conn_server(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg,
-			 const struct rperf_bw_params *p, char *err,
+			 const struct rperf_gen_spec *p, char *err,
 			 size_t errlen)
 {
 	/* -b, --reversed: the server generates. Receive events (one shared
 	 * channel) whenever something arrives to be counted: a sink with
 	 * nothing arriving sleeps on them. */
-	bool gen = p->bidir || p->reversed;
+	bool gen = p->test.bidir || p->test.reversed;
 	struct rperf_qp_cfg q = {
 		.send_depth = gen ? (uint32_t)p->tx_depth : 1,
 		.recv_events = p->verb != RPERF_VERB_WRITE &&
@@ -150,10 +150,10 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	c->max_size = p->max_size;
+	c->max_size = p->size;
 	/* --reversed: the client sends nothing */
-	c->recvs = rperf_verb_consumes_recv(p->verb) && !p->reversed;
-	c->rx_depth = c->recvs ? (unsigned int)p->rx_depth : 1;
+	c->recvs = rperf_verb_consumes_recv(p->verb) && !p->test.reversed;
+	c->rx_depth = c->recvs ? p->test.rx_depth : 1;
 	q.recv_depth = c->rx_depth;
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
@@ -173,7 +173,7 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
 		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
 				      c->rx_depth);
-	if (!rc && p->rdma_cm)
+	if (!rc && p->test.rdma_cm)
 		rc = cm_server(c, (uint16_t)cfg->tcp_port, err, errlen);
 	if (rc)
 		rperf_bw_conn_close(c);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bw/bw_params.h"
+#include "engine/spec.h"
 #include "config/config.h"
 #include "gen/rx.h"
 #include "ctrl/ctrl.h"
@@ -30,7 +30,7 @@ int rperf_bw_conn_client(struct rperf_gen_conn *c,
 			 char *err, size_t errlen);
 int rperf_bw_conn_server(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg,
-			 const struct rperf_bw_params *p, char *err,
+			 const struct rperf_gen_spec *p, char *err,
 			 size_t errlen);
 void rperf_bw_conn_close(struct rperf_gen_conn *c);
 

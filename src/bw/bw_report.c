@@ -12,7 +12,6 @@
 
 #include "gen/bw_math.h"
 #include "report/report_prom.h"
-#include "bw/bw_params.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {
@@ -159,12 +158,13 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 	if (!rperf_bw_prints_intervals(run->cfg))
 		return;
 	if (!run->cfg->jsonl) {
-		printf("  [%8.2f-%8.2f s] %9llu B %12llu msgs %11.4f %s %9.4f Mpps\n",
-		       t->t_start, t->t_end, (unsigned long long)run->cur_size,
-		       (unsigned long long)m,
-		       run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
-		       run->cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
-		fflush(stdout);
+		fprintf(run->out,
+			"  [%8.2f-%8.2f s] %9llu B %12llu msgs %11.4f %s %9.4f Mpps\n",
+			t->t_start, t->t_end, (unsigned long long)run->cur_size,
+			(unsigned long long)m,
+			run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
+			run->cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
+		fflush(run->out);
 		return;
 	}
 	o = json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:f, s:f, s:I}",
@@ -174,16 +174,16 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 		      t->t_end, "messages", (json_int_t)m, "bytes",
 		      (json_int_t)by, "gbps", g, "mpps", p, "total_messages",
 		      (json_int_t)t->messages);
-	if (o && !json_dumpf(o, stdout, JSON_COMPACT))
-		fputc('\n', stdout);
+	if (o && !json_dumpf(o, run->out, JSON_COMPACT))
+		fputc('\n', run->out);
 	json_decref(o);
-	fflush(stdout);
+	fflush(run->out);
 }
 
 void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 {
 	if (run->cfg->jsonl)
-		(void)rperf_report_bw_jsonl(stdout, &run->res[i]);
+		(void)rperf_report_bw_jsonl(run->out, &run->res[i]);
 }
 
 /* -b without --report-both: the text table sums both directions, as
@@ -196,16 +196,18 @@ static int text_report(const struct rperf_bw_run *run,
 	int rc;
 
 	if (run->cfg->reversed)
-		printf("# --reversed: the server sent (sender figures: its own), this side received (receiver: this side's count)\n");
+		fprintf(run->out,
+			"# --reversed: the server sent (sender figures: its own), this side received (receiver: this side's count)\n");
 	if (!run->cfg->bidir || run->cfg->report_both || !run->nres)
-		return rperf_report_bw_text(stdout, rep);
+		return rperf_report_bw_text(run->out, rep);
 	both = calloc(run->nres, sizeof(*both));
 	if (!both)
 		return ENOMEM;
 	rperf_bw_sum_directions(run, both);
 	sum.bw = both;
-	printf("# -b: both directions summed, as perftest reports -b (--report-both: each direction)\n");
-	rc = rperf_report_bw_text(stdout, &sum);
+	fprintf(run->out,
+		"# -b: both directions summed, as perftest reports -b (--report-both: each direction)\n");
+	rc = rperf_report_bw_text(run->out, &sum);
 	free(both);
 	return rc;
 }
@@ -264,11 +266,11 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	if (!run->cfg->jsonl)
 		rc = text_report(run, &rep);
 	if (!run->cfg->jsonl && !rc)
-		rc = rperf_report_retrans_text(stdout, rep.retrans);
+		rc = rperf_report_retrans_text(run->out, rep.retrans);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
 			rperf_say(&run->say, "warning: %s", warn[i]);
-	if (fflush(stdout) && !rc)
+	if (fflush(run->out) && !rc)
 		rc = EIO;
 	if (run->cfg->prom_file) {
 		jrc = rperf_prom_write_report(run->cfg->prom_file, &rep);

@@ -28,11 +28,10 @@
 #include "bw/bw_conn.h"
 #include "gen/rx.h"
 #include "host/cputime.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
-#include "session/session_parity.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 #define DONE_WAIT_MS 30000 /* -b: the generator done, DONE within this */
@@ -41,7 +40,7 @@ struct server {
 	const struct rperf_cli_config *cfg;
 	volatile sig_atomic_t *stop;
 	struct rperf_gen_conn conn;
-	struct rperf_bw_params p;
+	struct rperf_gen_spec p; /* the client's generator (PARAMS) */
 	struct rperf_err *e; /* the current op's */
 	int fd; /* the control socket (DONE ends a round) */
 	double cpu0; /* process CPU seconds at the round's start */
@@ -62,30 +61,22 @@ struct server {
 /* -b or --reversed: this side runs the generator each round. */
 static bool generates(const struct server *sv)
 {
-	return sv->p.bidir || sv->p.reversed;
+	return sv->p.test.bidir || sv->p.test.reversed;
 }
 
-/* PARAMS with the server's limits (refused before anything is
- * allocated when above them); the device and the QPs. */
+/* PARAMS (within the server's limits): the device and the QPs. */
 static int bw_params(void *arg, struct rperf_session_chan *ch,
-		     const json_t *obj, struct rperf_err *e)
+		     const struct rperf_gen_spec *s, uint64_t stall_ns,
+		     struct rperf_err *e)
 {
 	struct server *sv = arg;
-	char why[RPERF_CTRL_REASON_LEN], err[256] = "";
+	char err[256] = "";
 	int rc;
 
 	sv->cfg = ch->cfg;
 	sv->stop = ch->stop;
-	if (rperf_parity_check(ch->cfg, obj, e)) /* same flags both sides */
-		return e->rc;
-	rc = rperf_bw_params_decode(obj, RPERF_SERVER_MAX_SIZE, &sv->p, why,
-				    sizeof(why));
-	if (!rc)
-		rc = rperf_bw_admit(sv->cfg, &sv->p, &sv->stall_ns, why,
-				    sizeof(why));
-	if (rc)
-		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
-				     rc == EPROTO ? "malformed PARAMS" : why);
+	sv->p = *s;
+	sv->stall_ns = stall_ns;
 	rc = rperf_bw_conn_server(&sv->conn, sv->cfg, &sv->p, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
@@ -115,8 +106,8 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 	/* we generate towards the client's buffer: it must hold the sizes */
 	if (generates(sv))
 		rc = rperf_session_peer_buf_check(&sv->ep.buf, sv->p.verb,
-						  sv->p.max_size, "the client",
-						  err, sizeof(err));
+						  sv->p.size, "the client", err,
+						  sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));
@@ -131,9 +122,13 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
  * limit without one (-e: whenever none is there). */
 static int sink(struct server *sv)
 {
-	struct rperf_rx_wait w = { .fd = sv->fd,
-				   .stop = sv->stop,
-				   .spin_ns = sv->p.events ? 0 : sv->stall_ns };
+	struct rperf_rx_wait w = {
+		.fd = sv->fd,
+		.stop = sv->stop,
+		.spin_ns = sv->p.sink_completion == RPERF_COMPLETION_EVENT ?
+				   0 :
+				   sv->stall_ns
+	};
 	char err[128] = "";
 	int rc = rperf_rx_wait(&sv->conn, &sv->rx, &w, err, sizeof(err));
 
@@ -188,22 +183,22 @@ static int bidir_pass(void *arg, bool *progress)
 		return 0;
 	if (rperf_session_peer_gone(sv->fd))
 		return ECONNRESET; /* killed: free the server at once */
-	if (sv->p.infinite || sv->p.duration_ns)
+	if (sv->p.test.infinite || sv->p.duration_ns)
 		sv->gen_stop = 1;
 	return 0;
 }
 
 static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 {
-	const struct rperf_bw_params *p = &sv->p;
+	const struct rperf_gen_spec *p = &sv->p;
 
 	*b = (struct rperf_bsg_cfg){
 		.verb = p->verb,
-		.atomic_op = p->atomic_op,
+		.atomic_op = p->test.atomic_op,
 		.size = sv->size,
-		.iters = p->iters,
+		.iters = p->test.iters,
 		.duration_ns = p->duration_ns,
-		.infinite = p->infinite,
+		.infinite = p->test.infinite,
 		.tx_depth = (uint32_t)p->tx_depth,
 		.cq_mod = (uint32_t)p->cq_mod,
 		.post_list = (uint32_t)p->post_list,
@@ -264,8 +259,7 @@ static int bw_start(void *arg, struct rperf_session_chan *ch,
 	if (!generates(sv))
 		return 0;
 	if (!m->payload ||
-	    rperf_ctrl_get_u64(m->payload, "size", 1, sv->p.max_size,
-			       &sv->size) ||
+	    rperf_ctrl_get_u64(m->payload, "size", 1, sv->p.size, &sv->size) ||
 	    rperf_ctrl_get_double(m->payload, "limit_per_s", 0, 1e12,
 				  &sv->limit_per_s))
 		return rperf_err_set(

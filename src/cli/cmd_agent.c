@@ -22,7 +22,7 @@
 #include "cli/cli_auth.h"
 #include "cli/commands.h"
 #include "engine/proto.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_life.h"
 
 #define AGENT_TIMEOUT_MS 10000

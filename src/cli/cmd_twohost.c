@@ -143,6 +143,7 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	if (rperf_lat_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
+	run->out = stdout;
 	rc = rperf_lat_prepare(run, &e);
 	run->round = progress_on(&pg, cfg, true);
 	if (!rc)
@@ -187,6 +188,7 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
 	run->say.line = say_line;
+	run->out = stdout;
 	run->round = progress_on(&pg, cfg, false);
 	rc = rperf_bw_client(run, &e);
 	rperf_progress_end(&pg.line);

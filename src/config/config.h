@@ -179,7 +179,7 @@ struct rperf_cli_config {
 	/* bit i: option i of the table was on the command line (the server
 	 * checks those against the client's PARAMS: session/session_parity.h) */
 	uint64_t given[RPERF_GIVEN_WORDS];
-	/* server limits per client (src/limits; 0: the default) */
+	/* server limits per client (src/engine/limits.c; 0: the default) */
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
 	uint64_t max_qps;
 	uint64_t stall_ns; /* --stall-limit */

@@ -3,7 +3,7 @@
 #include "config/options_priv.h"
 
 const struct rperf_opt rperf_opts_limits[] = {
-	/* what one client may cost a server (src/limits) */
+	/* what one client may cost a server (src/engine/limits.c) */
 	{ .name = "max-memory",
 	  .type = RPERF_OT_SIZE,
 	  .cmds = T | A,

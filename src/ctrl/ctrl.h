@@ -25,7 +25,9 @@
  *               <-----------  WELCOME     {"version":1,"max_size":N,
  *                                          "features":[...]}  (or REFUSE)
  *   PARAMS      ----------->              generic object; keys are the
- *                                          caller's (or client REFUSE)
+ *                                          caller's (rperf lat/bw: the
+ *                                          generator spec, engine/spec.h;
+ *                                          or client REFUSE)
  *               <-----------  ENDPOINT    server QP info (or REFUSE/ERROR)
  *   ENDPOINT    ----------->              client QP info
  *               <-----------  READY       server QP is RTR/RTS (or REFUSE:

@@ -201,7 +201,7 @@ struct rperf_plan_limits {
 	uint64_t max_duration_ns; /* latest start + warm-up + duration */
 };
 
-/* What @p would cost its host: QPs, bytes pinned (src/limits' estimate of
+/* What @p would cost its host: QPs, bytes pinned (limits.c's estimate of
  * every instance end, receive queues at RPERF_ENGINE_RX_DEPTH), instance
  * ends, the latest planned end after GO; the costliest and the last
  * instance (for the refusal text). */

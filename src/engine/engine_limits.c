@@ -2,11 +2,11 @@
 /*
  * What an agent accepts of a PLAN, checked before anything is created
  * (engine.h): the pinned memory of every instance from the estimator of
- * src/limits (the lat/bw servers' --max-memory), the QPs (--max-qps), the
+ * limits.c (the lat/bw servers' --max-memory), the QPs (--max-qps), the
  * instances (--max-instances) and every instance's planned end after GO
  * (--max-duration: start offset + warm-up + duration); and, at CONNECT,
  * every peer endpoint against the address of the host at the other end
- * (src/limits/limits_gid.c, the servers' GID rule).
+ * (limits_gid.c, the servers' GID rule).
  */
 #include "engine/engine.h"
 
@@ -14,7 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 /* QPs and bytes one instance end creates (gen_lsg.c, gen_bsg.c,
  * gen_sink.c; receive queues at their deepest, RPERF_ENGINE_RX_DEPTH). */

@@ -127,6 +127,35 @@ static const struct num_key num_keys[] = {
 
 #define NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
 
+/* The keys whose bounds are wider in the PARAMS of rperf lat/bw (their
+ * command-line ranges) than in a PLAN. */
+static const struct num_key test_keys[] = {
+	/* -n or --run_infinitely: no duration */
+	{ "duration_ns", 0, W64, 0, RPERF_SPEC_TEST_MAX_TIME_NS },
+	{ "tx_depth", 0, W32, 1, RPERF_SPEC_TEST_MAX_TX_DEPTH },
+	{ "qps", 0, W32, 1, RPERF_SPEC_TEST_MAX_QPS },
+};
+
+/* A key's bounds in a PLAN or (@test) in the PARAMS of rperf lat/bw. */
+static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
+		       uint64_t *max)
+{
+	*min = k->min;
+	*max = k->max;
+	for (size_t i = 0; test && i < sizeof(test_keys) / sizeof(*test_keys);
+	     i++)
+		if (!strcmp(test_keys[i].key, k->key)) {
+			*min = test_keys[i].min;
+			*max = test_keys[i].max;
+		}
+}
+
+/* The verbs a spec may name: a PLAN's BSG, or every verb for lat/bw. */
+static size_t nverbs(bool test)
+{
+	return test ? RPERF_VERB_ATOMIC + 1 : RPERF_SPEC_VERBS;
+}
+
 static uint64_t num_get(const struct rperf_gen_spec *s, const struct num_key *k)
 {
 	const char *p = (const char *)s + k->off;
@@ -216,22 +245,33 @@ static int set_nodes(json_t *o, int cpu_node, int mem_node)
 	return rc ? rc : rperf_ctrl_set_i64(o, "mem_node", mem_node);
 }
 
-/* Every field in range (the encoder refuses to ship a bad spec). */
-static int spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
+/* Every field in range (the encoder refuses to ship a bad spec); @test:
+ * the two-host tests' bounds and keys. */
+static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
+		      size_t wl)
 {
+	uint64_t min, max;
 	size_t i;
 
 	for (i = 0; i < NUM_KEYS; i++) {
 		uint64_t v = num_get(s, &num_keys[i]);
 
-		if (v < num_keys[i].min || v > num_keys[i].max) {
+		num_bounds(&num_keys[i], test, &min, &max);
+		if (v < min || v > max) {
 			snprintf(why, wl, "'%s' %llu is not in [%llu, %llu]",
 				 num_keys[i].key, (unsigned long long)v,
-				 (unsigned long long)num_keys[i].min,
-				 (unsigned long long)num_keys[i].max);
+				 (unsigned long long)min,
+				 (unsigned long long)max);
 			return EBADMSG;
 		}
 	}
+	if (s->verb < 0 || (size_t)s->verb >= nverbs(test)) {
+		snprintf(why, wl, "'verb' %d is not a verb a %s runs", s->verb,
+			 test ? "test" : "plan");
+		return EBADMSG;
+	}
+	if (test && rperf_test_spec_check(s, why, wl))
+		return EBADMSG;
 	if (!mtu_ok(s->path.mtu)) {
 		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
 			 s->path.mtu);
@@ -289,10 +329,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 	if (!rc)
 		rc = set_name(o, "pair_order",
 			      rperf_pair_order_name(s->pair_order));
-	if (!rc && s->verb < RPERF_SPEC_VERBS)
+	if (!rc)
 		rc = set_name(o, "verb", rperf_verb_name(s->verb));
-	else if (!rc)
-		rc = EINVAL;
 	if (!rc)
 		rc = rperf_ctrl_set_str(o, "name", s->name);
 	if (!rc)
@@ -307,6 +345,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_spec_sched_encode(s, o);
 	if (!rc)
 		rc = rperf_spec_traffic_fill(s, o);
+	if (!rc)
+		rc = rperf_test_spec_encode(s, o);
 	return rc;
 }
 
@@ -316,7 +356,7 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
 	json_t *o;
 	int rc;
 
-	if (!s || !out || spec_check(s, why, sizeof(why)))
+	if (!s || !out || spec_check(s, true, why, sizeof(why)))
 		return EINVAL;
 	o = json_object();
 	if (!o)
@@ -357,21 +397,22 @@ static int get_name(const json_t *o, const char *key, char *buf, char *why,
 	return 0;
 }
 
-static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
-		    size_t wl)
+static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
+		    char *why, size_t wl)
 {
+	uint64_t v, min, max;
 	size_t i;
-	uint64_t v;
 
 	for (i = 0; i < NUM_KEYS; i++) {
 		const struct num_key *k = &num_keys[i];
 
-		if (rperf_ctrl_get_u64(o, k->key, k->min, k->max, &v)) {
+		num_bounds(k, test, &min, &max);
+		if (rperf_ctrl_get_u64(o, k->key, min, max, &v)) {
 			snprintf(
 				why, wl,
 				"'%s' missing or not an integer in [%llu, %llu]",
-				k->key, (unsigned long long)k->min,
-				(unsigned long long)k->max);
+				k->key, (unsigned long long)min,
+				(unsigned long long)max);
 			return EBADMSG;
 		}
 		num_set(s, k, v);
@@ -379,8 +420,8 @@ static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
 	return 0;
 }
 
-int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
-			  char *why, size_t whylen)
+static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
+		       char *why, size_t whylen)
 {
 	struct rperf_gen_spec t;
 	int kind = 0, c = 0, sc = 0;
@@ -393,7 +434,9 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		snprintf(why, whylen, "a generator spec must be an object");
 		return EBADMSG;
 	}
-	rc = get_nums(obj, &t, why, whylen);
+	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) : 0;
+	if (!rc)
+		rc = get_nums(obj, test, &t, why, whylen);
 	if (!rc)
 		rc = get_enum(obj, "kind", kinds, SIZE_MAX, &kind, why, whylen);
 	if (!rc)
@@ -406,7 +449,7 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		rc = get_enum(obj, "pair_order", rperf_pair_order_names,
 			      SIZE_MAX, &t.pair_order, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "verb", rperf_verb_names, RPERF_SPEC_VERBS,
+		rc = get_enum(obj, "verb", rperf_verb_names, nverbs(test),
 			      &t.verb, why, whylen);
 	if (!rc)
 		rc = get_name(obj, "name", t.name, why, whylen);
@@ -434,10 +477,22 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */
 	t.completion = (enum rperf_completion)c;
 	t.sink_completion = (enum rperf_completion)sc;
-	rc = spec_check(&t, why, whylen); /* mtu, post_list, from != to */
+	rc = spec_check(&t, test, why, whylen); /* mtu, post_list, from != to */
 	if (!rc)
 		*s = t;
 	return rc;
+}
+
+int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
+			  char *why, size_t whylen)
+{
+	return spec_decode(obj, false, s, why, whylen);
+}
+
+int rperf_gen_spec_decode_test(const json_t *obj, struct rperf_gen_spec *s,
+			       char *why, size_t whylen)
+{
+	return spec_decode(obj, true, s, why, whylen);
 }
 
 /* ---- host selection ---- */

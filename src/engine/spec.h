@@ -57,6 +57,24 @@ struct rperf_path_spec {
 	uint8_t retry_count; /* 0..7 */
 };
 
+/*
+ * What rperf lat and rperf bw ask of their one generator beyond the keys
+ * every spec has: their PARAMS is a spec with these keys (spec_test.c).
+ * Optional on the wire (absent: 0/false; the encoder writes only what is
+ * set), read by rperf_gen_spec_decode_test() only: an agent's PLAN
+ * decoder ignores them, as it ignores any key it does not know.
+ */
+struct rperf_test_spec {
+	int method; /* "method": enum rperf_method of the LSG (lat) */
+	int atomic_op; /* "atomic_op": with verb atomic, enum rperf_atomic_op */
+	uint64_t iters; /* "iters": messages per QP; 0: duration_ns */
+	bool infinite; /* "infinite": until the client says DONE */
+	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default */
+	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm */
+	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */
+	bool reversed; /* "reversed": only the "to" end sends (--reversed) */
+};
+
 struct rperf_gen_spec {
 	enum rperf_gen_kind kind; /* "kind": "lsg" | "bsg" */
 	uint32_t id; /* "id": instance id, unique in the experiment */
@@ -111,6 +129,7 @@ struct rperf_gen_spec {
 	uint64_t period_ns; /* "period_ns": one burst per period */
 	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
 			       uniform 0..jitter_ns (< period_ns) */
+	struct rperf_test_spec test; /* rperf lat / rperf bw only */
 };
 
 /* The optional keys above: check (both ends), encode, decode (absent =
@@ -154,11 +173,33 @@ int rperf_verb_parse(const char *name, int *out);
 #define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
 #define RPERF_SPEC_MAX_NODE 1023 /* cpu_node, mem_node <= this */
 
-/* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL.
- * decode: 0 or EBADMSG (@why names the key and the problem). */
+/* The two-host tests' wider bounds (their command-line ranges): a PLAN
+ * keeps the ones above, the decoder of PARAMS these. */
+#define RPERF_SPEC_TEST_MAX_TX_DEPTH 16777216u /* bw -t */
+#define RPERF_SPEC_TEST_MAX_QPS 1024u /* bw -q */
+#define RPERF_SPEC_TEST_MAX_RX_DEPTH 65536u /* -r */
+#define RPERF_SPEC_TEST_MAX_TIME_NS (7 * RPERF_SPEC_MAX_TIME_NS) /* -D */
+
+/* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL
+ * (a spec outside the two-host tests' bounds; test keys written when set).
+ * decode: a PLAN's instance: 0 or EBADMSG (@why names the key and the
+ * problem). decode_test: the PARAMS of rperf lat / rperf bw, the test keys
+ * and bounds too (an unknown method: EBADMSG with the server's refusal
+ * "method M is a feature this server lacks (it serves: ...)"). */
 int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);
 int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);
+int rperf_gen_spec_decode_test(const json_t *obj, struct rperf_gen_spec *s,
+			       char *why, size_t whylen);
+/* spec_test.c, for the codec: the test keys of @s into @o (only those
+ * set): 0/ENOMEM/EINVAL; from @o into @s: 0 or EBADMSG; their checks
+ * (atomic operand size, reversed with bidir or a verb that is not
+ * offered): 0 or EBADMSG with @why. */
+int rperf_test_spec_encode(const struct rperf_gen_spec *s, json_t *o);
+int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
+			   size_t whylen);
+int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
+			  size_t whylen);
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

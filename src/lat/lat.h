@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <rperf/clock.h>
 #include <rperf/platform.h>
@@ -30,6 +31,7 @@ struct rperf_lat_run {
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_say say; /* the command layer's: file errors, thresholds */
+	FILE *out; /* the command layer's: the text report, -H/-U */
 	struct rperf_round_hook round; /* the command layer's progress line */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
@@ -72,13 +74,13 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
  * line each). */
 bool rperf_lat_thresholds(const struct rperf_lat_run *run);
 /* -H / -U: the CDF and the samples (perftest's report-histogram and
- * report-unsorted) on stdout after the table. 0 or errno. */
+ * report-unsorted) on run->out after the table. 0 or errno. */
 int rperf_lat_print_samples(const struct rperf_lat_run *run);
-/* --breakdown table on stdout; the pingpong RTT/2 lines. */
+/* --breakdown table on run->out; the pingpong RTT/2 lines. */
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run);
 void rperf_lat_print_half(const struct rperf_lat_run *run);
 
-/* Print the text report and write the JSON file if asked. 0 or errno. */
+/* Print the text report on run->out and write the JSON file if asked. 0 or errno. */
 struct rperf_kv;
 int rperf_lat_report(const struct rperf_lat_run *run,
 		     const struct rperf_kv *config, size_t nconfig);

@@ -20,7 +20,7 @@
 #include "gen/nic_ts.h"
 #include "host/cputime.h"
 #include "lat/lat_conn.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
@@ -350,7 +350,7 @@ static const struct rperf_session_client_ops lat_client_ops = {
 	.command = "lat",
 	.source = client_source,
 	.setup = lat_setup,
-	.params = rperf_lat_params_encode,
+	.kind = RPERF_GEN_LSG,
 	.endpoints = lat_exchange,
 	.rounds = lat_measure,
 	.runs_per_size = lat_runs_per_size,

@@ -138,14 +138,14 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 
 int rperf_lat_conn_server(struct rperf_lat_conn *c,
 			  const struct rperf_cli_config *cfg,
-			  const struct rperf_lat_params *p, char *err,
+			  const struct rperf_gen_spec *p, char *err,
 			  size_t errlen)
 {
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	c->max_size = p->max_size;
-	c->rx_depth = (unsigned int)p->rx_depth;
+	c->max_size = p->size;
+	c->rx_depth = p->test.rx_depth;
 	c->access = IBV_ACCESS_REMOTE_WRITE |
 		    rperf_session_verb_access(p->verb);
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
-#include "lat/lat_params.h"
+#include "engine/spec.h"
 #include "verbs/verbs.h"
 #include "verbs/verbs_cm.h"
 
@@ -46,7 +46,7 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 			  char *err, size_t errlen);
 int rperf_lat_conn_server(struct rperf_lat_conn *c,
 			  const struct rperf_cli_config *cfg,
-			  const struct rperf_lat_params *p, char *err,
+			  const struct rperf_gen_spec *p, char *err,
 			  size_t errlen);
 void rperf_lat_conn_close(struct rperf_lat_conn *c);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* --raw, --hist and --csv files, -H / -U on stdout, and the pass/fail
+/* --raw, --hist and --csv files, -H / -U on the report stream, and the pass/fail
  * limits (--max-p50, --max-p999, --limit_lat). */
 #include "lat/lat.h"
 
@@ -109,23 +109,25 @@ int rperf_lat_print_samples(const struct rperf_lat_run *run)
 	int rc = 0;
 
 	if (run->cfg->report_histogram) {
-		printf("\n-H: the RTT CDF in ns, the --hist CSV (non-empty buckets, increasing)\n");
-		rc = write_cdf(stdout, (void *)run);
+		fprintf(run->out,
+			"\n-H: the RTT CDF in ns, the --hist CSV (non-empty buckets, increasing)\n");
+		rc = write_cdf(run->out, (void *)run);
 	}
 	if (!rc && run->cfg->report_unsorted) {
-		printf("\n-U: every sample in ns, in the order measured (unsorted), the --raw CSV\n");
-		rc = write_raw(stdout, (void *)run);
+		fprintf(run->out,
+			"\n-U: every sample in ns, in the order measured (unsorted), the --raw CSV\n");
+		rc = write_raw(run->out, (void *)run);
 	}
 	return rc;
 }
 
-static void row(const char *what, const struct rperf_hist *h)
+static void row(FILE *out, const char *what, const struct rperf_hist *h)
 {
 	if (!h)
 		return;
-	printf("    %-26s p50 %10.3f   p99.9 %10.3f\n", what,
-	       (double)rperf_hist_percentile(h, 50) / 1e3,
-	       (double)rperf_hist_percentile(h, 99.9) / 1e3);
+	fprintf(out, "    %-26s p50 %10.3f   p99.9 %10.3f\n", what,
+		(double)rperf_hist_percentile(h, 50) / 1e3,
+		(double)rperf_hist_percentile(h, 99.9) / 1e3);
 }
 
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
@@ -134,25 +136,26 @@ void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 
 	if (!run->cfg->breakdown)
 		return;
-	printf("\nbreakdown (usec; the components of the RTT):\n");
+	fprintf(run->out, "\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
 
 		if (!r->samples)
 			continue;
 		rp = rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF;
-		printf("  %s %llu B%s\n",
-		       rperf_method_name(rperf_lat_res_method(run, i)),
-		       (unsigned long long)rperf_lat_res_size(run, i),
-		       r->precompleted * 2 > r->samples ?
-			       " (complete inside the post: the post cost includes the round trip)" :
-			       "");
-		row("post cost, wire", r->post_wire);
-		row("post cost, loopback SEND", r->post_loop);
-		row("T_L - T_P (loopback)", r->loop);
-		row("T_W - T_P (wire)", r->wire);
-		row(rp ? "RTT = wire - loopback" : "RTT = T_C - T_P", r->rtt);
-		row("RTT/2 (perftest's figure)", r->half);
+		fprintf(run->out, "  %s %llu B%s\n",
+			rperf_method_name(rperf_lat_res_method(run, i)),
+			(unsigned long long)rperf_lat_res_size(run, i),
+			r->precompleted * 2 > r->samples ?
+				" (complete inside the post: the post cost includes the round trip)" :
+				"");
+		row(run->out, "post cost, wire", r->post_wire);
+		row(run->out, "post cost, loopback SEND", r->post_loop);
+		row(run->out, "T_L - T_P (loopback)", r->loop);
+		row(run->out, "T_W - T_P (wire)", r->wire);
+		row(run->out, rp ? "RTT = wire - loopback" : "RTT = T_C - T_P",
+		    r->rtt);
+		row(run->out, "RTT/2 (perftest's figure)", r->half);
 	}
 }
 
@@ -164,9 +167,10 @@ void rperf_lat_print_half(const struct rperf_lat_run *run)
 
 		if (!r->half || !r->samples)
 			continue;
-		printf("pingpong %llu B: the table shows the RTT; RTT/2 (what perftest reports) p50 %.3f usec, p99.9 %.3f usec\n",
-		       (unsigned long long)rperf_lat_res_size(run, i),
-		       (double)rperf_hist_percentile(r->half, 50) / 1e3,
-		       (double)rperf_hist_percentile(r->half, 99.9) / 1e3);
+		fprintf(run->out,
+			"pingpong %llu B: the table shows the RTT; RTT/2 (what perftest reports) p50 %.3f usec, p99.9 %.3f usec\n",
+			(unsigned long long)rperf_lat_res_size(run, i),
+			(double)rperf_hist_percentile(r->half, 50) / 1e3,
+			(double)rperf_hist_percentile(r->half, 99.9) / 1e3);
 	}
 }

@@ -215,8 +215,9 @@ static void print_spread(const struct rperf_lat_run *run)
 
 	if (cfg->repeat < 2)
 		return;
-	printf("\nspread over %llu runs (RTT, usec): min / median / max\n",
-	       (unsigned long long)cfg->repeat);
+	fprintf(run->out,
+		"\nspread over %llu runs (RTT, usec): min / median / max\n",
+		(unsigned long long)cfg->repeat);
 	for (size_t s = 0; s < cfg->nsizes * rperf_lat_nmethods(cfg); s++) {
 		size_t base = s / cfg->nsizes * cfg->nsizes * cfg->repeat;
 		size_t n = 0;
@@ -234,12 +235,13 @@ static void print_spread(const struct rperf_lat_run *run)
 			continue;
 		qsort(p50, n, sizeof(p50[0]), cmp_i64);
 		qsort(p999, n, sizeof(p999[0]), cmp_i64);
-		printf("  %-8s %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
-		       rperf_method_name(
-			       rperf_lat_method_at(cfg, s / cfg->nsizes)),
-		       (unsigned long long)cfg->sizes[s % cfg->nsizes],
-		       p50[0] / 1e3, p50[n / 2] / 1e3, p50[n - 1] / 1e3,
-		       p999[0] / 1e3, p999[n / 2] / 1e3, p999[n - 1] / 1e3, n);
+		fprintf(run->out,
+			"  %-8s %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
+			rperf_method_name(
+				rperf_lat_method_at(cfg, s / cfg->nsizes)),
+			(unsigned long long)cfg->sizes[s % cfg->nsizes],
+			p50[0] / 1e3, p50[n / 2] / 1e3, p50[n - 1] / 1e3,
+			p999[0] / 1e3, p999[n / 2] / 1e3, p999[n - 1] / 1e3, n);
 	}
 }
 
@@ -312,15 +314,15 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))
 		rep.retrans = &rt;
-	rc = rperf_report_text(stdout, &rep);
+	rc = rperf_report_text(run->out, &rep);
 	if (!rc)
-		rc = rperf_report_retrans_text(stdout, rep.retrans);
+		rc = rperf_report_retrans_text(run->out, rep.retrans);
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);
 	jrc = rperf_lat_print_samples(run);
 	rc = rc ? rc : jrc;
-	if (fflush(stdout) && !rc)
+	if (fflush(run->out) && !rc)
 		rc = EIO;
 	if (run->cfg->out_json) {
 		jrc = write_json(run,

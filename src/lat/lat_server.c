@@ -24,11 +24,10 @@
 
 #include "lat/lat_conn.h"
 #include "lat/lat_wecho.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "session/session_verbs.h"
-#include "session/session_parity.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -55,33 +54,25 @@ static int cm_listen(struct server *sv, char *err, size_t errlen)
 				   (uint16_t)sv->cfg->tcp_port, err, errlen);
 }
 
-/* PARAMS with the server's limits; the device and the wire QP. */
+/* PARAMS (within the server's limits): the device and the wire QP. */
 static int lat_params(void *arg, struct rperf_session_chan *ch,
-		      const json_t *obj, struct rperf_err *e)
+		      const struct rperf_gen_spec *p, uint64_t stall_ns,
+		      struct rperf_err *e)
 {
 	struct server *sv = arg;
-	char why[RPERF_CTRL_REASON_LEN], err[256];
-	struct rperf_lat_params p;
+	char err[256];
 	int rc;
 
 	sv->cfg = ch->cfg;
 	sv->stop = ch->stop;
-	if (rperf_parity_check(ch->cfg, obj, e)) /* same flags both sides */
-		return e->rc;
-	rc = rperf_lat_params_decode(obj, RPERF_SERVER_MAX_SIZE, &p, why,
-				     sizeof(why));
-	if (!rc)
-		rc = rperf_lat_admit(sv->cfg, &p, &sv->stall_ns, why,
-				     sizeof(why));
-	if (rc)
-		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
-	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, &p, err, sizeof(err));
-	if (!rc && p.rdma_cm)
+	sv->stall_ns = stall_ns;
+	rc = rperf_lat_conn_server(&sv->conn, sv->cfg, p, err, sizeof(err));
+	if (!rc && p->test.rdma_cm)
 		rc = cm_listen(sv, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", err);
-	sv->rdma_cm = p.rdma_cm;
-	sv->verb = p.verb;
+	sv->rdma_cm = p->test.rdma_cm;
+	sv->verb = p->verb;
 	memset(&sv->we, 0, sizeof(sv->we));
 	return 0;
 }

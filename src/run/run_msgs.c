@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 static void send_plan(struct run_ctl *c, struct run_agent *a);
 

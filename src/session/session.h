@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "engine/spec.h"
 #include "verbs/verbs.h"
 
 /* The largest message a two-host server (lat, bw) accepts. */
@@ -20,14 +21,22 @@
 void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 			     struct rperf_verbs_cfg *v);
 
-struct rperf_session_path;
+/*
+ * The one generator of a two-host run as a spec (its PARAMS): @kind's
+ * defaults, then @cfg's path, largest size, duration or iterations,
+ * depths, QPs, verb and the test keys (method, atomic operation, rdma_cm,
+ * -b, --reversed). "from" is "client", "to" "server".
+ */
+void rperf_session_spec(const struct rperf_cli_config *cfg,
+			enum rperf_gen_kind kind, struct rperf_gen_spec *s);
+
 /*
  * Open the device of @cfg with its path settings into @v and @d; on a
  * server @path (the client's PARAMS choices; NULL on a client) overrides
  * them. 0 or errno with @err (ENODEV: no such device).
  */
 int rperf_session_dev_open(const struct rperf_cli_config *cfg,
-			   const struct rperf_session_path *path,
+			   const struct rperf_path_spec *path,
 			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
 			   char *err, size_t errlen);
 /* A queue depth for option @opt against what @d allows (max_qp_wr, and
@@ -37,17 +46,28 @@ int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
 			      uint64_t depth, char *err, size_t errlen);
 
 /*
- * Server: what a client's PARAMS would pin (@r: its QPs, depths and
- * buffers; the buffers' page size and the inline size are this server's)
- * against this server's --max-memory/--max-qps, before anything is
- * allocated: 0 with *stall_ns the run's stall limit for @path on this
- * server (rperf_limits_stall_ns), or EDQUOT with @why.
+ * Server: what a client's PARAMS @s would pin (lat: the wire QP, 16
+ * replies deep, rx_depth receives, one buffer; bw: qps QPs, tx_depth deep
+ * with -b, one buffer; the buffers' page size and the inline size are
+ * this server's) against this server's --max-memory/--max-qps, before
+ * anything is allocated: 0 with *stall_ns the run's stall limit for its
+ * path on this server (rperf_limits_stall_ns), or EDQUOT with @why.
  */
-struct rperf_pin_req;
 int rperf_session_admit(const struct rperf_cli_config *cfg,
-			struct rperf_pin_req *r,
-			const struct rperf_session_path *path,
-			uint64_t *stall_ns, char *why, size_t whylen);
+			const struct rperf_gen_spec *s, uint64_t *stall_ns,
+			char *why, size_t whylen);
+
+/*
+ * Server: a client's PARAMS @obj as its generator @s: a spec within what
+ * a two-host server runs (rperf_gen_spec_decode_test, rx_depth given),
+ * its largest message at most @server_max (else EMSGSIZE: "message size N
+ * B is above what this server allows (M B)"), admitted by
+ * rperf_session_admit. 0 with *stall_ns, or EBADMSG/EMSGSIZE/EDQUOT with
+ * the refusal in @why.
+ */
+int rperf_session_params(const struct rperf_cli_config *cfg, const json_t *obj,
+			 uint64_t server_max, struct rperf_gen_spec *s,
+			 uint64_t *stall_ns, char *why, size_t whylen);
 
 /* rperf_place_pin() for --cpu, with the one-line error (usage class) in @e. */
 struct rperf_err;

@@ -46,9 +46,15 @@ static int send_params(struct rperf_session_chan *ch,
 		       const struct rperf_session_client_ops *ops,
 		       struct rperf_err *e)
 {
-	json_t *p = ops->params(ch->cfg);
+	struct rperf_gen_spec spec;
+	json_t *p = NULL;
 	int rc;
 
+	rperf_session_spec(ch->cfg, ops->kind, &spec);
+	rc = rperf_gen_spec_encode(&spec, &p);
+	if (rc == EINVAL)
+		return rperf_err_set(e, RPERF_ERRC_INTERNAL, rc,
+				     "the run's PARAMS are out of range");
 	if (p &&
 	    (rperf_ctrl_set_u64(p, "planned_ns", planned_ns(ch->cfg, ops)) ||
 	     (ch->cfg->run_infinitely &&

@@ -45,8 +45,8 @@ struct rperf_session_client_ops {
 	 * binds to unless --bind (the server checks that our GIDs are its
 	 * peer address): 0 with @buf, or an errno (unbound); NULL: unbound */
 	int (*source)(void *arg, char *buf, size_t len);
-	/* the PARAMS payload (new reference; NULL: out of memory) */
-	json_t *(*params)(const struct rperf_cli_config *cfg);
+	/* the generator: PARAMS is the spec of it (rperf_session_spec) */
+	enum rperf_gen_kind kind;
 	/* after PARAMS: the endpoint exchange, QPs connected */
 	int (*endpoints)(void *arg, struct rperf_session_chan *ch,
 			 struct rperf_err *e);
@@ -80,10 +80,12 @@ int rperf_session_result(struct rperf_session_chan *ch,
 struct rperf_session_server_ops {
 	const char *command;
 	size_t state_size; /* @arg of every op: zeroed for each client */
-	/* PARAMS decoded with the server's limits, device and QPs set up;
-	 * a failure refuses the client with e->msg */
+	/* PARAMS (the client's generator @s, decoded, within this server's
+	 * limits: @stall_ns its stall limit here): the device and QPs set
+	 * up; a failure refuses the client with e->msg */
 	int (*params)(void *arg, struct rperf_session_chan *ch,
-		      const json_t *obj, struct rperf_err *e);
+		      const struct rperf_gen_spec *s, uint64_t stall_ns,
+		      struct rperf_err *e);
 	/* our ENDPOINT out, the client's in, QPs connected */
 	int (*endpoints)(void *arg, struct rperf_session_chan *ch,
 			 struct rperf_err *e);

@@ -10,6 +10,7 @@
 
 #include "serve/serve.h"
 #include "session/session_ctrl.h"
+#include "session/session_parity.h"
 #include "session/session_serve.h"
 
 struct served {
@@ -90,6 +91,25 @@ static void note_plan(struct served *sv, const json_t *obj)
 		     ns ? rperf_serve_now_ns() + ns : RPERF_SESSION_PLAN_ITERS);
 }
 
+/* The client's generator from PARAMS @obj: the same flags on both sides,
+ * a spec within what this server serves and its limits, then the
+ * command's setup. 0 or errno with @e (the client is refused). */
+static int take_spec(struct served *sv, const json_t *obj, struct rperf_err *e)
+{
+	char why[RPERF_CTRL_REASON_LEN];
+	struct rperf_gen_spec s;
+	uint64_t stall_ns = 0;
+	int rc;
+
+	if (rperf_parity_check(sv->ch.cfg, obj, e)) /* same flags both sides */
+		return e->rc;
+	rc = rperf_session_params(sv->ch.cfg, obj, RPERF_SERVER_MAX_SIZE, &s,
+				  &stall_ns, why, sizeof(why));
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", why);
+	return sv->ops->params(sv->arg, &sv->ch, &s, stall_ns, e);
+}
+
 /* PARAMS in (a bad one or a setup failure refuses), endpoints, READY. */
 static int take_params(struct served *sv, struct rperf_err *e)
 {
@@ -110,7 +130,7 @@ static int take_params(struct served *sv, struct rperf_err *e)
 	else
 		note_plan(sv, obj);
 	if (!rc)
-		rc = sv->ops->params(sv->arg, &sv->ch, obj, e);
+		rc = take_spec(sv, obj, e);
 	rperf_ctrl_msg_release(&m);
 	if (rc)
 		return refuse(sv, e);

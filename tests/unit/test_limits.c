@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Server limits per client: the pin estimate, refusals, the stall limit,
- * the GID check, the output-path check (src/limits, cli/out_check.c). */
+ * the GID check, the output-path check (src/engine/limits.c, cli/out_check.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -19,10 +19,10 @@
 
 #include <rperf/report.h>
 
-#include "bw/bw_params.h"
+#include "session/session.h"
 #include "config/options.h"
 #include "cli/out_check.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
@@ -97,29 +97,35 @@ static void refuse_qps(void **state)
 static void admit_bw(void **state)
 {
 	struct rperf_cli_config cfg;
-	struct rperf_bw_params p = { .verb = RPERF_VERB_SEND,
-				     .max_size = 65536,
-				     .qps = 4,
-				     .rx_depth = 512 };
+	struct rperf_gen_spec p;
 	uint64_t stall = 0;
 	char why[512] = "";
 
 	(void)state;
+	rperf_gen_spec_defaults(&p, RPERF_GEN_BSG);
+	p.size = 65536;
+	p.qps = 4;
+	p.test.rx_depth = 512;
+	p.path.qp_timeout = 0;
+	p.path.retry_count = 0;
 	rperf_cli_config_defaults(&cfg);
 	cfg.max_memory = 8 * MiB;
-	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)), 0);
+	assert_int_equal(
+		rperf_session_admit(&cfg, &p, &stall, why, sizeof(why)), 0);
 	assert_int_equal(stall, 5000000000ull); /* -u 0: RC's floor, 5 s */
 	p.path.qp_timeout = 31;
 	cfg.stall_ns = 2000000000ull;
-	rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why));
+	rperf_session_admit(&cfg, &p, &stall, why, sizeof(why));
 	assert_int_equal(stall, 2000000000ull); /* the server's */
-	p.bidir = true;
+	p.test.bidir = true;
 	p.tx_depth = 4096;
-	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)),
+	assert_int_equal(rperf_session_admit(&cfg, &p, &stall, why,
+					     sizeof(why)),
 			 EDQUOT);
 	assert_non_null(strstr(why, "--max-memory 8.00 MiB"));
 	cfg.max_qps = 2;
-	assert_int_equal(rperf_bw_admit(&cfg, &p, &stall, why, sizeof(why)),
+	assert_int_equal(rperf_session_admit(&cfg, &p, &stall, why,
+					     sizeof(why)),
 			 EDQUOT);
 	assert_non_null(strstr(why, "--max-qps 2"));
 }

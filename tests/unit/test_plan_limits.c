@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 #define GiB (1ull << 30)
 #define NS_S 1000000000ull

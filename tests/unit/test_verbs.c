@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * perftest's other tests (--verb read/atomic/write, --reversed,
- * --report-both): the command line's refusals and completions, the PARAMS
- * keys of lat and bw (round trip, older peers, hostile values), the
- * ENDPOINT's "access" and the check of the buffer a peer advertises.
+ * --report-both): the command line's refusals and completions (their
+ * PARAMS: test_params.c), the ENDPOINT's "access", the check of the
+ * buffer a peer advertises, link rates.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,12 +14,11 @@
 
 #include <cmocka.h>
 
-#include "bw/bw_params.h"
 #include "config/config.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
-#include "lat/lat_params.h"
 #include "session/session_verbs.h"
+#include "verbs/rate.h"
 
 #include "cli_fixture.h"
 
@@ -94,111 +93,6 @@ static void cli_refusals(void **state)
 	assert_int_not_equal(r.rc, 0);
 }
 
-static void bw_config(struct rperf_cli_config *cfg, int verb, uint64_t size)
-{
-	rperf_cli_config_defaults(cfg);
-	cfg->cmd = RPERF_CMD_BW;
-	cfg->nsizes = 1;
-	cfg->sizes[0] = size;
-	cfg->verb = verb;
-}
-
-static void bw_params(void **state)
-{
-	struct rperf_cli_config cfg;
-	struct rperf_bw_params p;
-	char why[256];
-	json_t *o;
-
-	(void)state;
-	bw_config(&cfg, RPERF_VERB_ATOMIC, 8);
-	cfg.atomic_op = RPERF_ATOMIC_CMP_SWAP;
-	o = rperf_bw_params_encode(&cfg);
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
-	assert_int_equal(p.atomic_op, RPERF_ATOMIC_CMP_SWAP);
-	/* hostile: an atomic of 64 B, an unknown operation, none at all */
-	json_object_set_new(o, "max_size", json_integer(64));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	assert_non_null(strstr(why, "max_size"));
-	json_object_set_new(o, "max_size", json_integer(8));
-	json_object_set_new(o, "atomic_op", json_string("swap_all"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_del(o, "atomic_op");
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_decref(o);
-
-	bw_config(&cfg, RPERF_VERB_SEND, 4096);
-	cfg.reversed = true;
-	cfg.iters = 77;
-	o = rperf_bw_params_encode(&cfg);
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_true(p.reversed);
-	assert_false(p.bidir);
-	assert_int_equal(p.iters, 77); /* the server generates: its keys */
-	json_object_set_new(o, "bidir", json_true());
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_set_new(o, "bidir", json_false());
-	json_object_set_new(o, "verb", json_string("read"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_set_new(o, "verb", json_string("send"));
-	json_object_del(o, "tx_depth"); /* reversed needs the generator */
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_decref(o);
-
-	bw_config(&cfg, RPERF_VERB_READ, 65536); /* no new keys for READ */
-	o = rperf_bw_params_encode(&cfg);
-	assert_null(json_object_get(o, "reversed"));
-	assert_null(json_object_get(o, "atomic_op"));
-	assert_int_equal(rperf_bw_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_int_equal(p.verb, RPERF_VERB_READ);
-	json_decref(o);
-}
-
-static void lat_params(void **state)
-{
-	struct rperf_cli_config cfg;
-	struct rperf_lat_params p;
-	char why[256];
-	json_t *o;
-
-	(void)state;
-	rperf_cli_config_defaults(&cfg);
-	cfg.cmd = RPERF_CMD_LAT;
-	cfg.nsizes = 1;
-	cfg.sizes[0] = 64;
-	o = rperf_lat_params_encode(&cfg); /* send: no key, as older ones */
-	assert_null(json_object_get(o, "verb"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_int_equal(p.verb, RPERF_VERB_SEND);
-	json_decref(o);
-	cfg.verb = RPERF_VERB_WRITE;
-	o = rperf_lat_params_encode(&cfg);
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_int_equal(p.verb, RPERF_VERB_WRITE);
-	json_object_set_new(o, "verb", json_string("write_imm"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_set_new(o, "verb", json_integer(1));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	json_object_set_new(o, "verb", json_string("atomic")); /* 64 B */
-	json_object_set_new(o, "atomic_op", json_string("fetch_and_add"));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256),
-			 EBADMSG);
-	assert_non_null(strstr(why, "max_size"));
-	json_object_set_new(o, "max_size", json_integer(8));
-	assert_int_equal(rperf_lat_params_decode(o, 1 << 20, &p, why, 256), 0);
-	assert_int_equal(p.verb, RPERF_VERB_ATOMIC);
-	json_decref(o);
-}
-
 /* "access" is optional both ways; out of range is malformed. */
 static void endpoint_access(void **state)
 {
@@ -269,13 +163,31 @@ static void peer_buffer(void **state)
 			 0);
 }
 
+static void link_rates(void **state)
+{
+	(void)state;
+	/* 4x FDR: 14.0625 Gb/s per lane, 64b/66b */
+	assert_true(rperf_ib_rate_gbps(16, 2) > 54.5 &&
+		    rperf_ib_rate_gbps(16, 2) < 54.6);
+	/* 4x QDR: 10 Gb/s per lane, 8b/10b */
+	assert_true(rperf_ib_rate_gbps(4, 2) == 32.0);
+	/* 4x EDR = 100 Gb/s of data */
+	assert_true(rperf_ib_rate_gbps(32, 2) == 100.0);
+	assert_true(rperf_ib_rate_gbps(3, 2) == 0);
+	assert_true(rperf_ib_rate_gbps(16, 3) == 0);
+	assert_int_equal(rperf_vl_count(4), 8);
+	assert_int_equal(rperf_vl_count(5), 15);
+	assert_int_equal(rperf_vl_count(9), 0);
+	assert_true(rperf_netdev_gbps("../etc") == 0);
+	assert_true(rperf_netdev_gbps("no-such-netdev0") == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cli_completions),
 		cmocka_unit_test(cli_refusals),
-		cmocka_unit_test(bw_params),
-		cmocka_unit_test(lat_params),
+		cmocka_unit_test(link_rates),
 		cmocka_unit_test(endpoint_access),
 		cmocka_unit_test(peer_buffer),
 	};

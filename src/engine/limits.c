@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The server's resource and time limits per client (limits.h). */
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 #include <errno.h>
 #include <inttypes.h>

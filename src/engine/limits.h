@@ -12,8 +12,8 @@
  *     connection's peer address (limits_gid.c).
  * Every refusal is a one-line reason naming the limit and the figure.
  */
-#ifndef RPERF_LIMITS_H
-#define RPERF_LIMITS_H
+#ifndef RPERF_ENGINE_LIMITS_H
+#define RPERF_ENGINE_LIMITS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,7 +8,7 @@
  * no IP address: the endpoint must be on our subnet (same GID prefix) and
  * carry a LID when our port has one.
  */
-#include "limits/limits.h"
+#include "engine/limits.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The keys of a generator spec that only rperf lat and rperf bw use (their
+ * PARAMS; struct rperf_test_spec in spec.h): optional, written only when
+ * set, so a PLAN of rperf run carries none of them.
+ */
+#include "engine/spec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctrl/ctrl.h"
+#include "gen/gen.h"
+
+static int set_true(json_t *o, const char *key, bool v)
+{
+	return v ? rperf_ctrl_set_bool(o, key, true) : 0;
+}
+
+int rperf_test_spec_encode(const struct rperf_gen_spec *s, json_t *o)
+{
+	const struct rperf_test_spec *t = &s->test;
+	const char *m = rperf_method_name(t->method);
+	int rc = 0;
+
+	if (!strcmp(m, "?") || !strcmp(rperf_atomic_name(t->atomic_op), "?"))
+		return EINVAL;
+	if (t->method != RPERF_METHOD_RPERF)
+		rc = rperf_ctrl_set_str(o, "method", m);
+	if (!rc && s->verb == RPERF_VERB_ATOMIC)
+		rc = rperf_ctrl_set_str(o, "atomic_op",
+					rperf_atomic_name(t->atomic_op));
+	if (!rc && t->iters)
+		rc = rperf_ctrl_set_u64(o, "iters", t->iters);
+	if (!rc && t->rx_depth)
+		rc = rperf_ctrl_set_u64(o, "rx_depth", t->rx_depth);
+	if (!rc)
+		rc = set_true(o, "infinite", t->infinite);
+	if (!rc)
+		rc = set_true(o, "rdma_cm", t->rdma_cm);
+	if (!rc)
+		rc = set_true(o, "bidir", t->bidir);
+	if (!rc)
+		rc = set_true(o, "reversed", t->reversed);
+	return rc ? ENOMEM : 0;
+}
+
+/* An optional boolean: absent = false. */
+static int get_flag(const json_t *o, const char *key, bool *out, char *why,
+		    size_t wl)
+{
+	*out = false;
+	if (!json_object_get(o, key) || !rperf_ctrl_get_bool(o, key, out))
+		return 0;
+	snprintf(why, wl, "parameter '%s' is not a boolean", key);
+	return EBADMSG;
+}
+
+/* An optional name of @t: absent = 0. */
+static int get_name(const json_t *o, const char *key,
+		    const struct rperf_name *t, int *out, char *buf, size_t len)
+{
+	*out = 0;
+	buf[0] = '\0';
+	if (!json_object_get(o, key))
+		return 0;
+	if (rperf_ctrl_get_str(o, key, buf, len) ||
+	    rperf_name_find(t, SIZE_MAX, buf, out))
+		return EBADMSG;
+	return 0;
+}
+
+/* An optional count in [1, @max]: absent = 0. */
+static int get_count(const json_t *o, const char *key, uint64_t max,
+		     uint64_t *out, char *why, size_t wl)
+{
+	*out = 0;
+	if (!json_object_get(o, key) ||
+	    !rperf_ctrl_get_u64(o, key, 1, max, out))
+		return 0;
+	snprintf(why, wl, "parameter '%s' not an integer in [1, %llu]", key,
+		 (unsigned long long)max);
+	return EBADMSG;
+}
+
+int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
+			   size_t wl)
+{
+	struct rperf_test_spec *t = &s->test;
+	uint64_t rx = 0;
+	char name[32];
+	int rc;
+
+	if (get_name(o, "method", rperf_method_names, &t->method, name,
+		     sizeof(name))) {
+		snprintf(
+			why, wl,
+			"method %.32s is a feature this server lacks (it serves: rperf, pingpong, postpoll, all)",
+			name[0] ? name : "(none)");
+		rperf_ctrl_text_clean(why); /* the peer's method */
+		return EBADMSG;
+	}
+	if (get_name(o, "atomic_op", rperf_atomic_names, &t->atomic_op, name,
+		     sizeof(name))) {
+		snprintf(why, wl, "parameter 'atomic_op' not one of %s, %s",
+			 rperf_atomic_name(0), rperf_atomic_name(1));
+		return EBADMSG;
+	}
+	rc = get_count(o, "iters", UINT64_MAX, &t->iters, why, wl);
+	if (!rc)
+		rc = get_count(o, "rx_depth", RPERF_SPEC_TEST_MAX_RX_DEPTH, &rx,
+			       why, wl);
+	t->rx_depth = (uint32_t)rx;
+	if (!rc)
+		rc = get_flag(o, "infinite", &t->infinite, why, wl);
+	if (!rc)
+		rc = get_flag(o, "rdma_cm", &t->rdma_cm, why, wl);
+	if (!rc)
+		rc = get_flag(o, "bidir", &t->bidir, why, wl);
+	if (!rc)
+		rc = get_flag(o, "reversed", &t->reversed, why, wl);
+	return rc;
+}
+
+int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
+{
+	const struct rperf_test_spec *t = &s->test;
+
+	if (s->verb == RPERF_VERB_ATOMIC && s->size != RPERF_ATOMIC_SIZE) {
+		snprintf(
+			why, wl,
+			"parameter 'size' %llu B with verb atomic, whose operand is %d B",
+			(unsigned long long)s->size, RPERF_ATOMIC_SIZE);
+		return EBADMSG;
+	}
+	if (t->reversed && t->bidir) {
+		snprintf(why, wl,
+			 "parameters 'reversed' and 'bidir' are both true");
+		return EBADMSG;
+	}
+	if (t->reversed && rperf_verb_responder_only(s->verb)) {
+		snprintf(why, wl,
+			 "parameter 'reversed' with verb %s (not offered)",
+			 rperf_verb_name(s->verb));
+		return EBADMSG;
+	}
+	if (s->kind == RPERF_GEN_LSG && s->verb == RPERF_VERB_WRITE_IMM) {
+		snprintf(
+			why, wl,
+			"parameter 'verb' not one of send, write, read, atomic");
+		return EBADMSG;
+	}
+	return 0;
+}
