@@ -9,7 +9,8 @@
 #     with the lab settings and one BSG: sink h1, probe h2, load1 h3) with
 #     --prom: every generator ok, the probe's p99 the JSON's, and the start
 #     barrier: all 3 agents synced, their offsets' uncertainty and the
-#     sources' start skew (h2, h3) reported.
+#     sources' start skew (h2, h3) reported; the sink (no source: no start
+#     of its own) has a NaN skew in the Prometheus file, never 0.
 # Files in $LAB_OUT: lat.json/.prom, bw.json/.prom, run.json/.prom/.txt.
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -73,7 +74,8 @@ run_prom() {
 			"$(jq '.generators[] | select(.name == "probe") | .rtt_ns.p99 / 1e9' "$OUT/run.json")" &&
 		[ "$(jq '.control_plane.start_skew.synced_agents' "$OUT/run.json")" = 3 ] &&
 		[ "$(jq '.control_plane.start_skew.skew_agents' "$OUT/run.json")" = 2 ] &&
-		[ "$(grep -c '^rperf_run_start_skew_seconds{' "$OUT/run.prom")" = 2 ]
+		[ "$(grep -c '^rperf_run_start_skew_seconds{.*} [0-9.e-]*$' "$OUT/run.prom")" = 2 ] &&
+		[ "$(grep -c '^rperf_run_start_skew_seconds{.*host="sink".*} NaN$' "$OUT/run.prom")" = 1 ]
 }
 
 check "rperf lat --prom: p50 and samples equal the JSON's"    lat_prom
