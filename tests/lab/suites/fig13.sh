@@ -22,8 +22,9 @@
 # >= 1.5; the factor against the weights' 4.0 is printed: how faithful the
 # helper is under emulation, where a source's own window and completion
 # events can limit it before the switch does); strict priority gives a
-# larger factor than drr. Measured (first boot, the pretend with 32 x
-# 256 B in flight): drr 2.01, ets 2.20, strict priority 2.58.
+# larger factor than drr. Measured with 128 x 256 B in flight: drr 3.49
+# (pretend share 0.466, the classes' wire bytes 1:1), ets 3.49, strict
+# priority 435.6; with 32 x 256 B (window-limited): 2.01, 2.20, 2.58.
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 EX=/usr/share/rperf/examples
