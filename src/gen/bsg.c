@@ -345,7 +345,7 @@ static int checks(struct run *r)
 		finalize(r);
 	}
 	if ((cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns) ||
-	    (cfg->stop_at_ns && r->now >= cfg->stop_at_ns))
+	    (cfg->stop_at_ns && mono_ns() >= cfg->stop_at_ns))
 		finalize(r);
 	tick(r);
 	if (peer_gone(r))

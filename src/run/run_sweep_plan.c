@@ -160,12 +160,16 @@ int rperf_sweep_create_multi(const char *const *specs, size_t n, bool zip,
 	int rc = 0;
 
 	*out = NULL;
-	if (n > RPERF_SWEEP_MAX_KEYS || repeat < 1 ||
-	    repeat > RPERF_SWEEP_MAX_REPEAT) {
-		snprintf(
-			err, errlen,
-			"--sweep at most %d times and --repeat 1..%d; accepted: fewer keys or repeats",
-			RPERF_SWEEP_MAX_KEYS, RPERF_SWEEP_MAX_REPEAT);
+	if (n > RPERF_SWEEP_MAX_KEYS) {
+		snprintf(err, errlen,
+			 "--sweep given %zu times; accepted: at most %d keys",
+			 n, RPERF_SWEEP_MAX_KEYS);
+		return EINVAL;
+	}
+	if (repeat < 1 || repeat > RPERF_SWEEP_MAX_REPEAT) {
+		snprintf(err, errlen,
+			 "--repeat %zu with rperf run; accepted: 1 to %d",
+			 repeat, RPERF_SWEEP_MAX_REPEAT);
 		return EINVAL;
 	}
 	s = calloc(1, sizeof(*s));

@@ -349,6 +349,8 @@ static void test_multi_plan(void **state)
 						  sizeof(err)),
 			 EINVAL);
 	assert_null(s);
+	assert_non_null(
+		strstr(err, "--repeat 101 with rperf run; accepted: 1 to 100"));
 	/* no --sweep (--repeat alone): one point */
 	assert_int_equal(rperf_sweep_create_multi(NULL, 0, false, 2, &s, err,
 						  sizeof(err)),
