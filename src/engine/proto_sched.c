@@ -126,15 +126,21 @@ int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 	return json_object_set_new(o, "intervals", a) ? ENOMEM : 0;
 }
 
-/* One row of @w integers >= 0: 0 or EBADMSG. */
-static int row_read(const json_t *e, size_t w, json_int_t *x)
+/* One row of @w integers, the first @unsigned_cols of them >= 0 (an LSG's
+ * p50, p99 and max are RTTs, which Equation 1 can make <= 0): 0 or
+ * EBADMSG. */
+static int row_read(const json_t *e, size_t w, size_t unsigned_cols,
+		    json_int_t *x)
 {
 	if (!json_is_array(e) || json_array_size(e) != w)
 		return EBADMSG;
 	for (size_t k = 0; k < w; k++) {
 		const json_t *n = json_array_get(e, k);
 
-		if (!json_is_integer(n) || (x[k] = json_integer_value(n)) < 0)
+		if (!json_is_integer(n))
+			return EBADMSG;
+		x[k] = json_integer_value(n);
+		if (k < unsigned_cols && x[k] < 0)
 			return EBADMSG;
 	}
 	return 0;
@@ -187,12 +193,16 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 		return ENOMEM;
 	r->series.cap = n ? n : 1;
 	for (size_t i = 0; !rc && i < n; i++) {
-		rc = row_read(json_array_get(a, i), w, x);
+		rc = row_read(json_array_get(a, i), w,
+			      r->kind == RPERF_GEN_LSG ? 2 : w, x);
 		if (rc)
 			snprintf(
 				why, whylen,
-				"instances[%zu]: 'intervals'[%zu] not %zu integers >= 0",
-				idx, i, w);
+				"instances[%zu]: 'intervals'[%zu] not %zu integers (%s)",
+				idx, i, w,
+				r->kind == RPERF_GEN_LSG ?
+					"start and samples >= 0" :
+					"each >= 0");
 		else
 			rc = row_put(r, x);
 	}

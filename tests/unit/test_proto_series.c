@@ -26,8 +26,10 @@ static void msg(struct rperf_ctrl_msg *m, enum rperf_ctrl_type t, json_t *o)
  * absent = none, hostile shapes refused. */
 static void test_report_series(void **state)
 {
+	/* the second interval's RTTs are <= 0 (Equation 1 on a path where the
+	 * wire and loopback overlap): they cross the wire as they are */
 	struct rperf_lsg_interval iv[2] = { { 0, 10, 500, 900, 1000 },
-					    { 1000000000, 0, 0, 0, 0 } };
+					    { 1000000000, 4, -300, -20, 0 } };
 	struct rperf_proto_result res = { .id = 1, .kind = RPERF_GEN_LSG };
 	struct rperf_proto_report r = { .host = "h2", .res = &res, .n = 1 }, d;
 	struct rperf_ctrl_msg m;
@@ -50,6 +52,8 @@ static void test_report_series(void **state)
 	assert_int_equal(d.res[0].series.n, 2);
 	assert_int_equal(d.res[0].series.iv[0].p99_ns, 900);
 	assert_int_equal(d.res[0].series.iv[1].start_ns, 1000000000);
+	assert_int_equal(d.res[0].series.iv[1].p50_ns, -300);
+	assert_int_equal(d.res[0].series.iv[1].p99_ns, -20);
 	assert_true(d.res[0].sched.open);
 	assert_int_equal(d.res[0].sched.late, 3);
 	assert_int_equal(d.res[0].sched.lag_bound_ns, 2000000);
