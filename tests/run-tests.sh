@@ -5,8 +5,10 @@
 # bench; the long label soak only when asked: `ctest -L soak`).
 # CTest's summary is the last thing printed.
 #   RPERF_TEST_BUILD=DIR   build directory (default build-test)
-#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit"); "-LE soak"
-#                          is added unless they name the soak label
+#   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit");
+#                          "-LE soak|unstable" is added unless they name the
+#                          soak or unstable label (lab.mesh8: see
+#                          tests/lab/CMakeLists.txt)
 #   RPERF_MPI=ON|OFF       rperf run --mpi (default: ON when mpicc is here)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,8 +26,8 @@ echo "run-tests: configured and built in $(($(date +%s) - start)) s"
 cd "$build"
 args=${RPERF_CTEST_ARGS:-}
 case " $args " in
-*soak*) ;;
-*) args="-LE soak $args" ;;
+*soak* | *unstable*) ;;
+*) args="-LE soak|unstable $args" ;;
 esac
 # shellcheck disable=SC2086
 exec ctest --output-on-failure $args
