@@ -39,7 +39,9 @@ static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
 	struct bsg_src *b = arg;
 	struct rperf_bsg_interval v = {
 		.start_ns = b->origin_ns + (uint64_t)(t->t_start * 1e9),
-		.dur_ns = (uint64_t)((t->t_end - t->t_start) * 1e9),
+		.dur_ns = t->t_end > t->t_start ?
+				  (uint64_t)((t->t_end - t->t_start) * 1e9) :
+				  0,
 		.messages = t->messages - b->last.messages,
 		.bytes = t->bytes - b->last.bytes,
 	};
@@ -189,12 +191,16 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 						    &b->res, &b->bursts) :
 				   rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
 	b->ran = true;
+	/* the last completions after the last tick; the run's seconds end at
+	 * its last completion, which may be before that tick */
 	if (g->spec.interval_ns && b->res.messages > b->last.messages)
-		bsg_tick(b,
-			 &(struct rperf_bsg_tick){ .messages = b->res.messages,
-						   .bytes = b->res.bytes,
-						   .t_start = b->last.t_end,
-						   .t_end = b->res.seconds });
+		bsg_tick(b, &(struct rperf_bsg_tick){
+				    .messages = b->res.messages,
+				    .bytes = b->res.bytes,
+				    .t_start = b->last.t_end,
+				    .t_end = b->res.seconds > b->last.t_end ?
+						     b->res.seconds :
+						     b->last.t_end });
 	if (rc)
 		snprintf(g->res.error, sizeof(g->res.error), "%s",
 			 b->res.error[0] ? b->res.error : strerror(rc));
