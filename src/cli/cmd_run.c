@@ -8,7 +8,7 @@
  * failed, the experiment was aborted or an instance reported an error (not
  * after SIGINT: then every instance was cut short on purpose): the others'
  * results are still printed and written. --sweep, --repeat:
- * cmd_run_sweep.c.
+ * cmd_run_sweep.c; --every: cmd_run_every.c.
  */
 #include "cli/cmd_run.h"
 
@@ -176,7 +176,7 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	return status;
 }
 
-static int run_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
+int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 {
 	struct rperf_run_opts o;
 	struct rperf_run_results *r = NULL;
@@ -233,10 +233,16 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		fprintf(stderr,
 			"rperf run: --prom with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
 		status = RPERF_EXIT_USAGE;
+	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->every_ns) {
+		fprintf(stderr,
+			"rperf run: --every with --sweep or --repeat: not supported; accepted: --every alone (each run's JSON is numbered)\n");
+		status = RPERF_EXIT_USAGE;
 	} else if (cfg->sweeps.n || cfg->repeat > 1) {
 		status = rperf_cmd_run_sweep(c, stop);
+	} else if (cfg->every_ns) {
+		status = rperf_cmd_run_every(c, stop);
 	} else {
-		status = run_one(c, stop);
+		status = run_cmd_one(c, stop);
 	}
 	cli_auth_clear(&c->auth);
 	free(c);

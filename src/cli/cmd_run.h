@@ -67,6 +67,11 @@ int rperf_cmd_run_check(struct run_cmd *c);
  * @c->job unless loaded; an exit status. */
 int rperf_cmd_mesh(struct run_cmd *c, const volatile sig_atomic_t *stop);
 
+/* One experiment (or a mesh) of @c: loads the job, runs, reports; an
+ * exit status. */
+int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop);
+/* rperf run --every (cmd_run_every.c): an exit status. */
+int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop);
 /* rperf run --sweep / --repeat (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 
