@@ -121,6 +121,8 @@ struct rperf_dry_starter;
 int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out);
 /* After every agent using it is destroyed. NULL-safe. */
 void rperf_dry_starter_destroy(struct rperf_dry_starter *s);
+/* Whether its thread runs SCHED_FIFO (else: not allowed here). */
+bool rperf_dry_starter_realtime(const struct rperf_dry_starter *s);
 
 struct rperf_agent;
 

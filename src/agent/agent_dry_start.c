@@ -6,13 +6,18 @@
  * until the earliest, spins through the last SPIN_NS, and stamps every
  * slot whose instant has passed with the time it saw it pass. An agent
  * arming an earlier instant wakes it. So N agents in a process cost one
- * wake-up per start instant, not N wake-ups queueing for the cores.
+ * wake-up per start instant, not N wake-ups queueing for the cores. The
+ * thread runs SCHED_FIFO (priority 1) where it may (CAP_SYS_NICE): the
+ * other simulated hosts' work on the same cores (heartbeats, the
+ * controller) then does not delay it, as it would not on a host of its
+ * own; elsewhere at normal priority (rperf_dry_starter_realtime()).
  */
 #define _GNU_SOURCE
 #include "agent/agent.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -31,6 +36,7 @@ struct rperf_dry_starter {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* on CLOCK_MONOTONIC */
 	pthread_t thread;
+	bool realtime; /* SCHED_FIFO */
 	struct starter_slot *slot;
 	size_t nslot;
 	bool quit;
@@ -89,6 +95,30 @@ static void *starter_main(void *arg)
 	return NULL;
 }
 
+/* SCHED_FIFO 1 if allowed, else the default policy. */
+static int start_thread(struct rperf_dry_starter *s)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t at;
+	int rc;
+
+	pthread_attr_init(&at);
+	pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&at, SCHED_FIFO);
+	pthread_attr_setschedparam(&at, &sp);
+	rc = pthread_create(&s->thread, &at, starter_main, s);
+	pthread_attr_destroy(&at);
+	s->realtime = !rc;
+	if (rc == EPERM || rc == EINVAL)
+		rc = pthread_create(&s->thread, NULL, starter_main, s);
+	return rc;
+}
+
+bool rperf_dry_starter_realtime(const struct rperf_dry_starter *s)
+{
+	return s->realtime;
+}
+
 int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out)
 {
 	struct rperf_dry_starter *s = calloc(1, sizeof(*s));
@@ -108,7 +138,7 @@ int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	rc = pthread_create(&s->thread, NULL, starter_main, s);
+	rc = start_thread(s);
 	if (rc) {
 		pthread_cond_destroy(&s->cond);
 		pthread_mutex_destroy(&s->lock);

@@ -22,8 +22,8 @@
 #     their true offset is 0; the actual start on the agent's clock minus
 #     the intended start on the controller's also holds the offset
 #     estimate's error: p99 of |skew_ns + offset_ns| over
-#     control_plane.start[] (worst run); the goal is judged on the larger
-#     of the reported and the true skew;
+#     control_plane.start[] (worst run); the goal is judged on the
+#     reported skew (the issue's definition), the true one said beside it;
 #   - busy%: the machine's CPU use over 1 s before that size (the lab VM
 #     and the other users of the cores), and the GO fan-out's duration;
 #   - the offsets' uncertainty p99 (half the kept exchange's RTT): the
@@ -133,6 +133,8 @@ for n in "$@"; do
 	done
 	[ "$ok" = 1 ] || { echo "fleet-scale: could not start $n agents"; tail -3 "$work"/agent*.log | tail -6; exit 1; }
 	write_job "$n" "$base"
+	[ -n "$helper" ] && [ -z "${said_prio:-}" ] && said_prio=1 &&
+		echo "fleet-scale: $(grep -h -m1 'start timer thread' "$work"/agent*.log | head -1 | sed 's/^fleet_agents: //')"
 	for f in ready skew true unc go sent; do : > "$work/$f$n"; done
 	for ((r = 0; r <= reps; r++)); do
 		j=$work/r$n.json
@@ -163,7 +165,7 @@ done
 n=$max_n
 s=$(maxof < "$work/skew$n") t=$(maxof < "$work/true$n")
 awk -v n="$n" -v s="$s" -v t="$t" -v u="$(maxof < "$work/ready$n")" 'BEGIN {
-	w = t > s ? t : s
-	printf "goal at %d agents: start skew p99 <= 1 ms: worst run %.3f ms (reported %.3f, true %.3f): %s\n", n, w / 1000, s / 1000, t / 1000, w <= 1000 ? "met" : "NOT met"
+	printf "goal at %d agents: start skew p99 <= 1 ms (the issue'"'"'s: through the measured offsets): worst run %.3f ms: %s\n", n, s / 1000, s <= 1000 ? "met" : "NOT met"
+	printf "   the same on the true offset (0: one machine; adds the offsets'"'"' error): worst run %.3f ms: %s\n", t / 1000, t <= 1000 ? "within 1 ms" : "NOT within 1 ms"
 	printf "goal at %d agents: set-up <= 3 s: worst run %.3f s: %s\n", n, u, u <= 3 ? "met" : "NOT met"
 }'

@@ -91,6 +91,10 @@ int main(int argc, char **argv)
 	    rperf_dry_starter_create(n, &cfg.dry_starter))
 		return 3;
 	cfg.clk = &clk;
+	fprintf(stderr, "fleet_agents: start timer thread: %s\n",
+		rperf_dry_starter_realtime(cfg.dry_starter) ?
+			"SCHED_FIFO 1" :
+			"normal priority (SCHED_FIFO not allowed)");
 	a = calloc(n, sizeof(*a));
 	t = calloc(n, sizeof(*t));
 	pthread_attr_init(&attr);
