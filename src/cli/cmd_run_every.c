@@ -11,7 +11,8 @@
  * overwritten). A signal between runs ends the loop at once; during a run
  * it cuts that run short, which is reported and written as any
  * interrupted run. A bad job file (exit 2) ends the loop; a run whose
- * hosts failed (3) does not. Exit status: the last run's.
+ * hosts failed (3) does not. Exit status: the last run's that the signal
+ * did not cut short (0 when none).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -87,7 +88,7 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	char path[4096];
 	unsigned long n = 1, run;
 	uint64_t next = mono_ns(), late;
-	int status = RPERF_EXIT_OK;
+	int status = RPERF_EXIT_OK, rc;
 
 	for (run = 1;; run++, n++) {
 		if (base) {
@@ -95,9 +96,11 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 			c->json_path = path;
 		}
 		header(c, run);
-		status = run_cmd_one(c, stop);
-		if (*stop || status == RPERF_EXIT_USAGE ||
-		    status == RPERF_EXIT_INTERNAL)
+		rc = run_cmd_one(c, stop);
+		if (!*stop || rc == RPERF_EXIT_USAGE)
+			status = rc; /* not a run the signal cut short */
+		if (*stop || rc == RPERF_EXIT_USAGE ||
+		    rc == RPERF_EXIT_INTERNAL)
 			break;
 		next += c->cfg->every_ns;
 		late = mono_ns();
@@ -111,7 +114,7 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 			break;
 	}
 	fprintf(stderr,
-		"rperf run --every: stopped after %lu run(s)%s; exit status of the last: %d\n",
+		"rperf run --every: stopped after %lu run(s)%s; exit status of the last complete one: %d\n",
 		run, *stop ? " (signal)" : "", status);
 	c->json_path = base;
 	return status;

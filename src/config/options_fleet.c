@@ -23,7 +23,7 @@ const struct rperf_opt rperf_opts_fleet[] = {
 	  .max = 7 * 24 * 3600 * NS_S,
 	  .unit = NS_S,
 	  .metavar = "TIME",
-	  .help = "Continuous mode: run the job (or the mesh) again every TIME, start to start (at once when a run took longer), until SIGINT/SIGTERM, which stops between runs or cuts the current one short; the --prom file is replaced after each run, each run's JSON goes to its own numbered file (OUT.1.json, OUT.2.json, ... for --out_json_file OUT.json); exit status of the last run." },
+	  .help = "Continuous mode: run the job (or the mesh) again every TIME, start to start (at once when a run took longer), until SIGINT/SIGTERM, which stops between runs or cuts the current one short; the --prom file is replaced after each run, each run's JSON goes to its own numbered file (OUT.1.json, OUT.2.json, ... for --out_json_file OUT.json); exit status of the last run the signal did not cut short." },
 };
 
 const size_t rperf_nopts_fleet =

@@ -119,7 +119,7 @@ wait_for "$tmp/e.4.json" 30
 kill -TERM "$epid"
 wait "$epid"
 rc=$?
-last=$(ls "$tmp"/e.[0-9]*.json | sed 's/.*e\.\([0-9]*\)\.json/\1/' | sort -n | tail -1)
+last=$(ls "$tmp" | sed -n 's/^e\.\([0-9]*\)\.json$/\1/p' | sort -n | tail -1)
 if [ "$rc" = 0 ] && [ "$(cat "$tmp/e.1.json")" = keep ] && [ "$last" -ge 4 ] &&
 	[ "$(grep -c '^rperf run --every 0.300 s: run ' "$tmp/eout")" = $((last - 1)) ] &&
 	grep -q "stopped after $((last - 1)) run(s) (signal)" "$tmp/eerr"; then
@@ -148,6 +148,22 @@ if [ "$rc" = 0 ] && [ "$(jq '.interrupted' "$tmp/l.1.json")" = true ] && [ ! -e 
 else
 	bad "--every during a run: exit $rc in $dt s: $(jq -c '.interrupted' "$tmp/l.1.json" 2>&1) $(tail -2 "$tmp/lerr")"
 fi
+# a signal during a run's set-up (an agent that accepts and never answers:
+# the controller waits for its WELCOME) ends the loop with exit 0: a run
+# cut short by the stop does not count for the exit status
+mute=$(port)
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8); time.sleep(60)' "$mute" &
+pids+=($!)
+sleep 0.3
+"$RPERF" run --insecure --every 60s --timeout 30s --set host.a.control=127.0.0.1:$mute --out_json_file "$tmp/s.json" "$tmp/job.ini" > /dev/null 2> "$tmp/serr" &
+epid=$!
+sleep 1.5
+kill -TERM "$epid"
+wait "$epid"
+rc=$?
+[ "$rc" = 0 ] && grep -q "stopped after 1 run(s) (signal)" "$tmp/serr" && ok "--every: SIGTERM during a run's set-up: exit 0" ||
+	bad "--every: SIGTERM during set-up: exit $rc: $(tail -3 "$tmp/serr")"
 # a mesh every 300 ms: each round's matrix in its own file
 "$RPERF" run --insecure --every 300ms --out_json_file "$tmp/me.json" --prom "$tmp/me.prom" "$tmp/mesh.ini" > /dev/null 2> "$tmp/merr" &
 epid=$!
