@@ -150,6 +150,14 @@ int run_cmd_write_json(const struct run_cmd *c, bool measured,
 	return 0;
 }
 
+/* --prom, unless --every's signal aborted the run before GO (nothing
+ * measured: the file keeps the last run's figures). */
+static bool prom_due(const struct run_cmd *c, const struct rperf_run_results *r)
+{
+	return c->cfg->prom_file &&
+	       !(r->aborted && c->every_stop && *c->every_stop);
+}
+
 static int report(struct run_cmd *c, const struct rperf_run_results *r)
 {
 	int status = run_cmd_exit_status(r);
@@ -163,7 +171,7 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	rc = run_cmd_write_json(c, !r->aborted, r, NULL);
 	if (rc)
 		status = rc;
-	rc = c->cfg->prom_file ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
+	rc = prom_due(c, r) ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
 	if (rc) {
 		fprintf(stderr, "rperf run: writing %s: %s\n",
 			c->cfg->prom_file, strerror(rc));

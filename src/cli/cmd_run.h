@@ -25,6 +25,9 @@ struct run_cmd {
 		assigns[RPERF_MAX_STR_LIST + RPERF_SWEEP_MAX_KEYS];
 	char origins[RPERF_MAX_STR_LIST][160];
 	struct rperf_job_edit edit;
+	/* --every: its stop flag; a run that flag aborted before GO (nothing
+	 * measured) leaves the --prom file as the last run wrote it */
+	const volatile sig_atomic_t *every_stop;
 };
 
 /* The job edits of @c->cfg (--hosts-map, --set) into @c->edit. */

@@ -5,7 +5,8 @@
  * once when that one took longer: said on stderr), until SIGINT/SIGTERM/
  * SIGHUP. The job file is read again for each run. Each run prints its
  * text report under a header line, replaces the --prom file (atomically:
- * a scraper always reads a whole file) and writes its JSON to a numbered
+ * a scraper always reads a whole file; not when the signal aborted the
+ * run before GO: nothing was measured) and writes its JSON to a numbered
  * file of its own beside --out_json_file: OUT.json -> OUT.1.json,
  * OUT.2.json, ... (a number whose file exists is skipped: nothing is
  * overwritten). A signal between runs ends the loop at once; during a run
@@ -90,6 +91,7 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	uint64_t next = mono_ns(), late;
 	int status = RPERF_EXIT_OK, rc;
 
+	c->every_stop = stop;
 	for (run = 1;; run++, n++) {
 		if (base) {
 			numbered(base, &n, path, sizeof(path));

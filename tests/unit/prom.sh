@@ -120,17 +120,23 @@ kill -TERM "$epid"
 wait "$epid"
 rc=$?
 last=$(ls "$tmp" | sed -n 's/^e\.\([0-9]*\)\.json$/\1/p' | sort -n | tail -1)
+# runs: one header each, one file each (e.N.aborted.json when the signal
+# aborted the last before GO)
+runs=$(ls "$tmp" | grep -cE '^e\.[0-9]+\.(aborted\.)?json$')
+runs=$((runs - 1)) # e.1.json was there before
 if [ "$rc" = 0 ] && [ "$(cat "$tmp/e.1.json")" = keep ] && [ "$last" -ge 4 ] &&
-	[ "$(grep -c '^rperf run --every 0.300 s: run ' "$tmp/eout")" = $((last - 1)) ] &&
-	grep -q "stopped after $((last - 1)) run(s) (signal)" "$tmp/eerr"; then
-	ok "--every 300ms: SIGTERM: exit 0, runs 2..$last in e.2.json..e.$last.json, e.1.json (there before) kept"
+	[ "$(grep -c '^rperf run --every 0.300 s: run ' "$tmp/eout")" = "$runs" ] &&
+	grep -q "stopped after $runs run(s) (signal)" "$tmp/eerr"; then
+	ok "--every 300ms: SIGTERM: exit 0, $runs runs in e.2.json..e.$last.json, e.1.json (there before) kept"
 else
 	bad "--every: exit $rc, last e.$last.json, e.1.json '$(head -c 20 "$tmp/e.1.json")': $(tail -2 "$tmp/eerr")"
 fi
 promtool check metrics < "$tmp/e.prom" > "$tmp/lint" 2>&1 || bad "--every: promtool: $(head -3 "$tmp/lint")"
+# the last run that wrote: e.$last.json, or one the signal cut short after
+# GO (written there too); one it aborted before GO left e.prom alone
 same "--every: the --prom file is the last run's (set-up seconds)" "$(pv "$tmp/e.prom" '^rperf_run_setup_seconds\{')" "$(jq '.control_plane.setup_seconds' "$tmp/e.$last.json")"
-n=$(jq -r '.control_plane.setup_seconds' "$tmp"/e.[2-9].json | sort -u | wc -l)
-[ "$n" = $((last - 1)) ] && ok "--every: $n runs, $n distinct results" || bad "--every: $((last - 1)) runs, $n distinct set-up times"
+n=$(for ((k = 2; k <= last; k++)); do jq -r '.control_plane.setup_seconds' "$tmp/e.$k.json"; done | sort -u | wc -l)
+[ "$n" = $((last - 1)) ] && ok "--every: $n runs measured, $n distinct results" || bad "--every: $((last - 1)) runs, $n distinct set-up times"
 ls "$tmp" | grep -q 'e.prom.tmp' && bad "--every: a temporary file is left"
 # a signal during a run cuts it short: reported and written as interrupted
 sed 's/^duration = 200ms/duration = 20s/' "$tmp/job.ini" > "$tmp/long.ini"

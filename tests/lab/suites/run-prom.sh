@@ -15,7 +15,7 @@
 #     samples and h3->h1's p99 in the Prometheus file are the JSON's;
 #   - rperf run --every 2s (the same job, 500 ms runs): 3 runs, each JSON
 #     numbered (every.1.json ...), every generator ok in each, the --prom
-#     file the last run's; SIGTERM between runs: exit 0.
+#     file the last run's (a 4th the SIGTERM cut short counts); exit 0.
 # Files in $LAB_OUT: lat.json/.prom, bw.json/.prom, run.json/.prom/.txt,
 # mesh.json/.prom/.txt, every.N.json, every.prom/.txt/.err.
 . /usr/lib/rperf-lab/lab-lib.sh
@@ -130,23 +130,25 @@ every_prom() {
 		[ -e "$OUT/every.3.json" ] && break
 		sleep 0.1
 	done
-	sleep 0.5 # between runs 3 and 4 (each ~1.5 s of 2 s)
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
 	last=$(ls "$OUT" | sed -n 's/^every\.\([0-9]*\)\.json$/\1/p' | sort -n | tail -1)
 	grep '^rperf run --every' "$OUT/every.txt" | sed 's/^/INFO /'
 	sed 's/^/INFO /' "$OUT/every.err"
-	echo "EXPECT exit 0 after SIGTERM, every.1..3.json with every generator ok, --prom = the last run's probe p99"
+	echo "EXPECT exit 0 after SIGTERM, every.1..3.json with every generator ok, --prom = the last run's (probe samples, set-up)"
 	echo "GOT exit $rc, last every.$last.json; generators ok per run: $(for ((k = 1; k <= ${last:-0}; k++)); do jq -c '[.generators[] | select(.status == "ok")] | length' "$OUT/every.$k.json"; done | tr '\n' ' ')"
 	lab_result "every: $last runs, probe p99 per run (us): $(for ((k = 1; k <= ${last:-0}; k++)); do jq '.generators[] | select(.name == "probe") | .rtt_ns.p99 / 1000' "$OUT/every.$k.json"; done | tr '\n' ' ')"
 	[ "$rc" = 0 ] && [ "${last:-0}" -ge 3 ] &&
 		for ((k = 1; k <= 3; k++)); do
 			[ "$(jq '[.generators[] | select(.status == "ok")] | length' "$OUT/every.$k.json")" = 2 ] || return 1
 		done &&
-		same "every.prom = every.$last.json (probe p99)" \
-			"$(pval "$OUT/every.prom" '^rperf_run_rtt_seconds\{.*generator="probe".*quantile="0.99"')" \
-			"$(jq '.generators[] | select(.name == "probe") | .rtt_ns.p99 / 1e9' "$OUT/every.$last.json")"
+		same "every.prom = every.$last.json (probe samples; a run the signal cut short counts too)" \
+			"$(pval "$OUT/every.prom" '^rperf_run_lsg_samples\{.*generator="probe"')" \
+			"$(jq '.generators[] | select(.name == "probe") | .samples' "$OUT/every.$last.json")" &&
+		same "every.prom = every.$last.json (set-up seconds)" \
+			"$(pval "$OUT/every.prom" '^rperf_run_setup_seconds\{')" \
+			"$(jq '.control_plane.setup_seconds' "$OUT/every.$last.json")"
 }
 
 check "rperf lat --prom: p50 and samples equal the JSON's"    lat_prom
