@@ -16,14 +16,14 @@
 
 #include "gen/gen.h"
 #include "gen/bsg.h"
+#include "gen/rx.h"
 #include "engine/gen_shape.h"
 
 struct bsg_src {
-	struct rperf_qp **qp;
-	size_t nqp;
-	struct ibv_comp_channel *channel; /* event mode: every QP's */
-	struct rperf_bsg_qp *bq; /* [nqp], filled at connect */
-	struct rperf_buf buf;
+	/* conn.dev is the engine's: not owned; conn.channel: every QP's
+	 * completion events (event mode) */
+	struct rperf_gen_conn conn;
+	struct rperf_bsg_qp *bq; /* [conn.nqp], filled at connect */
 	struct rperf_bsg_res res;
 	struct rperf_incast_log bursts; /* incast senders */
 	bool ran;
@@ -51,20 +51,6 @@ static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
 	b->last = *t;
 }
 
-static int check_depth(struct rperf_gen_inst *g, char *err, size_t errlen)
-{
-	int wr = g->dev->attr.max_qp_wr, cqe = g->dev->attr.max_cqe;
-	int max = cqe > 0 && cqe < wr ? cqe : wr;
-
-	if (max > 0 && g->spec.tx_depth > (uint32_t)max) {
-		snprintf(err, errlen,
-			 "tx_depth %u is above what %s allows (at most %d)",
-			 g->spec.tx_depth, g->dev->name, max);
-		return ERANGE;
-	}
-	return 0;
-}
-
 static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	struct rperf_qp_cfg q = {
@@ -78,35 +64,17 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!b)
 		return ENOMEM;
 	g->priv = b;
-	rc = check_depth(g, err, errlen);
+	rc = rperf_gen_depth_check(g->dev, "tx_depth", g->spec.tx_depth, err,
+				   errlen);
 	if (rc)
 		return rc;
-	b->qp = calloc(g->spec.qps, sizeof(*b->qp));
 	b->bq = calloc(g->spec.qps, sizeof(*b->bq));
-	if (!b->qp || !b->bq)
+	if (!b->bq)
 		return ENOMEM;
-	if (q.send_events && (rc = rperf_channel_open(g->dev, &b->channel))) {
-		snprintf(err, errlen, "%s: a completion channel: %s",
-			 g->dev->name, strerror(rc));
-		return rc;
-	}
-	q.channel = b->channel;
-	while (b->nqp < g->spec.qps) {
-		rc = rperf_qp_create(g->dev, &q, &b->qp[b->nqp]);
-		if (rc) {
-			snprintf(err, errlen, "%s: creating QP %zu of %u: %s",
-				 g->dev->name, b->nqp + 1, g->spec.qps,
-				 strerror(rc));
-			return rc;
-		}
-		b->nqp++;
-	}
-	rc = rperf_buf_alloc(g->dev, g->spec.size, 0, &b->buf);
-	if (rc)
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 g->dev->name, (unsigned long long)g->spec.size,
-			 strerror(rc));
-	return rc;
+	b->conn.dev = g->dev;
+	b->conn.vcfg = g->vcfg;
+	b->conn.max_size = g->spec.size;
+	return rperf_gen_conn_open(&b->conn, &q, g->spec.qps, 0, err, errlen);
 }
 
 static int bsg_endpoints(struct rperf_gen_inst *g,
@@ -115,12 +83,12 @@ static int bsg_endpoints(struct rperf_gen_inst *g,
 	struct bsg_src *b = g->priv;
 	size_t i;
 
-	out->qps = calloc(b->nqp, sizeof(*out->qps));
+	out->qps = calloc(b->conn.nqp, sizeof(*out->qps));
 	if (!out->qps)
 		return ENOMEM;
-	for (i = 0; i < b->nqp; i++)
-		rperf_engine_ep(g, b->qp[i], NULL, &out->qps[i]);
-	out->nqps = b->nqp;
+	for (i = 0; i < b->conn.nqp; i++)
+		rperf_engine_ep(g, b->conn.qp[i], NULL, &out->qps[i]);
+	out->nqps = b->conn.nqp;
 	return 0;
 }
 
@@ -132,12 +100,12 @@ static int bsg_connect(struct rperf_gen_inst *g,
 	size_t i;
 	int rc = 0;
 
-	if (peer->nqps != b->nqp) {
+	if (peer->nqps != b->conn.nqp) {
 		snprintf(err, errlen, "the sink has %zu QPs, the source %zu",
-			 peer->nqps, b->nqp);
+			 peer->nqps, b->conn.nqp);
 		return EINVAL;
 	}
-	for (i = 0; !rc && i < b->nqp; i++) {
+	for (i = 0; !rc && i < b->conn.nqp; i++) {
 		const struct rperf_ctrl_endpoint *p = &peer->qps[i];
 		struct rperf_endpoint ep;
 
@@ -149,10 +117,10 @@ static int bsg_connect(struct rperf_gen_inst *g,
 			return EINVAL;
 		}
 		rperf_engine_ep_from(p, &ep);
-		rc = rperf_qp_connect(b->qp[i], g->dev, &g->vcfg, &ep, err,
+		rc = rperf_qp_connect(b->conn.qp[i], g->dev, &g->vcfg, &ep, err,
 				      errlen);
-		b->bq[i] = (struct rperf_bsg_qp){ .qp = b->qp[i],
-						  .buf = &b->buf,
+		b->bq[i] = (struct rperf_bsg_qp){ .qp = b->conn.qp[i],
+						  .buf = &b->conn.buf,
 						  .raddr = p->addr,
 						  .rkey = p->rkey };
 	}
@@ -187,9 +155,10 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 
 	b->origin_ns =
 		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
-	rc = g->spec.burst_bytes ? rperf_incast_run(g, &c, b->bq, b->nqp,
-						    &b->res, &b->bursts) :
-				   rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
+	rc = g->spec.burst_bytes ?
+		     rperf_incast_run(g, &c, b->bq, b->conn.nqp, &b->res,
+				      &b->bursts) :
+		     rperf_bsg_run(&c, b->bq, b->conn.nqp, &b->res);
 	b->ran = true;
 	/* the last completions after the last tick; the run's seconds end at
 	 * its last completion, which may be before that tick */
@@ -215,8 +184,8 @@ static void bsg_abort(struct rperf_gen_inst *g)
 	struct bsg_src *b = g->priv;
 	size_t i;
 
-	for (i = 0; i < b->nqp; i++)
-		rperf_engine_qp_flush(b->qp[i]);
+	for (i = 0; i < b->conn.nqp; i++)
+		rperf_engine_qp_flush(b->conn.qp[i]);
 }
 
 static int bsg_result(struct rperf_gen_inst *g)
@@ -240,16 +209,11 @@ static int bsg_result(struct rperf_gen_inst *g)
 static void bsg_teardown(struct rperf_gen_inst *g)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 
 	if (!b)
 		return;
-	for (i = 0; i < b->nqp; i++)
-		rperf_qp_destroy(b->qp[i]);
-	free(b->qp);
-	rperf_channel_close(b->channel);
+	rperf_gen_conn_free(&b->conn); /* conn.dev is the engine's */
 	free(b->bq);
-	rperf_buf_free(&b->buf);
 	free(b->bursts.t);
 	rperf_bsg_series_fini(&b->series);
 	free(b);

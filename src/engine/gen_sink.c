@@ -40,47 +40,10 @@ static unsigned int depth(const struct rperf_dev *d)
 		       RPERF_ENGINE_RX_DEPTH;
 }
 
-static int sink_qps(struct rperf_gen_inst *g, struct sink *s, size_t n,
-		    char *err, size_t errlen)
-{
-	struct rperf_qp_cfg q = { .send_depth = 1,
-				  .recv_depth = s->conn.rx_depth,
-				  .recv_events = s->conn.recvs,
-				  .access = IBV_ACCESS_REMOTE_WRITE };
-	size_t i;
-	int rc = 0;
-
-	s->conn.qp = calloc(n, sizeof(*s->conn.qp));
-	if (!s->conn.qp)
-		return ENOMEM;
-	if (s->conn.recvs &&
-	    (rc = rperf_channel_open(g->dev, &s->conn.channel))) {
-		snprintf(err, errlen, "%s: a completion channel: %s",
-			 g->dev->name, strerror(rc));
-		return rc;
-	}
-	q.channel = s->conn.channel;
-	for (i = 0; !rc && i < n; i++) {
-		rc = rperf_qp_create(g->dev, &q, &s->conn.qp[i]);
-		if (!rc)
-			s->conn.nqp++;
-	}
-	if (rc)
-		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
-			 g->dev->name, i, n, strerror(rc));
-	for (i = 0; !rc && s->conn.recvs && i < n; i++)
-		rc = rperf_post_recvs(s->conn.qp[i], &s->conn.buf,
-				      s->conn.max_size, s->conn.rx_depth);
-	if (rc && !err[0])
-		snprintf(err, errlen, "posting receives: %s", strerror(rc));
-	return rc;
-}
-
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
 	struct sink *s = calloc(1, sizeof(*s));
-	int rc;
 
 	if (!s)
 		return ENOMEM;
@@ -92,16 +55,14 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.max_size = g->spec.size;
 	s->conn.rx_depth = depth(g->dev);
 	s->conn.recvs = lsg || g->spec.verb != RPERF_VERB_WRITE;
-	rc = rperf_buf_alloc(g->dev, g->spec.size,
-			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
-			     &s->conn.buf);
-	if (rc) {
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 g->dev->name, (unsigned long long)g->spec.size,
-			 strerror(rc));
-		return rc;
-	}
-	return sink_qps(g, s, lsg ? 1 : g->spec.qps, err, errlen);
+	return rperf_gen_conn_open(
+		&s->conn,
+		&(struct rperf_qp_cfg){ .send_depth = 1,
+					.recv_depth = s->conn.rx_depth,
+					.recv_events = s->conn.recvs,
+					.access = IBV_ACCESS_REMOTE_WRITE },
+		lsg ? 1 : g->spec.qps,
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, err, errlen);
 }
 
 static int sink_endpoints(struct rperf_gen_inst *g,
@@ -203,15 +164,10 @@ static int sink_result(struct rperf_gen_inst *g)
 static void sink_teardown(struct rperf_gen_inst *g)
 {
 	struct sink *s = g->priv;
-	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->conn.nqp; i++)
-		rperf_qp_destroy(s->conn.qp[i]);
-	free(s->conn.qp);
-	rperf_channel_close(s->conn.channel);
-	rperf_buf_free(&s->conn.buf);
+	rperf_gen_conn_free(&s->conn); /* conn.dev is the engine's */
 	free(s);
 	g->priv = NULL;
 }

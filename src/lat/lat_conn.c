@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "lat/lat_conn.h"
+#include "gen/rx.h"
 #include "session/session.h"
 #include "session/session_verbs.h"
 
@@ -108,8 +109,8 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
 						  errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc)
 		rc = choose_stamps(c, cfg->timestamps, err, errlen);
 	if (!rc) /* receives for pingpong replies */
@@ -153,8 +154,8 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	if (!rc)
 		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc) /* sends: pingpong replies */
 		rc = make_qp(c, SEND_DEPTH, c->rx_depth, true, &c->wire, "wire",
 			     err, errlen);
