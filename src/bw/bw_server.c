@@ -28,6 +28,7 @@
 #include "bw/bw_conn.h"
 #include "gen/rx.h"
 #include "host/cputime.h"
+#include "engine/gen_shape.h"
 #include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
@@ -188,27 +189,21 @@ static int bidir_pass(void *arg, bool *progress)
 	return 0;
 }
 
+/* The generator towards the client: the client's spec with this round's
+ * size and rate, no completion events (it receives too), this server's
+ * stall limit and receive pass. */
 static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 {
-	const struct rperf_gen_spec *p = &sv->p;
-
-	*b = (struct rperf_bsg_cfg){
-		.verb = p->verb,
-		.atomic_op = p->test.atomic_op,
-		.size = sv->size,
-		.iters = p->test.iters,
-		.duration_ns = p->duration_ns,
-		.infinite = p->test.infinite,
-		.tx_depth = (uint32_t)p->tx_depth,
-		.cq_mod = (uint32_t)p->cq_mod,
-		.post_list = (uint32_t)p->post_list,
-		.limit_per_s = sv->limit_per_s,
-		.stop = &sv->gen_stop,
-		.peer_fd = -1, /* DONE may arrive mid-run: bidir_pass */
-		.stall_ns = sv->stall_ns, /* the server's, not the client's */
-		.on_pass = bidir_pass,
-		.pass_arg = sv,
-	};
+	rperf_bsg_spec_cfg(&sv->p, b);
+	b->size = sv->size;
+	b->events = false;
+	b->limit_per_s = sv->limit_per_s;
+	b->interval_ns = 0;
+	b->stop = &sv->gen_stop;
+	b->peer_fd = -1; /* DONE may arrive mid-run: bidir_pass */
+	b->stall_ns = sv->stall_ns; /* the server's, not the client's */
+	b->on_pass = bidir_pass;
+	b->pass_arg = sv;
 }
 
 /* -b: generate towards the client while receiving, then receive until

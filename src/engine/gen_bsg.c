@@ -130,27 +130,15 @@ static int bsg_connect(struct rperf_gen_inst *g,
 static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 {
 	struct bsg_src *b = g->priv;
-	struct rperf_bsg_cfg c = {
-		.verb = g->spec.verb,
-		.size = g->spec.size,
-		.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
-			       RPERF_ENGINE_BSG_TAIL_NS,
-		.tx_depth = g->spec.tx_depth,
-		.cq_mod = g->spec.cq_mod,
-		.post_list = g->spec.post_list,
-		.events = g->spec.completion == RPERF_COMPLETION_EVENT,
-		.limit_per_s = rperf_bsg_spec_limit(&g->spec),
-		.interval_ns = g->spec.interval_ns,
-		.on_interval = bsg_tick,
-		.arg = b,
-		.on_ns = g->spec.on_ns,
-		.off_ns = g->spec.off_ns,
-		.stop = stop,
-		.peer_fd = -1,
-		.stall_ns = rperf_engine_stall_ns(&g->spec.path),
-	};
+	struct rperf_bsg_cfg c;
 	int rc;
 
+	rperf_bsg_spec_cfg(&g->spec, &c);
+	c.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
+			RPERF_ENGINE_BSG_TAIL_NS;
+	c.on_interval = bsg_tick;
+	c.arg = b;
+	c.stop = stop;
 	rperf_bsg_spec_shape(g, &c);
 
 	b->origin_ns =
