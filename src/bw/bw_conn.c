@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/endpoint.h"
 #include "session/session_ctrl.h"
 #include "session/session.h"
 #include "session/session_verbs.h"
@@ -138,23 +139,13 @@ void rperf_bw_conn_close(struct rperf_gen_conn *c)
 
 static int endpoint_json(const struct rperf_gen_conn *c, json_t **out)
 {
-	struct rperf_ctrl_endpoint cep = { 0 };
-	struct rperf_endpoint ep;
+	struct rperf_ctrl_endpoint cep;
 	uint64_t *v = calloc(2 * c->nqp, sizeof(*v));
 	int rc;
 
 	if (!v)
 		return ENOMEM;
-	rperf_qp_endpoint(c->dev, c->qp[0], c->vcfg.mtu, &ep);
-	cep.qpn = ep.qpn;
-	cep.psn = ep.psn;
-	cep.lid = ep.lid;
-	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
-	cep.mtu = (uint32_t)ep.mtu;
-	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
-	cep.addr = (uintptr_t)c->buf.addr;
-	cep.size = c->max_size;
-	cep.access = rperf_endpoint_access_bits(c->buf.access);
+	rperf_endpoint_to_wire(c->dev, c->qp[0], c->vcfg.mtu, &c->buf, &cep);
 	for (size_t i = 0; i < c->nqp; i++) {
 		v[i] = c->qp[i]->qp->qp_num;
 		v[c->nqp + i] = c->qp[i]->psn;
@@ -196,13 +187,9 @@ static int peer_from(const struct rperf_ctrl_msg *m,
 	    nq != c->nqp || np != c->nqp)
 		return EBADMSG;
 	for (size_t i = 0; i < c->nqp; i++) {
-		struct rperf_endpoint *ep = &peer->ep[i];
-
-		ep->qpn = (uint32_t)v[i];
-		ep->psn = (uint32_t)v[c->nqp + i];
-		ep->lid = cep.lid;
-		memcpy(ep->gid, cep.gid, sizeof(ep->gid));
-		ep->mtu = (int)cep.mtu;
+		rperf_endpoint_from_wire(&cep, &peer->ep[i]);
+		peer->ep[i].qpn = (uint32_t)v[i];
+		peer->ep[i].psn = (uint32_t)v[c->nqp + i];
 	}
 	peer->nqp = c->nqp;
 	peer->addr = cep.addr;
