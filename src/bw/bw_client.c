@@ -23,7 +23,7 @@
 #include "session/session.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 #include "verbs/rate.h"
 
 struct client {
@@ -62,9 +62,8 @@ static int bw_exchange(void *arg, struct rperf_session_chan *ch,
 					sizeof(err)))
 		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
 				     cfg->host, err);
-	rc = rperf_session_peer_buf_check(&c->peer.buf, cfg->verb,
-					  c->conn.max_size, cfg->host, err,
-					  sizeof(err));
+	rc = rperf_peer_buf_check(&c->peer.buf, cfg->verb, c->conn.max_size,
+				  cfg->host, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &c->conn);

@@ -9,7 +9,6 @@
 #include "engine/endpoint.h"
 #include "session/session_ctrl.h"
 #include "session/session.h"
-#include "session/session_verbs.h"
 
 /* -R, client: where the connections go from and to (rperf lat's rules). */
 static int cm_client(struct rperf_gen_conn *c,
@@ -58,13 +57,12 @@ int rperf_bw_conn_client(struct rperf_gen_conn *c,
 		c->rx_depth = c->recvs ? (unsigned int)cfg->rx_depth : 1;
 		q.recv_depth = c->rx_depth;
 		q.access = IBV_ACCESS_REMOTE_WRITE |
-			   rperf_session_verb_access(cfg->verb);
+			   rperf_verb_access(cfg->verb);
 		access = IBV_ACCESS_LOCAL_WRITE | q.access;
 	}
 	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
-						  errlen);
+		rc = rperf_verb_dev_check(c->dev, cfg->verb, err, errlen);
 	if (!rc)
 		rc = rperf_gen_depth_check(c->dev, "-t/--tx-depth",
 					   cfg->tx_depth, err, errlen);
@@ -94,8 +92,7 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 		.send_depth = gen ? (uint32_t)p->tx_depth : 1,
 		.recv_events = p->verb != RPERF_VERB_WRITE &&
 			       !rperf_verb_responder_only(p->verb),
-		.access = IBV_ACCESS_REMOTE_WRITE |
-			  rperf_session_verb_access(p->verb)
+		.access = IBV_ACCESS_REMOTE_WRITE | rperf_verb_access(p->verb)
 	};
 	int rc;
 
@@ -108,7 +105,7 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
+		rc = rperf_verb_dev_check(c->dev, p->verb, err, errlen);
 	if (!rc)
 		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
 					   err, errlen);

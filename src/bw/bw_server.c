@@ -32,7 +32,7 @@
 #include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 #define DONE_WAIT_MS 30000 /* -b: the generator done, DONE within this */
@@ -106,9 +106,8 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_session_refuse_late(&ch->s, &ch->io, why, e);
 	/* we generate towards the client's buffer: it must hold the sizes */
 	if (generates(sv))
-		rc = rperf_session_peer_buf_check(&sv->ep.buf, sv->p.verb,
-						  sv->p.size, "the client", err,
-						  sizeof(err));
+		rc = rperf_peer_buf_check(&sv->ep.buf, sv->p.verb, sv->p.size,
+					  "the client", err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));

@@ -17,6 +17,7 @@
 #include "gen/gen.h"
 #include "gen/bsg.h"
 #include "gen/rx.h"
+#include "engine/endpoint.h"
 #include "engine/gen_shape.h"
 
 struct bsg_src {
@@ -66,6 +67,8 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	g->priv = b;
 	rc = rperf_gen_depth_check(g->dev, "tx_depth", g->spec.tx_depth, err,
 				   errlen);
+	if (!rc)
+		rc = rperf_verb_dev_check(g->dev, g->spec.verb, err, errlen);
 	if (rc)
 		return rc;
 	b->bq = calloc(g->spec.qps, sizeof(*b->bq));
@@ -74,7 +77,12 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	b->conn.dev = g->dev;
 	b->conn.vcfg = g->vcfg;
 	b->conn.max_size = g->spec.size;
-	return rperf_gen_conn_open(&b->conn, &q, g->spec.qps, 0, err, errlen);
+	/* READ and atomics land in the buffer (LOCAL_WRITE) */
+	return rperf_gen_conn_open(&b->conn, &q, g->spec.qps,
+				   rperf_verb_responder_only(g->spec.verb) ?
+					   IBV_ACCESS_LOCAL_WRITE :
+					   0,
+				   err, errlen);
 }
 
 static int bsg_endpoints(struct rperf_gen_inst *g,
@@ -109,13 +117,10 @@ static int bsg_connect(struct rperf_gen_inst *g,
 		const struct rperf_ctrl_endpoint *p = &peer->qps[i];
 		struct rperf_endpoint ep;
 
-		if (g->spec.verb != RPERF_VERB_SEND && p->size < g->spec.size) {
-			snprintf(err, errlen,
-				 "the sink offers %llu B for WRITEs of %llu B",
-				 (unsigned long long)p->size,
-				 (unsigned long long)g->spec.size);
-			return EINVAL;
-		}
+		rc = rperf_peer_buf_check(p, g->spec.verb, g->spec.size,
+					  "the sink", err, errlen);
+		if (rc)
+			return rc;
 		rperf_engine_ep_from(p, &ep);
 		rc = rperf_qp_connect(b->conn.qp[i], g->dev, &g->vcfg, &ep, err,
 				      errlen);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/endpoint.h"
 #include "gen/gen.h"
 #include "gen/rx.h"
 
@@ -44,6 +45,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
 	struct sink *s = calloc(1, sizeof(*s));
+	int access;
 
 	if (!s)
 		return ENOMEM;
@@ -54,15 +56,17 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.vcfg = g->vcfg;
 	s->conn.max_size = g->spec.size;
 	s->conn.rx_depth = depth(g->dev);
-	s->conn.recvs = lsg || g->spec.verb != RPERF_VERB_WRITE;
+	s->conn.recvs = lsg || rperf_verb_consumes_recv(g->spec.verb);
+	access = IBV_ACCESS_REMOTE_WRITE |
+		 (lsg ? 0 : rperf_verb_access(g->spec.verb));
 	return rperf_gen_conn_open(
 		&s->conn,
 		&(struct rperf_qp_cfg){ .send_depth = 1,
 					.recv_depth = s->conn.rx_depth,
 					.recv_events = s->conn.recvs,
-					.access = IBV_ACCESS_REMOTE_WRITE },
-		lsg ? 1 : g->spec.qps,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, err, errlen);
+					.access = access },
+		lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
+		errlen);
 }
 
 static int sink_endpoints(struct rperf_gen_inst *g,
