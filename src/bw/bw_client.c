@@ -342,10 +342,7 @@ static int bw_measure(void *arg, struct rperf_session_chan *ch,
 	c->run->measured = true;
 	rperf_session_say_preflight(&c->run->host, &c->run->say);
 	for (size_t i = 0; i < c->conn.nqp; i++)
-		q[i] = (struct rperf_bsg_qp){ .qp = c->conn.qp[i],
-					      .buf = &c->conn.buf,
-					      .raddr = c->peer.addr,
-					      .rkey = c->peer.rkey };
+		rperf_bsg_qp_of(&q[i], &c->conn, i, c->peer.addr, c->peer.rkey);
 	rperf_retrans_begin(&c->run->retrans, NULL, c->conn.dev->name,
 			    c->conn.dev->port, (unsigned int)cfg->qp_timeout);
 	for (size_t i = 0; i < cfg->nsizes && !rc && !*c->run->stop; i++)

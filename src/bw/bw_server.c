@@ -219,10 +219,7 @@ static int bidir(struct server *sv)
 		return rperf_err_set(sv->e, RPERF_ERRC_INTERNAL, ENOMEM,
 				     "out of memory");
 	for (size_t i = 0; i < sv->conn.nqp; i++)
-		q[i] = (struct rperf_bsg_qp){ .qp = sv->conn.qp[i],
-					      .buf = &sv->conn.buf,
-					      .raddr = sv->ep.addr,
-					      .rkey = sv->ep.rkey };
+		rperf_bsg_qp_of(&q[i], &sv->conn, i, sv->ep.addr, sv->ep.rkey);
 	sv->gen_stop = 0;
 	sv->idle = 0;
 	bidir_cfg(sv, &b);

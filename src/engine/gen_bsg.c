@@ -89,46 +89,27 @@ static int bsg_endpoints(struct rperf_gen_inst *g,
 			 struct rperf_proto_inst_eps *out)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 
-	out->qps = calloc(b->conn.nqp, sizeof(*out->qps));
-	if (!out->qps)
-		return ENOMEM;
-	for (i = 0; i < b->conn.nqp; i++)
-		rperf_engine_ep(g, b->conn.qp[i], NULL, &out->qps[i]);
-	out->nqps = b->conn.nqp;
-	return 0;
+	return rperf_engine_conn_eps(g, &b->conn, false, out);
 }
 
+/* Every QP towards the sink's buffer (checked for the verb and size). */
 static int bsg_connect(struct rperf_gen_inst *g,
 		       const struct rperf_proto_inst_eps *peer, char *err,
 		       size_t errlen)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 	int rc = 0;
 
-	if (peer->nqps != b->conn.nqp) {
-		snprintf(err, errlen, "the sink has %zu QPs, the source %zu",
-			 peer->nqps, b->conn.nqp);
-		return EINVAL;
-	}
-	for (i = 0; !rc && i < b->conn.nqp; i++) {
-		const struct rperf_ctrl_endpoint *p = &peer->qps[i];
-		struct rperf_endpoint ep;
-
-		rc = rperf_peer_buf_check(p, g->spec.verb, g->spec.size,
-					  "the sink", err, errlen);
-		if (rc)
-			return rc;
-		rperf_engine_ep_from(p, &ep);
-		rc = rperf_qp_connect(b->conn.qp[i], g->dev, &g->vcfg, &ep, err,
-				      errlen);
-		b->bq[i] = (struct rperf_bsg_qp){ .qp = b->conn.qp[i],
-						  .buf = &b->conn.buf,
-						  .raddr = p->addr,
-						  .rkey = p->rkey };
-	}
+	for (size_t i = 0; !rc && i < peer->nqps; i++)
+		rc = rperf_peer_buf_check(&peer->qps[i], g->spec.verb,
+					  g->spec.size, "the sink", err,
+					  errlen);
+	if (!rc)
+		rc = rperf_engine_conn_connect(g, &b->conn, peer, err, errlen);
+	for (size_t i = 0; !rc && i < b->conn.nqp; i++)
+		rperf_bsg_qp_of(&b->bq[i], &b->conn, i, peer->qps[i].addr,
+				peer->qps[i].rkey);
 	return rc;
 }
 

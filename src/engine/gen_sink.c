@@ -73,15 +73,8 @@ static int sink_endpoints(struct rperf_gen_inst *g,
 			  struct rperf_proto_inst_eps *out)
 {
 	struct sink *s = g->priv;
-	size_t i;
 
-	out->qps = calloc(s->conn.nqp, sizeof(*out->qps));
-	if (!out->qps)
-		return ENOMEM;
-	for (i = 0; i < s->conn.nqp; i++)
-		rperf_engine_ep(g, s->conn.qp[i], &s->conn.buf, &out->qps[i]);
-	out->nqps = s->conn.nqp;
-	return 0;
+	return rperf_engine_conn_eps(g, &s->conn, true, out);
 }
 
 static int sink_connect(struct rperf_gen_inst *g,
@@ -89,22 +82,8 @@ static int sink_connect(struct rperf_gen_inst *g,
 			size_t errlen)
 {
 	struct sink *s = g->priv;
-	size_t i;
-	int rc = 0;
 
-	if (peer->nqps != s->conn.nqp) {
-		snprintf(err, errlen, "the source has %zu QPs, the sink %zu",
-			 peer->nqps, s->conn.nqp);
-		return EINVAL;
-	}
-	for (i = 0; !rc && i < s->conn.nqp; i++) {
-		struct rperf_endpoint ep;
-
-		rperf_engine_ep_from(&peer->qps[i], &ep);
-		rc = rperf_qp_connect(s->conn.qp[i], g->dev, &g->vcfg, &ep, err,
-				      errlen);
-	}
-	return rc;
+	return rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
 }
 
 static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)

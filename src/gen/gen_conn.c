@@ -6,6 +6,7 @@
  * their receives here.
  */
 #include "gen/rx.h"
+#include "gen/bsg.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -88,4 +89,12 @@ void rperf_gen_conn_free(struct rperf_gen_conn *c)
 	rperf_channel_close(c->channel);
 	c->channel = NULL;
 	rperf_buf_free(&c->buf);
+}
+
+void rperf_bsg_qp_of(struct rperf_bsg_qp *q, const struct rperf_gen_conn *c,
+		     size_t i, uint64_t raddr, uint32_t rkey)
+{
+	*q = (struct rperf_bsg_qp){
+		.qp = c->qp[i], .buf = &c->buf, .raddr = raddr, .rkey = rkey
+	};
 }
