@@ -79,14 +79,17 @@ void rperf_mesh_plan_free(struct rperf_mesh_plan *p);
  *      and column, of the cell's excess less the other end's named port's
  *      added RTT;
  *   4. a pair i -> j is named when its excess less the added RTTs of named
- *      ports among i and j is above T, and above K x the noise (1.4826 x
- *      MAD of the residuals) of a named port's cells it touches: a
- *      delay's own jitter is no pair.
+ *      ports among i and j is above T; when i or j is a named port, also
+ *      above BEHIND x that port's added RTT and K x the noise (1.4826 x
+ *      MAD of the residuals) of its cells: a delay's own jitter grows
+ *      with the delay and is no pair (a pair behind a slow port is named
+ *      only when the cell is twice as far out as the port explains).
  * Slower only: a fast cell is never out. Fewer than 3 measured cells: no
  * verdict (nothing named, said in the report).
  */
 #define RPERF_MESH_K 6.0
 #define RPERF_MESH_REL 0.2
+#define RPERF_MESH_BEHIND 1.0
 
 enum rperf_mesh_suspect_kind {
 	RPERF_MESH_PORT = 1,

@@ -271,6 +271,22 @@ static const double lab_port2[N * N] = {
 	25407,	24383,	1299,	747519,	 42111,	 563199,  9567,	   -1
 };
 
+/* The p10s of the 01:00 run (integrated main): 426 us on ports h5 and h8
+ * (ping through one: +553 us); h4 <-> h8 and h6 <-> h8 stood +112 .. +178
+ * us above h8's other cells in both directions (a late window, no fault)
+ * and were named as 3 pairs before a pair behind a named port had to stand
+ * above that port's added RTT. */
+static const double lab_port2b[N * N] = {
+	-1,	12959,	22079,	8735,	530431,	 36735,	 26431,	 519167,
+	27199,	-1,	35711,	26047,	517119,	 25151,	 11231,	 546815,
+	27711,	43903,	-1,	28607,	608255,	 18495,	 1923,	 550911,
+	27199,	11551,	25919,	-1,	694271,	 20927,	 17471,	 702463,
+	492543, 530431, 698367, 800767, -1,	 677887, 796671, 1167359,
+	25791,	27839,	24767,	16351,	657407,	 -1,	 16447,	 677887,
+	20543,	19775,	28863,	849,	854015,	 7407,	 -1,	 526335,
+	513023, 523263, 519167, 636927, 1126399, 673791, 519167, -1
+};
+
 static void lab_matrix(const double *in, double *m)
 {
 	for (size_t i = 0; i < N * N; i++)
@@ -295,6 +311,22 @@ static void test_lab_matrices(void **state)
 	assert_int_equal(v.suspects[0].host, 3);
 	assert_int_equal(v.suspects[1].host, 5);
 	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
+	rperf_mesh_verdict_free(&v);
+	lab_matrix(lab_port2b, m);
+	assert_int_equal(rperf_mesh_locate(m, N, 100000, &v), 0);
+	assert_int_equal(v.nsuspects, 2);
+	assert_int_equal(v.suspects[0].host, 4);
+	assert_int_equal(v.suspects[1].host, 7);
+	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
+	rperf_mesh_verdict_free(&v);
+	/* a pair behind a named port twice as far out as the port is one */
+	lab_matrix(lab_port2b, m);
+	m[2 * N + 4] += 1400000;
+	assert_int_equal(rperf_mesh_locate(m, N, 100000, &v), 0);
+	assert_int_equal(v.nsuspects, 3);
+	assert_int_equal(v.suspects[2].kind, RPERF_MESH_PAIR);
+	assert_int_equal(v.suspects[2].from, 2);
+	assert_int_equal(v.suspects[2].to, 4);
 	rperf_mesh_verdict_free(&v);
 }
 
@@ -339,6 +371,24 @@ static void test_job_mesh(void **state)
 	assert_int_equal(job->mesh->spec.duration_ns, 200000000ull);
 	assert_int_equal(job->mesh->spec.warmup_ns, 0);
 	assert_int_equal(job->ninst, 1);
+	rperf_job_free(job);
+	/* samples: the duration that offers them at the probe pace; the
+	 * probe schedule under probe_schedule */
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nsize = 64\n"
+						"rate = 256k\nsamples = 300\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->samples, 300);
+	assert_int_equal(job->mesh->spec.duration_ns, 600000000ull);
+	rperf_job_free(job);
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nsamples = 2k\n"
+						"probe_schedule = poisson:1k\n"
+						"schedule = concurrent\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->spec.schedule.kind, RPERF_SCHED_POISSON);
+	assert_int_equal(job->mesh->schedule, RPERF_MESH_CONCURRENT);
+	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
 	rperf_job_free(job);
 }
 
@@ -416,7 +466,16 @@ static void test_job_mesh_errors(void **state)
 	expect_error(HOSTS3 "[mesh m]\nparallel = -1\n", "[mesh m] parallel:");
 	expect_error(
 		HOSTS3 "[mesh m]\nschedule = poisson:1k\n",
-		"[mesh m] schedule: 'poisson:1k' is not a choice; accepted: rounds, concurrent");
+		"[mesh m] schedule: 'poisson:1k' is an LSG probe schedule; in [mesh], schedule is the pair schedule (rounds or concurrent): write probe_schedule = poisson:1k");
+	expect_error(
+		HOSTS3 "[mesh m]\nprobe_schedule = rounds\n",
+		"[mesh m] probe_schedule: 'rounds' is not a probe schedule");
+	expect_error(HOSTS3 "[mesh m]\nsamples = 100\n",
+		     "[mesh m] samples: samples needs a paced LSG");
+	expect_error(HOSTS3 "[mesh m]\nrate = 1M\nsamples = 100\n"
+			    "duration = 1s\n",
+		     "samples and duration both given");
+	expect_error(HOSTS3 "[mesh m]\nsamples = 0\n", "[mesh m] samples:");
 	expect_error(HOSTS3 "[mesh m]\nduration = 0\n",
 		     "[mesh m] duration: '0' is not a time");
 }
