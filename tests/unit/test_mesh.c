@@ -411,6 +411,7 @@ static void test_example(void **state)
 	assert_int_equal(job->mesh->nhosts, 7);
 	assert_int_equal(job->mesh->out_above_ns, RPERF_MESH_OUT_ABOVE_NS);
 	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
+	assert_int_equal(job->mesh->samples, 2000);
 	rperf_job_free(job);
 	if (rperf_job_load_edit(path, &ed, &job, err, sizeof(err)))
 		fail_msg("%s", err);
