@@ -293,6 +293,22 @@ static void lab_matrix(const double *in, double *m)
 		m[i] = in[i] < 0 && i % (N + 1) == 0 ? NAN : in[i];
 }
 
+/* exactly ports @a and @b named in the lab matrix @in (floor @floor) */
+static void two_ports(const double *in, double floor, size_t a, size_t b)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	lab_matrix(in, m);
+	assert_int_equal(rperf_mesh_locate(m, N, floor, &v), 0);
+	assert_int_equal(v.nsuspects, 2);
+	assert_int_equal(v.suspects[0].kind, RPERF_MESH_PORT);
+	assert_int_equal(v.suspects[0].host, a);
+	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
+	assert_int_equal(v.suspects[1].host, b);
+	rperf_mesh_verdict_free(&v);
+}
+
 static void test_lab_matrices(void **state)
 {
 	double m[N * N];
@@ -305,20 +321,8 @@ static void test_lab_matrices(void **state)
 	assert_int_equal(v.suspects[0].kind, RPERF_MESH_PORT);
 	assert_int_equal(v.suspects[0].host, 5);
 	rperf_mesh_verdict_free(&v);
-	lab_matrix(lab_port2, m);
-	locate(m, &v);
-	assert_int_equal(v.nsuspects, 2);
-	assert_int_equal(v.suspects[0].host, 3);
-	assert_int_equal(v.suspects[1].host, 5);
-	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
-	rperf_mesh_verdict_free(&v);
-	lab_matrix(lab_port2b, m);
-	assert_int_equal(rperf_mesh_locate(m, N, 100000, &v), 0);
-	assert_int_equal(v.nsuspects, 2);
-	assert_int_equal(v.suspects[0].host, 4);
-	assert_int_equal(v.suspects[1].host, 7);
-	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
-	rperf_mesh_verdict_free(&v);
+	two_ports(lab_port2, RPERF_MESH_OUT_ABOVE_NS, 3, 5);
+	two_ports(lab_port2b, 100000, 4, 7);
 	/* a pair behind a named port twice as far out as the port is one */
 	lab_matrix(lab_port2b, m);
 	m[2 * N + 4] += 1400000;
