@@ -22,7 +22,8 @@ const char *rperf_mesh_rule(void)
 	       "a port is named when the medians of its row (as source) and column (as destination) are both out, "
 	       "its added RTT the median of its row and column less the other end's named port; "
 	       "a pair is named when its cell is out after its ports' added RTT is taken off "
-	       "(through a named port: also above that port's added RTT and 6 x the noise of its cells)";
+	       "(through a named port: also above that port's added RTT and 6 x the noise of its cells); "
+	       "a named pair is measured again alone and named only when out twice (each cell's lower measurement)";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -287,6 +288,31 @@ free_bufs:
 	free(l.port);
 	free(l.added);
 	return rc;
+}
+
+/* The unordered pairs of the verdict's named pairs, at most
+ * RPERF_MESH_AGAIN_MAX, into @out; their count. */
+size_t rperf_mesh_again_pairs(const struct rperf_mesh_verdict *v,
+			      struct rperf_mesh_pair *out)
+{
+	size_t k = 0;
+
+	for (size_t s = 0; s < v->nsuspects; s++) {
+		const struct rperf_mesh_suspect *x = &v->suspects[s];
+		struct rperf_mesh_pair p = {
+			.a = (uint16_t)(x->from < x->to ? x->from : x->to),
+			.b = (uint16_t)(x->from < x->to ? x->to : x->from)
+		};
+		bool seen = false;
+
+		if (x->kind != RPERF_MESH_PAIR)
+			continue;
+		for (size_t q = 0; q < k; q++)
+			seen |= out[q].a == p.a && out[q].b == p.b;
+		if (!seen && k < RPERF_MESH_AGAIN_MAX)
+			out[k++] = p;
+	}
+	return k;
 }
 
 void rperf_mesh_verdict_free(struct rperf_mesh_verdict *v)

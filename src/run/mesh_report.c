@@ -56,6 +56,11 @@ static json_t *json_cell(const struct rperf_mesh_cell *c)
 	json_object_set_new(o, "round", json_integer((json_int_t)c->round));
 	json_object_set_new(o, "min_ns", ns(c->min_ns));
 	json_object_set_new(o, "p10_ns", ns(c->p10_ns));
+	if (isfinite(c->again_ns) || c->again_samples) {
+		json_object_set_new(o, "again_ns", ns(c->again_ns));
+		json_object_set_new(o, "again_samples",
+				    rperf_rpt_json_uint(c->again_samples));
+	}
 	return o;
 }
 
@@ -113,6 +118,8 @@ static json_t *json_locate(const struct rperf_mesh_result *m)
 				 rperf_rpt_json_uint(v->clean_cells));
 	e |= json_object_set_new(o, "cells_failed",
 				 rperf_rpt_json_uint(m->nfailed));
+	e |= json_object_set_new(o, "pairs_again",
+				 rperf_rpt_json_uint(m->again_pairs));
 	e |= json_object_set_new(o, "baseline_ns", ns(v->base_ns));
 	e |= json_object_set_new(o, "noise_ns", ns(v->noise_ns));
 	e |= json_object_set_new(o, "threshold_ns", ns(v->threshold_ns));
@@ -252,6 +259,10 @@ static void text_verdict(FILE *f, const struct rperf_mesh_result *m)
 				hname(m, s->from), hname(m, s->to),
 				s->added_ns / 1e3);
 	}
+	if (m->again_pairs)
+		fprintf(f,
+			"  measured again alone: %zu pair%s the first verdict named (a cell counts with the lower of its two measurements)\n",
+			m->again_pairs, m->again_pairs == 1 ? "" : "s");
 	fprintf(f, "  rule: %s\n", rperf_mesh_rule());
 	text_short(f, m);
 }

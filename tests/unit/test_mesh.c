@@ -334,6 +334,47 @@ static void test_lab_matrices(void **state)
 	rperf_mesh_verdict_free(&v);
 }
 
+/* A pair named by the first verdict is measured again (mesh_run.c): a
+ * cell lifted once (a late window) is no pair after it, one lifted twice
+ * stays named; rperf_mesh_again_pairs lists each unordered pair once. */
+static void test_again(void **state)
+{
+	struct rperf_job_mesh mh = { .nhosts = N,
+				     .statistic = RPERF_MESH_STAT_P10,
+				     .out_above_ns = 100000 };
+	struct rperf_mesh_cell cells[N * N];
+	struct rperf_mesh_result r = { .mesh = &mh, .cells = cells };
+	struct rperf_mesh_pair pairs[RPERF_MESH_AGAIN_MAX];
+	double m[N * N];
+
+	(void)state;
+	fill(m, 4000, 7);
+	m[1 * N + 2] += 300000; /* h2 -> h3 and h3 -> h2: one late window */
+	m[2 * N + 1] += 280000;
+	for (size_t i = 0; i < N * N; i++)
+		cells[i] = (struct rperf_mesh_cell){
+			.planned = i % (N + 1) != 0,
+			.status = RPERF_RUN_ST_OK,
+			.samples = 300,
+			.p10_ns = m[i],
+			.again_ns = NAN,
+		};
+	assert_int_equal(rperf_mesh_result_locate(&r), 0);
+	assert_int_equal(r.verdict.nsuspects, 2);
+	assert_int_equal(rperf_mesh_again_pairs(&r.verdict, pairs), 1);
+	assert_int_equal(pairs[0].a, 1);
+	assert_int_equal(pairs[0].b, 2);
+	cells[1 * N + 2].again_ns = BASE + 2000; /* measured again: fine */
+	cells[2 * N + 1].again_ns = BASE + 390000; /* slow twice */
+	assert_int_equal(rperf_mesh_result_locate(&r), 0);
+	assert_int_equal(r.verdict.nsuspects, 1);
+	assert_int_equal(r.verdict.suspects[0].kind, RPERF_MESH_PAIR);
+	assert_int_equal(r.verdict.suspects[0].from, 2);
+	assert_int_equal(r.verdict.suspects[0].to, 1);
+	assert_true(r.verdict.suspects[0].added_ns > 250000);
+	rperf_mesh_verdict_free(&r.verdict);
+}
+
 /* ---- the job section ---- */
 
 #define HOSTS3                            \
@@ -497,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_one_pair),
 		cmocka_unit_test(test_failed_cells),
 		cmocka_unit_test(test_lab_matrices),
+		cmocka_unit_test(test_again),
 		cmocka_unit_test(test_job_mesh),
 		cmocka_unit_test(test_job_mesh_errors),
 		cmocka_unit_test(test_example),

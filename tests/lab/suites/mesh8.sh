@@ -69,7 +69,7 @@ mesh() {
 	rc=$?
 	sed -n '1,12p' "$OUT/$1.txt" | sed 's/^/  [mesh] /'
 	sed -n '/^p50 RTT/,/^$/p' "$OUT/$1.txt" | sed 's/^/  [mesh] /'
-	echo "INFO $1: status $rc in $(lab_since "$t") s; cells $(jq -c '[.mesh.localization.cells_measured, .mesh.localization.cells_failed]' "$OUT/$1.json" 2> /dev/null)"
+	echo "INFO $1: status $rc in $(lab_since "$t") s; cells $(jq -c '[.mesh.localization.cells_measured, .mesh.localization.cells_failed]' "$OUT/$1.json" 2> /dev/null), pairs measured again $(jq '.mesh.localization.pairs_again' "$OUT/$1.json" 2> /dev/null), samples per cell $(jq -c '[.mesh.matrix[][] | select(. != null) | .samples] | [min, max]' "$OUT/$1.json" 2> /dev/null)"
 	echo "GOT suspects $(jq -c '.mesh.suspects' "$OUT/$1.json" 2> /dev/null)"
 	[ "$rc" = 0 ] || { echo "GOT status $rc (expected 0)"; return 1; }
 }
