@@ -9,7 +9,8 @@
 #   1-3. no fault (three runs): nothing named (no false positive);
 #   4. netem delay D (random 200-600 us, printed) on one host's switch port
 #      hX-sw (egress towards hX: every round trip from or to hX crosses it
-#      once): exactly port hX named, added RTT within 15 % + 50 us of D;
+#      once): exactly port hX named, added RTT within 15 % + 50 us of
+#      the delay the link delivers (ping's rise; D itself: see one_port);
 #   5. the same D on two ports: both named, nothing else;
 #   6. D on one direction of one pair: a prio qdisc on hB-sw whose first
 #      band (a netem) takes only RoCE v2 SENDs (BTH opcode 0..7) from hA's
@@ -26,7 +27,15 @@
 #  - parallel = 2: with 4 pairs (8 LSGs) at once the delayed cells' p10
 #    rose by 0.45-4.4 ms, a single pair's by 0.56 ms;
 #  - out_above = 100us: without a fault, cells stood up to +61 us above a
-#    28 us baseline (p50, 4 pairs at once): CPU contention, no fault.
+#    28 us baseline (p50, 4 pairs at once): CPU contention, no fault;
+#    with p10 and 2 pairs at once at most +22 us in 12 runs (4 boots).
+# Pairs (issue 21's problem left: a boot named 3 extra pairs next to two
+# slow ports): a pair behind a named port must stand above that port's
+# added RTT, and a named pair is measured again alone and named only when
+# out twice. 4 boots passed after the first rule (02:20-02:56), the last 3
+# with both; in 2 of those the two-port run named a pair at first and not
+# measured again: cells of 6-59 of 300 samples whose p10 stood out once
+# (18-29 ms, or 1.9 ms between the two slow ports) and not the second time.
 # Per pair 300 samples (samples = 300: 600 ms at the pace) after 100 ms of
 # warm-up, the LSG paced at 256 kbit/s (500 samples/s offered) with event
 # completions.
