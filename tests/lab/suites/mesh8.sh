@@ -28,11 +28,11 @@
 #    rose by 0.45-4.4 ms, a single pair's by 0.56 ms;
 #  - out_above = 100us: without a fault, cells stood up to +61 us above a
 #    28 us baseline (p50, 4 pairs at once): CPU contention, no fault;
-#    with p10 and 2 pairs at once at most +22 us in 12 runs (4 boots).
+#    with p10 and 2 pairs at once at most +22 us in 15 runs (5 boots).
 # Pairs (issue 21's problem left: a boot named 3 extra pairs next to two
 # slow ports): a pair behind a named port must stand above that port's
 # added RTT, and a named pair is measured again alone and named only when
-# out twice. 4 boots passed after the first rule (02:20-02:56), the last 3
+# out twice. 5 boots passed after the first rule (02:20-03:10), the last 4
 # with both; in 2 of those the two-port run named a pair at first and not
 # measured again: cells of 6-59 of 300 samples whose p10 stood out once
 # (18-29 ms, or 1.9 ms between the two slow ports) and not the second time.
