@@ -40,8 +40,8 @@ static int mesh_hosts(struct mesh_ctx *c, const char *v, char *why,
 	return job_parse_from(c->job, &c->hosts, v, why, whylen);
 }
 
-/* schedule in [mesh] is the pair schedule (issue 21); the LSG probe
- * schedule (issue 20's closed | fixed:R | poisson:R) is probe_schedule. */
+/* schedule in [mesh] is the pair schedule (rounds | concurrent); the LSG
+ * probe schedule ([lsg]'s closed | fixed:R | poisson:R) is probe_schedule. */
 static int mesh_schedule(struct mesh_ctx *c, const char *v, char *why,
 			 size_t whylen)
 {
