@@ -300,6 +300,7 @@ static void test_sweep_point(void **state)
 	assert_int_equal(point(&res->series[0], "p50")->diff, 1100);
 	assert_string_equal(res->run_path, arg);
 	rperf_cmp_result_free(res);
+	rperf_cmp_doc_free(r);
 	/* the sweep itself: refused, naming the values */
 	assert_int_equal(rperf_cmp_load(p, &r, err, sizeof(err)), EBADMSG);
 	assert_non_null(strstr(err, "#VALUE, VALUE one of \"1K, 2\", \"3\""));
