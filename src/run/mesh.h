@@ -165,6 +165,9 @@ int rperf_mesh_result_locate(struct rperf_mesh_result *m);
 
 int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out);
 int rperf_mesh_write_json(const char *path, const struct rperf_mesh_result *m);
+/* The same document in the Prometheus text format, atomically (--prom,
+ * src/report/report_prom.h): 0 or errno. */
+int rperf_mesh_write_prom(const char *path, const struct rperf_mesh_result *m);
 /* The verdict and summary, then (up to 16 hosts) the p50 and p99 tables;
  * larger: the outlying and failed cells. */
 int rperf_mesh_report_text(FILE *f, const struct rperf_mesh_result *m);
