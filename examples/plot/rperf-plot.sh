@@ -60,7 +60,13 @@ sweep)
 	case $key in *[!A-Za-z0-9_.-]*) echo "rperf-plot.sh: odd sweep key '$key'" >&2; exit 2 ;; esac
 	# microseconds, or milliseconds when the largest RTT is 10 ms or more
 	scale=$(awk -F'\t' '$3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e7 ? "div=1e6; unit=\"ms\"" : "div=1e3; unit=\"us\"") }' "$dat")
-	render sweep.gp "key='$key'; bars=$bars; $scale"
+	# what there is to draw: an LSG at all (a one-to-one bandwidth sweep
+	# has none: one panel), p99.9 points supported (solid) and not (hollow);
+	# gnuplot warns about a plot element with no valid point, so none is
+	# drawn empty
+	what=$(awk -F'\t' '$2 != "NaN" { l = 1 } $4 != "NaN" { b = 1 } $3 != "NaN" { if ($6 > 0) s++; else h++ }
+		END { printf "lsg=%d; bsg=%d; solid=%d; hollow=%d", l, b, s, h }' "$dat")
+	render sweep.gp "key='$key'; bars=$bars; $scale; $what"
 	;;
 cdf)
 	head -n 1 "$in" | grep -q '^size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction$' ||
@@ -73,10 +79,19 @@ cdf)
 	# x range: the lowest p0.1 and the highest p99.9 over the curves, in us
 	# (log x: the range starts at the smallest positive RTT at or above p0.1;
 	# the fractions still count every sample, non-positive ones included)
-	range=$(awk 'NF == 0 { blo = bhi = 0; next }
+	# Less than a decade between the two (the paper's 432-688 ns, the lab's
+	# 1.5 ms +- 200 us): a log axis would show no tick in it, so the x axis
+	# is linear from p0.1 whatever its sign (a non-positive RTT included),
+	# with 5 % of the span either side
+	range=$(awk 'NF == 0 { blo = bhi = bany = 0; next }
+		!bany && $2 >= 0.001 { bany = 1; if (!na++ || $1 < any) any = $1 }
 		!blo && $2 >= 0.001 && $1 > 0 { blo = 1; if (!n || $1 < lo) lo = $1 }
 		!bhi && $2 >= 0.999 { bhi = 1; if (!n++ || $1 > hi) hi = $1 }
-		END { if (hi <= lo) hi = lo * 10; printf "xlo=%.3f; xhi=%.3f", lo / 1000, hi / 1000 }' "$dat")
+		END {
+			if (hi <= lo) hi = lo * 10
+			if (hi < 10 * lo) { pad = (hi - any) / 20; if (pad <= 0) pad = hi / 20
+				printf "xlo=%.3f; xhi=%.3f; logx=0", (any - pad) / 1000, (hi + pad) / 1000 }
+			else printf "xlo=%.3f; xhi=%.3f; logx=1", lo / 1000, hi / 1000 }' "$dat")
 	render cdf.gp "titles='$titles'; $range"
 	;;
 mesh)

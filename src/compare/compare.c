@@ -52,6 +52,7 @@ static void diff_series(const struct cmp_stats *b, const struct cmp_stats *r,
 		p->diff = rv->v - bv->v;
 		p->uncertainty = err_of(b, bv) + err_of(r, rv);
 		p->unreliable = bv->unreliable || rv->unreliable;
+		p->nonpositive = bv->v <= 0 || rv->v <= 0;
 	}
 }
 
@@ -81,6 +82,15 @@ static const struct cmp_stats *single(const struct rperf_cmp_doc *d)
 	return one;
 }
 
+static bool any_nonpositive(const struct rperf_cmp_result *r)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		for (size_t k = 0; k < r->series[i].npoints; k++)
+			if (r->series[i].points[k].nonpositive)
+				return true;
+	return false;
+}
+
 static void notes_for(struct rperf_cmp_result *r, const struct rperf_cmp_doc *b,
 		      const struct rperf_cmp_doc *run)
 {
@@ -103,6 +113,9 @@ static void notes_for(struct rperf_cmp_result *r, const struct rperf_cmp_doc *b,
 		     "a report does not state its clock error: 0 ppm assumed for it");
 	note(r,
 	     "+- = histogram bucket bounds + clock error of both reports; sampling error not included (points marked * have too few samples)");
+	if (any_nonpositive(r))
+		note(r,
+		     "points marked ! have a percentile <= 0 in a report (Equation 1's RTT is a difference of two passes and may be): their difference is noise, not a latency added");
 }
 
 static int pair_all(struct rperf_cmp_result *r, const struct rperf_cmp_doc *b,

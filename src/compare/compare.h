@@ -16,7 +16,9 @@
  * exact; rel_error in the stats, else the default 2^-8, said in a note),
  * c: the clock's error (clock.error_ppm of the host that timed the series).
  * Sampling error is not in u: points that either report marks unreliable
- * (too few samples for that percentile) are flagged instead.
+ * (too few samples for that percentile) are flagged instead, and so are
+ * points where either value is <= 0 (an RTT of Equation 1 may be: the
+ * difference of two such is noise, not a latency added).
  *
  * Every byte of the files is checked; nothing here prints.
  */
@@ -39,6 +41,7 @@ struct rperf_cmp_point {
 	int64_t base, run, diff; /* ns */
 	double uncertainty; /* ns, +- */
 	bool unreliable; /* too few samples in either report */
+	bool nonpositive; /* base or run <= 0: not a latency added */
 };
 
 struct rperf_cmp_series {
@@ -61,8 +64,10 @@ struct rperf_cmp_result {
 /* One loaded report (opaque). */
 struct rperf_cmp_doc;
 
-/* Load and check @path: 0, or ENOENT/EACCES (cannot read), EBADMSG (not a
- * report rperf compare understands), ENOMEM, with @err naming the file. */
+/* Load and check @path, a report or SWEEP.json#VALUE (the point of a sweep
+ * report whose "value" is VALUE): 0, or ENOENT/EACCES (cannot read),
+ * EBADMSG (not a report rperf compare understands, a sweep without #VALUE,
+ * no such point), EINVAL (path too long), ENOMEM, with @err naming it. */
 int rperf_cmp_load(const char *path, struct rperf_cmp_doc **out, char *err,
 		   size_t errlen);
 void rperf_cmp_doc_free(struct rperf_cmp_doc *d);

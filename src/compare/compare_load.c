@@ -372,15 +372,12 @@ static int parse(struct rperf_cmp_doc *d, const json_t *root, char *err,
 		   "a report of 'rperf %.16s' has no latency to compare", cmd);
 }
 
-int rperf_cmp_load(const char *path, struct rperf_cmp_doc **out, char *err,
-		   size_t errlen)
+static int open_doc(const char *path, json_t **root, char *err, size_t errlen)
 {
-	struct rperf_cmp_doc *d;
 	json_error_t jerr;
 	bool too_large;
 	struct stat st;
 	const char *kind;
-	json_t *root;
 	FILE *f;
 	int rc;
 
@@ -398,31 +395,53 @@ int rperf_cmp_load(const char *path, struct rperf_cmp_doc **out, char *err,
 		return rc;
 	}
 	too_large = fstat(fileno(f), &st) == 0 && st.st_size > CMP_MAX_FILE;
-	root = too_large ? NULL : json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	*root = too_large ? NULL : json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
-	if (!root && too_large) {
+	if (!*root && too_large) {
 		snprintf(err, errlen,
 			 "%s: larger than %u MiB: not an rperf report", path,
 			 CMP_MAX_FILE >> 20);
 		return EBADMSG;
 	}
-	if (!root) {
+	if (!*root) {
 		snprintf(
 			err, errlen,
 			"%s: line %d: not JSON (%.100s); accepted: a JSON report of 'rperf lat' or 'rperf run'",
 			path, jerr.line, jerr.text);
 		return EBADMSG;
 	}
-	d = calloc(1, sizeof(*d));
+	return 0;
+}
+
+int rperf_cmp_load(const char *arg, struct rperf_cmp_doc **out, char *err,
+		   size_t errlen)
+{
+	struct rperf_cmp_doc *d;
+	const char *value;
+	const json_t *rep;
+	json_t *root = NULL;
+	char path[256];
+	int rc;
+
+	if (!rperf_cmp_split(arg, path, sizeof(path), &value)) {
+		snprintf(err, errlen, "%.64s...: a path of more than %zu bytes",
+			 arg, sizeof(path) - 1);
+		return EINVAL;
+	}
+	rc = open_doc(path, &root, err, errlen);
+	if (rc)
+		return rc;
+	rc = rperf_cmp_pick(root, path, value, &rep, err, errlen);
+	d = rc ? NULL : calloc(1, sizeof(*d));
 	if (!d) {
 		json_decref(root);
-		return ENOMEM;
+		return rc ? rc : ENOMEM;
 	}
-	snprintf(d->path, sizeof(d->path), "%s", path);
-	rc = parse(d, root, err, errlen);
+	snprintf(d->path, sizeof(d->path), "%s", arg);
+	rc = parse(d, rep, err, errlen);
 	json_decref(root);
 	if (!rc && !d->nstats)
-		rc = bad(err, errlen, path, "no latency series in it");
+		rc = bad(err, errlen, arg, "no latency series in it");
 	if (rc) {
 		free(d);
 		return rc;

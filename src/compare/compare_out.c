@@ -5,7 +5,8 @@
  * JSON (schema_version 1): { schema_version, command: "compare", base,
  * run (paths), base_command, run_command, figure ("rtt"|"half_rtt"),
  * unit: "ns", series: [{ base_name, run_name, base_samples, run_samples,
- * points: [{ percentile, base, run, diff, uncertainty, unreliable }] }],
+ * points: [{ percentile, base, run, diff, uncertainty, unreliable,
+ * nonpositive }] }],
  * notes: [] }. diff = run - base; uncertainty is +- in ns.
  */
 #include <errno.h>
@@ -35,9 +36,13 @@ static void text_series(FILE *f, const struct rperf_cmp_series *s)
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct rperf_cmp_point *p = &s->points[i];
 
-		fprintf(f, "  %-10s %12.3f %12.3f %+12.3f %10.3f%s\n", p->key,
+		fprintf(f, "  %-10s %12.3f %12.3f %+12.3f %10.3f%s%s\n", p->key,
 			p->base / 1e3, p->run / 1e3, p->diff / 1e3,
-			p->uncertainty / 1e3, p->unreliable ? " *" : "");
+			p->uncertainty / 1e3,
+			p->unreliable || p->nonpositive ? " " : "",
+			p->unreliable  ? (p->nonpositive ? "*!" : "*") :
+			p->nonpositive ? "!" :
+					 "");
 	}
 }
 
@@ -62,10 +67,11 @@ static json_t *json_points(const struct rperf_cmp_series *s)
 	for (size_t i = 0; a && i < s->npoints; i++) {
 		const struct rperf_cmp_point *p = &s->points[i];
 		json_t *o = json_pack(
-			"{s:s, s:I, s:I, s:I, s:f, s:b}", "percentile", p->key,
-			"base", (json_int_t)p->base, "run", (json_int_t)p->run,
-			"diff", (json_int_t)p->diff, "uncertainty",
-			p->uncertainty, "unreliable", p->unreliable);
+			"{s:s, s:I, s:I, s:I, s:f, s:b, s:b}", "percentile",
+			p->key, "base", (json_int_t)p->base, "run",
+			(json_int_t)p->run, "diff", (json_int_t)p->diff,
+			"uncertainty", p->uncertainty, "unreliable",
+			p->unreliable, "nonpositive", p->nonpositive);
 
 		if (json_array_append_new(a, o)) {
 			json_decref(a);

@@ -36,4 +36,14 @@ struct rperf_cmp_doc {
 	struct cmp_stats stats[CMP_MAX_SERIES];
 };
 
+/* Split "FILE#VALUE" (a point of a sweep) into @file and @value (NULL
+ * without '#', or when @arg itself names a file): false when too long. */
+bool rperf_cmp_split(const char *arg, char *file, size_t filelen,
+		     const char **value);
+/* The report to read from @root: @root itself, or the point of a sweep
+ * report whose "value" is @value; 0 or EBADMSG with @err (a sweep without
+ * a value, a value without a sweep, no such point). */
+int rperf_cmp_pick(const json_t *root, const char *path, const char *value,
+		   const json_t **out, char *err, size_t errlen);
+
 #endif

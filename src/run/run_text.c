@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Text report of `rperf run`: one table with a line per generator instance
- * (LSG columns are RTT percentiles in microseconds, BSG columns Gb/s), then
+ * (LSG columns are RTT percentiles in microseconds, BSG columns payload
+ * rates, three significant digits, Mb/s below 1 Gb/s), then
  * the same columns per class, per host and in total; then the clocks the
  * LSG hosts used, failed hosts, errors and warnings.
  */
@@ -17,7 +18,10 @@
 #include <rperf/hist.h>
 #include <rperf/report.h>
 
-#define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %9s %9s%s%s\n"
+#include "gen/bw_math.h"
+#include "util/rate_text.h"
+
+#define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %11s %11s%s%s\n"
 
 /* "h1 -> h4", cut to fit. */
 static void path_str(char *b, size_t n, const char *from, const char *to)
@@ -62,7 +66,7 @@ static void rtt_cols(const struct rperf_hist *h, char c[4][24])
 static void gbps_col(char *b, size_t n, size_t nbsg, double g)
 {
 	if (nbsg)
-		snprintf(b, n, "%.3f", g);
+		rperf_rate_text(b, n, g);
 	else
 		snprintf(b, n, "-");
 }
@@ -87,7 +91,7 @@ static void line(FILE *f, const char *name, const char *kind, const char *path,
 static void header(FILE *f, const char *first)
 {
 	fprintf(f, HDR_FMT, first, "KIND", "PATH", "CLASS", "p50 us", "p99 us",
-		"p99.9 us", "max us", "sent Gb/s", "recv Gb/s", "  ", "STATUS");
+		"p99.9 us", "max us", "sent", "recv", "  ", "STATUS");
 }
 
 static void instances(FILE *f, const struct rperf_run_results *r)
@@ -212,8 +216,54 @@ static void write_notes(FILE *f, const struct rperf_run_results *r)
 			seen = !strcmp(r->inst[j].spec->name, s->name);
 		if (!seen)
 			fprintf(f,
-				"note: %s: verb write: the destination sees no completion, so nothing is counted there (recv Gb/s '-'); send or write_imm are counted\n",
+				"note: %s: verb write: the destination sees no completion, so nothing is counted there (recv '-'); send or write_imm are counted\n",
 				s->name);
+	}
+}
+
+/* The link layer of host @name: "infiniband", "ethernet" or "" unknown. */
+static const char *link_of(const struct rperf_run_results *r, const char *name)
+{
+	for (size_t i = 0; i < r->job->nhosts; i++)
+		if (!strcmp(r->hosts[i].host->name, name))
+			return r->hosts[i].link_layer;
+	return "";
+}
+
+/* What the rate columns are: payload, and per BSG section the wire
+ * efficiency that turns them into wire rates (its assumptions said). */
+static void rates_note(FILE *f, const struct rperf_run_results *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->job->ninst; i++) {
+		const struct rperf_gen_spec *s = r->inst[i].spec;
+		uint32_t mtu = s->path.mtu ? s->path.mtu : 4096;
+		const char *link = link_of(r, s->from);
+		bool ib = !strcmp(link, "infiniband"), seen = false;
+
+		if (s->kind != RPERF_GEN_BSG)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->inst[j].spec->name, s->name);
+		if (seen)
+			continue;
+		if (!any)
+			fprintf(f,
+				"sent, recv: payload rates (message bytes over the run's window; 1 Gb/s = 10^9 bit/s); the wire rate is the payload rate / the wire efficiency (headers per packet; ACKs not counted):\n");
+		any = true;
+		fprintf(f,
+			"  %s: %llu B %s%s, MTU %u%s, %s: wire efficiency %.3f\n",
+			s->name, (unsigned long long)s->size,
+			rperf_verb_name(s->verb),
+			s->sizes.n ? " (the largest size)" : "", mtu,
+			s->path.mtu ? "" : " (not set: 4096 assumed)",
+			ib ? "InfiniBand (LRH, GRH, BTH, ICRC, VCRC)" :
+			link[0] ?
+			     "RoCEv2 (Ethernet, IPv4, UDP, BTH, ICRC, preamble, gap)" :
+			     "RoCEv2 assumed (link layer not reported)",
+			rperf_bw_wire_efficiency(s->size, (int)mtu, !ib, true,
+						 s->verb, s->post_list));
 	}
 }
 
@@ -323,6 +373,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		instances(f, r);
 		aggregates(f, r);
 		legend(f, r);
+		rates_note(f, r);
 		clocks(f, r);
 		write_notes(f, r);
 	}

@@ -83,6 +83,40 @@ ts_plot() {
 	want=$(jq -r '[.generators[] | select(.kind == "lsg")][0].intervals | length' "$fx/timeseries.json")/$(jq -r '[.generators[] | select(.kind == "bsg")][0].intervals | length' "$fx/timeseries.json")
 	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = "$want" ]
 }
+# issue 20: plots that read. No gnuplot warning on the normal path (stderr
+# empty); a sweep with no LSG (one-to-one bandwidth) plots its one panel;
+# a CDF spanning less than a decade (the paper's 432-688 ns) gets a linear
+# axis with ticks inside the data, a non-positive sample not squashing it.
+quiet() {  # quiet MODE IN PREFIX: rperf-plot.sh with nothing on stderr
+	"$plot" "$@" > /dev/null 2> "$3.err" || return 1
+	[ ! -s "$3.err" ] || { echo "     stderr: $(head -c 300 "$3.err")"; return 1; }
+}
+no_warnings() {
+	quiet sweep "$fx/sweep.json" "$out/q-sweep" && quiet cdf "$fx/lsg-hist.csv" "$out/q-cdf" &&
+		quiet timeseries "$fx/timeseries.json" "$out/q-ts" && quiet sweep "$out/rep.json" "$out/q-rep"
+}
+sweep_no_lsg() {
+	local n
+	n=$(jq '.points | length' "$fx/sweep.json")
+	jq '.points |= map(.lsg_rtt_ns = null | .lsg_samples = 0 | .lsg_count = 0)' "$fx/sweep.json" > "$out/nolsg.json"
+	quiet sweep "$out/nolsg.json" "$out/nolsg" || return 1
+	plot_nontrivial "$out/nolsg" 1 "$((n - 1))" && grep -q 'no LSG in this sweep' "$out/nolsg.svg"
+}
+cdf_narrow() {
+	local ticks
+	{
+		echo 'size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction'
+		echo '64,0,-100,-96,-100,1,1,0.000153'
+		awk 'BEGIN { c = 1; for (v = 432; v <= 688; v += 4) { c += 100; printf "64,0,%d,%d,%d,100,%d,%.6f\n", v, v + 4, v, c, c / 6501 } }'
+	} > "$out/narrow.csv"
+	quiet cdf "$out/narrow.csv" "$out/narrow" || return 1
+	plot_nontrivial "$out/narrow" 1 20 || return 1
+	# x tick labels (us) inside the data's 0.432 .. 0.688
+	ticks=$(grep -o '<tspan[^>]*>[^<]*</tspan>' "$out/narrow.svg" | sed 's/<[^>]*>//g; s/^ *//' |
+		awk '$1 ~ /^[0-9.]+$/ && $1 + 0 >= 0.432 && $1 + 0 <= 0.688' | wc -l)
+	echo "     x ticks inside 0.432-0.688 us: $ticks"
+	[ "$ticks" -ge 4 ]
+}
 bad_input() {
 	local rc ok=0
 	echo '{"command": "run"}' > "$out/notsweep.json"
@@ -109,6 +143,9 @@ t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot
 t "run JSON intervals[] -> time series PNG + SVG, 3 curves" ts_plot
+t "no gnuplot warning on the normal path"                 no_warnings
+t "a sweep with no LSG plots its bandwidth panel"         sweep_no_lsg
+t "a CDF spanning < a decade: linear x, 4+ ticks inside"  cdf_narrow
 t "bad inputs exit 2 with a message"                      bad_input
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -221,6 +221,114 @@ static void test_text(void **state)
 	rperf_cmp_doc_free(b);
 }
 
+/* A percentile <= 0 (Equation 1 may give one) marks its difference. */
+static void test_nonpositive(void **state)
+{
+	struct rperf_cmp_doc *b, *r;
+	struct rperf_cmp_result *res;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j, *pt;
+
+	(void)state;
+	assert_int_equal(load_text(LAT("0", "0.01", "1300", "5000", ""), &b,
+				   err, sizeof(err)),
+			 0);
+	assert_int_equal(load_text(LAT("0", "0.01", "-1235", "5000", "99.9"),
+				   &r, err, sizeof(err)),
+			 0);
+	assert_int_equal(rperf_cmp_compute(b, r, &res, err, sizeof(err)), 0);
+	assert_true(point(&res->series[0], "p50")->nonpositive);
+	assert_int_equal(point(&res->series[0], "p50")->diff, -2535);
+	assert_false(point(&res->series[0], "p99")->nonpositive);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rperf_cmp_text(f, res), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "-2.535"));
+	assert_non_null(strstr(strstr(buf, "  p50 "), " !\n"));
+	assert_non_null(strstr(strstr(buf, "  p99.9 "), " *\n"));
+	assert_null(strstr(strstr(buf, "  p99 "), "!\n  p99.9"));
+	assert_non_null(
+		strstr(buf, "note: points marked ! have a percentile <= 0"));
+	j = rperf_cmp_json(res);
+	pt = json_array_get(
+		json_object_get(json_array_get(json_object_get(j, "series"), 0),
+				"points"),
+		1);
+	assert_string_equal(
+		json_string_value(json_object_get(pt, "percentile")), "p50");
+	assert_true(json_is_true(json_object_get(pt, "nonpositive")));
+	json_decref(j);
+	free(buf);
+	rperf_cmp_result_free(res);
+	/* nothing <= 0: no mark, no note */
+	assert_int_equal(rperf_cmp_compute(b, b, &res, err, sizeof(err)), 0);
+	for (size_t i = 0; i < res->series[0].npoints; i++)
+		assert_false(res->series[0].points[i].nonpositive);
+	for (size_t i = 0; i < res->nnotes; i++)
+		assert_null(strstr(res->notes[i], "marked !"));
+	rperf_cmp_result_free(res);
+	rperf_cmp_doc_free(b);
+	rperf_cmp_doc_free(r);
+}
+
+/* SWEEP.json#VALUE: one point of a sweep report, no jq. */
+static void test_sweep_point(void **state)
+{
+	struct rperf_cmp_doc *b, *r;
+	struct rperf_cmp_result *res;
+	char err[512], arg[300], *p;
+	static const char head[] =
+		"{\"command\":\"run\",\"sweep\":{\"key\":\"bsg.load.count\"},"
+		"\"sweeps\":[{\"key\":\"bsg.load.count\"}],\"points\":["
+		"{\"index\":0,\"value\":\"1K, 2\",\"status\":\"ok\",\"report\":";
+	char *doc = malloc(sizeof(head) + sizeof(run_doc) + 128);
+
+	(void)state;
+	sprintf(doc,
+		"%s%s},{\"index\":1,\"value\":\"3\",\"status\":\"failed\",\"report\":null}]}",
+		head, run_doc);
+	p = write_tmp(doc);
+	assert_int_equal(load_text(LAT("10", "0.01", "1000", "5000", ""), &b,
+				   err, sizeof(err)),
+			 0);
+	snprintf(arg, sizeof(arg), "%s#1K, 2", p);
+	assert_int_equal(rperf_cmp_load(arg, &r, err, sizeof(err)), 0);
+	assert_int_equal(rperf_cmp_compute(b, r, &res, err, sizeof(err)), 0);
+	assert_string_equal(res->series[0].run_name, "lsg probe#0");
+	assert_int_equal(point(&res->series[0], "p50")->diff, 1100);
+	assert_string_equal(res->run_path, arg);
+	rperf_cmp_result_free(res);
+	rperf_cmp_doc_free(r);
+	/* the sweep itself: refused, naming the values */
+	assert_int_equal(rperf_cmp_load(p, &r, err, sizeof(err)), EBADMSG);
+	assert_non_null(strstr(err, "#VALUE, VALUE one of \"1K, 2\", \"3\""));
+	/* a point without a report, a value not in it */
+	snprintf(arg, sizeof(arg), "%s#3", p);
+	assert_int_equal(rperf_cmp_load(arg, &r, err, sizeof(err)), EBADMSG);
+	assert_non_null(strstr(err, "no report (status failed)"));
+	snprintf(arg, sizeof(arg), "%s#7", p);
+	assert_int_equal(rperf_cmp_load(arg, &r, err, sizeof(err)), EBADMSG);
+	assert_non_null(strstr(err, "no point with value \"7\""));
+	unlink(p);
+	free(p);
+	/* #VALUE on a report that is not a sweep */
+	p = write_tmp(run_doc);
+	snprintf(arg, sizeof(arg), "%s#1", p);
+	assert_int_equal(rperf_cmp_load(arg, &r, err, sizeof(err)), EBADMSG);
+	assert_non_null(strstr(err, "not a sweep report"));
+	/* a file whose name has a '#' is that file */
+	snprintf(arg, sizeof(arg), "%s#x", p);
+	assert_int_equal(rename(p, arg), 0);
+	assert_int_equal(rperf_cmp_load(arg, &r, err, sizeof(err)), 0);
+	rperf_cmp_doc_free(r);
+	unlink(arg);
+	free(p);
+	free(doc);
+	rperf_cmp_doc_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_run_vs_lat),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_nonpositive),
+		cmocka_unit_test(test_sweep_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

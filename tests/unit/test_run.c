@@ -241,8 +241,12 @@ static void text_table(void **state)
 	assert_non_null(strstr(buf, "GENERATOR"));
 	assert_non_null(strstr(buf, "h1 -> h4"));
 	assert_non_null(strstr(buf, "bulk"));
-	assert_non_null(strstr(buf, "20.000")); /* BSG sent */
-	assert_non_null(strstr(buf, "10.000")); /* received at h4 */
+	assert_non_null(strstr(buf, "20.0 Gb/s")); /* BSG sent */
+	assert_non_null(strstr(buf, "10.0 Gb/s")); /* received at h4 */
+	/* payload, and the wire efficiency assumed (4 KiB SENDs, RoCEv2) */
+	assert_non_null(strstr(buf, "sent, recv: payload rates"));
+	assert_non_null(strstr(buf, "  bulk: "));
+	assert_non_null(strstr(buf, "wire efficiency 0."));
 	assert_non_null(strstr(buf, "SL 1"));
 	assert_non_null(strstr(buf, "FAILED host h3"));
 	/* a's p50 in microseconds: 1000 + 3 * 2500 ns ~ 8.50 us */

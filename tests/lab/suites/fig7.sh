@@ -103,6 +103,22 @@ table() {
 		END { exit !(h && n == 4) }'
 }
 
+# rperf compare on two points of the sweep (FILE#VALUE, no jq): 3 BSGs
+# minus none; its p50 difference is the points' own p50s' difference
+compare_points() {
+	local j=$OUT/sweep.json c=$OUT/cmp-0-3.json want got
+	timeout 30 rperf compare --out_json_file "$c" "$j#0" "$j#3" > "$OUT/cmp-0-3.txt" 2>&1 ||
+		{ echo "GOT rperf compare status $?: $(head -c 400 "$OUT/cmp-0-3.txt")"; return 1; }
+	sed 's/^/  [compare] /' "$OUT/cmp-0-3.txt" | head -20
+	want=$(jq '.points[3].report.generators[] | select(.kind == "lsg") | .rtt_ns.p50 - 0' "$j" | head -1)
+	want=$((want - $(jq '.points[0].report.generators[] | select(.kind == "lsg") | .rtt_ns.p50' "$j" | head -1)))
+	got=$(jq '.series[0].points[] | select(.percentile == "p50") | .diff' "$c")
+	lab_result "fig7_compare p50_diff_ns=$got points_diff_ns=$want"
+	echo "EXPECT compare's p50 diff = point 3's LSG p50 - point 0's ($want ns), > 0"
+	echo "GOT $got"
+	[ "$got" = "$want" ] && [ "$got" -gt 0 ]
+}
+
 # the CDF: rperf lat --hist on the same path with the port idle
 hist() {
 	lab_fifo h1 || return 1
@@ -128,6 +144,7 @@ check "5 agents, h1-sw shaped to 4 Mb/s (one FIFO)"              setup
 check "Fig 7 sweep from the example file through --hosts-map"   fig7
 check "sweep JSON: 4 points ok, BSG count = value"              points_ok "$OUT/sweep.json"
 check "sweep table: one row per value"                          table
+check "rperf compare sweep.json#0 sweep.json#3 (3 BSGs minus none)" compare_points
 check "rperf lat --hist h2 -> h1: the CDF for the plot"         hist
 lab_agents_stop
 lab_summary
