@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# counters.sh - counters that explain the tail (issue 23), one boot:
+#   rxe-lab run --hosts 3 tests/lab/suites/counters.sh
+# h1 is the destination; its switch port h1-sw is shaped to 1 Mb/s (tbf)
+# with a RED child that marks ECN (ecn: CE on ECT packets instead of an
+# early drop). h3 runs an on/off BSG to h1 (SENDs, on 2 s / off 2 s), h2 an
+# LSG to h1; both with traffic class 2 (ECT(0) in the IP header's ECN
+# bits, so RED marks rather than drops). The job has three [switch]
+# hooks: `sw` (/usr/lib/rperf-lab/sw-counters h1: backlog, drops, ECN marks
+# of h1-sw), `stuck` (a command that hangs) and `broken` (exits 3).
+# Checked, from one rperf run (interval 500 ms):
+#  - the run succeeds; the LSG has samples in every interval; the hanging
+#    and the failing hooks are cut at their deadline / reported, and the
+#    results are intact (status ok, no error, every interval present);
+#  - Spearman of sw:h1-sw.backlog_bytes vs the LSG's interval p99 >= 0.7
+#    (rperf's summary, printed) and the text summary names the counter;
+#  - ECN marks appear per interval while the BSG is on, and none in an
+#    interval with the BSG off whose previous interval was off too (RED's
+#    average queue decays after the burst);
+#  - the rxe counters of h1 and h2 (sysfs hw_counters) are listed in every
+#    interval of the LSG.
+# Ends with "N passed, M failed".
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+RATE=1mbit
+T=120
+J=$OUT/counters.json
+TXT=$OUT/counters.txt
+
+setup() {
+	local p=h1-sw
+	tc -n sw qdisc del dev "$p" root 2> /dev/null
+	tc -n sw qdisc add dev "$p" root handle 1: tbf rate "$RATE" burst 4kb limit 1mb || return 1
+	# marks from 1.5 KB of average queue (12 ms at 1 Mb/s) up to 6 KB
+	tc -n sw qdisc add dev "$p" parent 1:1 handle 10: red limit 1000000 \
+		min 1500 max 6000 avpkt 600 burst 4 ecn probability 1.0 bandwidth "$RATE" || return 1
+	echo "INFO h1-sw: $(tc -n sw qdisc show dev $p | tr '\n' ' ')"
+	echo "INFO hook: $(/usr/lib/rperf-lab/sw-counters h1 | tr '\n' ' ')"
+	/usr/lib/rperf-lab/sw-counters h1 | grep -q '^h1-sw.backlog_bytes [0-9]* gauge$' || return 1
+	lab_agents_start 3 || return 1
+	echo "INFO rxe_h1 hw_counters: $(ls /sys/class/infiniband/rxe_h1/ports/1/hw_counters 2> /dev/null | tr '\n' ' ')"
+}
+
+job_write() {
+	{
+		printf '[global]\nduration = 16s\nwarmup = 1s\ntimeout = 10s\n'
+		for i in 1 2 3; do
+			printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
+				"$i" "$i" "$i" "$(lab_host_gid "h$i")"
+		done
+		printf '[switch sw]\ncounters = /usr/lib/rperf-lab/sw-counters h1\n'
+		printf '[switch stuck]\ncounters = echo stuck.alive 1; sleep 30\n'
+		printf '[switch broken]\ncounters = echo broken.x 1; exit 3\n'
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 2\ntclass = 2\ninterval = 500ms\nqp_timeout = 18\n'
+		printf '[bsg load]\nfrom = h3\nto = h1\nverb = send\nsize = 512\ntx_depth = 8\ncq_mod = 1\n'
+		printf 'mtu = 1024\nqp_timeout = 18\ntclass = 2\non = 2s\noff = 2s\ninterval = 500ms\n'
+	} > "$1"
+}
+
+the_run() {
+	local job=$OUT/counters.ini rc
+	job_write "$job"
+	rperf run --check "$job" > /dev/null 2>&1 || { echo "GOT rperf run --check refused the job: $(rperf run --check "$job" 2>&1 | head -3)"; return 1; }
+	rm -f "$J"
+	timeout "$T" rperf run --key-file "$LAB_KEY" "$job" --out_json_file "$J" > "$TXT" 2>&1
+	rc=$?
+	sed 's/^/  [run] /' "$TXT"
+	echo "INFO hook h1-sw after: $(/usr/lib/rperf-lab/sw-counters h1 | tr '\n' ' ')"
+	[ "$rc" = 0 ] || { echo "GOT rperf run status $rc"; return 1; }
+	[ -s "$J" ] || { echo "GOT no JSON"; return 1; }
+}
+
+LSG='[.generators[] | select(.kind == "lsg")][0]'
+BSG='[.generators[] | select(.kind == "bsg")][0]'
+results_intact() {
+	local st n empty err
+	st=$(jq -r "$LSG.status" "$J")
+	err=$(jq -r "$LSG.error" "$J")
+	n=$(jq "$LSG.intervals | length" "$J")
+	empty=$(jq "$LSG.intervals[:-1] | map(select(.samples == 0)) | length" "$J")
+	echo "INFO switches: $(jq -c '.counters.switches' "$J")"
+	lab_result "counters_results lsg_status=$st lsg_intervals=$n empty_intervals=$empty samples=$(jq "$LSG.samples" "$J")"
+	[ "$st" = ok ] && [ -z "$err" ] || { echo "GOT LSG status $st error '$err'"; return 1; }
+	lab_expect_ge "LSG intervals" "$n" 25 || return 1
+	[ "$empty" = 0 ] || { echo "GOT $empty LSG intervals without a sample"; return 1; }
+}
+
+hooks_cut() {
+	local cut runs failed bf
+	cut=$(jq '.counters.switches[] | select(.name == "stuck") | .cut' "$J")
+	runs=$(jq '.counters.switches[] | select(.name == "stuck") | .runs' "$J")
+	bf=$(jq '.counters.switches[] | select(.name == "broken") | .failed' "$J")
+	failed=$(jq '.counters.switches[] | select(.name == "sw") | .failed' "$J")
+	lab_result "counters_hooks stuck_runs=$runs stuck_cut=$cut broken_failed=$bf sw_failed=$failed"
+	grep -E '^switch stuck: .*cut at the deadline.*cut at its deadline \(0\.500 s\)' "$TXT" ||
+		{ echo "GOT no 'switch stuck: ... cut at its deadline' line in the text report"; return 1; }
+	grep -E '^switch broken: .*exited with status 3' "$TXT" ||
+		{ echo "GOT no 'switch broken: ... exited with status 3' line"; return 1; }
+	lab_expect_ge "stuck: runs cut" "$cut" 10 || return 1
+	[ "$cut" = "$runs" ] || { echo "GOT stuck: $cut of $runs runs cut"; return 1; }
+	[ "$failed" = 0 ] || { echo "GOT the sw hook failed $failed times: $(jq -r '.counters.switches[0].error' "$J")"; return 1; }
+}
+
+spearman_backlog() {
+	local rho
+	echo "INFO tail: $(jq -c '.counters.tail' "$J" | head -c 2000)"
+	echo "INFO p99_us/backlog per interval: $(jq -c "$LSG.intervals | map([.start_s, .p99_us, .counters[\"sw:h1-sw.backlog_bytes\"]])" "$J" | head -c 2000)"
+	rho=$(jq '[.counters.tail[0].ranked[] | select(.counter == "sw:h1-sw.backlog_bytes")][0].spearman // empty' "$J")
+	lab_result "counters_spearman counter=sw:h1-sw.backlog_bytes rho=$rho"
+	grep -A12 '^counters vs p99 of probe' "$TXT" | grep -q 'sw:h1-sw.backlog_bytes' ||
+		{ echo "GOT the text summary does not name sw:h1-sw.backlog_bytes"; return 1; }
+	lab_expect_ge "Spearman(backlog, interval p99)" "$rho" 0.7
+}
+
+ecn_marks() {
+	local on off
+	echo "INFO gbps/marks per BSG interval: $(jq -c "$BSG.intervals | map([.start_s, .gbps, .counters[\"sw:h1-sw.ecn_marks\"]])" "$J" | head -c 2000)"
+	# marks in intervals where the BSG sent; in "off" intervals after an off one
+	on=$(jq "[$BSG.intervals[] | select(.gbps > 0) | .counters[\"sw:h1-sw.ecn_marks\"] // 0] | add" "$J")
+	off=$(jq "$BSG.intervals as \$v | [range(1; \$v | length) | select(\$v[.].gbps == 0 and \$v[. - 1].gbps == 0) | \$v[.].counters[\"sw:h1-sw.ecn_marks\"] // 0] | add // 0" "$J")
+	lab_result "counters_ecn marks_on=$on marks_off=$off"
+	lab_expect_ge "ECN marks while the BSG is on" "$on" 1 || return 1
+	[ "$off" = 0 ] || { echo "GOT $off ECN marks with the BSG off"; return 1; }
+}
+
+rxe_listed() {
+	local n1 n2 miss
+	n1=$(jq "$LSG.intervals[0].counters | keys | map(select(startswith(\"h1:rxe_h1/1/\"))) | length" "$J")
+	n2=$(jq "$LSG.intervals[0].counters | keys | map(select(startswith(\"h2:rxe_h2/1/\"))) | length" "$J")
+	miss=$(jq "$LSG.intervals | map(select((.counters // {}) | keys | map(select(startswith(\"h1:rxe_h1/1/\"))) | length != $n1)) | length" "$J")
+	echo "INFO h1 counters: $(jq -c "$LSG.intervals[2].counters | with_entries(select(.key | startswith(\"h1:\")))" "$J" | head -c 1500)"
+	lab_result "counters_rxe h1=$n1 h2=$n2 intervals_missing=$miss"
+	lab_expect_ge "h1 rxe counters per interval" "$n1" 5 || return 1
+	lab_expect_ge "h2 rxe counters per interval" "$n2" 5 || return 1
+	jq -e "$LSG.intervals[0].counters | has(\"h1:rxe_h1/1/rcvd_pkts\")" "$J" > /dev/null ||
+		{ echo "GOT no h1:rxe_h1/1/rcvd_pkts"; return 1; }
+	[ "$miss" = 0 ]
+}
+
+check "3 agents, h1-sw tbf $RATE + RED ecn, hook prints" setup
+check "rperf run: LSG + on/off BSG + 3 switch hooks"     the_run
+check "results intact (LSG ok, every interval sampled)"  results_intact
+check "hanging hook cut at its deadline, failing one reported" hooks_cut
+check "Spearman(backlog, p99) >= 0.7, summary names it"  spearman_backlog
+check "ECN marks per interval, only while the BSG is on" ecn_marks
+check "rxe counters listed per interval"                 rxe_listed
+lab_agents_stop
+lab_summary
