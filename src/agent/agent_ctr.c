@@ -5,13 +5,84 @@
  * reads its RDMA devices' sysfs counters and their netdevs' pause/PFC
  * statistics (src/counters) and sends the per-interval deltas in its
  * REPORT ("counters", rows from the start instant on its own clock).
- * A dry run reads nothing. Reading failures leave missing rows, never an
- * error of the experiment.
+ * On InfiniBand it also reads the PMA counters of the switch port facing
+ * its HCA (pma.h; the port is found once, at PLAN; a read that fails turns
+ * them off for the run, since a MAD that gets no answer blocks for
+ * seconds); on RoCE it logs one line saying why not. A dry run reads
+ * nothing. Reading failures leave missing rows, never an error of the
+ * experiment.
  */
 #include "agent/agent_priv.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The device the plan names, else the first one in sysfs. */
+static void plan_dev(const struct rperf_proto_plan *p, char *dev, size_t len)
+{
+	struct dirent **ents;
+	int n;
+
+	snprintf(dev, len, "%s", p->device.device);
+	if (*dev)
+		return;
+	n = scandir(RPERF_CTR_SYSFS, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (!*dev && ents[i]->d_name[0] != '.')
+			snprintf(dev, len, "%.63s", ents[i]->d_name);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+/* Find the switch port facing our HCA (InfiniBand), or say why not. */
+static void pma_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
+{
+	struct agent_ctr *c = &a->exp.ctr;
+	const char *ll = a->engine->link_layer ?
+				 a->engine->link_layer(a->exp.eng) :
+				 NULL;
+	char why[300];
+
+	plan_dev(p, c->dev, sizeof(c->dev));
+	c->port = p->device.port > 0 ? p->device.port : 1;
+	if (!c->dev[0] || !ll)
+		return;
+	if (rperf_pma_skip_why(c->dev, c->port, ll, why, sizeof(why))) {
+		agent_log(a, "controller %s: %s", a->exp.peer, why);
+		return;
+	}
+	if (rperf_pma_find_peer(c->dev, c->port, &c->peer, why, sizeof(why))) {
+		agent_log(a, "controller %s: IB PMA counters not read: %s",
+			  a->exp.peer, why);
+		return;
+	}
+	snprintf(c->pma_prefix, sizeof(c->pma_prefix), "lid%u/%u/", c->peer.lid,
+		 c->peer.port);
+	c->pma = true;
+}
+
+static void pma_sample(struct rperf_agent *a)
+{
+	struct agent_ctr *c = &a->exp.ctr;
+	struct rperf_pma_counters pc;
+	char why[200];
+
+	if (!c->pma)
+		return;
+	if (rperf_pma_read(c->dev, c->port, &c->peer, &pc, why, sizeof(why))) {
+		agent_log(
+			a,
+			"controller %s: IB PMA counters of LID %u port %u: %s; not read again in this run",
+			a->exp.peer, c->peer.lid, c->peer.port, why);
+		c->pma = false;
+		return;
+	}
+	(void)rperf_pma_to_reading(&pc, c->wide, c->pma_prefix, c->rd);
+}
 
 void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
 {
@@ -31,6 +102,8 @@ void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
 		return;
 	c->rd = malloc(sizeof(*c->rd));
 	c->interval_ns = c->rd ? iv : 0;
+	if (c->rd)
+		pma_plan(a, p);
 }
 
 /* One reading at @now (the agent's clock). */
@@ -42,6 +115,8 @@ static void sample(struct rperf_agent *a, uint64_t now)
 
 	c->rd->n = 0;
 	rc = rperf_ctr_read_host(c->sysroot, c->rd, err, sizeof(err));
+	if (!rc)
+		pma_sample(a);
 	if (rc && !c->said) {
 		agent_log(a, "controller %s: counters: %s", a->exp.peer, err);
 		c->said = true;

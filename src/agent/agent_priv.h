@@ -8,6 +8,7 @@
 
 #include "agent/agent.h"
 #include "counters/counters.h"
+#include "verbs/pma.h"
 #include "engine/proto.h"
 #include "serve/serve.h"
 
@@ -19,6 +20,12 @@ struct agent_ctr {
 	const char *sysroot; /* NULL: /sys/class/infiniband */
 	struct rperf_ctr_reading *rd;
 	struct rperf_ctr_series s;
+	/* InfiniBand: the PMA counters of the switch port facing the HCA */
+	bool pma;
+	char dev[RPERF_NAME_LEN], pma_prefix[40];
+	int port;
+	struct rperf_pma_peer peer;
+	struct rperf_pma_wide wide[6];
 };
 
 /* The active controller and its experiment. */

@@ -311,19 +311,43 @@ static json_t *json_tail(const struct rperf_run_results *r)
 	return a;
 }
 
+/* "IB PMA counters skipped on ...: why" when hosts are RoCE; "" else. */
+static void pma_note(const struct rperf_run_results *r, char *b, size_t len)
+{
+	size_t n = 0, k = 0;
+
+	b[0] = '\0';
+	for (size_t i = 0; i < r->job->nhosts && n + 1 < len; i++) {
+		const struct rperf_run_host *h = &r->hosts[i];
+
+		if (!h->reported || strcmp(h->link_layer, "ethernet"))
+			continue;
+		n += (size_t)snprintf(b + n, len - n, "%s%s",
+				      k++ ? ", " :
+					    "IB PMA counters skipped on ",
+				      h->host->name);
+	}
+	if (k && n + 1 < len)
+		snprintf(
+			b + n, len - n,
+			": RoCE ports (Ethernet link layer) have no InfiniBand subnet to send PMA MADs through; read Ethernet switches with [switch NAME] counters = CMD");
+}
+
 int run_ctr_json(json_t *root, const struct rperf_run_results *r)
 {
 	json_t *gens = json_object_get(root, "generators"), *o;
+	char note[600];
 	int e = 0;
 
 	if (!any_series(r))
 		return 0;
 	for (size_t i = 0; !e && i < r->job->ninst; i++)
 		e = gen_counters(json_array_get(gens, i), r, &r->inst[i]);
-	o = json_pack("{s:f, s:o, s:o, s:o}", "interval_s",
+	pma_note(r, note, sizeof(note));
+	o = json_pack("{s:f, s:o, s:o, s:o, s:s?}", "interval_s",
 		      (double)run_hook_interval_ns(r->job) / 1e9, "hosts",
 		      json_hosts(r), "switches", json_switches(r), "tail",
-		      json_tail(r));
+		      json_tail(r), "pma_skipped", note[0] ? note : NULL);
 	if (e || !o || json_object_set_new(root, "counters", o))
 		return -1;
 	return 0;
@@ -332,9 +356,13 @@ int run_ctr_json(json_t *root, const struct rperf_run_results *r)
 void run_ctr_text(FILE *f, const struct rperf_run_results *r)
 {
 	struct run_tail_item top[RUN_TAIL_TOP];
+	char note[600];
 
 	if (!any_series(r))
 		return;
+	pma_note(r, note, sizeof(note));
+	if (note[0])
+		fprintf(f, "%s\n", note);
 	for (size_t i = 0; i < r->job->nswitches; i++) {
 		const struct rperf_run_switch *w = &r->sw[i];
 

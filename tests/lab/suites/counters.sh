@@ -19,7 +19,9 @@
 #    interval with the BSG off whose previous interval was off too (RED's
 #    average queue decays after the burst);
 #  - the rxe counters of h1 and h2 (sysfs hw_counters) are listed in every
-#    interval of the LSG.
+#    interval of the LSG;
+#  - the IB PMA reader is skipped on these RoCE ports with one line (agent
+#    log and report).
 # Ends with "N passed, M failed".
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
@@ -138,6 +140,17 @@ rxe_listed() {
 	[ "$miss" = 0 ]
 }
 
+pma_skipped() {
+	local a t
+	a=$(grep -h 'IB PMA counters skipped' /tmp/agent-h1.log | head -1)
+	t=$(grep '^IB PMA counters skipped on' "$TXT")
+	echo "INFO agent: $a"
+	echo "INFO report: $t"
+	[ -n "$a" ] && [ -n "$t" ] || { echo "GOT no one-line PMA skip (agent log, report)"; return 1; }
+	[ "$(grep -c '^IB PMA counters skipped on' "$TXT")" = 1 ] || { echo "GOT more than one line"; return 1; }
+	echo "$t" | grep -q 'h1, h2, h3: RoCE ports'
+}
+
 check "3 agents, h1-sw tbf $RATE + RED ecn, hook prints" setup
 check "rperf run: LSG + on/off BSG + 3 switch hooks"     the_run
 check "results intact (LSG ok, every interval sampled)"  results_intact
@@ -145,5 +158,6 @@ check "hanging hook cut at its deadline, failing one reported" hooks_cut
 check "Spearman(backlog, p99) >= 0.7, summary names it"  spearman_backlog
 check "ECN marks per interval, only while the BSG is on" ecn_marks
 check "rxe counters listed per interval"                 rxe_listed
+check "IB PMA reader skipped on RoCE with one line"      pma_skipped
 lab_agents_stop
 lab_summary
