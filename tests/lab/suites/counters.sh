@@ -3,10 +3,13 @@
 # counters.sh - counters that explain the tail (issue 23), one boot:
 #   rxe-lab run --hosts 3 tests/lab/suites/counters.sh
 # h1 is the destination; its switch port h1-sw is shaped to 1 Mb/s (tbf)
-# with a RED child that marks ECN (ecn: CE on ECT packets instead of an
-# early drop). h3 runs an on/off BSG to h1 (SENDs, on 2 s / off 2 s), h2 an
-# LSG to h1; both with traffic class 2 (ECT(0) in the IP header's ECN
-# bits, so RED marks rather than drops). The job has three [switch]
+# with an fq_codel child of one flow queue (a FIFO: the LSG waits behind
+# the BSG) that marks ECN (ecn: CE on ECT packets whose sojourn stays above
+# the 5 ms target, instead of a drop). fq_codel, not RED: it is built into
+# Debian's kernel; sch_red is a module the lab image does not carry.
+# h3 runs an on/off BSG to h1 (SENDs, on 2 s / off 2 s), h2 an LSG to h1;
+# both with traffic class 2 (ECT(0) in the IP header's ECN bits, so CoDel
+# marks rather than drops). The job has three [switch]
 # hooks: `sw` (/usr/lib/rperf-lab/sw-counters h1: backlog, drops, ECN marks
 # of h1-sw), `stuck` (a command that hangs) and `broken` (exits 3).
 # Checked, from one rperf run (interval 500 ms):
@@ -16,8 +19,8 @@
 #  - Spearman of sw:h1-sw.backlog_bytes vs the LSG's interval p99 >= 0.7
 #    (rperf's summary, printed) and the text summary names the counter;
 #  - ECN marks appear per interval while the BSG is on, and none in an
-#    interval with the BSG off whose previous interval was off too (RED's
-#    average queue decays after the burst);
+#    interval with the BSG off whose previous interval was off too (the
+#    queue drains, and CoDel leaves its marking state, after the burst);
 #  - the rxe counters of h1 and h2 (sysfs hw_counters) are listed in every
 #    interval of the LSG;
 #  - the IB PMA reader is skipped on these RoCE ports with one line (agent
@@ -34,9 +37,9 @@ setup() {
 	local p=h1-sw
 	tc -n sw qdisc del dev "$p" root 2> /dev/null
 	tc -n sw qdisc add dev "$p" root handle 1: tbf rate "$RATE" burst 4kb limit 1mb || return 1
-	# marks from 1.5 KB of average queue (12 ms at 1 Mb/s) up to 6 KB
-	tc -n sw qdisc add dev "$p" parent 1:1 handle 10: red limit 1000000 \
-		min 1500 max 6000 avpkt 600 burst 4 ecn probability 1.0 bandwidth "$RATE" || return 1
+	# one flow queue: a FIFO whose packets are marked after 5 ms of sojourn
+	tc -n sw qdisc add dev "$p" parent 1:1 handle 10: fq_codel flows 1 \
+		limit 10000 target 5ms interval 50ms ecn || return 1
 	echo "INFO h1-sw: $(tc -n sw qdisc show dev $p | tr '\n' ' ')"
 	echo "INFO hook: $(/usr/lib/rperf-lab/sw-counters h1 | tr '\n' ' ')"
 	/usr/lib/rperf-lab/sw-counters h1 | grep -q '^h1-sw.backlog_bytes [0-9]* gauge$' || return 1
@@ -151,7 +154,7 @@ pma_skipped() {
 	echo "$t" | grep -q 'h1, h2, h3: RoCE ports'
 }
 
-check "3 agents, h1-sw tbf $RATE + RED ecn, hook prints" setup
+check "3 agents, h1-sw tbf $RATE + fq_codel ecn, hook prints" setup
 check "rperf run: LSG + on/off BSG + 3 switch hooks"     the_run
 check "results intact (LSG ok, every interval sampled)"  results_intact
 check "hanging hook cut at its deadline, failing one reported" hooks_cut
