@@ -97,10 +97,10 @@ int rperf_ctr_series_sample(struct rperf_ctr_series *s, uint64_t t_ns,
 	for (size_t c = 0; c < s->ncols; c++) {
 		uint64_t cur = value_of(s, c, r), p = s->prev[c], d;
 
-		if (cur == RPERF_CTR_MISSING)
+		if (s->gauge[c]) /* the level when the interval began */
+			d = p;
+		else if (cur == RPERF_CTR_MISSING)
 			d = RPERF_CTR_MISSING;
-		else if (s->gauge[c])
-			d = cur;
 		else if (p == RPERF_CTR_MISSING)
 			d = RPERF_CTR_MISSING;
 		else

@@ -6,7 +6,9 @@
  * pause/PFC statistics (counters_ethtool.c, the ETHTOOL_GSTATS ioctl), or
  * the `name value` lines of a switch's counters command (counters_hook.c).
  * A series turns readings taken at each interval tick into per-interval
- * deltas (a counter) or the value at the tick (a gauge). Names are as the
+ * deltas (a counter) or the reading at the interval's start (a gauge: a
+ * queue's backlog then; the level that its interval's packets met first,
+ * which an on/off load aligns with better than the reading at its end). Names are as the
  * kernel (or the command) names them; values are unsigned 64-bit.
  */
 #ifndef RPERF_COUNTERS_H
@@ -66,7 +68,7 @@ int rperf_ctr_parse_lines(const char *text, const char *prefix,
 
 /* Per-interval values: row i covers [start_ns[i], start_ns[i] + dur_ns[i])
  * (ns from the run's start); v[i * ncols + c] is column c's delta (gauge:
- * its value at the row's end) or RPERF_CTR_MISSING. */
+ * its reading at the row's start) or RPERF_CTR_MISSING. */
 struct rperf_ctr_series {
 	size_t ncols;
 	char (*names)[RPERF_CTR_NAME];

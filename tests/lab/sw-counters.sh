@@ -4,7 +4,8 @@
 # `[switch NAME] counters = CMD` hook (issue 23): for each port hI-sw of
 # netns sw (every port, or those facing the HOSTs given: h1 h3 ...), from
 # `tc -s qdisc show`, one `name value [gauge]` line each:
-#   hI-sw.backlog_bytes N gauge   the root qdisc's queue now (bytes)
+#   hI-sw.backlog_bytes N gauge   the root qdisc's queue now (bytes; rperf
+#                                 shows it per interval as read at its start)
 #   hI-sw.drops N                 packets the root qdisc dropped (its
 #                                 children's drops included)
 #   hI-sw.ecn_marks N             packets marked CE (red: "marked",
