@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # counters.gp - an `rperf run` report's latency and counters on one time
-# axis (issue 23): the first LSG's RTT p99 per interval (left axis) and its
+# axis: the first LSG's RTT p99 per interval (left axis) and its
 # top-ranked counters (Spearman with the p99; JSON counters.tail), each
 # scaled to its own largest value (right axis, 0..1). Called by
 # rperf-plot.sh with -e "dat='F'; out='F'; term='T'; div=1e3; unit='us';

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The host's counters as a time series (issue 23): from GO's start instant
+ * The host's counters as a time series: from GO's start instant
  * to STOP, at the smallest interval of the host's generators, the agent
- * reads its RDMA devices' sysfs counters and their netdevs' pause/PFC
- * statistics (src/counters) and sends the per-interval deltas in its
+ * reads the sysfs counters of the RDMA device its plan names (else the
+ * first one in sysfs) and its netdevs' pause/PFC statistics
+ * (src/counters) and sends the per-interval deltas in its
  * REPORT ("counters", rows from the start instant on its own clock).
  * On InfiniBand it also reads the PMA counters of the switch port facing
  * its HCA (pma.h; the port is found once, at PLAN; a read that fails turns
@@ -39,7 +40,7 @@ static void plan_dev(const struct rperf_proto_plan *p, char *dev, size_t len)
 }
 
 /* Find the switch port facing our HCA (InfiniBand), or say why not. */
-static void pma_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
+static void pma_plan(struct rperf_agent *a)
 {
 	struct agent_ctr *c = &a->exp.ctr;
 	const char *ll = a->engine->link_layer ?
@@ -47,8 +48,6 @@ static void pma_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
 				 NULL;
 	char why[300];
 
-	plan_dev(p, c->dev, sizeof(c->dev));
-	c->port = p->device.port > 0 ? p->device.port : 1;
 	if (!c->dev[0] || !ll)
 		return;
 	if (rperf_pma_skip_why(c->dev, c->port, ll, why, sizeof(why))) {
@@ -102,8 +101,10 @@ void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
 		return;
 	c->rd = malloc(sizeof(*c->rd));
 	c->interval_ns = c->rd ? iv : 0;
+	plan_dev(p, c->dev, sizeof(c->dev)); /* the device the engine opens */
+	c->port = p->device.port > 0 ? p->device.port : 1;
 	if (c->rd)
-		pma_plan(a, p);
+		pma_plan(a);
 }
 
 /* One reading at @now (the agent's clock). */
@@ -114,7 +115,7 @@ static void sample(struct rperf_agent *a, uint64_t now)
 	int rc;
 
 	c->rd->n = 0;
-	rc = rperf_ctr_read_host(c->sysroot, c->rd, err, sizeof(err));
+	rc = rperf_ctr_read_host(c->sysroot, c->dev, c->rd, err, sizeof(err));
 	if (!rc)
 		pma_sample(a);
 	if (rc && !c->said) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Counters as time series beside the latency (issue 23). A reading is a
+ * Counters as time series beside the latency. A reading is a
  * set of named values taken at one instant: the RDMA devices' sysfs
  * hw_counters and port counters (counters_sysfs.c), their netdevs'
  * pause/PFC statistics (counters_ethtool.c, the ETHTOOL_GSTATS ioctl), or
@@ -41,15 +41,16 @@ int rperf_ctr_add(struct rperf_ctr_reading *r, const char *name, uint64_t v,
 		  bool gauge);
 
 /*
- * Every RDMA device under @sysroot (NULL: RPERF_CTR_SYSFS): the files of
+ * RDMA device @dev (NULL or "": every one) under @sysroot (NULL:
+ * RPERF_CTR_SYSFS): the files of
  * DEV/hw_counters, DEV/ports/P/hw_counters and DEV/ports/P/counters as
  * "DEV/P/NAME" ("DEV/NAME" device-wide), then the pause/PFC statistics of
  * each port's netdev (DEV/ports/P/gid_attrs/ndevs/0) as "IFNAME/NAME".
  * A file that is not a number is skipped (some are not counters). 0, or
- * ENOENT with @err when there is no device at all.
+ * ENOENT with @err when there is no such device.
  */
-int rperf_ctr_read_host(const char *sysroot, struct rperf_ctr_reading *r,
-			char *err, size_t errlen);
+int rperf_ctr_read_host(const char *sysroot, const char *dev,
+			struct rperf_ctr_reading *r, char *err, size_t errlen);
 
 /* The ethtool statistics of @ifname whose name holds "pause" or "pfc",
  * as "IFNAME/NAME". 0 (none is fine), or an errno with @err. */

@@ -111,8 +111,8 @@ static int read_ports(const char *ddir, const char *dev,
 	return rc;
 }
 
-int rperf_ctr_read_host(const char *sysroot, struct rperf_ctr_reading *r,
-			char *err, size_t errlen)
+int rperf_ctr_read_host(const char *sysroot, const char *dev,
+			struct rperf_ctr_reading *r, char *err, size_t errlen)
 {
 	char ddir[320], sub[352];
 	struct dirent **ents;
@@ -122,7 +122,8 @@ int rperf_ctr_read_host(const char *sysroot, struct rperf_ctr_reading *r,
 		sysroot = RPERF_CTR_SYSFS;
 	n = scandir(sysroot, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
-		if (!rc && visible(ents[i])) {
+		if (!rc && visible(ents[i]) &&
+		    (!dev || !*dev || !strcmp(dev, ents[i]->d_name))) {
 			ndev++;
 			snprintf(ddir, sizeof(ddir), "%.200s/%.64s", sysroot,
 				 ents[i]->d_name);
@@ -136,7 +137,8 @@ int rperf_ctr_read_host(const char *sysroot, struct rperf_ctr_reading *r,
 	if (n >= 0)
 		free(ents);
 	if (!rc && !ndev) {
-		snprintf(err, errlen, "no RDMA device under %s", sysroot);
+		snprintf(err, errlen, "no RDMA device %s under %s",
+			 dev && *dev ? dev : "at all", sysroot);
 		return ENOENT;
 	}
 	if (rc)

@@ -203,7 +203,7 @@ static int counters_set(json_t *o, const struct rperf_ctr_series *s)
 	return json_object_set_new(o, "counters", c) ? ENOMEM : 0;
 }
 
-/* the optional "counters" (an agent before issue 23 sends none) */
+/* the optional "counters" (an older agent sends none) */
 static int counters_get(const json_t *o, struct rperf_proto_report *r,
 			char *why, size_t whylen)
 {

@@ -129,7 +129,7 @@ struct rperf_run_host {
 	bool has_start;
 	uint64_t start_ns;
 	/* its REPORT's "counters": RDMA device and netdev counters per
-	 * interval, rows from the start instant (issue 23) */
+	 * interval, rows from the start instant */
 	struct rperf_ctr_series counters;
 	struct rperf_run_agg sent; /* sources on this host */
 	struct rperf_run_agg received; /* sinks on this host (gbps unused) */

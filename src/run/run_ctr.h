@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Counters beside the latency in rperf run's report (issue 23): each
+ * Counters beside the latency in rperf run's report: each
  * interval of a generator gets the counters of its two hosts and of every
  * switch ("counters": {"HOST:DEV/PORT/NAME": delta, "SWITCH:NAME": ...}),
  * the row of each series nearest the interval's start; the summary ranks

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The switches' counters commands during a run (issue 23): one thread per
+ * The switches' counters commands during a run: one thread per
  * [switch NAME], from the start instant to the end of the run phase, runs
  * its command at each interval (the job's smallest generator interval)
  * with that interval as its deadline. A command that fails, hangs or

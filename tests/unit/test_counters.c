@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Counters as time series (issue 23): readings of a scripted sysfs tree,
+ * Counters as time series: readings of a scripted sysfs tree,
  * per-interval deltas (reset, missing, gauge), the hook's line format, its
  * deadline, Spearman's rho on known answers, and the REPORT's "counters"
  * object round trip and hostile copies.
@@ -79,7 +79,8 @@ static void sysfs_tree(void **state)
 	put(p, "18446744073709551615\n");
 	snprintf(p, sizeof(p), "%s/rxe0/ports/1/counters/notes", root);
 	put(p, "not a number\n");
-	assert_int_equal(rperf_ctr_read_host(root, r, err, sizeof(err)), 0);
+	assert_int_equal(rperf_ctr_read_host(root, NULL, r, err, sizeof(err)),
+			 0);
 	assert_int_equal(r->n, 3);
 	v = find(r, "rxe0/1/rcvd_seq_err");
 	assert_non_null(v);
@@ -88,10 +89,18 @@ static void sysfs_tree(void **state)
 	assert_non_null(v);
 	assert_true(v->v == UINT64_MAX);
 	assert_null(find(r, "rxe0/1/notes"));
+	r->n = 0; /* the device named only */
+	assert_int_equal(rperf_ctr_read_host(root, "rxe0", r, err, sizeof(err)),
+			 0);
+	assert_int_equal(r->n, 3);
+	assert_int_equal(rperf_ctr_read_host(root, "mlx5_0", r, err,
+					     sizeof(err)),
+			 ENOENT);
+	assert_non_null(strstr(err, "no RDMA device mlx5_0"));
 	snprintf(p, sizeof(p), "rm -rf %s", root);
 	assert_int_equal(system(p), 0);
 	r->n = 0;
-	assert_int_equal(rperf_ctr_read_host(root, r, err, sizeof(err)),
+	assert_int_equal(rperf_ctr_read_host(root, NULL, r, err, sizeof(err)),
 			 ENOENT);
 	assert_non_null(strstr(err, "no RDMA device"));
 	free(r);

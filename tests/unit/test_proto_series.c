@@ -124,7 +124,7 @@ static void test_report_bsg_series(void **state)
 	json_decref(o);
 }
 
-/* The REPORT's optional "counters" (issue 23): kept through a round trip,
+/* The REPORT's optional "counters": kept through a round trip,
  * absent in an older agent's REPORT, a bad one refuses the REPORT. */
 static void test_report_counters(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf run's counters beside the latency (issue 23): the series of a host
+ * rperf run's counters beside the latency: the series of a host
  * and of a switch matched to an LSG's intervals by time (the LSG's start
  * after its warm-up), intervals[].counters in the JSON, the Spearman
  * ranking against the interval p99 (a counter that follows the p99 first,

@@ -12,7 +12,8 @@
 # marks rather than drops). The job has three [switch]
 # hooks: `sw` (/usr/lib/rperf-lab/sw-counters h1: backlog, drops, ECN marks
 # of h1-sw), `stuck` (a command that hangs) and `broken` (exits 3).
-# Checked, from one rperf run (interval 500 ms):
+# Checked, from one rperf run (interval 1 s: the hooks' deadline; the
+# tc hook took over 0.5 s in the VM when it was a bash script):
 #  - the run succeeds; the LSG has samples in every interval; the hanging
 #    and the failing hooks are cut at their deadline / reported, and the
 #    results are intact (status ok, no error, every interval present);
@@ -49,7 +50,7 @@ setup() {
 
 job_write() {
 	{
-		printf '[global]\nduration = 16s\nwarmup = 1s\ntimeout = 10s\n'
+		printf '[global]\nduration = 20s\nwarmup = 1s\ntimeout = 10s\n'
 		for i in 1 2 3; do
 			printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
 				"$i" "$i" "$i" "$(lab_host_gid "h$i")"
@@ -57,9 +58,9 @@ job_write() {
 		printf '[switch sw]\ncounters = /usr/lib/rperf-lab/sw-counters h1\n'
 		printf '[switch stuck]\ncounters = echo stuck.alive 1; sleep 30\n'
 		printf '[switch broken]\ncounters = echo broken.x 1; exit 3\n'
-		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 2\ntclass = 2\ninterval = 500ms\nqp_timeout = 18\n'
+		printf '[lsg probe]\nfrom = h2\nto = h1\nsize = 2\ntclass = 2\ninterval = 1s\nqp_timeout = 18\n'
 		printf '[bsg load]\nfrom = h3\nto = h1\nverb = send\nsize = 512\ntx_depth = 8\ncq_mod = 1\n'
-		printf 'mtu = 1024\nqp_timeout = 18\ntclass = 2\non = 2s\noff = 2s\ninterval = 500ms\n'
+		printf 'mtu = 1024\nqp_timeout = 18\ntclass = 2\non = 2s\noff = 2s\ninterval = 1s\n'
 	} > "$1"
 }
 
@@ -87,7 +88,7 @@ results_intact() {
 	echo "INFO switches: $(jq -c '.counters.switches' "$J")"
 	lab_result "counters_results lsg_status=$st lsg_intervals=$n empty_intervals=$empty samples=$(jq "$LSG.samples" "$J")"
 	[ "$st" = ok ] && [ -z "$err" ] || { echo "GOT LSG status $st error '$err'"; return 1; }
-	lab_expect_ge "LSG intervals" "$n" 25 || return 1
+	lab_expect_ge "LSG intervals" "$n" 18 || return 1
 	[ "$empty" = 0 ] || { echo "GOT $empty LSG intervals without a sample"; return 1; }
 }
 
@@ -98,7 +99,7 @@ hooks_cut() {
 	bf=$(jq '.counters.switches[] | select(.name == "broken") | .failed' "$J")
 	failed=$(jq '.counters.switches[] | select(.name == "sw") | .failed' "$J")
 	lab_result "counters_hooks stuck_runs=$runs stuck_cut=$cut broken_failed=$bf sw_failed=$failed"
-	grep -E '^switch stuck: .*cut at the deadline.*cut at its deadline \(0\.500 s\)' "$TXT" ||
+	grep -E '^switch stuck: .*cut at the deadline.*cut at its deadline \(1\.000 s\)' "$TXT" ||
 		{ echo "GOT no 'switch stuck: ... cut at its deadline' line in the text report"; return 1; }
 	grep -E '^switch broken: .*exited with status 3' "$TXT" ||
 		{ echo "GOT no 'switch broken: ... exited with status 3' line"; return 1; }
@@ -137,6 +138,9 @@ rxe_listed() {
 	echo "INFO h1 counters: $(jq -c "$LSG.intervals[2].counters | with_entries(select(.key | startswith(\"h1:\")))" "$J" | head -c 1500)"
 	lab_result "counters_rxe h1=$n1 h2=$n2 intervals_missing=$miss"
 	lab_expect_ge "h1 rxe counters per interval" "$n1" 5 || return 1
+	# each agent reads the device its host uses (the VM has all three)
+	[ "$(jq "$LSG.intervals[0].counters | keys | map(select(startswith(\"h1:rxe_h2\") or startswith(\"h1:rxe_h3\"))) | length" "$J")" = 0 ] ||
+		{ echo "GOT h1's agent read another host's device"; return 1; }
 	lab_expect_ge "h2 rxe counters per interval" "$n2" 5 || return 1
 	jq -e "$LSG.intervals[0].counters | has(\"h1:rxe_h1/1/rcvd_pkts\")" "$J" > /dev/null ||
 		{ echo "GOT no h1:rxe_h1/1/rcvd_pkts"; return 1; }
