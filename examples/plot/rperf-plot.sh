@@ -15,7 +15,8 @@
 #       and the BSGs' total Gb/s per interval over time (intervals[])
 #   rperf-plot.sh counters RUN.json PREFIX  # rperf run with counters
 #       PREFIX.png, PREFIX.svg: the first LSG's RTT p99 per interval and
-#       its top 3 counters (counters.tail, Spearman with the p99), each
+#       its top 3 counters that rose with it (counters.tail: Spearman with
+#       the p99 above 0), each
 #       scaled to its largest value, on one time axis
 # Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, meshes and time series, jq.
 # Also writes PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when
@@ -133,7 +134,7 @@ counters)
 	id=$(jq '[.counters.tail[] | select((.ranked | length) > 0)][0].id' "$in")
 	lsg=$(jq -r --argjson id "$id" '.generators[] | select(.id == $id) | .name' "$in")
 	case $lsg in *[!A-Za-z0-9_.-]*) lsg=LSG ;; esac
-	mapfile -t ctrs < <(jq -r --argjson id "$id" '.counters.tail[] | select(.id == $id) | .ranked[:3][] | .counter' "$in")
+	mapfile -t ctrs < <(jq -r --argjson id "$id" '.counters.tail[] | select(.id == $id) | [.ranked[] | select(.spearman > 0)][:3][] | .counter' "$in")
 	{
 		jq -r --argjson id "$id" '.generators[] | select(.id == $id) | .intervals[] | [.start_s, (.p99_us // "NaN")] | @tsv' "$in"
 		for c in "${ctrs[@]}"; do

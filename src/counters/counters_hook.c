@@ -161,6 +161,8 @@ int rperf_ctr_hook_run(const char *cmd, const char *prefix,
 	pid = fork();
 	if (pid == 0)
 		child(cmd, pfd[1]);
+	if (pid > 0) /* its group now, whoever runs first (EACCES after exec) */
+		(void)setpgid(pid, pid);
 	close(pfd[1]);
 	if (pid < 0) {
 		rc = errno;
@@ -169,8 +171,8 @@ int rperf_ctr_hook_run(const char *cmd, const char *prefix,
 	}
 	rc = slurp(pfd[0], mono_ns() + deadline_ns, buf, RPERF_CTR_HOOK_OUT,
 		   &len);
-	if (rc)
-		kill(-pid, SIGKILL); /* the command and what it started */
+	if (rc && kill(-pid, SIGKILL)) /* the command and what it started */
+		kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	buf[len] = '\0';

@@ -384,9 +384,10 @@ void run_ctr_text(FILE *f, const struct rperf_run_results *r)
 		if (in->spec->kind != RPERF_GEN_LSG || !in->series.n)
 			continue;
 		fprintf(f, "counters vs p99 of %s:%s\n", in->spec->name,
-			n ? "" :
-			    " none moved with it (or fewer than 5 intervals)");
-		for (size_t k = 0; k < n; k++)
+			n && top[0].rho > 0 ?
+				"" :
+				" none rose with it (or fewer than 5 intervals)");
+		for (size_t k = 0; k < n && top[k].rho > 0; k++)
 			fprintf(f,
 				"  %-40s spearman %+.2f over %zu intervals (mean %.4g per interval while p99 was high, %.4g otherwise)\n",
 				top[k].name, top[k].rho, top[k].n,

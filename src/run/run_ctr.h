@@ -15,7 +15,7 @@
 
 #include "run/run.h"
 
-#define RUN_TAIL_TOP 5 /* counters named per LSG */
+#define RUN_TAIL_TOP 10 /* counters named per LSG */
 #define RUN_TAIL_MIN 5 /* intervals with samples and a value, at least */
 
 struct run_tail_item {
