@@ -97,10 +97,10 @@ int rperf_ctr_series_sample(struct rperf_ctr_series *s, uint64_t t_ns,
 	for (size_t c = 0; c < s->ncols; c++) {
 		uint64_t cur = value_of(s, c, r), p = s->prev[c], d;
 
-		if (s->gauge[c]) /* the level when the interval began */
-			d = p;
-		else if (cur == RPERF_CTR_MISSING)
+		if (cur == RPERF_CTR_MISSING)
 			d = RPERF_CTR_MISSING;
+		else if (s->gauge[c]) /* the level at the row's end */
+			d = cur;
 		else if (p == RPERF_CTR_MISSING)
 			d = RPERF_CTR_MISSING;
 		else
@@ -135,6 +135,24 @@ void rperf_ctr_series_fini(struct rperf_ctr_series *s)
 	free(s->v);
 	free(s->prev);
 	memset(s, 0, sizeof(*s));
+}
+
+long rperf_ctr_series_gauge_at(const struct rperf_ctr_series *s,
+			       uint64_t start_ns, uint64_t span_ns)
+{
+	uint64_t mid = start_ns + span_ns / 2, best = span_ns / 2 + 1;
+	long at = -1;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		uint64_t end = s->start_ns[i] + s->dur_ns[i];
+		uint64_t d = end > mid ? end - mid : mid - end;
+
+		if (d <= best) { /* a tie: the later reading */
+			best = d;
+			at = (long)i;
+		}
+	}
+	return at;
 }
 
 long rperf_ctr_series_row_at(const struct rperf_ctr_series *s,

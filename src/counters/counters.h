@@ -6,9 +6,8 @@
  * pause/PFC statistics (counters_ethtool.c, the ETHTOOL_GSTATS ioctl), or
  * the `name value` lines of a switch's counters command (counters_hook.c).
  * A series turns readings taken at each interval tick into per-interval
- * deltas (a counter) or the reading at the interval's start (a gauge: a
- * queue's backlog then; the level that its interval's packets met first,
- * which an on/off load aligns with better than the reading at its end). Names are as the
+ * deltas (a counter) or the readings themselves (a gauge: a queue's
+ * backlog; shown for an interval as the reading nearest its middle). Names are as the
  * kernel (or the command) names them; values are unsigned 64-bit.
  */
 #ifndef RPERF_COUNTERS_H
@@ -68,8 +67,9 @@ int rperf_ctr_parse_lines(const char *text, const char *prefix,
 			  size_t errlen);
 
 /* Per-interval values: row i covers [start_ns[i], start_ns[i] + dur_ns[i])
- * (ns from the run's start); v[i * ncols + c] is column c's delta (gauge:
- * its reading at the row's start) or RPERF_CTR_MISSING. */
+ * (ns from the run's start, between two readings); v[i * ncols + c] is
+ * column c's delta (gauge: its reading at the row's end) or
+ * RPERF_CTR_MISSING. */
 struct rperf_ctr_series {
 	size_t ncols;
 	char (*names)[RPERF_CTR_NAME];
@@ -97,9 +97,15 @@ void rperf_ctr_series_move(struct rperf_ctr_series *to,
 			   struct rperf_ctr_series *s);
 void rperf_ctr_series_fini(struct rperf_ctr_series *s);
 /* The row whose start is nearest @start_ns, within half of @span_ns; -1
- * when none. */
+ * when none: a counter's row for the interval [@start_ns, + @span_ns). */
 long rperf_ctr_series_row_at(const struct rperf_ctr_series *s,
 			     uint64_t start_ns, uint64_t span_ns);
+
+/* A gauge's row for that interval: the one whose reading (its end) is
+ * nearest the interval's middle, within it (a tie: the later); -1 when
+ * none. */
+long rperf_ctr_series_gauge_at(const struct rperf_ctr_series *s,
+			       uint64_t start_ns, uint64_t span_ns);
 
 /*
  * Spearman's rank correlation of @x and @y (@n pairs, ties ranked by

@@ -141,6 +141,7 @@ struct rperf_run_switch {
 	struct rperf_ctr_series s; /* rows from the start instant */
 	uint64_t runs, failed, cut; /* run; failed (any way); of those cut at
 				       the deadline */
+	uint64_t took_max_ns, took_sum_ns; /* how long the runs took */
 	char why[RPERF_RUN_WHY_LEN]; /* the first failure */
 };
 

@@ -64,7 +64,9 @@ static void iv_at(const struct rperf_run_inst *in, size_t i, uint64_t *start,
 static uint64_t value_at(const struct src *x, size_t c, uint64_t start,
 			 uint64_t span)
 {
-	long row = rperf_ctr_series_row_at(x->s, start, span);
+	long row = x->s->gauge[c] ?
+			   rperf_ctr_series_gauge_at(x->s, start, span) :
+			   rperf_ctr_series_row_at(x->s, start, span);
 
 	return row < 0 ? RPERF_CTR_MISSING : x->s->v[row * x->s->ncols + c];
 }
@@ -252,14 +254,21 @@ static json_t *json_switches(const struct rperf_run_results *r)
 		const struct rperf_run_switch *w = &r->sw[i];
 
 		if (json_array_append_new(
-			    a, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s?}",
-					 "name", w->sw->name, "command",
-					 w->sw->counters, "counters",
-					 (json_int_t)w->s.ncols, "runs",
-					 (json_int_t)w->runs, "failed",
-					 (json_int_t)w->failed, "cut",
-					 (json_int_t)w->cut, "error",
-					 w->why[0] ? w->why : NULL))) {
+			    a,
+			    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, "
+				      "s:s?}",
+				      "name", w->sw->name, "command",
+				      w->sw->counters, "counters",
+				      (json_int_t)w->s.ncols, "runs",
+				      (json_int_t)w->runs, "failed",
+				      (json_int_t)w->failed, "cut",
+				      (json_int_t)w->cut, "seconds_max",
+				      (double)w->took_max_ns / 1e9,
+				      "seconds_mean",
+				      w->runs ? (double)w->took_sum_ns /
+							(double)w->runs / 1e9 :
+						0.0,
+				      "error", w->why[0] ? w->why : NULL))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -368,8 +377,9 @@ void run_ctr_text(FILE *f, const struct rperf_run_results *r)
 
 		fprintf(f,
 			"switch %s: counters command ran %" PRIu64
-			" times, %zu counters",
-			w->sw->name, w->runs, w->s.ncols);
+			" times (%.3f s at most), %zu counters",
+			w->sw->name, w->runs, (double)w->took_max_ns / 1e9,
+			w->s.ncols);
 		if (w->failed)
 			fprintf(f,
 				"; %" PRIu64 " failed (%" PRIu64

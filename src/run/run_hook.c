@@ -59,10 +59,13 @@ static bool wait_until(struct run_hooks *a, uint64_t t)
 	return stop;
 }
 
-static void run_once(struct hook *h, uint64_t t)
+/* One run; its reading is stamped when the command ends (its output is
+ * what it read last: a slow command's figures are that late). */
+static void run_once(struct hook *h)
 {
 	struct rperf_run_switch *w = h->sw;
 	char prefix[RPERF_NAME_LEN + 2], why[RPERF_RUN_WHY_LEN] = "";
+	uint64_t t, t_start = run_now_ns();
 	int rc;
 
 	snprintf(prefix, sizeof(prefix), "%s:", w->sw->name);
@@ -76,6 +79,10 @@ static void run_once(struct hook *h, uint64_t t)
 		if (!w->why[0])
 			snprintf(w->why, sizeof(w->why), "%.*s", 200, why);
 	}
+	t = run_now_ns();
+	w->took_sum_ns += t - t_start;
+	if (t - t_start > w->took_max_ns)
+		w->took_max_ns = t - t_start;
 	(void)rperf_ctr_series_sample(
 		&w->s, t > h->all->t0 ? t - h->all->t0 : 0, rc ? NULL : &h->rd);
 }
@@ -87,11 +94,11 @@ static void *hook_main(void *arg)
 	uint64_t next = a->t0;
 
 	while (!wait_until(a, next)) {
-		run_once(h, run_now_ns());
+		run_once(h);
 		while (next <= run_now_ns()) /* a slow command skips ticks */
 			next += a->iv;
 	}
-	run_once(h, run_now_ns()); /* the last (partial) interval */
+	run_once(h); /* the last (partial) interval */
 	return NULL;
 }
 

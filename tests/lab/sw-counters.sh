@@ -5,7 +5,8 @@
 # (every port, or those facing the HOSTs given: h1 h3 ...), from one
 # `tc -s qdisc show`, one `name value [gauge]` line each:
 #   hI-sw.backlog_bytes N gauge   the root qdisc's queue now (bytes; rperf
-#                                 shows it per interval as read at its start)
+#                                 shows the reading nearest each interval's
+#                                 middle)
 #   hI-sw.drops N                 packets the root qdisc dropped (its
 #                                 children's drops included)
 #   hI-sw.ecn_marks N             packets marked CE (fq_codel/codel:

@@ -130,14 +130,16 @@ static void series_deltas(void **state)
 	assert_int_equal(rperf_ctr_series_sample(&s, 2000, r), 0);
 	assert_int_equal(s.nrows, 4);
 	assert_int_equal(s.v[0], 30);
-	assert_int_equal(s.v[1], 5); /* a gauge: its reading at the start */
+	assert_int_equal(s.v[1], 9); /* a gauge: its reading */
 	assert_int_equal(s.start_ns[1], 500);
 	assert_int_equal(s.dur_ns[1], 500);
 	assert_int_equal(s.v[2], 4);
 	assert_true(s.v[4] == RPERF_CTR_MISSING); /* the failed reading */
 	assert_true(s.v[6] == RPERF_CTR_MISSING); /* no previous value */
-	assert_true(s.v[7] == RPERF_CTR_MISSING); /* nor a gauge's start */
-	assert_int_equal(s.v[3], 9);
+	assert_int_equal(s.v[7], 9); /* a gauge needs none */
+	/* the gauge's reading nearest the middle of [900, 1400): at 1000 */
+	assert_int_equal(rperf_ctr_series_gauge_at(&s, 900, 500), 1);
+	assert_int_equal(rperf_ctr_series_gauge_at(&s, 5000, 500), -1);
 	assert_int_equal(rperf_ctr_series_row_at(&s, 1100, 500), 2);
 	assert_int_equal(rperf_ctr_series_row_at(&s, 9000, 500), -1);
 	rperf_ctr_series_fini(&s);

@@ -86,6 +86,7 @@ results_intact() {
 	n=$(jq "$LSG.intervals | length" "$J")
 	empty=$(jq "$LSG.intervals[:-1] | map(select(.samples == 0)) | length" "$J")
 	echo "INFO switches: $(jq -c '.counters.switches' "$J")"
+	echo "INFO sw hook took: $(jq -c '.counters.switches[0] | [.seconds_mean, .seconds_max]' "$J") s (mean, max)"
 	lab_result "counters_results lsg_status=$st lsg_intervals=$n empty_intervals=$empty samples=$(jq "$LSG.samples" "$J")"
 	[ "$st" = ok ] && [ -z "$err" ] || { echo "GOT LSG status $st error '$err'"; return 1; }
 	lab_expect_ge "LSG intervals" "$n" 18 || return 1
