@@ -49,16 +49,16 @@ static void col_name(const struct src *x, size_t c, char *b, size_t len)
 		 x->s->names[c]);
 }
 
-/* Interval @i of @in: its start from the start instant, its span. */
+/* Interval @i of @in: its start from the start instant (both kinds of
+ * series start there: an LSG's first interval after its warm-up), its
+ * span. */
 static void iv_at(const struct rperf_run_inst *in, size_t i, uint64_t *start,
 		  uint64_t *span)
 {
 	*span = in->spec->interval_ns;
-	if (in->spec->kind == RPERF_GEN_LSG) /* from its first sample */
-		*start = in->spec->start_ns + in->spec->warmup_ns +
-			 in->series.iv[i].start_ns;
-	else
-		*start = in->bsg_series.iv[i].start_ns;
+	*start = in->spec->kind == RPERF_GEN_LSG ?
+			 in->series.iv[i].start_ns :
+			 in->bsg_series.iv[i].start_ns;
 }
 
 static uint64_t value_at(const struct src *x, size_t c, uint64_t start,

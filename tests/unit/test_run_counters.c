@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf run's counters beside the latency: the series of a host
- * and of a switch matched to an LSG's intervals by time (the LSG's start
- * after its warm-up), intervals[].counters in the JSON, the Spearman
- * ranking against the interval p99 (a counter that follows the p99 first,
- * one against it left out), the text's lines.
+ * rperf run's counters beside the latency: the series of a host and of a
+ * switch matched to an LSG's intervals by time (an LSG's series starts
+ * after its warm-up, counted from the start instant as the counters are),
+ * intervals[].counters in the JSON, the Spearman ranking against the
+ * interval p99 (a counter that follows the p99 first, one against it left
+ * out), the text's lines.
  */
 #include <math.h>
 
@@ -54,7 +55,7 @@ static void fill(struct rperf_run_results *r, uint32_t id)
 		bool high = i % 3 == 0;
 
 		in->series.iv[i] = (struct rperf_lsg_interval){
-			.start_ns = i * IV,
+			.start_ns = warm + i * IV, /* from the start instant */
 			.samples = 10,
 			.p50_ns = 1000,
 			.p99_ns = high ? 90000 + (int64_t)i : 2000 + (int64_t)i,
@@ -80,7 +81,7 @@ static void ranked(void **state)
 		 "true");
 	id = fx_inst(j, RPERF_GEN_LSG, "probe", "h1", "h2", 0, 0);
 	j->inst[id].interval_ns = IV;
-	j->inst[id].warmup_ns = IV; /* its intervals start one tick late */
+	j->inst[id].warmup_ns = IV; /* its first interval starts at tick 1 */
 	assert_int_equal(rperf_run_results_create(j, &r), 0);
 	fill(r, id);
 	n = run_tail_rank(r, &r->inst[id], top, RUN_TAIL_TOP);
