@@ -7,6 +7,10 @@
 #   hI-sw.backlog_bytes N gauge   the root qdisc's queue now (bytes; rperf
 #                                 shows the reading nearest each interval's
 #                                 middle)
+#   hI-sw.backlog_kib N gauge     the same in whole KiB, rounded down, as
+#                                 switches count buffer cells: a probe
+#                                 packet or two waiting (62 B in the lab)
+#                                 reads 0, not a queue
 #   hI-sw.drops N                 packets the root qdisc dropped (its
 #                                 children's drops included)
 #   hI-sw.ecn_marks N             packets marked CE (fq_codel/codel:
@@ -51,6 +55,7 @@ for h in "$@"; do want="$want$h-sw "; done
 		for (i = 1; i <= n; i++) {
 			p = order[i]
 			printf "%s.backlog_bytes %d gauge\n", p, backlog[p]
+			printf "%s.backlog_kib %d gauge\n", p, int(backlog[p] / 1024)
 			printf "%s.drops %d\n", p, drops[p]
 			printf "%s.ecn_marks %d\n", p, marks[p]
 			printf "%s.sent_bytes %d\n", p, sent[p]
