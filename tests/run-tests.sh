@@ -7,8 +7,8 @@
 #   RPERF_TEST_BUILD=DIR   build directory (default build-test)
 #   RPERF_CTEST_ARGS=...   extra ctest arguments (e.g. "-L unit");
 #                          "-LE soak|unstable" is added unless they name the
-#                          soak or unstable label (lab.mesh8: see
-#                          tests/lab/CMakeLists.txt)
+#                          soak or unstable label (unstable: a suite
+#                          out of the run until it is made stable)
 #   RPERF_MPI=ON|OFF       rperf run --mpi (default: ON when mpicc is here)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

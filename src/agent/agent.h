@@ -46,6 +46,8 @@
 #include "ctrl/ctrl_tls.h"
 #include "engine/engine.h"
 
+struct rperf_agent_cfg;
+
 /* The engine behind the agent (tests put a fake one here). */
 struct rperf_agent_engine {
 	int (*create)(const struct rperf_proto_plan *plan,
@@ -67,6 +69,10 @@ struct rperf_agent_engine {
 	const char *(*link_layer)(const struct rperf_engine *e);
 	/* the port's data rate, Gb/s (0 unknown; may be NULL) */
 	double (*link_gbps)(const struct rperf_engine *e);
+	/* create with the agent's configuration (may be NULL: create) */
+	int (*create_cfg)(const struct rperf_agent_cfg *cfg,
+			  const struct rperf_proto_plan *plan,
+			  struct rperf_engine **out, char *err, size_t errlen);
 };
 
 /* The real one (src/engine). */
@@ -98,7 +104,25 @@ struct rperf_agent_cfg {
 	 * (rperf_engine_plan_admit; 0 fields: no limit); a plan above them
 	 * gets ERROR "limits: ..." */
 	struct rperf_plan_limits limits;
+	/* the dry-run engine: the start timer it shares with the other
+	 * agents of this process (below); NULL: a timerfd of its own */
+	struct rperf_dry_starter *dry_starter;
 };
+
+/*
+ * Several dry-run agents in one process (the scale benchmark's fleet on
+ * one machine): one thread wakes at each armed start instant and stamps
+ * every agent whose instant passed, so N agents cost one wake-up, not N
+ * wake-ups queueing for the cores. An agent's start is when that thread
+ * saw its instant pass (reported as it is: the start skew). @nslots: at
+ * most that many experiments armed at once (one per agent). 0 or errno.
+ */
+struct rperf_dry_starter;
+int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out);
+/* After every agent using it is destroyed. NULL-safe. */
+void rperf_dry_starter_destroy(struct rperf_dry_starter *s);
+/* Whether its thread runs SCHED_FIFO (else: not allowed here). */
+bool rperf_dry_starter_realtime(const struct rperf_dry_starter *s);
 
 struct rperf_agent;
 

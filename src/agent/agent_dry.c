@@ -11,7 +11,10 @@
  *   connect    checks that every end got its peer's endpoints, QP for QP
  *              (what the real engine checks before connecting)
  *   go         stamps the GO receipt (CLOCK_MONOTONIC) and arms a timer
- *              at the sources' planned end: FINISHED comes when it would
+ *              at the start instant (its firing is the actual start),
+ *              then at the sources' planned end: FINISHED comes when it
+ *              would; with a shared starter (cfg.dry_starter) the starter
+ *              stamps the start and the timer waits only for the end
  *   report     one result per end with every counter 0, empty histograms
  *              for LSG sources, "dry_run": true and "go_rx_ns"
  *
@@ -28,6 +31,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "agent/agent_dry_start.h"
 #include "engine/proto.h"
 
 #define DRY_MTU 1024
@@ -49,6 +53,9 @@ struct dry_engine {
 	uint64_t go_rx_ns;
 	uint64_t t0_ns; /* the start instant GO set */
 	uint64_t start_ns; /* when the start timer actually fired */
+	struct rperf_dry_starter *starter; /* shared start timer, or NULL */
+	size_t slot; /* ours in it, when armed */
+	bool armed;
 };
 
 /* Arm the timer at @at (CLOCK_MONOTONIC ns). */
@@ -87,6 +94,8 @@ static void dry_destroy(struct rperf_engine *e)
 		return;
 	if (d->tfd >= 0)
 		close(d->tfd);
+	if (d->armed)
+		dry_starter_release(d->starter, d->slot);
 	free(d->ends);
 	free(d);
 }
@@ -104,14 +113,13 @@ static void add_ends(struct dry_engine *d, const struct rperf_gen_spec *s,
 	}
 }
 
-static int dry_create(const struct rperf_proto_plan *plan,
-		      const struct rperf_clock *clk, struct rperf_engine **out,
-		      char *err, size_t errlen)
+static int create_with(const struct rperf_proto_plan *plan,
+		       struct rperf_dry_starter *starter,
+		       struct rperf_engine **out, char *err, size_t errlen)
 {
 	size_t n = plan->nsources + plan->nsinks;
 	struct dry_engine *d = calloc(1, sizeof(*d));
 
-	(void)clk;
 	if (!d)
 		return ENOMEM;
 	d->ends = calloc(n ? n : 1, sizeof(*d->ends));
@@ -127,8 +135,24 @@ static int dry_create(const struct rperf_proto_plan *plan,
 	add_ends(d, plan->sinks, plan->nsinks, RPERF_ROLE_SINK);
 	d->nsources = plan->nsources;
 	d->end_ns = rperf_proto_plan_end_ns(plan);
+	d->starter = starter;
 	*out = (struct rperf_engine *)(void *)d;
 	return 0;
+}
+
+static int dry_create(const struct rperf_proto_plan *plan,
+		      const struct rperf_clock *clk, struct rperf_engine **out,
+		      char *err, size_t errlen)
+{
+	(void)clk;
+	return create_with(plan, NULL, out, err, errlen);
+}
+
+static int dry_create_cfg(const struct rperf_agent_cfg *cfg,
+			  const struct rperf_proto_plan *plan,
+			  struct rperf_engine **out, char *err, size_t errlen)
+{
+	return create_with(plan, cfg->dry_starter, out, err, errlen);
 }
 
 static int dry_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
@@ -201,6 +225,17 @@ static int dry_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	d->go_rx_ns = rperf_engine_now_ns();
 	d->went = true;
 	d->t0_ns = t0_ns;
+	if (d->starter) { /* it stamps the start; our timer: the end */
+		int rc = dry_starter_arm(d->starter, t0_ns, &d->slot);
+
+		if (rc) {
+			snprintf(err, errlen, "dry run: shared start timer: %s",
+				 strerror(rc));
+			return rc;
+		}
+		d->armed = d->started = true;
+		return d->nsources ? arm(d, t0_ns + d->end_ns, err, errlen) : 0;
+	}
 	/* no timer slack (50 us by default) on the start instant */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	/* first the start instant (its actual time is the barrier's skew),
@@ -266,6 +301,9 @@ static int dry_report(struct rperf_engine *e, const char *host,
 	out->go_rx_ns = d->go_rx_ns;
 	out->has_start = d->started;
 	out->start_ns = d->start_ns;
+	if (d->armed) /* the shared timer's stamp, if it came */
+		out->has_start =
+			dry_starter_fired(d->starter, d->slot, &out->start_ns);
 	out->res = calloc(d->n ? d->n : 1, sizeof(*out->res));
 	if (!out->res)
 		return ENOMEM;
@@ -286,6 +324,7 @@ static int dry_report(struct rperf_engine *e, const char *host,
 
 const struct rperf_agent_engine rperf_agent_dry_engine = {
 	.create = dry_create,
+	.create_cfg = dry_create_cfg,
 	.endpoints = dry_endpoints,
 	.connect = dry_connect,
 	.go = dry_go,

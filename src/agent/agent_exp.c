@@ -253,7 +253,11 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		  "%zu sink(s) on %s",
 		  a->exp.peer, p.experiment, p.host, p.nsources, p.nsinks,
 		  p.device.device[0] ? p.device.device : "the first device");
-	rc = a->engine->create(&p, a->cfg.clk, &a->exp.eng, why, sizeof(why));
+	rc = a->engine->create_cfg ?
+		     a->engine->create_cfg(&a->cfg, &p, &a->exp.eng, why,
+					   sizeof(why)) :
+		     a->engine->create(&p, a->cfg.clk, &a->exp.eng, why,
+				       sizeof(why));
 	if (!rc) {
 		a->exp.run_end_ns = rperf_proto_plan_end_ns(&p);
 		a->exp.busy_end_ns = busy_end_ns(&p);

@@ -102,8 +102,6 @@ uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg);
 /* Whether interval lines are printed (--interval, or -D with
  * --run_infinitely); the peak is tracked either way. */
 bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg);
-/* The generator's duration: -D, except with --run_infinitely (0). */
-uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg);
 
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);

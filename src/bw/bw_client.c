@@ -18,16 +18,19 @@
 #include "gen/bw_math.h"
 #include "bw/bw_reversed.h"
 #include "gen/rx.h"
+#include "engine/gen_shape.h"
 #include "engine/limits.h"
+#include "session/session.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 #include "verbs/rate.h"
 
 struct client {
 	struct rperf_bw_run *run;
 	struct rperf_gen_conn conn;
 	struct rperf_bw_peer peer;
+	struct rperf_gen_spec spec; /* the run's generator, as in PARAMS */
 	struct rperf_session_chan *ch; /* during the rounds */
 	struct rperf_err *e; /* the current op's */
 	struct rperf_rx_count rx; /* -b: what the server sent us this round */
@@ -59,9 +62,8 @@ static int bw_exchange(void *arg, struct rperf_session_chan *ch,
 					sizeof(err)))
 		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
 				     cfg->host, err);
-	rc = rperf_session_peer_buf_check(&c->peer.buf, cfg->verb,
-					  c->conn.max_size, cfg->host, err,
-					  sizeof(err));
+	rc = rperf_peer_buf_check(&c->peer.buf, cfg->verb, c->conn.max_size,
+				  cfg->host, err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_send_endpoints(&ch->s, &ch->io, &c->conn);
@@ -210,33 +212,26 @@ static int client_pass(void *arg, bool *progress)
 	return rc;
 }
 
+/* The generator of one size: the run's spec (what PARAMS told the
+ * server) with this client's rate, interval, stall limit and -b pass. */
 static void bsg_cfg(struct client *c, struct rperf_bsg_cfg *b, uint64_t size)
 {
 	const struct rperf_cli_config *cfg = c->run->cfg;
-	*b = (struct rperf_bsg_cfg){
-		.verb = cfg->verb,
-		.atomic_op = cfg->atomic_op,
-		.size = size,
-		.iters = cfg->iters,
-		.duration_ns = rperf_bw_gen_duration_ns(cfg),
-		.infinite = cfg->run_infinitely,
-		.tx_depth = (uint32_t)cfg->tx_depth,
-		.cq_mod = (uint32_t)cfg->cq_mod,
-		.post_list = (uint32_t)cfg->post_list,
-		.events = cfg->events && !cfg->bidir, /* -b busy-polls */
-		.limit_per_s = rperf_bw_limit_msgs(cfg->rate_limit,
-						   cfg->rate_units, size),
-		.burst = (uint32_t)cfg->burst_size,
-		.interval_ns = rperf_bw_tick_ns(cfg),
-		.on_interval = rperf_bw_on_interval,
-		.arg = c->run,
-		.stop = c->run->stop,
-		.peer_fd = c->ch->io.fd,
-		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
-					      (unsigned int)cfg->retry_count),
-		.on_pass = cfg->bidir ? client_pass : NULL,
-		.pass_arg = c,
-	};
+
+	rperf_bsg_spec_cfg(&c->spec, b);
+	b->size = size;
+	b->limit_per_s =
+		rperf_bw_limit_msgs(cfg->rate_limit, cfg->rate_units, size);
+	b->burst = (uint32_t)cfg->burst_size;
+	b->interval_ns = rperf_bw_tick_ns(cfg);
+	b->on_interval = rperf_bw_on_interval;
+	b->arg = c->run;
+	b->stop = c->run->stop;
+	b->peer_fd = c->ch->io.fd;
+	b->stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
+					(unsigned int)cfg->retry_count);
+	b->on_pass = cfg->bidir ? client_pass : NULL;
+	b->pass_arg = c;
 }
 
 /* START; with -b it tells the server this round's size and rate. */
@@ -342,14 +337,12 @@ static int bw_measure(void *arg, struct rperf_session_chan *ch,
 	if (!q)
 		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
 				     "out of memory");
+	rperf_session_spec(cfg, RPERF_GEN_BSG, &c->spec);
 	path_facts(c);
 	c->run->measured = true;
 	rperf_session_say_preflight(&c->run->host, &c->run->say);
 	for (size_t i = 0; i < c->conn.nqp; i++)
-		q[i] = (struct rperf_bsg_qp){ .qp = c->conn.qp[i],
-					      .buf = &c->conn.buf,
-					      .raddr = c->peer.addr,
-					      .rkey = c->peer.rkey };
+		rperf_bsg_qp_of(&q[i], &c->conn, i, c->peer.addr, c->peer.rkey);
 	rperf_retrans_begin(&c->run->retrans, NULL, c->conn.dev->name,
 			    c->conn.dev->port, (unsigned int)cfg->qp_timeout);
 	for (size_t i = 0; i < cfg->nsizes && !rc && !*c->run->stop; i++)

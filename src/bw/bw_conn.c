@@ -6,56 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/endpoint.h"
 #include "session/session_ctrl.h"
 #include "session/session.h"
-#include "session/session_verbs.h"
-
-/* @n QPs; with events, all on one shared completion channel. */
-static int make_qps(struct rperf_gen_conn *c, struct rperf_qp_cfg *q, size_t n,
-		    char *err, size_t errlen)
-{
-	int rc = 0;
-
-	c->qp = calloc(n, sizeof(*c->qp));
-	if (!c->qp)
-		rc = ENOMEM;
-	if (!rc && (q->recv_events || q->send_events)) {
-		rc = rperf_channel_open(c->dev, &c->channel);
-		q->channel = c->channel;
-	}
-	for (size_t i = 0; !rc && i < n; i++) {
-		rc = rperf_qp_create(c->dev, q, &c->qp[i]);
-		if (!rc)
-			c->nqp++;
-	}
-	if (rc)
-		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
-			 c->dev->name, c->nqp + 1, n, strerror(rc));
-	return rc;
-}
-
-static int make_buf(struct rperf_gen_conn *c, int access, char *err,
-		    size_t errlen)
-{
-	int rc = rperf_buf_alloc(c->dev, c->max_size, access, &c->buf);
-
-	if (rc)
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 c->dev->name, (unsigned long long)c->max_size,
-			 strerror(rc));
-	return rc;
-}
-
-/* -b: the client also receives (same receive side as the server's). */
-static int client_recvs(struct rperf_gen_conn *c)
-{
-	int rc = 0;
-
-	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
-		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
-				      c->rx_depth);
-	return rc;
-}
 
 /* -R, client: where the connections go from and to (rperf lat's rules). */
 static int cm_client(struct rperf_gen_conn *c,
@@ -104,28 +57,23 @@ int rperf_bw_conn_client(struct rperf_gen_conn *c,
 		c->rx_depth = c->recvs ? (unsigned int)cfg->rx_depth : 1;
 		q.recv_depth = c->rx_depth;
 		q.access = IBV_ACCESS_REMOTE_WRITE |
-			   rperf_session_verb_access(cfg->verb);
+			   rperf_verb_access(cfg->verb);
 		access = IBV_ACCESS_LOCAL_WRITE | q.access;
 	}
 	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
-						  errlen);
+		rc = rperf_verb_dev_check(c->dev, cfg->verb, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
-					       cfg->tx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-t/--tx-depth",
+					   cfg->tx_depth, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc)
-		rc = make_qps(c, &q, (size_t)cfg->qps, err, errlen);
-	if (!rc)
-		rc = make_buf(c, access, err, errlen);
+		rc = rperf_gen_conn_open(c, &q, (size_t)cfg->qps, access, err,
+					 errlen);
 	if (!rc && cfg->rdma_cm)
 		rc = cm_client(c, cfg, err, errlen);
-	if (!rc && (rc = client_recvs(c)))
-		snprintf(err, errlen, "%s: posting receives: %s", c->dev->name,
-			 strerror(rc));
 	if (rc)
 		rperf_bw_conn_close(c);
 	return rc;
@@ -144,8 +92,7 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 		.send_depth = gen ? (uint32_t)p->tx_depth : 1,
 		.recv_events = p->verb != RPERF_VERB_WRITE &&
 			       !rperf_verb_responder_only(p->verb),
-		.access = IBV_ACCESS_REMOTE_WRITE |
-			  rperf_session_verb_access(p->verb)
+		.access = IBV_ACCESS_REMOTE_WRITE | rperf_verb_access(p->verb)
 	};
 	int rc;
 
@@ -158,21 +105,17 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
+		rc = rperf_verb_dev_check(c->dev, p->verb, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc && gen)
-		rc = rperf_session_check_depth(c->dev, "-t/--tx-depth",
-					       p->tx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-t/--tx-depth", p->tx_depth,
+					   err, errlen);
 	if (!rc)
-		rc = make_qps(c, &q, (size_t)p->qps, err, errlen);
-	if (!rc)
-		rc = make_buf(c, IBV_ACCESS_LOCAL_WRITE | q.access, err,
-			      errlen);
-	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
-		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
-				      c->rx_depth);
+		rc = rperf_gen_conn_open(c, &q, (size_t)p->qps,
+					 IBV_ACCESS_LOCAL_WRITE | q.access, err,
+					 errlen);
 	if (!rc && p->test.rdma_cm)
 		rc = cm_server(c, (uint16_t)cfg->tcp_port, err, errlen);
 	if (rc)
@@ -186,34 +129,20 @@ void rperf_bw_conn_close(struct rperf_gen_conn *c)
 	for (size_t i = c->cm ? c->nqp : 0; i-- > 0;)
 		rperf_cm_close(&c->cm[i]);
 	free(c->cm);
-	for (size_t i = 0; i < c->nqp; i++)
-		rperf_qp_destroy(c->qp[i]);
-	free(c->qp);
-	rperf_channel_close(c->channel);
-	rperf_buf_free(&c->buf);
+	rperf_gen_conn_free(c);
 	rperf_dev_close(c->dev);
 	memset(c, 0, sizeof(*c));
 }
 
 static int endpoint_json(const struct rperf_gen_conn *c, json_t **out)
 {
-	struct rperf_ctrl_endpoint cep = { 0 };
-	struct rperf_endpoint ep;
+	struct rperf_ctrl_endpoint cep;
 	uint64_t *v = calloc(2 * c->nqp, sizeof(*v));
 	int rc;
 
 	if (!v)
 		return ENOMEM;
-	rperf_qp_endpoint(c->dev, c->qp[0], c->vcfg.mtu, &ep);
-	cep.qpn = ep.qpn;
-	cep.psn = ep.psn;
-	cep.lid = ep.lid;
-	memcpy(cep.gid, ep.gid, sizeof(cep.gid));
-	cep.mtu = (uint32_t)ep.mtu;
-	cep.rkey = c->buf.mr ? c->buf.mr->rkey : 0;
-	cep.addr = (uintptr_t)c->buf.addr;
-	cep.size = c->max_size;
-	cep.access = rperf_endpoint_access_bits(c->buf.access);
+	rperf_endpoint_to_wire(c->dev, c->qp[0], c->vcfg.mtu, &c->buf, &cep);
 	for (size_t i = 0; i < c->nqp; i++) {
 		v[i] = c->qp[i]->qp->qp_num;
 		v[c->nqp + i] = c->qp[i]->psn;
@@ -255,13 +184,9 @@ static int peer_from(const struct rperf_ctrl_msg *m,
 	    nq != c->nqp || np != c->nqp)
 		return EBADMSG;
 	for (size_t i = 0; i < c->nqp; i++) {
-		struct rperf_endpoint *ep = &peer->ep[i];
-
-		ep->qpn = (uint32_t)v[i];
-		ep->psn = (uint32_t)v[c->nqp + i];
-		ep->lid = cep.lid;
-		memcpy(ep->gid, cep.gid, sizeof(ep->gid));
-		ep->mtu = (int)cep.mtu;
+		rperf_endpoint_from_wire(&cep, &peer->ep[i]);
+		peer->ep[i].qpn = (uint32_t)v[i];
+		peer->ep[i].psn = (uint32_t)v[c->nqp + i];
 	}
 	peer->nqp = c->nqp;
 	peer->addr = cep.addr;

@@ -121,11 +121,6 @@ bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg)
 	return cfg->interval_ns || (cfg->run_infinitely && cfg->duration_ns);
 }
 
-uint64_t rperf_bw_gen_duration_ns(const struct rperf_cli_config *cfg)
-{
-	return cfg->run_infinitely ? 0 : cfg->duration_ns;
-}
-
 static void peak_window(struct rperf_bw_run *run,
 			const struct rperf_bsg_tick *t)
 {

@@ -28,10 +28,11 @@
 #include "bw/bw_conn.h"
 #include "gen/rx.h"
 #include "host/cputime.h"
+#include "engine/gen_shape.h"
 #include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 
 #define SPIN_CHECK 256 /* empty polls between control-socket checks */
 #define DONE_WAIT_MS 30000 /* -b: the generator done, DONE within this */
@@ -105,9 +106,8 @@ static int bw_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_session_refuse_late(&ch->s, &ch->io, why, e);
 	/* we generate towards the client's buffer: it must hold the sizes */
 	if (generates(sv))
-		rc = rperf_session_peer_buf_check(&sv->ep.buf, sv->p.verb,
-						  sv->p.size, "the client", err,
-						  sizeof(err));
+		rc = rperf_peer_buf_check(&sv->ep.buf, sv->p.verb, sv->p.size,
+					  "the client", err, sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	rc = rperf_bw_connect_all(&sv->conn, &sv->ep, err, sizeof(err));
@@ -188,27 +188,21 @@ static int bidir_pass(void *arg, bool *progress)
 	return 0;
 }
 
+/* The generator towards the client: the client's spec with this round's
+ * size and rate, no completion events (it receives too), this server's
+ * stall limit and receive pass. */
 static void bidir_cfg(struct server *sv, struct rperf_bsg_cfg *b)
 {
-	const struct rperf_gen_spec *p = &sv->p;
-
-	*b = (struct rperf_bsg_cfg){
-		.verb = p->verb,
-		.atomic_op = p->test.atomic_op,
-		.size = sv->size,
-		.iters = p->test.iters,
-		.duration_ns = p->duration_ns,
-		.infinite = p->test.infinite,
-		.tx_depth = (uint32_t)p->tx_depth,
-		.cq_mod = (uint32_t)p->cq_mod,
-		.post_list = (uint32_t)p->post_list,
-		.limit_per_s = sv->limit_per_s,
-		.stop = &sv->gen_stop,
-		.peer_fd = -1, /* DONE may arrive mid-run: bidir_pass */
-		.stall_ns = sv->stall_ns, /* the server's, not the client's */
-		.on_pass = bidir_pass,
-		.pass_arg = sv,
-	};
+	rperf_bsg_spec_cfg(&sv->p, b);
+	b->size = sv->size;
+	b->events = false;
+	b->limit_per_s = sv->limit_per_s;
+	b->interval_ns = 0;
+	b->stop = &sv->gen_stop;
+	b->peer_fd = -1; /* DONE may arrive mid-run: bidir_pass */
+	b->stall_ns = sv->stall_ns; /* the server's, not the client's */
+	b->on_pass = bidir_pass;
+	b->pass_arg = sv;
 }
 
 /* -b: generate towards the client while receiving, then receive until
@@ -225,10 +219,7 @@ static int bidir(struct server *sv)
 		return rperf_err_set(sv->e, RPERF_ERRC_INTERNAL, ENOMEM,
 				     "out of memory");
 	for (size_t i = 0; i < sv->conn.nqp; i++)
-		q[i] = (struct rperf_bsg_qp){ .qp = sv->conn.qp[i],
-					      .buf = &sv->conn.buf,
-					      .raddr = sv->ep.addr,
-					      .rkey = sv->ep.rkey };
+		rperf_bsg_qp_of(&q[i], &sv->conn, i, sv->ep.addr, sv->ep.rkey);
 	sv->gen_stop = 0;
 	sv->idle = 0;
 	bidir_cfg(sv, &b);

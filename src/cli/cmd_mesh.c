@@ -7,7 +7,8 @@
  *                      of one [host] per address (named after it) and
  *                      [mesh mesh] over all, 1 s per pair after 200 ms of
  *                      warm-up (--set mesh.mesh.KEY=VALUE edits it).
- * Prints the text report, writes the JSON (--out_json/--out_json_file).
+ * Prints the text report, writes the JSON (--out_json/--out_json_file)
+ * and the Prometheus text (--prom).
  * Exit 3 when a cell was not measured or another generator failed (not
  * after SIGINT), 2 for a bad job or bad hosts.
  */
@@ -123,6 +124,13 @@ static int report(const struct run_cmd *c, const struct rperf_mesh_result *m)
 				c->json_path, strerror(rc));
 			status = RPERF_EXIT_RUNTIME;
 		}
+	}
+	rc = c->cfg->prom_file ? rperf_mesh_write_prom(c->cfg->prom_file, m) :
+				 0;
+	if (rc) {
+		fprintf(stderr, "rperf mesh: writing %s: %s\n",
+			c->cfg->prom_file, strerror(rc));
+		status = RPERF_EXIT_RUNTIME;
 	}
 	if (status == RPERF_EXIT_RUNTIME)
 		fprintf(stderr,

@@ -360,6 +360,11 @@ int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
 			"rperf run: --sweep or --repeat with --mpi: not supported; accepted: one launch per value (--set KEY=VALUE)\n");
 		return RPERF_EXIT_USAGE;
 	}
+	if (cfg->every_ns) {
+		fprintf(stderr,
+			"rperf run: --every with --mpi: not supported; accepted: one launch per run (a scheduler's repeat), or agents started by hand and rperf run --every\n");
+		return RPERF_EXIT_USAGE;
+	}
 	rc = rperf_mpi_init(&c.m, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run --mpi: %s\n", err);

@@ -8,7 +8,7 @@
  * failed, the experiment was aborted or an instance reported an error (not
  * after SIGINT: then every instance was cut short on purpose): the others'
  * results are still printed and written. --sweep, --repeat:
- * cmd_run_sweep.c.
+ * cmd_run_sweep.c; --every: cmd_run_every.c.
  */
 #include "cli/cmd_run.h"
 
@@ -150,6 +150,14 @@ int run_cmd_write_json(const struct run_cmd *c, bool measured,
 	return 0;
 }
 
+/* --prom, unless --every's signal aborted the run before GO (nothing
+ * measured: the file keeps the last run's figures). */
+static bool prom_due(const struct run_cmd *c, const struct rperf_run_results *r)
+{
+	return c->cfg->prom_file &&
+	       !(r->aborted && c->every_stop && *c->every_stop);
+}
+
 static int report(struct run_cmd *c, const struct rperf_run_results *r)
 {
 	int status = run_cmd_exit_status(r);
@@ -163,7 +171,7 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	rc = run_cmd_write_json(c, !r->aborted, r, NULL);
 	if (rc)
 		status = rc;
-	rc = c->cfg->prom_file ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
+	rc = prom_due(c, r) ? rperf_run_write_prom(c->cfg->prom_file, r) : 0;
 	if (rc) {
 		fprintf(stderr, "rperf run: writing %s: %s\n",
 			c->cfg->prom_file, strerror(rc));
@@ -176,7 +184,7 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	return status;
 }
 
-static int run_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
+int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 {
 	struct rperf_run_opts o;
 	struct rperf_run_results *r = NULL;
@@ -233,10 +241,16 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		fprintf(stderr,
 			"rperf run: --prom with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
 		status = RPERF_EXIT_USAGE;
+	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->every_ns) {
+		fprintf(stderr,
+			"rperf run: --every with --sweep or --repeat: not supported; accepted: --every alone (each run's JSON is numbered)\n");
+		status = RPERF_EXIT_USAGE;
 	} else if (cfg->sweeps.n || cfg->repeat > 1) {
 		status = rperf_cmd_run_sweep(c, stop);
+	} else if (cfg->every_ns) {
+		status = rperf_cmd_run_every(c, stop);
 	} else {
-		status = run_one(c, stop);
+		status = run_cmd_one(c, stop);
 	}
 	cli_auth_clear(&c->auth);
 	free(c);

@@ -25,6 +25,9 @@ struct run_cmd {
 		assigns[RPERF_MAX_STR_LIST + RPERF_SWEEP_MAX_KEYS];
 	char origins[RPERF_MAX_STR_LIST][160];
 	struct rperf_job_edit edit;
+	/* --every: its stop flag; a run that flag aborted before GO (nothing
+	 * measured) leaves the --prom file as the last run wrote it */
+	const volatile sig_atomic_t *every_stop;
 };
 
 /* The job edits of @c->cfg (--hosts-map, --set) into @c->edit. */
@@ -67,6 +70,11 @@ int rperf_cmd_run_check(struct run_cmd *c);
  * @c->job unless loaded; an exit status. */
 int rperf_cmd_mesh(struct run_cmd *c, const volatile sig_atomic_t *stop);
 
+/* One experiment (or a mesh) of @c: loads the job, runs, reports; an
+ * exit status. */
+int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop);
+/* rperf run --every (cmd_run_every.c): an exit status. */
+int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop);
 /* rperf run --sweep / --repeat (cmd_run_sweep.c): an exit status. */
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop);
 

@@ -191,6 +191,7 @@ struct rperf_cli_config {
 	/* offline checks and monitoring export (options_fleet.c) */
 	bool run_check; /* run --check: plan only, no agent contacted */
 	const char *prom_file; /* --prom FILE: OpenMetrics text, NULL none */
+	uint64_t every_ns; /* run --every: start a run this often; 0 once */
 	/* not an option: set by `rperf run --mpi` for the controller rank
 	 * (where the launched agents listen, their key); NULL otherwise */
 	const struct rperf_run_boot *run_boot;

@@ -15,6 +15,15 @@ const struct rperf_opt rperf_opts_fleet[] = {
 	  .off = OFF(prom_file),
 	  .metavar = "FILE",
 	  .help = "Also write the results in the Prometheus/OpenMetrics text format to FILE, atomically (a temporary file renamed over it: node_exporter's textfile collector convention): RTT quantiles in seconds, Gb/s, sample and error counts, labelled by job, generator, class, host and peer." },
+	{ .name = "every",
+	  .type = RPERF_OT_TIME,
+	  .cmds = R,
+	  .off = OFF(every_ns),
+	  .min = 10 * NS_MS,
+	  .max = 7 * 24 * 3600 * NS_S,
+	  .unit = NS_S,
+	  .metavar = "TIME",
+	  .help = "Continuous mode: run the job (or the mesh) again every TIME, start to start (at once when a run took longer), until SIGINT/SIGTERM, which stops between runs or cuts the current one short; the --prom file is replaced after each run, each run's JSON goes to its own numbered file (OUT.1.json, OUT.2.json, ... for --out_json_file OUT.json); exit status of the last run the signal did not cut short." },
 };
 
 const size_t rperf_nopts_fleet =

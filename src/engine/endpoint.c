@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "engine/endpoint.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "gen/gen.h"
 
 uint32_t rperf_endpoint_access_bits(int ibv_access)
 {
@@ -45,4 +49,81 @@ void rperf_endpoint_from_wire(const struct rperf_ctrl_endpoint *in,
 	out->lid = in->lid;
 	memcpy(out->gid, in->gid, sizeof(out->gid));
 	out->mtu = (int)in->mtu;
+}
+
+int rperf_verb_access(int verb)
+{
+	switch (verb) {
+	case RPERF_VERB_WRITE:
+	case RPERF_VERB_WRITE_IMM:
+		return IBV_ACCESS_REMOTE_WRITE;
+	case RPERF_VERB_READ:
+		return IBV_ACCESS_REMOTE_READ;
+	case RPERF_VERB_ATOMIC:
+		return IBV_ACCESS_REMOTE_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+int rperf_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
+			 size_t errlen)
+{
+	if (verb == RPERF_VERB_ATOMIC &&
+	    d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+		snprintf(
+			err, errlen,
+			"--verb atomic: %s does not support atomic operations (atomic_cap NONE); accepted: send, write, write_imm, read",
+			d->name);
+		return ENOTSUP;
+	}
+	return 0;
+}
+
+static const char *verb_label(int verb)
+{
+	return verb == RPERF_VERB_READ	 ? "RDMA READ" :
+	       verb == RPERF_VERB_ATOMIC ? "atomic" :
+					   "RDMA WRITE";
+}
+
+int rperf_peer_buf_check(const struct rperf_ctrl_endpoint *peer, int verb,
+			 uint64_t need, const char *who, char *err,
+			 size_t errlen)
+{
+	uint32_t want = rperf_endpoint_access_bits(rperf_verb_access(verb));
+
+	if (!want)
+		return 0; /* SENDs land in receives, not in the buffer */
+	if (!peer->access && verb != RPERF_VERB_WRITE &&
+	    verb != RPERF_VERB_WRITE_IMM) {
+		snprintf(
+			err, errlen,
+			"%s does not say its buffer takes %s (an rperf older than --verb read/atomic); update it there",
+			who, verb_label(verb));
+		return EPROTO;
+	}
+	if (peer->access && !(peer->access & want)) {
+		snprintf(err, errlen,
+			 "%s's buffer is not registered for %s (access %u)",
+			 who, verb_label(verb), peer->access);
+		return EPROTO;
+	}
+	if (peer->size < need || peer->addr + need < peer->addr) {
+		snprintf(
+			err, errlen,
+			"%s advertises a buffer of %llu B at 0x%llx for %s of %llu B",
+			who, (unsigned long long)peer->size,
+			(unsigned long long)peer->addr, verb_label(verb),
+			(unsigned long long)need);
+		return EPROTO;
+	}
+	if (verb == RPERF_VERB_ATOMIC && (peer->addr % RPERF_ATOMIC_SIZE)) {
+		snprintf(
+			err, errlen,
+			"%s advertises a buffer at 0x%llx, not 8-byte aligned for atomics",
+			who, (unsigned long long)peer->addr);
+		return EPROTO;
+	}
+	return 0;
 }

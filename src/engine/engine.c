@@ -18,6 +18,7 @@
 
 #include "engine/endpoint.h"
 #include "engine/engine_priv.h"
+#include "gen/rx.h"
 #include "host/locality.h"
 #include "verbs/rate.h"
 
@@ -47,6 +48,44 @@ void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 			  struct rperf_endpoint *out)
 {
 	rperf_endpoint_from_wire(in, out);
+}
+
+int rperf_engine_conn_eps(const struct rperf_gen_inst *g,
+			  const struct rperf_gen_conn *c, bool offer_buf,
+			  struct rperf_proto_inst_eps *out)
+{
+	out->qps = calloc(c->nqp, sizeof(*out->qps));
+	if (!out->qps)
+		return ENOMEM;
+	for (size_t i = 0; i < c->nqp; i++)
+		rperf_engine_ep(g, c->qp[i], offer_buf ? &c->buf : NULL,
+				&out->qps[i]);
+	out->nqps = c->nqp;
+	return 0;
+}
+
+int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
+			      struct rperf_gen_conn *c,
+			      const struct rperf_proto_inst_eps *peer,
+			      char *err, size_t errlen)
+{
+	const char *us = g->role == RPERF_ROLE_SINK ? "sink" : "source";
+	const char *them = g->role == RPERF_ROLE_SINK ? "source" : "sink";
+	int rc = 0;
+
+	if (peer->nqps != c->nqp) {
+		snprintf(err, errlen, "the %s has %zu QPs, the %s %zu", them,
+			 peer->nqps, us, c->nqp);
+		return EINVAL;
+	}
+	for (size_t i = 0; !rc && i < c->nqp; i++) {
+		struct rperf_endpoint ep;
+
+		rperf_engine_ep_from(&peer->qps[i], &ep);
+		rc = rperf_qp_connect(c->qp[i], g->dev, &g->vcfg, &ep, err,
+				      errlen);
+	}
+	return rc;
 }
 
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,

@@ -151,6 +151,19 @@ void rperf_engine_qp_flush(struct rperf_qp *qp);
 void rperf_engine_ep_from(const struct rperf_ctrl_endpoint *in,
 			  struct rperf_endpoint *out);
 
+/* The endpoints of every QP of @c, in order (with @offer_buf: c->buf's
+ * address, key and access; a sink's). 0 or ENOMEM. */
+struct rperf_gen_conn;
+int rperf_engine_conn_eps(const struct rperf_gen_inst *g,
+			  const struct rperf_gen_conn *c, bool offer_buf,
+			  struct rperf_proto_inst_eps *out);
+/* Connect QP i of @c to @peer's QP i (the same count, else EINVAL naming
+ * both ends): 0 or errno with @err. */
+int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
+			      struct rperf_gen_conn *c,
+			      const struct rperf_proto_inst_eps *peer,
+			      char *err, size_t errlen);
+
 /* Open @plan's device and set every instance up. @clk outlives the engine.
  * 0 or errno with @err. */
 int rperf_engine_create(const struct rperf_proto_plan *plan,

@@ -16,14 +16,15 @@
 
 #include "gen/gen.h"
 #include "gen/bsg.h"
+#include "gen/rx.h"
+#include "engine/endpoint.h"
 #include "engine/gen_shape.h"
 
 struct bsg_src {
-	struct rperf_qp **qp;
-	size_t nqp;
-	struct ibv_comp_channel *channel; /* event mode: every QP's */
-	struct rperf_bsg_qp *bq; /* [nqp], filled at connect */
-	struct rperf_buf buf;
+	/* conn.dev is the engine's: not owned; conn.channel: every QP's
+	 * completion events (event mode) */
+	struct rperf_gen_conn conn;
+	struct rperf_bsg_qp *bq; /* [conn.nqp], filled at connect */
 	struct rperf_bsg_res res;
 	struct rperf_incast_log bursts; /* incast senders */
 	bool ran;
@@ -51,20 +52,6 @@ static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
 	b->last = *t;
 }
 
-static int check_depth(struct rperf_gen_inst *g, char *err, size_t errlen)
-{
-	int wr = g->dev->attr.max_qp_wr, cqe = g->dev->attr.max_cqe;
-	int max = cqe > 0 && cqe < wr ? cqe : wr;
-
-	if (max > 0 && g->spec.tx_depth > (uint32_t)max) {
-		snprintf(err, errlen,
-			 "tx_depth %u is above what %s allows (at most %d)",
-			 g->spec.tx_depth, g->dev->name, max);
-		return ERANGE;
-	}
-	return 0;
-}
-
 static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	struct rperf_qp_cfg q = {
@@ -78,118 +65,74 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!b)
 		return ENOMEM;
 	g->priv = b;
-	rc = check_depth(g, err, errlen);
+	rc = rperf_gen_depth_check(g->dev, "tx_depth", g->spec.tx_depth, err,
+				   errlen);
+	if (!rc)
+		rc = rperf_verb_dev_check(g->dev, g->spec.verb, err, errlen);
 	if (rc)
 		return rc;
-	b->qp = calloc(g->spec.qps, sizeof(*b->qp));
 	b->bq = calloc(g->spec.qps, sizeof(*b->bq));
-	if (!b->qp || !b->bq)
+	if (!b->bq)
 		return ENOMEM;
-	if (q.send_events && (rc = rperf_channel_open(g->dev, &b->channel))) {
-		snprintf(err, errlen, "%s: a completion channel: %s",
-			 g->dev->name, strerror(rc));
-		return rc;
-	}
-	q.channel = b->channel;
-	while (b->nqp < g->spec.qps) {
-		rc = rperf_qp_create(g->dev, &q, &b->qp[b->nqp]);
-		if (rc) {
-			snprintf(err, errlen, "%s: creating QP %zu of %u: %s",
-				 g->dev->name, b->nqp + 1, g->spec.qps,
-				 strerror(rc));
-			return rc;
-		}
-		b->nqp++;
-	}
-	rc = rperf_buf_alloc(g->dev, g->spec.size, 0, &b->buf);
-	if (rc)
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 g->dev->name, (unsigned long long)g->spec.size,
-			 strerror(rc));
-	return rc;
+	b->conn.dev = g->dev;
+	b->conn.vcfg = g->vcfg;
+	b->conn.max_size = g->spec.size;
+	/* READ and atomics land in the buffer (LOCAL_WRITE) */
+	return rperf_gen_conn_open(&b->conn, &q, g->spec.qps,
+				   rperf_verb_responder_only(g->spec.verb) ?
+					   IBV_ACCESS_LOCAL_WRITE :
+					   0,
+				   err, errlen);
 }
 
 static int bsg_endpoints(struct rperf_gen_inst *g,
 			 struct rperf_proto_inst_eps *out)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 
-	out->qps = calloc(b->nqp, sizeof(*out->qps));
-	if (!out->qps)
-		return ENOMEM;
-	for (i = 0; i < b->nqp; i++)
-		rperf_engine_ep(g, b->qp[i], NULL, &out->qps[i]);
-	out->nqps = b->nqp;
-	return 0;
+	return rperf_engine_conn_eps(g, &b->conn, false, out);
 }
 
+/* Every QP towards the sink's buffer (checked for the verb and size). */
 static int bsg_connect(struct rperf_gen_inst *g,
 		       const struct rperf_proto_inst_eps *peer, char *err,
 		       size_t errlen)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 	int rc = 0;
 
-	if (peer->nqps != b->nqp) {
-		snprintf(err, errlen, "the sink has %zu QPs, the source %zu",
-			 peer->nqps, b->nqp);
-		return EINVAL;
-	}
-	for (i = 0; !rc && i < b->nqp; i++) {
-		const struct rperf_ctrl_endpoint *p = &peer->qps[i];
-		struct rperf_endpoint ep;
-
-		if (g->spec.verb != RPERF_VERB_SEND && p->size < g->spec.size) {
-			snprintf(err, errlen,
-				 "the sink offers %llu B for WRITEs of %llu B",
-				 (unsigned long long)p->size,
-				 (unsigned long long)g->spec.size);
-			return EINVAL;
-		}
-		rperf_engine_ep_from(p, &ep);
-		rc = rperf_qp_connect(b->qp[i], g->dev, &g->vcfg, &ep, err,
-				      errlen);
-		b->bq[i] = (struct rperf_bsg_qp){ .qp = b->qp[i],
-						  .buf = &b->buf,
-						  .raddr = p->addr,
-						  .rkey = p->rkey };
-	}
+	for (size_t i = 0; !rc && i < peer->nqps; i++)
+		rc = rperf_peer_buf_check(&peer->qps[i], g->spec.verb,
+					  g->spec.size, "the sink", err,
+					  errlen);
+	if (!rc)
+		rc = rperf_engine_conn_connect(g, &b->conn, peer, err, errlen);
+	for (size_t i = 0; !rc && i < b->conn.nqp; i++)
+		rperf_bsg_qp_of(&b->bq[i], &b->conn, i, peer->qps[i].addr,
+				peer->qps[i].rkey);
 	return rc;
 }
 
 static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 {
 	struct bsg_src *b = g->priv;
-	struct rperf_bsg_cfg c = {
-		.verb = g->spec.verb,
-		.size = g->spec.size,
-		.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
-			       RPERF_ENGINE_BSG_TAIL_NS,
-		.tx_depth = g->spec.tx_depth,
-		.cq_mod = g->spec.cq_mod,
-		.post_list = g->spec.post_list,
-		.events = g->spec.completion == RPERF_COMPLETION_EVENT,
-		.limit_per_s = rperf_bsg_spec_limit(&g->spec),
-		.interval_ns = g->spec.interval_ns,
-		.on_interval = bsg_tick,
-		.arg = b,
-		.on_ns = g->spec.on_ns,
-		.off_ns = g->spec.off_ns,
-		.stop = stop,
-		.peer_fd = -1,
-		.stall_ns = rperf_engine_stall_ns(&g->spec.path),
-	};
+	struct rperf_bsg_cfg c;
 	int rc;
 
+	rperf_bsg_spec_cfg(&g->spec, &c);
+	c.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
+			RPERF_ENGINE_BSG_TAIL_NS;
+	c.on_interval = bsg_tick;
+	c.arg = b;
+	c.stop = stop;
 	rperf_bsg_spec_shape(g, &c);
 
 	b->origin_ns =
 		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
-	rc = g->spec.burst_bytes ? rperf_incast_run(g, &c, b->bq, b->nqp,
-						    &b->res, &b->bursts) :
-				   rperf_bsg_run(&c, b->bq, b->nqp, &b->res);
+	rc = g->spec.burst_bytes ?
+		     rperf_incast_run(g, &c, b->bq, b->conn.nqp, &b->res,
+				      &b->bursts) :
+		     rperf_bsg_run(&c, b->bq, b->conn.nqp, &b->res);
 	b->ran = true;
 	/* the last completions after the last tick; the run's seconds end at
 	 * its last completion, which may be before that tick */
@@ -215,8 +158,8 @@ static void bsg_abort(struct rperf_gen_inst *g)
 	struct bsg_src *b = g->priv;
 	size_t i;
 
-	for (i = 0; i < b->nqp; i++)
-		rperf_engine_qp_flush(b->qp[i]);
+	for (i = 0; i < b->conn.nqp; i++)
+		rperf_engine_qp_flush(b->conn.qp[i]);
 }
 
 static int bsg_result(struct rperf_gen_inst *g)
@@ -240,16 +183,11 @@ static int bsg_result(struct rperf_gen_inst *g)
 static void bsg_teardown(struct rperf_gen_inst *g)
 {
 	struct bsg_src *b = g->priv;
-	size_t i;
 
 	if (!b)
 		return;
-	for (i = 0; i < b->nqp; i++)
-		rperf_qp_destroy(b->qp[i]);
-	free(b->qp);
-	rperf_channel_close(b->channel);
+	rperf_gen_conn_free(&b->conn); /* conn.dev is the engine's */
 	free(b->bq);
-	rperf_buf_free(&b->buf);
 	free(b->bursts.t);
 	rperf_bsg_series_fini(&b->series);
 	free(b);

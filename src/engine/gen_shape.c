@@ -20,6 +20,29 @@ double rperf_bsg_spec_limit(const struct rperf_gen_spec *s)
 	return s->rate_bps > 0 ? s->rate_bps / (8.0 * size) : 0;
 }
 
+void rperf_bsg_spec_cfg(const struct rperf_gen_spec *s, struct rperf_bsg_cfg *c)
+{
+	*c = (struct rperf_bsg_cfg){
+		.verb = s->verb,
+		.atomic_op = s->test.atomic_op,
+		.size = s->size,
+		.iters = s->test.iters,
+		.duration_ns = s->duration_ns,
+		.infinite = s->test.infinite,
+		.tx_depth = s->tx_depth,
+		.cq_mod = s->cq_mod,
+		.post_list = s->post_list,
+		.events = s->completion == RPERF_COMPLETION_EVENT &&
+			  !s->test.bidir,
+		.limit_per_s = rperf_bsg_spec_limit(s),
+		.interval_ns = s->interval_ns,
+		.on_ns = s->on_ns,
+		.off_ns = s->off_ns,
+		.peer_fd = -1,
+		.stall_ns = rperf_engine_stall_ns(&s->path),
+	};
+}
+
 /* The barrier's instant (CLOCK_MONOTONIC) of a started source. */
 static uint64_t barrier_ns(const struct rperf_gen_inst *g)
 {

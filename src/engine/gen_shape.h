@@ -26,6 +26,14 @@ struct rperf_incast_log {
 /* Messages per second of the spec's rate limit (its mean message size
  * with a distribution); 0 without a limit. */
 double rperf_bsg_spec_limit(const struct rperf_gen_spec *s);
+/* The generator of a BSG spec (either way of running it: the engine's
+ * source, rperf bw's client and server): verb and atomic op, size,
+ * iterations or duration or until stopped, depths, completion events (not
+ * with bidir: one process also receives), the rate limit, interval, on/off
+ * phases, no peer socket, the spec's stall limit. The caller adds its
+ * callbacks and stop flag, and what it decides itself. */
+void rperf_bsg_spec_cfg(const struct rperf_gen_spec *s,
+			struct rperf_bsg_cfg *c);
 /* Budgets, sizes, seed and stop deadline of @g's spec into @c. */
 void rperf_bsg_spec_shape(const struct rperf_gen_inst *g,
 			  struct rperf_bsg_cfg *c);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/endpoint.h"
 #include "gen/gen.h"
 #include "gen/rx.h"
 
@@ -40,47 +41,11 @@ static unsigned int depth(const struct rperf_dev *d)
 		       RPERF_ENGINE_RX_DEPTH;
 }
 
-static int sink_qps(struct rperf_gen_inst *g, struct sink *s, size_t n,
-		    char *err, size_t errlen)
-{
-	struct rperf_qp_cfg q = { .send_depth = 1,
-				  .recv_depth = s->conn.rx_depth,
-				  .recv_events = s->conn.recvs,
-				  .access = IBV_ACCESS_REMOTE_WRITE };
-	size_t i;
-	int rc = 0;
-
-	s->conn.qp = calloc(n, sizeof(*s->conn.qp));
-	if (!s->conn.qp)
-		return ENOMEM;
-	if (s->conn.recvs &&
-	    (rc = rperf_channel_open(g->dev, &s->conn.channel))) {
-		snprintf(err, errlen, "%s: a completion channel: %s",
-			 g->dev->name, strerror(rc));
-		return rc;
-	}
-	q.channel = s->conn.channel;
-	for (i = 0; !rc && i < n; i++) {
-		rc = rperf_qp_create(g->dev, &q, &s->conn.qp[i]);
-		if (!rc)
-			s->conn.nqp++;
-	}
-	if (rc)
-		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
-			 g->dev->name, i, n, strerror(rc));
-	for (i = 0; !rc && s->conn.recvs && i < n; i++)
-		rc = rperf_post_recvs(s->conn.qp[i], &s->conn.buf,
-				      s->conn.max_size, s->conn.rx_depth);
-	if (rc && !err[0])
-		snprintf(err, errlen, "posting receives: %s", strerror(rc));
-	return rc;
-}
-
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
 	struct sink *s = calloc(1, sizeof(*s));
-	int rc;
+	int access;
 
 	if (!s)
 		return ENOMEM;
@@ -91,32 +56,25 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.vcfg = g->vcfg;
 	s->conn.max_size = g->spec.size;
 	s->conn.rx_depth = depth(g->dev);
-	s->conn.recvs = lsg || g->spec.verb != RPERF_VERB_WRITE;
-	rc = rperf_buf_alloc(g->dev, g->spec.size,
-			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
-			     &s->conn.buf);
-	if (rc) {
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 g->dev->name, (unsigned long long)g->spec.size,
-			 strerror(rc));
-		return rc;
-	}
-	return sink_qps(g, s, lsg ? 1 : g->spec.qps, err, errlen);
+	s->conn.recvs = lsg || rperf_verb_consumes_recv(g->spec.verb);
+	access = IBV_ACCESS_REMOTE_WRITE |
+		 (lsg ? 0 : rperf_verb_access(g->spec.verb));
+	return rperf_gen_conn_open(
+		&s->conn,
+		&(struct rperf_qp_cfg){ .send_depth = 1,
+					.recv_depth = s->conn.rx_depth,
+					.recv_events = s->conn.recvs,
+					.access = access },
+		lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
+		errlen);
 }
 
 static int sink_endpoints(struct rperf_gen_inst *g,
 			  struct rperf_proto_inst_eps *out)
 {
 	struct sink *s = g->priv;
-	size_t i;
 
-	out->qps = calloc(s->conn.nqp, sizeof(*out->qps));
-	if (!out->qps)
-		return ENOMEM;
-	for (i = 0; i < s->conn.nqp; i++)
-		rperf_engine_ep(g, s->conn.qp[i], &s->conn.buf, &out->qps[i]);
-	out->nqps = s->conn.nqp;
-	return 0;
+	return rperf_engine_conn_eps(g, &s->conn, true, out);
 }
 
 static int sink_connect(struct rperf_gen_inst *g,
@@ -124,22 +82,8 @@ static int sink_connect(struct rperf_gen_inst *g,
 			size_t errlen)
 {
 	struct sink *s = g->priv;
-	size_t i;
-	int rc = 0;
 
-	if (peer->nqps != s->conn.nqp) {
-		snprintf(err, errlen, "the source has %zu QPs, the sink %zu",
-			 peer->nqps, s->conn.nqp);
-		return EINVAL;
-	}
-	for (i = 0; !rc && i < s->conn.nqp; i++) {
-		struct rperf_endpoint ep;
-
-		rperf_engine_ep_from(&peer->qps[i], &ep);
-		rc = rperf_qp_connect(s->conn.qp[i], g->dev, &g->vcfg, &ep, err,
-				      errlen);
-	}
-	return rc;
+	return rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
 }
 
 static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)
@@ -203,15 +147,10 @@ static int sink_result(struct rperf_gen_inst *g)
 static void sink_teardown(struct rperf_gen_inst *g)
 {
 	struct sink *s = g->priv;
-	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->conn.nqp; i++)
-		rperf_qp_destroy(s->conn.qp[i]);
-	free(s->conn.qp);
-	rperf_channel_close(s->conn.channel);
-	rperf_buf_free(&s->conn.buf);
+	rperf_gen_conn_free(&s->conn); /* conn.dev is the engine's */
 	free(s);
 	g->priv = NULL;
 }

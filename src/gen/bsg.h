@@ -96,6 +96,11 @@ struct rperf_bsg_qp {
 	uint32_t rkey;
 };
 
+/* QP @i of @c towards @raddr/@rkey, from c's buffer. */
+struct rperf_gen_conn;
+void rperf_bsg_qp_of(struct rperf_bsg_qp *q, const struct rperf_gen_conn *c,
+		     size_t i, uint64_t raddr, uint32_t rkey);
+
 struct rperf_bsg_res {
 	uint64_t messages; /* completed (== posted after a clean run) */
 	uint64_t bytes;

@@ -40,6 +40,20 @@ struct rperf_gen_conn {
 	uint16_t cm_port;
 };
 
+/* @depth (the option @opt) against what @d allows per queue (the smaller
+ * of max_qp_wr and max_cqe): 0 or ERANGE with @err naming both. */
+int rperf_gen_depth_check(const struct rperf_dev *d, const char *opt,
+			  uint64_t depth, char *err, size_t errlen);
+/* Open one end on c->dev (c->max_size, c->recvs, c->rx_depth set): @n QPs
+ * of @q (receive or send events: one completion channel for all, put into
+ * @q), a c->max_size buffer with @access, c->rx_depth receives posted on
+ * every QP when c->recvs. 0 or errno with @err naming the step; what was
+ * made is freed by rperf_gen_conn_free either way. */
+int rperf_gen_conn_open(struct rperf_gen_conn *c, struct rperf_qp_cfg *q,
+			size_t n, int access, char *err, size_t errlen);
+/* The QPs, the channel and the buffer (not the device, not rdma_cm). */
+void rperf_gen_conn_free(struct rperf_gen_conn *c);
+
 /* What arrived in one round (SENDs; WRITE_WITH_IMM, whose immediate
  * carries how many WRITEs its list held). */
 struct rperf_rx_count {

@@ -84,6 +84,14 @@ struct rperf_job_host {
  *             disjoint pairs (src/run/mesh_plan.c), both directions of a
  *             pair together; concurrent: all pairs at once
  *   duration, warmup   per pair (default: [global]'s)
+ *   samples   per pair instead of duration: the duration that offers this
+ *             many probes at the LSG's pace (rate, or probe_schedule
+ *             fixed:R / poisson:R); refused with a closed-loop LSG or
+ *             beside duration
+ *   probe_schedule  the LSG probe schedule (closed | fixed:R | poisson:R,
+ *             the [lsg] key schedule): in [mesh], schedule is the pair
+ *             schedule, and a probe schedule given there is refused with
+ *             a pointer to probe_schedule
  *   out_above the smallest added RTT the localization names (default
  *             20us; src/run/mesh.h)
  *   statistic the cells' statistic the localization compares: p50
@@ -118,6 +126,7 @@ struct rperf_job_mesh {
 	uint64_t out_above_ns; /* the localization's floor of its threshold */
 	enum rperf_mesh_statistic statistic;
 	uint64_t parallel; /* pairs at once, 0 = a whole round */
+	uint64_t samples; /* probes per pair asked, 0: duration given */
 	/* template of every pair's LSG: kind, name, keys, duration_ns,
 	 * warmup_ns, sink_completion set; id, from and to unset */
 	struct rperf_gen_spec spec;

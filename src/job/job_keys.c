@@ -159,6 +159,8 @@ static const struct job_key gen_keys[] = {
 	SPECIAL("out_above", M),
 	SPECIAL("statistic", M),
 	SPECIAL("parallel", M),
+	SPECIAL("samples", M),
+	SPECIAL("probe_schedule", M),
 	{ .name = NULL },
 };
 

@@ -23,7 +23,7 @@
 #include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 
 struct client {
 	struct rperf_lat_run *run;
@@ -96,9 +96,9 @@ static int lat_exchange(void *arg, struct rperf_session_chan *ch,
 	if (rperf_endpoint_check_remote(c->conn.dev, &peer, err, sizeof(err)))
 		return rperf_err_set(e, RPERF_ERRC_USAGE, EINVAL, "%s: %s",
 				     cfg->host, err);
-	rc = rperf_session_peer_buf_check(&c->peer_buf, buffer_verb(cfg),
-					  c->conn.max_size, cfg->host, err,
-					  sizeof(err));
+	rc = rperf_peer_buf_check(&c->peer_buf, buffer_verb(cfg),
+				  c->conn.max_size, cfg->host, err,
+				  sizeof(err));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s", err);
 	/* --verb write: the server's pingpong replies land in recv_buf */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "lat/lat_conn.h"
+#include "gen/rx.h"
 #include "session/session.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -105,11 +106,10 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 	c->access = cfg->verb == RPERF_VERB_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0;
 	rc = rperf_session_dev_open(cfg, NULL, &c->vcfg, &c->dev, err, errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, cfg->verb, err,
-						  errlen);
+		rc = rperf_verb_dev_check(c->dev, cfg->verb, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc)
 		rc = choose_stamps(c, cfg->timestamps, err, errlen);
 	if (!rc) /* receives for pingpong replies */
@@ -146,15 +146,14 @@ int rperf_lat_conn_server(struct rperf_lat_conn *c,
 	memset(c, 0, sizeof(*c));
 	c->max_size = p->size;
 	c->rx_depth = p->test.rx_depth;
-	c->access = IBV_ACCESS_REMOTE_WRITE |
-		    rperf_session_verb_access(p->verb);
+	c->access = IBV_ACCESS_REMOTE_WRITE | rperf_verb_access(p->verb);
 	rc = rperf_session_dev_open(cfg, &p->path, &c->vcfg, &c->dev, err,
 				    errlen);
 	if (!rc)
-		rc = rperf_session_verb_dev_check(c->dev, p->verb, err, errlen);
+		rc = rperf_verb_dev_check(c->dev, p->verb, err, errlen);
 	if (!rc)
-		rc = rperf_session_check_depth(c->dev, "-r/--rx-depth",
-					       c->rx_depth, err, errlen);
+		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
+					   err, errlen);
 	if (!rc) /* sends: pingpong replies */
 		rc = make_qp(c, SEND_DEPTH, c->rx_depth, true, &c->wire, "wire",
 			     err, errlen);

@@ -27,7 +27,7 @@
 #include "engine/limits.h"
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -104,10 +104,9 @@ static int lat_endpoints(void *arg, struct rperf_session_chan *ch,
 		return rperf_session_refuse_late(&ch->s, &ch->io, why, e);
 	/* --verb write: our pingpong replies go to the client's buffer */
 	if (!rc && sv->verb == RPERF_VERB_WRITE)
-		rc = rperf_session_peer_buf_check(&sv->we.peer, sv->verb,
-						  sv->conn.max_size,
-						  "the client", err,
-						  sizeof(err));
+		rc = rperf_peer_buf_check(&sv->we.peer, sv->verb,
+					  sv->conn.max_size, "the client", err,
+					  sizeof(err));
 	if (!rc)
 		rc = sv->rdma_cm ? rperf_cm_accept(&sv->conn.cm, sv->conn.wire,
 						   &sv->conn.vcfg,

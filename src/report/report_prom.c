@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The Prometheus text format of a JSON report (report_prom.h). */
 #include "report/report_prom.h"
+#include "report/report_prom_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,18 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LABELS_LEN 1536
-
-struct prom {
-	FILE *f;
-	const char *cmd; /* "lat", "bw", "run": the metric prefix */
-	char job[256]; /* rperf_job label */
-	char host[256]; /* this machine (lat, bw) */
-	const json_t *classes; /* run: "classes" (class of a generator) */
-};
-
 /* A label list: each item appends `,key="value"` (escaped). */
-static void label(char *buf, size_t len, const char *key, const char *value)
+void prom_label(char *buf, size_t len, const char *key, const char *value)
 {
 	size_t n = strlen(buf);
 
@@ -43,25 +34,25 @@ static void label(char *buf, size_t len, const char *key, const char *value)
 	buf[n] = '\0';
 }
 
-static void label_num(char *buf, size_t len, const char *key, const json_t *v)
+void prom_label_num(char *buf, size_t len, const char *key, const json_t *v)
 {
 	char s[32];
 
 	if (!json_is_integer(v))
 		return;
 	snprintf(s, sizeof(s), "%lld", (long long)json_integer_value(v));
-	label(buf, len, key, s);
+	prom_label(buf, len, key, s);
 }
 
-static void family(const struct prom *p, const char *name, const char *type,
-		   const char *help)
+void prom_family(const struct prom *p, const char *name, const char *type,
+		 const char *help)
 {
 	fprintf(p->f, "# HELP rperf_%s_%s %s\n# TYPE rperf_%s_%s %s\n", p->cmd,
 		name, help, p->cmd, name, type);
 }
 
-static void sample(const struct prom *p, const char *name, const char *labels,
-		   const char *extra, double v)
+void prom_sample(const struct prom *p, const char *name, const char *labels,
+		 const char *extra, double v)
 {
 	fprintf(p->f, "rperf_%s_%s{%s%s%s} ", p->cmd, name, labels,
 		extra && labels[0] ? "," : "", extra ? extra : "");
@@ -72,7 +63,7 @@ static void sample(const struct prom *p, const char *name, const char *labels,
 }
 
 /* A JSON number (null or absent: NaN). */
-static double num(const json_t *o, const char *key)
+double prom_num(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 
@@ -117,12 +108,12 @@ static void gauges(const struct prom *p, const json_t *arr, label_fn lf,
 			    !json_object_get(it, g[i].key))
 				continue;
 			if (!any)
-				family(p, g[i].name, "gauge", g[i].help);
+				prom_family(p, g[i].name, "gauge", g[i].help);
 			any = true;
 			labels[0] = '\0';
 			lf(p, it, labels, sizeof(labels));
-			sample(p, g[i].name, labels, NULL,
-			       num(it, g[i].key) * g[i].scale);
+			prom_sample(p, g[i].name, labels, NULL,
+				    prom_num(it, g[i].key) * g[i].scale);
 		}
 	}
 }
@@ -138,20 +129,20 @@ static void summary_samples(const struct prom *p, const char *name,
 		   { "0.99", "p99" },
 		   { "0.999", "p999" },
 		   { "0.9999", "p9999" } };
-	double count = num(st, "count");
+	double count = prom_num(st, "count");
 	bool empty = !(count > 0);
 	char extra[32], sum_name[96];
 
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
 		snprintf(extra, sizeof(extra), "quantile=\"%s\"", qs[i].q);
-		sample(p, name, labels, extra,
-		       empty ? NAN : num(st, qs[i].key) / 1e9);
+		prom_sample(p, name, labels, extra,
+			    empty ? NAN : prom_num(st, qs[i].key) / 1e9);
 	}
 	snprintf(sum_name, sizeof(sum_name), "%s_sum", name);
-	sample(p, sum_name, labels, NULL,
-	       empty ? 0 : num(st, "mean") * count / 1e9);
+	prom_sample(p, sum_name, labels, NULL,
+		    empty ? 0 : prom_num(st, "mean") * count / 1e9);
 	snprintf(sum_name, sizeof(sum_name), "%s_count", name);
-	sample(p, sum_name, labels, NULL, empty ? 0 : count);
+	prom_sample(p, sum_name, labels, NULL, empty ? 0 : count);
 }
 
 /* An LSG, or a class or host with LSGs: its RTT histogram may be null
@@ -160,7 +151,7 @@ static bool has_lsg(const json_t *item)
 {
 	if (json_object_get(item, "kind"))
 		return of_kind(item, "lsg");
-	return num(item, "lsg_count") > 0;
+	return prom_num(item, "lsg_count") > 0;
 }
 
 /* Summary @name of each item's @key histogram object. */
@@ -179,7 +170,7 @@ static void summaries(const struct prom *p, const json_t *arr, label_fn lf,
 		if (!json_is_object(st) && !has_lsg(it))
 			continue;
 		if (!any)
-			family(p, name, "summary", help);
+			prom_family(p, name, "summary", help);
 		any = true;
 		labels[0] = '\0';
 		lf(p, it, labels, sizeof(labels));
@@ -210,20 +201,21 @@ static void extremes(const struct prom *p, const json_t *arr, label_fn lf,
 			if (!json_is_object(st) && !has_lsg(it))
 				continue;
 			if (!any)
-				family(p, name, "gauge", help);
+				prom_family(p, name, "gauge", help);
 			any = true;
 			labels[0] = '\0';
 			lf(p, it, labels, sizeof(labels));
-			sample(p, name, labels, NULL,
-			       num(st, "count") > 0 ? num(st, which[w]) / 1e9 :
-						      NAN);
+			prom_sample(p, name, labels, NULL,
+				    prom_num(st, "count") > 0 ?
+					    prom_num(st, which[w]) / 1e9 :
+					    NAN);
 		}
 	}
 }
 
-static void base_labels(const struct prom *p, char *buf, size_t len)
+void prom_base_labels(const struct prom *p, char *buf, size_t len)
 {
-	label(buf, len, "rperf_job", p->job);
+	prom_label(buf, len, "rperf_job", p->job);
 }
 
 /* ---- rperf lat / rperf bw ---- */
@@ -233,30 +225,30 @@ static void local_labels(const struct prom *p, const json_t *item, char *buf,
 {
 	const json_t *cfg = json_object_get(item, "_config");
 
-	base_labels(p, buf, len);
-	label(buf, len, "host", p->host);
-	label(buf, len, "peer",
-	      json_string_value(json_object_get(cfg, "host")));
+	prom_base_labels(p, buf, len);
+	prom_label(buf, len, "host", p->host);
+	prom_label(buf, len, "peer",
+		   json_string_value(json_object_get(cfg, "host")));
 }
 
 static void lat_labels(const struct prom *p, const json_t *item, char *buf,
 		       size_t len)
 {
 	local_labels(p, item, buf, len);
-	label(buf, len, "method",
-	      json_string_value(json_object_get(item, "method")));
-	label_num(buf, len, "size", json_object_get(item, "size"));
-	label_num(buf, len, "repeat", json_object_get(item, "repeat"));
+	prom_label(buf, len, "method",
+		   json_string_value(json_object_get(item, "method")));
+	prom_label_num(buf, len, "size", json_object_get(item, "size"));
+	prom_label_num(buf, len, "repeat", json_object_get(item, "repeat"));
 }
 
 static void bw_labels(const struct prom *p, const json_t *item, char *buf,
 		      size_t len)
 {
 	local_labels(p, item, buf, len);
-	label(buf, len, "verb",
-	      json_string_value(json_object_get(item, "verb")));
-	label_num(buf, len, "size", json_object_get(item, "size"));
-	label_num(buf, len, "qps", json_object_get(item, "qps"));
+	prom_label(buf, len, "verb",
+		   json_string_value(json_object_get(item, "verb")));
+	prom_label_num(buf, len, "size", json_object_get(item, "size"));
+	prom_label_num(buf, len, "qps", json_object_get(item, "qps"));
 }
 
 static const struct gauge lat_gauges[] = {
@@ -298,31 +290,36 @@ static const char *class_of(const struct prom *p, const json_t *g)
 static void gen_labels(const struct prom *p, const json_t *g, char *buf,
 		       size_t len)
 {
-	base_labels(p, buf, len);
-	label(buf, len, "generator",
-	      json_string_value(json_object_get(g, "name")));
-	label_num(buf, len, "id", json_object_get(g, "id"));
-	label(buf, len, "kind", json_string_value(json_object_get(g, "kind")));
-	label(buf, len, "host", json_string_value(json_object_get(g, "host")));
-	label(buf, len, "peer", json_string_value(json_object_get(g, "to")));
-	label(buf, len, "class", class_of(p, g));
+	prom_base_labels(p, buf, len);
+	prom_label(buf, len, "generator",
+		   json_string_value(json_object_get(g, "name")));
+	prom_label_num(buf, len, "id", json_object_get(g, "id"));
+	prom_label(buf, len, "kind",
+		   json_string_value(json_object_get(g, "kind")));
+	prom_label(buf, len, "host",
+		   json_string_value(json_object_get(g, "host")));
+	prom_label(buf, len, "peer",
+		   json_string_value(json_object_get(g, "to")));
+	prom_label(buf, len, "class", class_of(p, g));
 }
 
 static void class_labels(const struct prom *p, const json_t *c, char *buf,
 			 size_t len)
 {
-	base_labels(p, buf, len);
-	label(buf, len, "class", json_string_value(json_object_get(c, "name")));
+	prom_base_labels(p, buf, len);
+	prom_label(buf, len, "class",
+		   json_string_value(json_object_get(c, "name")));
 }
 
 static void host_labels(const struct prom *p, const json_t *h, char *buf,
 			size_t len)
 {
-	base_labels(p, buf, len);
-	label(buf, len, "host", json_string_value(json_object_get(h, "name")));
+	prom_base_labels(p, buf, len);
+	prom_label(buf, len, "host",
+		   json_string_value(json_object_get(h, "name")));
 	if (!json_object_get(h, "name"))
-		label(buf, len, "host",
-		      json_string_value(json_object_get(h, "host")));
+		prom_label(buf, len, "host",
+			   json_string_value(json_object_get(h, "host")));
 }
 
 static const struct gauge gen_gauges[] = {
@@ -361,8 +358,9 @@ static void gen_ok(const struct prom *p, const json_t *gens)
 	size_t j;
 	const json_t *g;
 
-	family(p, "generator_ok", "gauge",
-	       "1 when the generator instance ran to its end without an error, else 0 (status in the JSON).");
+	prom_family(
+		p, "generator_ok", "gauge",
+		"1 when the generator instance ran to its end without an error, else 0 (status in the JSON).");
 	json_array_foreach(gens, j, g)
 	{
 		const char *st =
@@ -370,8 +368,8 @@ static void gen_ok(const struct prom *p, const json_t *gens)
 
 		labels[0] = '\0';
 		gen_labels(p, g, labels, sizeof(labels));
-		sample(p, "generator_ok", labels, NULL,
-		       st && !strcmp(st, "ok"));
+		prom_sample(p, "generator_ok", labels, NULL,
+			    st && !strcmp(st, "ok"));
 	}
 }
 
@@ -391,26 +389,28 @@ static void run_scalars(const struct prom *p, const json_t *doc)
 	char labels[LABELS_LEN] = "";
 	const json_t *fh = json_object_get(doc, "failed_hosts");
 
-	base_labels(p, labels, sizeof(labels));
+	prom_base_labels(p, labels, sizeof(labels));
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
 		const json_t *o = s[i].obj ? json_object_get(doc, s[i].obj) :
 					     doc;
 
 		if (!json_object_get(o, s[i].key))
 			continue;
-		family(p, s[i].name, "gauge", s[i].help);
-		sample(p, s[i].name, labels, NULL, num(o, s[i].key));
+		prom_family(p, s[i].name, "gauge", s[i].help);
+		prom_sample(p, s[i].name, labels, NULL, prom_num(o, s[i].key));
 	}
-	family(p, "aborted", "gauge",
-	       "1 when the run failed before GO: nothing was measured.");
-	sample(p, "aborted", labels, NULL,
-	       json_is_true(json_object_get(doc, "aborted")));
-	family(p, "failed_hosts", "gauge", "Hosts whose agent failed.");
-	sample(p, "failed_hosts", labels, NULL, (double)json_array_size(fh));
-	family(p, "dry_run", "gauge",
-	       "1 when an agent ran --dry-run: no figure is a measurement.");
-	sample(p, "dry_run", labels, NULL,
-	       json_is_true(json_object_get(doc, "dry_run")));
+	prom_family(p, "aborted", "gauge",
+		    "1 when the run failed before GO: nothing was measured.");
+	prom_sample(p, "aborted", labels, NULL,
+		    json_is_true(json_object_get(doc, "aborted")));
+	prom_family(p, "failed_hosts", "gauge", "Hosts whose agent failed.");
+	prom_sample(p, "failed_hosts", labels, NULL,
+		    (double)json_array_size(fh));
+	prom_family(
+		p, "dry_run", "gauge",
+		"1 when an agent ran --dry-run: no figure is a measurement.");
+	prom_sample(p, "dry_run", labels, NULL,
+		    json_is_true(json_object_get(doc, "dry_run")));
 }
 
 static void render_run(struct prom *p, const json_t *doc)
@@ -482,8 +482,10 @@ int rperf_prom_from_json(FILE *f, const json_t *doc)
 	char labels[LABELS_LEN] = "";
 	int rc;
 
-	if (!cmd ||
-	    (strcmp(cmd, "lat") && strcmp(cmd, "bw") && strcmp(cmd, "run")))
+	if (!cmd && json_is_object(json_object_get(doc, "mesh")))
+		cmd = "mesh"; /* a mesh's document has no "command" */
+	if (!cmd || (strcmp(cmd, "lat") && strcmp(cmd, "bw") &&
+		     strcmp(cmd, "run") && strcmp(cmd, "mesh")))
 		return EINVAL;
 	p.cmd = cmd;
 	if (job) {
@@ -496,7 +498,10 @@ int rperf_prom_from_json(FILE *f, const json_t *doc)
 	if (gethostname(p.host, sizeof(p.host)))
 		snprintf(p.host, sizeof(p.host), "unknown");
 	p.host[sizeof(p.host) - 1] = '\0';
-	if (!strcmp(cmd, "run")) {
+	if (!strcmp(cmd, "mesh")) {
+		prom_render_mesh(&p, doc);
+		rc = 0;
+	} else if (!strcmp(cmd, "run")) {
 		if (!json_is_array(json_object_get(doc, "generators")))
 			return EINVAL;
 		render_run(&p, doc);
@@ -508,10 +513,11 @@ int rperf_prom_from_json(FILE *f, const json_t *doc)
 	}
 	if (rc)
 		return rc;
-	base_labels(&p, labels, sizeof(labels));
-	family(&p, "timestamp_seconds", "gauge",
-	       "When this file was written, seconds since the Unix epoch.");
-	sample(&p, "timestamp_seconds", labels, NULL, (double)time(NULL));
+	prom_base_labels(&p, labels, sizeof(labels));
+	prom_family(
+		&p, "timestamp_seconds", "gauge",
+		"When this file was written, seconds since the Unix epoch.");
+	prom_sample(&p, "timestamp_seconds", labels, NULL, (double)time(NULL));
 	return ferror(f) ? EIO : 0;
 }
 

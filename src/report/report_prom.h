@@ -14,6 +14,12 @@
  *     the merged RTT summary and Gb/s; failed hosts, instances with errors,
  *     dry run, set-up and elapsed seconds, and per agent the estimated
  *     start skew and its uncertainty when the run measured them.
+ *   - a mesh (rperf mesh, a job with [mesh]; its document has "mesh"):
+ *     per cell (from, to) the RTT quantiles 0.1/0.5/0.99/0.999 and min in
+ *     seconds, samples, whether it ran clean; per suspect (kind, host or
+ *     from/to) the RTT it adds; cells measured/failed, the verdict's
+ *     baseline and threshold, rounds, elapsed seconds, dry run
+ *     (report_prom_mesh.c).
  * Every sample carries rperf_job (the job file's name, or the command; the
  * scrape's own "job" label is the collector's) and host labels. An empty
  * histogram (a dry run, nothing measured) gives NaN quantiles, never 0.
@@ -27,7 +33,7 @@
 
 #include <rperf/report.h>
 
-/* Render @doc (a "lat", "bw" or "run" document): 0, EINVAL (another
+/* Render @doc (a "lat", "bw", "run" or mesh document): 0, EINVAL (another
  * command or a document without "results"/"generators"), EIO. */
 int rperf_prom_from_json(FILE *f, const json_t *doc);
 /* The same, written atomically to @path (a temporary file beside it,

@@ -79,14 +79,20 @@ void rperf_mesh_plan_free(struct rperf_mesh_plan *p);
  *      and column, of the cell's excess less the other end's named port's
  *      added RTT;
  *   4. a pair i -> j is named when its excess less the added RTTs of named
- *      ports among i and j is above T, and above K x the noise (1.4826 x
- *      MAD of the residuals) of a named port's cells it touches: a
- *      delay's own jitter is no pair.
+ *      ports among i and j is above T; when i or j is a named port, also
+ *      above BEHIND x that port's added RTT and K x the noise (1.4826 x
+ *      MAD of the residuals) of its cells: a delay's own jitter grows
+ *      with the delay and is no pair (a pair behind a slow port is named
+ *      only when the cell is twice as far out as the port explains).
+ *   5. (mesh_run.c) the pairs of step 4 are measured again, each alone,
+ *      and the rule applied again with each cell's lower statistic: a
+ *      pair is named only when it is out twice.
  * Slower only: a fast cell is never out. Fewer than 3 measured cells: no
  * verdict (nothing named, said in the report).
  */
 #define RPERF_MESH_K 6.0
 #define RPERF_MESH_REL 0.2
+#define RPERF_MESH_BEHIND 1.0
 
 enum rperf_mesh_suspect_kind {
 	RPERF_MESH_PORT = 1,
@@ -127,6 +133,10 @@ struct rperf_mesh_cell {
 	double p50_ns, p99_ns, p999_ns; /* NaN without samples */
 	double min_ns, p10_ns; /* the low end: what a fixed delay moves */
 	size_t round;
+	/* measured again to confirm a named pair (the statistic; NaN: not
+	 * measured again or no sample then); the verdict takes the lower */
+	double again_ns;
+	uint64_t again_samples;
 };
 
 struct rperf_mesh_result {
@@ -139,6 +149,7 @@ struct rperf_mesh_result {
 	size_t nfailed; /* cells not ok or without samples */
 	size_t rounds_run; /* rounds with an experiment that ran */
 	size_t experiments; /* rperf run experiments that ran */
+	size_t again_pairs; /* pairs measured again to confirm them */
 	size_t other_errors; /* the job's own generators: runs not ok */
 	bool interrupted;
 	bool dry_run;
@@ -158,6 +169,15 @@ int rperf_mesh_execute(const struct rperf_job *job,
 		       struct rperf_mesh_result **out, char *err,
 		       size_t errlen);
 void rperf_mesh_result_free(struct rperf_mesh_result *m);
+/* A pair the first verdict names is measured again alone before it is
+ * named (both directions, one experiment per pair, at most this many
+ * pairs); each cell then counts with the lower of its two statistics. */
+#define RPERF_MESH_AGAIN_MAX 16
+/* The unordered pairs of @v's named pairs (the first RPERF_MESH_AGAIN_MAX)
+ * into @out[RPERF_MESH_AGAIN_MAX]; their count. Pure. */
+size_t rperf_mesh_again_pairs(const struct rperf_mesh_verdict *v,
+			      struct rperf_mesh_pair *out);
+
 /* Fill the verdict from the cells (rperf_mesh_execute does it). */
 int rperf_mesh_result_locate(struct rperf_mesh_result *m);
 
@@ -165,6 +185,9 @@ int rperf_mesh_result_locate(struct rperf_mesh_result *m);
 
 int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out);
 int rperf_mesh_write_json(const char *path, const struct rperf_mesh_result *m);
+/* The same document in the Prometheus text format, atomically (--prom,
+ * src/report/report_prom.h): 0 or errno. */
+int rperf_mesh_write_prom(const char *path, const struct rperf_mesh_result *m);
 /* The verdict and summary, then (up to 16 hosts) the p50 and p99 tables;
  * larger: the outlying and failed cells. */
 int rperf_mesh_report_text(FILE *f, const struct rperf_mesh_result *m);

@@ -22,7 +22,8 @@ const char *rperf_mesh_rule(void)
 	       "a port is named when the medians of its row (as source) and column (as destination) are both out, "
 	       "its added RTT the median of its row and column less the other end's named port; "
 	       "a pair is named when its cell is out after its ports' added RTT is taken off "
-	       "(and above 6 x the noise of a named port's cells it touches)";
+	       "(through a named port: also above that port's added RTT and 6 x the noise of its cells); "
+	       "a named pair is measured again alone and named only when out twice (each cell's lower measurement)";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -186,11 +187,21 @@ static double port_noise(struct locate *l, size_t h)
 	return MAD_SIGMA * median(l->buf, k);
 }
 
-/* A pair's threshold: T, or higher through a named port whose cells are
- * noisier (a delay's own jitter) than the clean cells. */
+/*
+ * A pair's threshold: T; through a named port also the port's added RTT
+ * (RPERF_MESH_BEHIND x) and K x the noise of its cells: the time a slow
+ * port adds varies with its own size (a queue's delay spreads about as
+ * much as its mean; netem under TCG delivered a 426 us delay to the cells
+ * of lab.mesh8 as +480 .. +815 us, and a late window lifts both
+ * directions of a pair: 4 of a port's 12 cells +112 .. +178 us in the
+ * 01:00 run), and a robust spread over the port's cells calls that tail
+ * outliers: only a cell the port cannot explain twice over is a pair.
+ */
 static double pair_threshold(struct locate *l, size_t i, size_t j)
 {
-	return fmax(l->v->threshold_ns,
+	double behind = RPERF_MESH_BEHIND * fmax(l->added[i], l->added[j]);
+
+	return fmax(fmax(l->v->threshold_ns, behind),
 		    RPERF_MESH_K * fmax(port_noise(l, i), port_noise(l, j)));
 }
 
@@ -277,6 +288,31 @@ free_bufs:
 	free(l.port);
 	free(l.added);
 	return rc;
+}
+
+/* The unordered pairs of the verdict's named pairs, at most
+ * RPERF_MESH_AGAIN_MAX, into @out; their count. */
+size_t rperf_mesh_again_pairs(const struct rperf_mesh_verdict *v,
+			      struct rperf_mesh_pair *out)
+{
+	size_t k = 0;
+
+	for (size_t s = 0; s < v->nsuspects; s++) {
+		const struct rperf_mesh_suspect *x = &v->suspects[s];
+		struct rperf_mesh_pair p = {
+			.a = (uint16_t)(x->from < x->to ? x->from : x->to),
+			.b = (uint16_t)(x->from < x->to ? x->to : x->from)
+		};
+		bool seen = false;
+
+		if (x->kind != RPERF_MESH_PAIR)
+			continue;
+		for (size_t q = 0; q < k; q++)
+			seen |= out[q].a == p.a && out[q].b == p.b;
+		if (!seen && k < RPERF_MESH_AGAIN_MAX)
+			out[k++] = p;
+	}
+	return k;
 }
 
 void rperf_mesh_verdict_free(struct rperf_mesh_verdict *v)

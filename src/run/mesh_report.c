@@ -56,6 +56,11 @@ static json_t *json_cell(const struct rperf_mesh_cell *c)
 	json_object_set_new(o, "round", json_integer((json_int_t)c->round));
 	json_object_set_new(o, "min_ns", ns(c->min_ns));
 	json_object_set_new(o, "p10_ns", ns(c->p10_ns));
+	if (isfinite(c->again_ns) || c->again_samples) {
+		json_object_set_new(o, "again_ns", ns(c->again_ns));
+		json_object_set_new(o, "again_samples",
+				    rperf_rpt_json_uint(c->again_samples));
+	}
 	return o;
 }
 
@@ -113,6 +118,8 @@ static json_t *json_locate(const struct rperf_mesh_result *m)
 				 rperf_rpt_json_uint(v->clean_cells));
 	e |= json_object_set_new(o, "cells_failed",
 				 rperf_rpt_json_uint(m->nfailed));
+	e |= json_object_set_new(o, "pairs_again",
+				 rperf_rpt_json_uint(m->again_pairs));
 	e |= json_object_set_new(o, "baseline_ns", ns(v->base_ns));
 	e |= json_object_set_new(o, "noise_ns", ns(v->noise_ns));
 	e |= json_object_set_new(o, "threshold_ns", ns(v->threshold_ns));
@@ -145,6 +152,8 @@ int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out)
 	e |= json_object_set_new(
 		mesh, "pair_duration_ns",
 		rperf_rpt_json_uint(m->mesh->spec.duration_ns));
+	e |= json_object_set_new(mesh, "pair_samples",
+				 rperf_rpt_json_uint(m->mesh->samples));
 	e |= json_object_set_new(mesh, "pair_warmup_ns",
 				 rperf_rpt_json_uint(m->mesh->spec.warmup_ns));
 	e |= json_object_set_new(mesh, "size",
@@ -188,6 +197,29 @@ int rperf_mesh_write_json(const char *path, const struct rperf_mesh_result *m)
 
 /* ---- text ---- */
 
+/* samples = N: the cells that recorded fewer (N is what the pair's
+ * duration offers; late or lost probes record less). */
+static void text_short(FILE *f, const struct rperf_mesh_result *m)
+{
+	size_t n = m->mesh->nhosts, k = 0;
+	uint64_t least = UINT64_MAX;
+
+	for (size_t i = 0; m->mesh->samples && i < n * n; i++) {
+		if (!m->cells[i].planned || !m->cells[i].samples)
+			continue;
+		if (m->cells[i].samples < m->mesh->samples)
+			k++;
+		if (m->cells[i].samples < least)
+			least = m->cells[i].samples;
+	}
+	if (k)
+		fprintf(f,
+			"  samples: %zu cell%s recorded fewer than the %llu offered per pair (least %llu)\n",
+			k, k == 1 ? "" : "s",
+			(unsigned long long)m->mesh->samples,
+			(unsigned long long)least);
+}
+
 static void text_verdict(FILE *f, const struct rperf_mesh_result *m)
 {
 	const struct rperf_mesh_verdict *v = &m->verdict;
@@ -227,7 +259,12 @@ static void text_verdict(FILE *f, const struct rperf_mesh_result *m)
 				hname(m, s->from), hname(m, s->to),
 				s->added_ns / 1e3);
 	}
+	if (m->again_pairs)
+		fprintf(f,
+			"  measured again alone: %zu pair%s the first verdict named (a cell counts with the lower of its two measurements)\n",
+			m->again_pairs, m->again_pairs == 1 ? "" : "s");
 	fprintf(f, "  rule: %s\n", rperf_mesh_rule());
+	text_short(f, m);
 }
 
 static void text_failed(FILE *f, const struct rperf_mesh_result *m)
@@ -364,6 +401,9 @@ int rperf_mesh_plan_text(FILE *f, const struct rperf_job *job)
 		(double)each * (double)nexp / 1e9, nexp,
 		(double)mh->spec.warmup_ns / 1e9,
 		(double)mh->spec.duration_ns / 1e9);
+	if (mh->samples)
+		fprintf(f, "  duration from samples = %llu per pair\n",
+			(unsigned long long)mh->samples);
 	rperf_mesh_plan_free(&p);
 	return 0;
 }

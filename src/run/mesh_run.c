@@ -62,15 +62,19 @@ static void cell_lost(struct rperf_mesh_cell *c, enum rperf_run_status st,
 		      const char *why)
 {
 	c->status = st;
-	c->samples = 0;
+	c->samples = c->again_samples = 0;
 	c->p50_ns = c->p99_ns = c->p999_ns = c->min_ns = c->p10_ns = NAN;
+	c->again_ns = NAN;
 	snprintf(c->error, sizeof(c->error), "%s", why);
 }
 
-/* Pairs q0..q1 of round r: one experiment (a round, or a part of it when
- * the mesh's parallel key caps the pairs at once). */
+/* Pairs q0..q1 of @pairs (the plan's, round r): one experiment (a round,
+ * or a part of it when the mesh's parallel key caps the pairs at once);
+ * @again: a pair measured again to confirm it (confirm_pairs). */
 struct mesh_slice {
+	const struct rperf_mesh_pair *pairs;
 	size_t r, q0, q1;
+	bool again;
 };
 
 /* The slice's job: the job's generators, then the pairs of @sl whose
@@ -78,7 +82,7 @@ struct mesh_slice {
 static int round_job(struct rperf_mesh_result *m, const struct mesh_slice *sl,
 		     const bool *dead, struct rperf_job **out, size_t *npairs)
 {
-	const struct rperf_mesh_plan *p = &m->plan;
+	const struct rperf_mesh_pair *pairs = sl->pairs;
 	const struct rperf_job *job = m->job;
 	size_t n = 2 * (sl->q1 - sl->q0), k = job->ninst;
 	struct rperf_job *sub = malloc(sizeof(*sub));
@@ -95,7 +99,7 @@ static int round_job(struct rperf_mesh_result *m, const struct mesh_slice *sl,
 	}
 	memcpy(sub->inst, job->inst, job->ninst * sizeof(*job->inst));
 	for (size_t q = sl->q0; q < sl->q1; q++) {
-		size_t a = p->pairs[q].a, b = p->pairs[q].b;
+		size_t a = pairs[q].a, b = pairs[q].b;
 
 		if (dead[a] || dead[b])
 			continue;
@@ -110,8 +114,23 @@ static int round_job(struct rperf_mesh_result *m, const struct mesh_slice *sl,
 	return 0;
 }
 
+/* The cell's statistic measured again (confirm_pairs): NaN unless ok. */
+static void fill_again(struct rperf_mesh_cell *c,
+		       const struct rperf_run_inst *in, bool p10)
+{
+	double p = p10 ? 10.0 : 50.0;
+	int64_t v;
+
+	c->again_samples = in->rtt ? rperf_hist_count(in->rtt) : 0;
+	if (in->status != RPERF_RUN_ST_OK || !c->again_samples)
+		return;
+	rperf_hist_percentiles(in->rtt, &p, 1, &v);
+	c->again_ns = (double)v;
+}
+
 static void fill_cell(struct rperf_mesh_result *m,
-		      const struct rperf_run_inst *in, size_t round)
+		      const struct rperf_run_inst *in,
+		      const struct mesh_slice *sl)
 {
 	size_t i = mesh_index(m, in->spec->from),
 	       j = mesh_index(m, in->spec->to);
@@ -122,7 +141,12 @@ static void fill_cell(struct rperf_mesh_result *m,
 	if (i == m->mesh->nhosts || j == m->mesh->nhosts)
 		return;
 	c = cell(m, i, j);
-	c->round = round;
+	if (sl->again) {
+		fill_again(c, in, m->mesh->statistic == RPERF_MESH_STAT_P10);
+		return;
+	}
+	c->round = sl->r;
+	c->again_ns = NAN;
 	c->status = in->status;
 	snprintf(c->error, sizeof(c->error), "%s", in->error);
 	c->samples = in->rtt ? rperf_hist_count(in->rtt) : 0;
@@ -161,11 +185,10 @@ static void mark_dead_cells(struct rperf_mesh_result *m,
 			    const struct mesh_slice *sl, const bool *dead,
 			    const char (*why)[RPERF_RUN_WHY_LEN])
 {
-	const struct rperf_mesh_plan *p = &m->plan;
 	size_t r = sl->r;
 
-	for (size_t q = sl->q0; q < sl->q1; q++) {
-		size_t a = p->pairs[q].a, b = p->pairs[q].b;
+	for (size_t q = sl->q0; q < sl->q1 && !sl->again; q++) {
+		size_t a = sl->pairs[q].a, b = sl->pairs[q].b;
 		const char *w = dead[a] ? why[a] : why[b];
 
 		if (!dead[a] && !dead[b])
@@ -216,13 +239,14 @@ static int round_once(struct mesh_exec *x, const struct mesh_slice *sl,
 			m->other_errors += res->inst[k].status !=
 					   RPERF_RUN_ST_OK;
 		for (size_t k = m->job->ninst; k < sub->ninst; k++)
-			fill_cell(m, &res->inst[k], sl->r);
+			fill_cell(m, &res->inst[k], sl);
 		m->experiments++;
 	}
 	rc = rperf_run_report_json(res, &doc);
 	if (!rc) {
 		json_object_set_new(doc, "mesh_round",
 				    json_integer((json_int_t)sl->r));
+		json_object_set_new(doc, "mesh_again", json_boolean(sl->again));
 		rc = json_array_append_new(m->rounds, doc) ? ENOMEM : 0;
 	}
 	rperf_run_results_free(res);
@@ -254,7 +278,9 @@ static int run_rounds(struct mesh_exec *x)
 		size_t end = m->plan.first[r + 1], before = m->experiments;
 
 		for (size_t q = m->plan.first[r]; q < end && !rc;) {
-			struct mesh_slice sl = { .r = r, .q0 = q };
+			struct mesh_slice sl = { .pairs = m->plan.pairs,
+						 .r = r,
+						 .q0 = q };
 
 			if (m->interrupted || (x->stop && *x->stop)) {
 				m->interrupted = true;
@@ -266,6 +292,38 @@ static int run_rounds(struct mesh_exec *x)
 		}
 		m->rounds_run += m->experiments > before;
 	}
+	return rc;
+}
+
+/*
+ * A pair the first verdict names is measured again, alone (both
+ * directions, one experiment each), and its cells count with the lower of
+ * the two statistics: a slow pair is slow twice, while a busy host or a
+ * late timer window lifts one measurement (lab.mesh8, 02:21 run: both
+ * directions of h4 <-> h8 +287 and +390 us above h4's other cells, 49 and
+ * 38 of 300 samples recorded).
+ */
+static int confirm_pairs(struct mesh_exec *x)
+{
+	struct rperf_mesh_result *m = x->m;
+	struct rperf_mesh_pair pairs[RPERF_MESH_AGAIN_MAX];
+	size_t k = rperf_mesh_again_pairs(&m->verdict, pairs);
+	int rc = 0;
+
+	for (size_t q = 0; q < k && !rc; q++) {
+		struct mesh_slice sl = { .pairs = pairs,
+					 .r = m->plan.nrounds,
+					 .q0 = q,
+					 .q1 = q + 1,
+					 .again = true };
+
+		if (m->interrupted || (x->stop && *x->stop))
+			break;
+		rc = run_slice(x, &sl);
+		m->again_pairs += !rc;
+	}
+	if (!rc && k)
+		rc = rperf_mesh_result_locate(m);
 	return rc;
 }
 
@@ -319,6 +377,8 @@ int rperf_mesh_result_locate(struct rperf_mesh_result *m)
 		p50[i] = !ok					   ? NAN :
 			 m->mesh->statistic == RPERF_MESH_STAT_P10 ? c->p10_ns :
 								     c->p50_ns;
+		if (ok && isfinite(c->again_ns)) /* confirm_pairs */
+			p50[i] = fmin(p50[i], c->again_ns);
 		m->nfailed += c->planned && c->status != RPERF_RUN_ST_OK;
 		m->nfailed += c->planned && c->status == RPERF_RUN_ST_OK &&
 			      !c->samples && !m->dry_run;
@@ -358,6 +418,8 @@ int rperf_mesh_execute(const struct rperf_job *job,
 	rc = x.dead && x.why ? run_rounds(&x) : ENOMEM;
 	if (!rc)
 		rc = rperf_mesh_result_locate(x.m);
+	if (!rc && !x.m->dry_run && !x.m->interrupted)
+		rc = confirm_pairs(&x);
 	free(x.dead);
 	free(x.why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

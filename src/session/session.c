@@ -95,21 +95,6 @@ int rperf_session_dev_open(const struct rperf_cli_config *cfg,
 	return rperf_dev_open(v, d, err, errlen);
 }
 
-int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
-			      uint64_t depth, char *err, size_t errlen)
-{
-	int wr = d->attr.max_qp_wr, cqe = d->attr.max_cqe;
-	int max = cqe > 0 && cqe < wr ? cqe : wr;
-
-	if (depth <= (uint64_t)max)
-		return 0;
-	snprintf(
-		err, errlen,
-		"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
-		opt, (unsigned long long)depth, d->name, max, wr, cqe);
-	return ERANGE;
-}
-
 int rperf_session_pin_cpu(int64_t cpu, struct rperf_err *e)
 {
 	int rc = rperf_place_pin(cpu);

@@ -39,11 +39,6 @@ int rperf_session_dev_open(const struct rperf_cli_config *cfg,
 			   const struct rperf_path_spec *path,
 			   struct rperf_verbs_cfg *v, struct rperf_dev **d,
 			   char *err, size_t errlen);
-/* A queue depth for option @opt against what @d allows (max_qp_wr, and
- * max_cqe: the CQ holds as many entries as the QP). 0 or ERANGE with
- * @err naming the maximum. */
-int rperf_session_check_depth(const struct rperf_dev *d, const char *opt,
-			      uint64_t depth, char *err, size_t errlen);
 
 /*
  * Server: what a client's PARAMS @s would pin (lat: the wire QP, 16

@@ -4,7 +4,6 @@
 #include "config/config.h"
 #include "engine/endpoint.h"
 #include "session/session_err.h"
-#include "session/session_verbs.h"
 
 #include <errno.h>
 #include <netdb.h>

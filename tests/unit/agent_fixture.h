@@ -147,7 +147,7 @@ static inline const char *f_link(const struct rperf_engine *e)
 
 static const struct rperf_agent_engine fake_engine = {
 	f_create, f_endpoints, f_connect, f_go,	  f_fd, f_poll,
-	f_stop,	  f_report,    f_destroy, f_link, NULL,
+	f_stop,	  f_report,    f_destroy, f_link, NULL, NULL,
 };
 
 static inline void on_log(void *arg, const char *line)

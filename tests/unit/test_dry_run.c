@@ -5,7 +5,9 @@
  * (src/run) against them. The run passes through every step, every host
  * reports, the results say dry run (JSON and text), the set-up time and
  * the GO receipt spread are there; and a launcher's addresses
- * (rperf_run_opts.boot, as rperf run --mpi gives them) replace the job's.
+ * (rperf_run_opts.boot, as rperf run --mpi gives them) replace the job's;
+ * agents sharing one start timer (struct rperf_dry_starter, the scale
+ * benchmark's) all report a start, never before its instant.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +25,7 @@
 #include "agent/agent.h"
 #include "job/job.h"
 #include "run/run.h"
+#include "run/run_barrier.h"
 
 #define NAG 3
 
@@ -31,6 +34,7 @@ struct dry {
 	struct rperf_agent *a[NAG];
 	pthread_t t[NAG];
 	volatile sig_atomic_t stop;
+	struct rperf_dry_starter *starter; /* NULL: a timer each */
 };
 
 struct loop_arg {
@@ -48,11 +52,13 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-static void dry_start(struct dry *d)
+static void dry_start_with(struct dry *d, bool shared)
 {
 	char err[256];
 
 	memset(d, 0, sizeof(*d));
+	if (shared)
+		assert_int_equal(rperf_dry_starter_create(NAG, &d->starter), 0);
 	assert_int_equal(rperf_clock_init(&d->clk, RPERF_CLOCK_POSIX), 0);
 	for (int i = 0; i < NAG; i++) {
 		struct rperf_agent_cfg cfg = { .bind = "127.0.0.1",
@@ -60,7 +66,8 @@ static void dry_start(struct dry *d)
 					       .clk = &d->clk,
 					       .engine =
 						       &rperf_agent_dry_engine,
-					       .insecure = true };
+					       .insecure = true,
+					       .dry_starter = d->starter };
 		struct loop_arg *l = calloc(1, sizeof(*l));
 
 		assert_non_null(l);
@@ -73,6 +80,11 @@ static void dry_start(struct dry *d)
 	}
 }
 
+static void dry_start(struct dry *d)
+{
+	dry_start_with(d, false);
+}
+
 static void dry_stop(struct dry *d)
 {
 	d->stop = 1;
@@ -80,6 +92,7 @@ static void dry_stop(struct dry *d)
 		pthread_join(d->t[i], NULL);
 		rperf_agent_destroy(d->a[i]);
 	}
+	rperf_dry_starter_destroy(d->starter);
 }
 
 /* h1 <- LSG from h2, BSG (2 QPs) from h3; controls from @port[] */
@@ -191,10 +204,109 @@ static void launcher_addresses(void **state)
 	dry_stop(&d);
 }
 
+/* One start timer for the three agents: each reports its start, on or
+ * after its instant (the skew is >= 0 whatever the offsets' error: the
+ * start and the instant are on the agent's clock), twice in a row (the
+ * slots come back); a full starter refuses to arm (GO fails by name). */
+static void shared_starter(void **state)
+{
+	struct rperf_run_opts o = { .insecure = true };
+	struct rperf_run_results *r = NULL;
+	struct rperf_job *j;
+	struct dry d;
+	uint16_t port[NAG];
+	char err[256];
+	int64_t k;
+
+	(void)state;
+	dry_start_with(&d, true);
+	for (int i = 0; i < NAG; i++)
+		port[i] = rperf_agent_port(d.a[i]);
+	j = job(port);
+	for (int run = 0; run < 2; run++) {
+		assert_int_equal(rperf_run_execute(j, &o, NULL, &r, err,
+						   sizeof(err)),
+				 0);
+		assert_false(r->aborted);
+		for (int i = 0; i < NAG; i++) {
+			assert_true(r->hosts[i].has_start);
+			assert_true(run_barrier_skew(&r->hosts[i], &k));
+			assert_true(k >= 0);
+			assert_true(k < 1000000000); /* within the run */
+		}
+		rperf_run_results_free(r);
+	}
+	rperf_job_free(j);
+	dry_stop(&d);
+}
+
+static void starter_full(void **state)
+{
+	struct rperf_dry_starter *s = NULL;
+	struct rperf_run_opts o = { .insecure = true };
+	struct rperf_run_results *r = NULL;
+	struct rperf_agent *a[NAG];
+	struct loop_arg *l;
+	struct dry d;
+	uint16_t port[NAG];
+	pthread_t t[2];
+	char err[256];
+
+	(void)state;
+	dry_start(&d); /* timers of their own */
+	assert_int_equal(rperf_dry_starter_create(1, &s), 0);
+	/* h1 through an agent on a starter with one slot, taken by h2 */
+	for (int i = 0; i < NAG; i++)
+		port[i] = rperf_agent_port(d.a[i]);
+	{
+		struct rperf_agent_cfg cfg = { .bind = "127.0.0.1",
+					       .timeout_ms = 5000,
+					       .clk = &d.clk,
+					       .engine =
+						       &rperf_agent_dry_engine,
+					       .insecure = true,
+					       .dry_starter = s };
+
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(rperf_agent_create(&cfg, &a[i], err,
+							    sizeof(err)),
+					 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		l = calloc(1, sizeof(*l));
+		assert_non_null(l);
+		l->a = a[i];
+		l->stop = &d.stop;
+		assert_int_equal(pthread_create(&t[i], NULL, serve, l), 0);
+		port[i] = rperf_agent_port(a[i]);
+	}
+	{
+		struct rperf_job *j = job(port);
+
+		assert_int_equal(rperf_run_execute(j, &o, NULL, &r, err,
+						   sizeof(err)),
+				 0);
+		/* one of h1, h2 got the slot, the other's GO failed */
+		assert_true(rperf_run_results_nfailed(r) >= 1);
+		assert_true(strstr(r->hosts[0].why, "shared start timer") ||
+			    strstr(r->hosts[1].why, "shared start timer"));
+		rperf_run_results_free(r);
+		rperf_job_free(j);
+	}
+	dry_stop(&d); /* stops the two loops too (same flag) */
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		rperf_agent_destroy(a[i]);
+	}
+	rperf_dry_starter_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(whole_protocol),
+		cmocka_unit_test(shared_starter),
+		cmocka_unit_test(starter_full),
 		cmocka_unit_test(launcher_addresses),
 	};
 

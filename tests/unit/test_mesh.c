@@ -271,10 +271,42 @@ static const double lab_port2[N * N] = {
 	25407,	24383,	1299,	747519,	 42111,	 563199,  9567,	   -1
 };
 
+/* The p10s of the 01:00 run (integrated main): 426 us on ports h5 and h8
+ * (ping through one: +553 us); h4 <-> h8 and h6 <-> h8 stood +112 .. +178
+ * us above h8's other cells in both directions (a late window, no fault)
+ * and were named as 3 pairs before a pair behind a named port had to stand
+ * above that port's added RTT. */
+static const double lab_port2b[N * N] = {
+	-1,	12959,	22079,	8735,	530431,	 36735,	 26431,	 519167,
+	27199,	-1,	35711,	26047,	517119,	 25151,	 11231,	 546815,
+	27711,	43903,	-1,	28607,	608255,	 18495,	 1923,	 550911,
+	27199,	11551,	25919,	-1,	694271,	 20927,	 17471,	 702463,
+	492543, 530431, 698367, 800767, -1,	 677887, 796671, 1167359,
+	25791,	27839,	24767,	16351,	657407,	 -1,	 16447,	 677887,
+	20543,	19775,	28863,	849,	854015,	 7407,	 -1,	 526335,
+	513023, 523263, 519167, 636927, 1126399, 673791, 519167, -1
+};
+
 static void lab_matrix(const double *in, double *m)
 {
 	for (size_t i = 0; i < N * N; i++)
 		m[i] = in[i] < 0 && i % (N + 1) == 0 ? NAN : in[i];
+}
+
+/* exactly ports @a and @b named in the lab matrix @in (floor @floor) */
+static void two_ports(const double *in, double floor, size_t a, size_t b)
+{
+	double m[N * N];
+	struct rperf_mesh_verdict v;
+
+	lab_matrix(in, m);
+	assert_int_equal(rperf_mesh_locate(m, N, floor, &v), 0);
+	assert_int_equal(v.nsuspects, 2);
+	assert_int_equal(v.suspects[0].kind, RPERF_MESH_PORT);
+	assert_int_equal(v.suspects[0].host, a);
+	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
+	assert_int_equal(v.suspects[1].host, b);
+	rperf_mesh_verdict_free(&v);
 }
 
 static void test_lab_matrices(void **state)
@@ -289,13 +321,58 @@ static void test_lab_matrices(void **state)
 	assert_int_equal(v.suspects[0].kind, RPERF_MESH_PORT);
 	assert_int_equal(v.suspects[0].host, 5);
 	rperf_mesh_verdict_free(&v);
-	lab_matrix(lab_port2, m);
-	locate(m, &v);
-	assert_int_equal(v.nsuspects, 2);
-	assert_int_equal(v.suspects[0].host, 3);
-	assert_int_equal(v.suspects[1].host, 5);
-	assert_int_equal(v.suspects[1].kind, RPERF_MESH_PORT);
+	two_ports(lab_port2, RPERF_MESH_OUT_ABOVE_NS, 3, 5);
+	two_ports(lab_port2b, 100000, 4, 7);
+	/* a pair behind a named port twice as far out as the port is one */
+	lab_matrix(lab_port2b, m);
+	m[2 * N + 4] += 1400000;
+	assert_int_equal(rperf_mesh_locate(m, N, 100000, &v), 0);
+	assert_int_equal(v.nsuspects, 3);
+	assert_int_equal(v.suspects[2].kind, RPERF_MESH_PAIR);
+	assert_int_equal(v.suspects[2].from, 2);
+	assert_int_equal(v.suspects[2].to, 4);
 	rperf_mesh_verdict_free(&v);
+}
+
+/* A pair named by the first verdict is measured again (mesh_run.c): a
+ * cell lifted once (a late window) is no pair after it, one lifted twice
+ * stays named; rperf_mesh_again_pairs lists each unordered pair once. */
+static void test_again(void **state)
+{
+	struct rperf_job_mesh mh = { .nhosts = N,
+				     .statistic = RPERF_MESH_STAT_P10,
+				     .out_above_ns = 100000 };
+	struct rperf_mesh_cell cells[N * N];
+	struct rperf_mesh_result r = { .mesh = &mh, .cells = cells };
+	struct rperf_mesh_pair pairs[RPERF_MESH_AGAIN_MAX];
+	double m[N * N];
+
+	(void)state;
+	fill(m, 4000, 7);
+	m[1 * N + 2] += 300000; /* h2 -> h3 and h3 -> h2: one late window */
+	m[2 * N + 1] += 280000;
+	for (size_t i = 0; i < N * N; i++)
+		cells[i] = (struct rperf_mesh_cell){
+			.planned = i % (N + 1) != 0,
+			.status = RPERF_RUN_ST_OK,
+			.samples = 300,
+			.p10_ns = m[i],
+			.again_ns = NAN,
+		};
+	assert_int_equal(rperf_mesh_result_locate(&r), 0);
+	assert_int_equal(r.verdict.nsuspects, 2);
+	assert_int_equal(rperf_mesh_again_pairs(&r.verdict, pairs), 1);
+	assert_int_equal(pairs[0].a, 1);
+	assert_int_equal(pairs[0].b, 2);
+	cells[1 * N + 2].again_ns = BASE + 2000; /* measured again: fine */
+	cells[2 * N + 1].again_ns = BASE + 390000; /* slow twice */
+	assert_int_equal(rperf_mesh_result_locate(&r), 0);
+	assert_int_equal(r.verdict.nsuspects, 1);
+	assert_int_equal(r.verdict.suspects[0].kind, RPERF_MESH_PAIR);
+	assert_int_equal(r.verdict.suspects[0].from, 2);
+	assert_int_equal(r.verdict.suspects[0].to, 1);
+	assert_true(r.verdict.suspects[0].added_ns > 250000);
+	rperf_mesh_verdict_free(&r.verdict);
 }
 
 /* ---- the job section ---- */
@@ -340,6 +417,24 @@ static void test_job_mesh(void **state)
 	assert_int_equal(job->mesh->spec.warmup_ns, 0);
 	assert_int_equal(job->ninst, 1);
 	rperf_job_free(job);
+	/* samples: the duration that offers them at the probe pace; the
+	 * probe schedule under probe_schedule */
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nsize = 64\n"
+						"rate = 256k\nsamples = 300\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->samples, 300);
+	assert_int_equal(job->mesh->spec.duration_ns, 600000000ull);
+	rperf_job_free(job);
+	assert_int_equal(rperf_job_parse(HOSTS3 "[mesh m]\nsamples = 2k\n"
+						"probe_schedule = poisson:1k\n"
+						"schedule = concurrent\n",
+					 "t.ini", &job, err, sizeof(err)),
+			 0);
+	assert_int_equal(job->mesh->spec.schedule.kind, RPERF_SCHED_POISSON);
+	assert_int_equal(job->mesh->schedule, RPERF_MESH_CONCURRENT);
+	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
+	rperf_job_free(job);
 }
 
 /* examples/mesh-switch.ini loads alone and through examples/lab-hosts.ini
@@ -361,6 +456,7 @@ static void test_example(void **state)
 	assert_int_equal(job->mesh->nhosts, 7);
 	assert_int_equal(job->mesh->out_above_ns, RPERF_MESH_OUT_ABOVE_NS);
 	assert_int_equal(job->mesh->spec.duration_ns, 2000000000ull);
+	assert_int_equal(job->mesh->samples, 2000);
 	rperf_job_free(job);
 	if (rperf_job_load_edit(path, &ed, &job, err, sizeof(err)))
 		fail_msg("%s", err);
@@ -416,7 +512,16 @@ static void test_job_mesh_errors(void **state)
 	expect_error(HOSTS3 "[mesh m]\nparallel = -1\n", "[mesh m] parallel:");
 	expect_error(
 		HOSTS3 "[mesh m]\nschedule = poisson:1k\n",
-		"[mesh m] schedule: 'poisson:1k' is not a choice; accepted: rounds, concurrent");
+		"[mesh m] schedule: 'poisson:1k' is an LSG probe schedule; in [mesh], schedule is the pair schedule (rounds or concurrent): write probe_schedule = poisson:1k");
+	expect_error(
+		HOSTS3 "[mesh m]\nprobe_schedule = rounds\n",
+		"[mesh m] probe_schedule: 'rounds' is not a probe schedule");
+	expect_error(HOSTS3 "[mesh m]\nsamples = 100\n",
+		     "[mesh m] samples: samples needs a paced LSG");
+	expect_error(HOSTS3 "[mesh m]\nrate = 1M\nsamples = 100\n"
+			    "duration = 1s\n",
+		     "samples and duration both given");
+	expect_error(HOSTS3 "[mesh m]\nsamples = 0\n", "[mesh m] samples:");
 	expect_error(HOSTS3 "[mesh m]\nduration = 0\n",
 		     "[mesh m] duration: '0' is not a time");
 }
@@ -433,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_one_pair),
 		cmocka_unit_test(test_failed_cells),
 		cmocka_unit_test(test_lab_matrices),
+		cmocka_unit_test(test_again),
 		cmocka_unit_test(test_job_mesh),
 		cmocka_unit_test(test_job_mesh_errors),
 		cmocka_unit_test(test_example),

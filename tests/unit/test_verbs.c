@@ -17,7 +17,7 @@
 #include "config/config.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
-#include "session/session_verbs.h"
+#include "engine/endpoint.h"
 #include "verbs/rate.h"
 
 #include "cli_fixture.h"
@@ -127,39 +127,39 @@ static void peer_buffer(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 4096,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_READ, 4096, "h1",
+					      err, 256),
 			 0);
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 4097,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_READ, 4097, "h1",
+					      err, 256),
 			 EPROTO);
 	assert_non_null(strstr(err, "4096 B"));
 	p.addr = UINT64_MAX - 10;
 	p.size = UINT64_MAX;
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_WRITE, 64,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_WRITE, 64, "h1",
+					      err, 256),
 			 EPROTO);
 	p.addr = 0x10004;
 	p.size = 64;
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8, "h1",
+					      err, 256),
 			 EPROTO);
 	assert_non_null(strstr(err, "aligned"));
 	p.addr = 0x10000;
 	p.access = RPERF_EP_REMOTE_WRITE;
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_ATOMIC, 8, "h1",
+					      err, 256),
 			 EPROTO);
 	p.access = 0; /* an older rperf: WRITEs as before, no READ */
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_WRITE, 64,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_WRITE, 64, "h1",
+					      err, 256),
 			 0);
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_READ, 64,
-						      "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_READ, 64, "h1",
+					      err, 256),
 			 EPROTO);
 	assert_non_null(strstr(err, "older"));
-	assert_int_equal(rperf_session_peer_buf_check(&p, RPERF_VERB_SEND,
-						      1 << 20, "h1", err, 256),
+	assert_int_equal(rperf_peer_buf_check(&p, RPERF_VERB_SEND, 1 << 20,
+					      "h1", err, 256),
 			 0);
 }
 

@@ -9,7 +9,8 @@
 #   1-3. no fault (three runs): nothing named (no false positive);
 #   4. netem delay D (random 200-600 us, printed) on one host's switch port
 #      hX-sw (egress towards hX: every round trip from or to hX crosses it
-#      once): exactly port hX named, added RTT within 15 % + 50 us of D;
+#      once): exactly port hX named, added RTT within 15 % + 50 us of
+#      the delay the link delivers (ping's rise; D itself: see one_port);
 #   5. the same D on two ports: both named, nothing else;
 #   6. D on one direction of one pair: a prio qdisc on hB-sw whose first
 #      band (a netem) takes only RoCE v2 SENDs (BTH opcode 0..7) from hA's
@@ -26,9 +27,18 @@
 #  - parallel = 2: with 4 pairs (8 LSGs) at once the delayed cells' p10
 #    rose by 0.45-4.4 ms, a single pair's by 0.56 ms;
 #  - out_above = 100us: without a fault, cells stood up to +61 us above a
-#    28 us baseline (p50, 4 pairs at once): CPU contention, no fault.
-# Per pair 600 ms after 100 ms of warm-up, the LSG paced at 256 kbit/s (500
-# samples/s offered) with event completions.
+#    28 us baseline (p50, 4 pairs at once): CPU contention, no fault;
+#    with p10 and 2 pairs at once at most +22 us in 15 runs (5 boots).
+# Pairs (issue 21's problem left: a boot named 3 extra pairs next to two
+# slow ports): a pair behind a named port must stand above that port's
+# added RTT, and a named pair is measured again alone and named only when
+# out twice. 5 boots passed after the first rule (02:20-03:10), the last 4
+# with both; in 2 of those the two-port run named a pair at first and not
+# measured again: cells of 6-59 of 300 samples whose p10 stood out once
+# (18-29 ms, or 1.9 ms between the two slow ports) and not the second time.
+# Per pair 300 samples (samples = 300: 600 ms at the pace) after 100 ms of
+# warm-up, the LSG paced at 256 kbit/s (500 samples/s offered) with event
+# completions.
 . /usr/lib/rperf-lab/lab-lib.sh
 OUT=${LAB_OUT:-/tmp}
 T0=$EPOCHREALTIME
@@ -48,7 +58,7 @@ job_write() {
 		for i in 1 2 3 4 5 6 7 8; do
 			printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\n' "$i" "$i" "$i"
 		done
-		printf '[mesh sw]\nhosts = all\nschedule = rounds\nduration = 600ms\nwarmup = 100ms\n'
+		printf '[mesh sw]\nhosts = all\nschedule = rounds\nsamples = 300\nwarmup = 100ms\n'
 		printf 'size = 64\nrate = 256k\ncompletion = event\n'
 		printf 'statistic = p10\nparallel = 2\nout_above = 100us\n'
 	} > "$OUT/mesh8.ini"
@@ -68,7 +78,7 @@ mesh() {
 	rc=$?
 	sed -n '1,12p' "$OUT/$1.txt" | sed 's/^/  [mesh] /'
 	sed -n '/^p50 RTT/,/^$/p' "$OUT/$1.txt" | sed 's/^/  [mesh] /'
-	echo "INFO $1: status $rc in $(lab_since "$t") s; cells $(jq -c '[.mesh.localization.cells_measured, .mesh.localization.cells_failed]' "$OUT/$1.json" 2> /dev/null)"
+	echo "INFO $1: status $rc in $(lab_since "$t") s; cells $(jq -c '[.mesh.localization.cells_measured, .mesh.localization.cells_failed]' "$OUT/$1.json" 2> /dev/null), pairs measured again $(jq '.mesh.localization.pairs_again' "$OUT/$1.json" 2> /dev/null), samples per cell $(jq -c '[.mesh.matrix[][] | select(. != null) | .samples] | [min, max]' "$OUT/$1.json" 2> /dev/null)"
 	echo "GOT suspects $(jq -c '.mesh.suspects' "$OUT/$1.json" 2> /dev/null)"
 	[ "$rc" = 0 ] || { echo "GOT status $rc (expected 0)"; return 1; }
 }
@@ -93,14 +103,18 @@ no_fault() {
 # ping's minimum from h$1 through a port before and after the delay: what
 # netem delivers in this boot (printed, not checked)
 ping_min() {
-	ping -c 20 -i 0.05 -I "10.77.0.$1" "10.77.0.$2" 2> /dev/null | sed -n 's|^r[a-z-]* min/.* = \([0-9.]*\)/.*|\1|p'
+	ping -c 40 -i 0.05 -I "10.77.0.$1" "10.77.0.$2" 2> /dev/null | sed -n 's|^r[a-z-]* min/.* = \([0-9.]*\)/.*|\1|p'
 }
 
 # The added RTT is checked against the delay netem delivers in this boot
-# (the rise of ping's minimum through the port, h(X+1) -> hX, 20 pings each):
-# under TCG netem's timer fires late: in lab.mesh8's run of 00:25 428 us
-# came out as +551 us in rperf (ping's average through it: +580 us), 9 us
-# outside the bound around D itself (15 % + 50 us).
+# (the rise of ping's minimum through the port, h(X+1) -> hX, 40 pings
+# each), not against D itself: under TCG netem's timer fires late, so the
+# link adds D plus the timer's lateness (01:00 run: D = 426 us delivered as
+# +553 us by ping's minimum, +581 us by rperf; 00:25: 428 us as +580 us
+# and +551 us). That lateness (+127 .. +152 us) alone is more than the
+# issue's bound around D (15 % + 50 us: 80 us at 200 us, 140 us at 600 us)
+# for D below 510 .. 680 us, most of the range drawn; the suite prints both
+# comparisons and checks rperf against what the link adds.
 one_port() {
 	local lo hi o p0 p1 rise
 	o=$((X % 8 + 1))
@@ -117,7 +131,10 @@ one_port() {
 	hi=$((rise + rise * 15 / 100 + 50000))
 	echo "EXPECT exactly [{kind port, host h$X}], added_ns in [$lo, $hi] (netem's +$((rise / 1000)) us +- 15 % + 50 us; injected D = $D us)"
 	echo "GOT row h$X p10 (us): $(jq -c --argjson i $((X - 1)) '[.mesh.matrix[$i][] | if . == null then null else (.p10_ns / 1000 | floor) end]' "$OUT/mesh-port1.json")"
-	echo "GOT added $(jq '.mesh.suspects[0].added_ns // 0 | . / 1000 | floor' "$OUT/mesh-port1.json") us: D + $(( $(jq '.mesh.suspects[0].added_ns // 0 | floor' "$OUT/mesh-port1.json") / 1000 - D )) us"
+	local added
+	added=$(jq '.mesh.suspects[0].added_ns // 0 | floor' "$OUT/mesh-port1.json")
+	echo "GOT added $((added / 1000)) us: netem's delivered +$((rise / 1000)) us $(((added - rise) / 1000)) us (bound +-$(((rise * 15 / 100 + 50000) / 1000)) us)"
+	echo "INFO vs the injected D = $D us: added D + $((added / 1000 - D)) us (15 % + 50 us of D: +-$((D * 15 / 100 + 50)) us); netem's own lateness (ping): +$((rise / 1000 - D)) us"
 	jq -e --arg h "h$X" --argjson lo "$lo" --argjson hi "$hi" \
 		'(.mesh.suspects | length) == 1 and .mesh.suspects[0].kind == "port" and
 		.mesh.suspects[0].host == $h and .mesh.suspects[0].added_ns >= $lo and

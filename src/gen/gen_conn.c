@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One end of a generator connection opened and closed in one place: rperf
+ * bw's client and server (src/bw/bw_conn.c) and the engine's BSG source and
+ * sink (src/engine/gen_bsg.c, gen_sink.c) make their QPs, their buffer and
+ * their receives here.
+ */
+#include "gen/rx.h"
+#include "gen/bsg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rperf_gen_depth_check(const struct rperf_dev *d, const char *opt,
+			  uint64_t depth, char *err, size_t errlen)
+{
+	int wr = d->attr.max_qp_wr, cqe = d->attr.max_cqe;
+	int max = cqe > 0 && cqe < wr ? cqe : wr;
+
+	if (depth <= (uint64_t)max)
+		return 0;
+	snprintf(
+		err, errlen,
+		"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
+		opt, (unsigned long long)depth, d->name, max, wr, cqe);
+	return ERANGE;
+}
+
+static int open_qps(struct rperf_gen_conn *c, struct rperf_qp_cfg *q, size_t n,
+		    char *err, size_t errlen)
+{
+	int rc = 0;
+
+	c->qp = calloc(n, sizeof(*c->qp));
+	if (!c->qp)
+		return ENOMEM;
+	if (q->recv_events || q->send_events) {
+		rc = rperf_channel_open(c->dev, &c->channel);
+		if (rc) {
+			snprintf(err, errlen, "%s: a completion channel: %s",
+				 c->dev->name, strerror(rc));
+			return rc;
+		}
+		q->channel = c->channel;
+	}
+	while (!rc && c->nqp < n) {
+		rc = rperf_qp_create(c->dev, q, &c->qp[c->nqp]);
+		if (!rc)
+			c->nqp++;
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: creating QP %zu of %zu: %s",
+			 c->dev->name, c->nqp + 1, n, strerror(rc));
+	return rc;
+}
+
+int rperf_gen_conn_open(struct rperf_gen_conn *c, struct rperf_qp_cfg *q,
+			size_t n, int access, char *err, size_t errlen)
+{
+	int rc = open_qps(c, q, n, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = rperf_buf_alloc(c->dev, c->max_size, access, &c->buf);
+	if (rc) {
+		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
+			 c->dev->name, (unsigned long long)c->max_size,
+			 strerror(rc));
+		return rc;
+	}
+	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
+		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
+				      c->rx_depth);
+	if (rc)
+		snprintf(err, errlen, "%s: posting receives: %s", c->dev->name,
+			 strerror(rc));
+	return rc;
+}
+
+void rperf_gen_conn_free(struct rperf_gen_conn *c)
+{
+	for (size_t i = 0; i < c->nqp; i++)
+		rperf_qp_destroy(c->qp[i]);
+	free(c->qp);
+	c->qp = NULL;
+	c->nqp = 0;
+	rperf_channel_close(c->channel);
+	c->channel = NULL;
+	rperf_buf_free(&c->buf);
+}
+
+void rperf_bsg_qp_of(struct rperf_bsg_qp *q, const struct rperf_gen_conn *c,
+		     size_t i, uint64_t raddr, uint32_t rkey)
+{
+	*q = (struct rperf_bsg_qp){
+		.qp = c->qp[i], .buf = &c->buf, .raddr = raddr, .rkey = rkey
+	};
+}
