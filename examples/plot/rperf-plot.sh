@@ -13,12 +13,17 @@
 #   rperf-plot.sh timeseries RUN.json PREFIX  # rperf run --out_json_file
 #       PREFIX.png, PREFIX.svg: the first LSG's RTT p50 / p99 per interval
 #       and the BSGs' total Gb/s per interval over time (intervals[])
+#   rperf-plot.sh counters RUN.json PREFIX  # rperf run with counters
+#       PREFIX.png, PREFIX.svg: the first LSG's RTT p99 per interval and
+#       its top 3 counters that rose with it (counters.tail: Spearman with
+#       the p99 above 0), each
+#       scaled to its largest value, on one time axis
 # Needs gnuplot (Debian: gnuplot-nox) and, for sweeps, meshes and time series, jq.
 # Also writes PREFIX.dat, the data it plotted. Exit 2 on bad input, 3 when
 # gnuplot fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX | mesh MESH.json PREFIX | timeseries RUN.json PREFIX" >&2; exit 2; }
+usage() { echo "usage: rperf-plot.sh sweep SWEEP.json PREFIX | cdf HIST.csv PREFIX | mesh MESH.json PREFIX | timeseries RUN.json PREFIX | counters RUN.json PREFIX" >&2; exit 2; }
 [ $# = 3 ] || usage
 mode=$1 in=$2 prefix=$3
 [ -r "$in" ] || { echo "rperf-plot.sh: $in: cannot read" >&2; exit 2; }
@@ -136,6 +141,27 @@ timeseries)
 	# microseconds, or milliseconds when the largest p99 is 10 ms or more
 	scale=$(awk -F'\t' 'NF == 0 { exit } $3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e4 ? "div=1e3; unit=\"ms\"" : "div=1; unit=\"us\"") }' "$dat")
 	render timeseries.gp "lsg='$lsg'; $scale"
+	;;
+counters)
+	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }
+	jq -e '(.counters.tail // []) | map(select((.ranked | length) > 0)) | length > 0' "$in" > /dev/null 2>&1 ||
+		{ echo "rperf-plot.sh: $in has no ranked counters (rperf run's counters.tail: an LSG with intervals and counters)" >&2; exit 2; }
+	id=$(jq '[.counters.tail[] | select((.ranked | length) > 0)][0].id' "$in")
+	lsg=$(jq -r --argjson id "$id" '.generators[] | select(.id == $id) | .name' "$in")
+	case $lsg in *[!A-Za-z0-9_.-]*) lsg=LSG ;; esac
+	mapfile -t ctrs < <(jq -r --argjson id "$id" '.counters.tail[] | select(.id == $id) | [.ranked[] | select(.spearman > 0)][:3][] | .counter' "$in")
+	{
+		jq -r --argjson id "$id" '.generators[] | select(.id == $id) | .intervals[] | [.start_s, (.p99_us // "NaN")] | @tsv' "$in"
+		for c in "${ctrs[@]}"; do
+			printf '\n\n'
+			jq -r --argjson id "$id" --arg c "$c" '.generators[] | select(.id == $id) | .intervals
+				| (map(.counters[$c] // 0) | max) as $m
+				| .[] | [.start_s, (if .counters[$c] == null then "NaN" elif $m > 0 then .counters[$c] / $m else 0 end)] | @tsv' "$in"
+		done
+	} > "$dat"
+	names=$(printf '%s ' "${ctrs[@]}" | tr -cd 'A-Za-z0-9_.:/ -')
+	scale=$(awk -F'\t' 'NF == 0 { exit } $2 != "NaN" && $2 + 0 > m { m = $2 + 0 } END { print (m >= 1e4 ? "div=1e3; unit=\"ms\"" : "div=1; unit=\"us\"") }' "$dat")
+	render counters.gp "lsg='$lsg'; n=${#ctrs[@]}; names='$names'; $scale"
 	;;
 *) usage ;;
 esac

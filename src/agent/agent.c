@@ -88,6 +88,8 @@ static size_t fds(void *arg, struct pollfd *pf, uint64_t *deadline_ns)
 						    -1,
 				 .events = POLLIN };
 	*deadline_ns = pending(a) ? 0 : agent_exp_wake_ns(a);
+	if (agent_ctr_wake_ns(a) < *deadline_ns)
+		*deadline_ns = agent_ctr_wake_ns(a);
 	return 2;
 }
 
@@ -105,6 +107,8 @@ static void events(void *arg, const struct pollfd *pf, size_t n,
 		agent_exp_on_msg(a);
 	if (a->exp.fd >= 0)
 		agent_exp_heartbeat(a, now_ns);
+	if (a->exp.fd >= 0)
+		agent_ctr_tick(a, now_ns);
 	if (a->exp.fd >= 0 && now_ns >= a->exp.deadline_ns)
 		agent_exp_on_deadline(a);
 }

@@ -82,6 +82,7 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 	struct agent_exp *x = &a->exp;
 	bool created = x->eng != NULL;
 
+	agent_ctr_fini(a);
 	if (x->eng) {
 		a->engine->destroy(x->eng); /* stops and joins every thread */
 		x->eng = NULL;
@@ -260,6 +261,7 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	if (!rc) {
 		a->exp.run_end_ns = rperf_proto_plan_end_ns(&p);
 		a->exp.busy_end_ns = busy_end_ns(&p);
+		agent_ctr_plan(a, &p);
 	}
 	rperf_proto_plan_fini(&p);
 	if (rc) {
@@ -344,6 +346,7 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
 		return rc;
 	}
+	agent_ctr_go(a, t0);
 	agent_log(a, "controller %s: GO: %zu source(s) start in %.3f s",
 		  a->exp.peer, a->exp.nsources, (double)in_ns / 1e9);
 	expect(a, "STOP",
@@ -366,6 +369,7 @@ static int on_stop(struct rperf_agent *a)
 		fail(a, RPERF_CTRL_ERROR, "building the report: out of memory");
 		return rc;
 	}
+	agent_ctr_report(a, &r);
 	rc = rperf_proto_report_encode(&r, &o);
 	if (rc) {
 		rperf_proto_report_fini(&r);

@@ -3,11 +3,30 @@
 #ifndef RPERF_AGENT_PRIV_H
 #define RPERF_AGENT_PRIV_H
 
+#include <stdbool.h>
 #include <time.h>
 
 #include "agent/agent.h"
+#include "counters/counters.h"
+#include "verbs/pma.h"
 #include "engine/proto.h"
 #include "serve/serve.h"
+
+/* The host's counters during the run (agent_ctr.c). */
+struct agent_ctr {
+	uint64_t interval_ns; /* 0: none sampled */
+	uint64_t t0, next; /* the start instant; the next reading */
+	bool running, said; /* said: a reading failure was logged */
+	const char *sysroot; /* NULL: /sys/class/infiniband */
+	struct rperf_ctr_reading *rd;
+	struct rperf_ctr_series s;
+	/* InfiniBand: the PMA counters of the switch port facing the HCA */
+	bool pma;
+	char dev[RPERF_NAME_LEN], pma_prefix[40];
+	int port;
+	struct rperf_pma_peer peer;
+	struct rperf_pma_wide wide[6];
+};
 
 /* The active controller and its experiment. */
 struct agent_exp {
@@ -28,6 +47,7 @@ struct agent_exp {
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
 	size_t nsources;
 	uint64_t run_end_ns; /* the sources' planned end */
+	struct agent_ctr ctr;
 };
 
 struct rperf_agent {
@@ -60,6 +80,14 @@ void agent_exp_heartbeat(struct rperf_agent *a, uint64_t now_ns);
 uint64_t agent_exp_wake_ns(const struct rperf_agent *a);
 /* The deadline passed. */
 void agent_exp_on_deadline(struct rperf_agent *a);
+/* agent_ctr.c: the interval from the PLAN, the start at GO, a reading at
+ * each tick, the series into the REPORT at STOP, freed at the end. */
+void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p);
+void agent_ctr_go(struct rperf_agent *a, uint64_t t0);
+uint64_t agent_ctr_wake_ns(const struct rperf_agent *a);
+void agent_ctr_tick(struct rperf_agent *a, uint64_t now);
+void agent_ctr_report(struct rperf_agent *a, struct rperf_proto_report *r);
+void agent_ctr_fini(struct rperf_agent *a);
 /* End the experiment: stop and free everything, close the connection. */
 void agent_exp_end(struct rperf_agent *a, const char *why);
 

@@ -130,6 +130,7 @@
 
 #include "ctrl/ctrl.h"
 #include "engine/spec.h"
+#include "counters/counters.h"
 #include "gen/series.h"
 
 #define RPERF_PROTO_EXPERIMENT_LEN 256 /* PLAN "experiment" (with NUL) */
@@ -352,6 +353,10 @@ struct rperf_proto_report {
 	 * sources actually started (the start barrier's skew) */
 	bool has_start;
 	uint64_t start_ns;
+	/* "counters" (optional, counters_json.h): the host's RDMA device
+	 * and netdev counters per interval, rows from the sources' start on
+	 * the agent's clock; ncols 0: none */
+	struct rperf_ctr_series counters;
 };
 /* An LSG source result must carry all three histograms (EINVAL). decode
  * destroys nothing it did not create; _fini destroys the histograms. */

@@ -4,6 +4,7 @@
  * rperf_hist_serialize() in lowercase hex; percentiles never travel.
  */
 #include "engine/proto.h"
+#include "counters/counters_json.h"
 #include "engine/proto_priv.h"
 
 #include <errno.h>
@@ -193,6 +194,24 @@ static bool result_ok(const struct rperf_proto_result *r)
 	return !has_hists(r) || (r->rtt && r->wire && r->loop);
 }
 
+static int counters_set(json_t *o, const struct rperf_ctr_series *s)
+{
+	json_t *c;
+
+	if (rperf_ctr_series_encode(s, &c))
+		return ENOMEM;
+	return json_object_set_new(o, "counters", c) ? ENOMEM : 0;
+}
+
+/* the optional "counters" (an older agent sends none) */
+static int counters_get(const json_t *o, struct rperf_proto_report *r,
+			char *why, size_t whylen)
+{
+	const json_t *c = json_object_get(o, "counters");
+
+	return c ? rperf_ctr_series_decode(c, &r->counters, why, whylen) : 0;
+}
+
 int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 {
 	json_t *o, *a;
@@ -223,6 +242,8 @@ int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 		rc = rperf_ctrl_set_u64(o, "go_rx_ns", r->go_rx_ns);
 	if (!rc && r->has_start)
 		rc = rperf_ctrl_set_u64(o, "start_ns", r->start_ns);
+	if (!rc && r->counters.ncols)
+		rc = counters_set(o, &r->counters);
 	return rperf_proto_finish(o, "instances", a, rc, out);
 }
 
@@ -385,6 +406,9 @@ int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 	}
 	if (head_extras(m->payload, r, why, whylen))
 		return EBADMSG;
+	rc = counters_get(m->payload, r, why, whylen);
+	if (rc)
+		return rc;
 	r->res = calloc(json_array_size(a) + 1, sizeof(*r->res));
 	if (!r->res)
 		return ENOMEM;
@@ -415,4 +439,5 @@ void rperf_proto_report_fini(struct rperf_proto_report *r)
 	free(r->res);
 	r->res = NULL;
 	r->n = 0;
+	rperf_ctr_series_fini(&r->counters);
 }

@@ -70,6 +70,8 @@ const char *job_sect_type_name(enum job_sect_type t)
 		return "mesh";
 	case JOB_SECT_INCAST:
 		return "incast";
+	case JOB_SECT_SWITCH:
+		return "switch";
 	}
 	return "?";
 }
@@ -77,8 +79,8 @@ const char *job_sect_type_name(enum job_sect_type t)
 enum job_sect_type job_sect_type_parse(const char *word)
 {
 	static const enum job_sect_type all[] = {
-		JOB_SECT_GLOBAL, JOB_SECT_HOST, JOB_SECT_LSG,
-		JOB_SECT_BSG,	 JOB_SECT_MESH, JOB_SECT_INCAST
+		JOB_SECT_GLOBAL, JOB_SECT_HOST,	  JOB_SECT_LSG,	  JOB_SECT_BSG,
+		JOB_SECT_MESH,	 JOB_SECT_INCAST, JOB_SECT_SWITCH
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -364,6 +366,9 @@ static int build(struct rperf_job *job, const struct job_raw *raw,
 		else if (s->type == JOB_SECT_HOST)
 			rc = add_host(job, s, m);
 	}
+	for (size_t i = 0; i < raw->nsect && !rc; i++) /* after the hosts */
+		if (raw->sect[i].type == JOB_SECT_SWITCH)
+			rc = job_switch_add(job, &raw->sect[i], m);
 	for (size_t i = 0; i < raw->nsect && !rc; i++)
 		if (raw->sect[i].type == JOB_SECT_MESH)
 			rc = job_mesh_build(job, &raw->sect[i], m);

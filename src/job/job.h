@@ -65,6 +65,8 @@
 #define RPERF_JOB_MAX_HOSTS 1024 /* a fleet: the scale benchmark runs 1,000 */
 #define RPERF_JOB_MAX_GENS 256 /* generator sections */
 #define RPERF_JOB_MAX_INSTANCES 1024
+#define RPERF_JOB_MAX_SWITCHES 16
+#define RPERF_JOB_CMD_LEN 1024 /* a switch's counters command, with NUL */
 #define RPERF_AGENT_DEFAULT_PORT 18521 /* lat/bw servers use 18520 */
 
 struct rperf_job_host {
@@ -149,6 +151,14 @@ struct rperf_job {
 	size_t ninst;
 	struct rperf_job_mesh *mesh; /* [mesh NAME], owned; NULL: none (then
 					ninst >= 1) */
+	/* [switch NAME] sections: counters = CMD, run by the controller at
+	 * each interval (src/run/run_hook.c) */
+	struct rperf_job_switch {
+		char name[RPERF_NAME_LEN];
+		char counters[RPERF_JOB_CMD_LEN];
+		int line;
+	} switches[RPERF_JOB_MAX_SWITCHES];
+	size_t nswitches;
 };
 
 /* Parse and validate @path. On success *out is a new job (rperf_job_free).

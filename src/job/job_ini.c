@@ -106,8 +106,8 @@ static int split_header(struct ini_state *st, const char *in, char *type,
 static int check_header(struct ini_state *st, const struct job_sect *s,
 			const char *type)
 {
-	static const char *const types[] = { "global", "host", "lsg",
-					     "bsg",    "mesh", NULL };
+	static const char *const types[] = { "global", "host",	 "lsg", "bsg",
+					     "mesh",   "switch", NULL };
 	const char *near;
 
 	if (!s->type) {

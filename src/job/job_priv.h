@@ -17,7 +17,8 @@
 #include "job/job.h"
 
 #define JOB_MAX_TEXT (1u << 20) /* largest job file */
-#define JOB_MAX_SECTIONS (1 + RPERF_JOB_MAX_HOSTS + RPERF_JOB_MAX_GENS)
+#define JOB_MAX_SECTIONS \
+	(1 + RPERF_JOB_MAX_HOSTS + RPERF_JOB_MAX_GENS + RPERF_JOB_MAX_SWITCHES)
 #define JOB_MAX_KEYS 64 /* per section */
 
 enum job_sect_type {
@@ -27,6 +28,7 @@ enum job_sect_type {
 	JOB_SECT_BSG = 1 << 3,
 	JOB_SECT_MESH = 1 << 4, /* job_mesh.c; takes the LSG keys too */
 	JOB_SECT_INCAST = 1 << 5, /* BSG instances that send bursts */
+	JOB_SECT_SWITCH = 1 << 6, /* job_switch.c: a counters command */
 };
 #define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG | JOB_SECT_INCAST)
 
@@ -73,6 +75,10 @@ void job_raw_free(struct job_raw *raw);
 int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
 	     const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* [switch NAME] (job_switch.c): 0 or EINVAL with the message. */
+int job_switch_add(struct rperf_job *job, const struct job_sect *s,
+		   const struct job_msg *m);
 
 /* "line N" for a file line, the origin of an edited key otherwise. */
 const char *job_where(const struct job_msg *m, int line, char *buf, size_t len);

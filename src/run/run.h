@@ -128,12 +128,26 @@ struct rperf_run_host {
 	uint64_t start_at_ctrl_ns; /* 0: GO carried no start instant */
 	bool has_start;
 	uint64_t start_ns;
+	/* its REPORT's "counters": RDMA device and netdev counters per
+	 * interval, rows from the start instant */
+	struct rperf_ctr_series counters;
 	struct rperf_run_agg sent; /* sources on this host */
 	struct rperf_run_agg received; /* sinks on this host (gbps unused) */
 };
 
+/* A [switch NAME]'s counters command over the run (run_hook.h). */
+struct rperf_run_switch {
+	const struct rperf_job_switch *sw; /* points into the job */
+	struct rperf_ctr_series s; /* rows from the start instant */
+	uint64_t runs, failed, cut; /* run; failed (any way); of those cut at
+				       the deadline */
+	uint64_t took_max_ns, took_sum_ns; /* how long the runs took */
+	char why[RPERF_RUN_WHY_LEN]; /* the first failure */
+};
+
 struct rperf_run_results {
 	const struct rperf_job *job;
+	struct rperf_run_switch *sw; /* [job->nswitches] */
 	struct rperf_run_inst *inst; /* [job->ninst] */
 	struct rperf_run_host *hosts; /* [job->nhosts] */
 	struct rperf_run_class *cls; /* after rperf_run_results_finish() */

@@ -20,6 +20,7 @@
  * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
  */
 #include "run/run_ctl.h"
+#include "run/run_hook.h"
 #include "run/run_plan.h"
 
 #include <errno.h>
@@ -498,6 +499,7 @@ static void ctl_fini(struct run_ctl *c)
 /* Phases 2 to 4 (the agents are connected). */
 static int experiment(struct run_ctl *c)
 {
+	struct run_hooks *hooks = NULL;
 	uint64_t t_sync;
 	int rc;
 
@@ -527,7 +529,10 @@ static int experiment(struct run_ctl *c)
 		abort_all(c);
 		return 0;
 	}
+	/* a thread that did not start is reported per switch, not fatal */
+	(void)run_hooks_start(c->res, c->t_go + c->start_in_ns, &hooks);
 	rc = loop(c, sources_done, &c->t_end, true);
+	run_hooks_stop(hooks);
 	if (rc == EINTR)
 		c->res->interrupted = true;
 	if (rc && rc != EINTR && rc != ETIMEDOUT)

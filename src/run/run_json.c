@@ -9,6 +9,7 @@
  */
 #include "run/run.h"
 #include "run/run_ctlplane.h"
+#include "run/run_ctr.h"
 #include "run/run_incast.h"
 
 #include <errno.h>
@@ -327,6 +328,7 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 		e |= set(root, "abort_reason",
 			 rperf_rpt_json_str(r->abort_why));
 		e |= json_arrays(root, r);
+		e |= run_ctr_json(root, r);
 		e |= json_agg(total, &r->total, true);
 		e |= set(root, "total", total);
 		total = NULL;

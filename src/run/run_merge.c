@@ -44,7 +44,8 @@ int rperf_run_results_create(const struct rperf_job *job,
 	r->job = job;
 	r->inst = calloc(job->ninst ? job->ninst : 1, sizeof(*r->inst));
 	r->hosts = calloc(job->nhosts ? job->nhosts : 1, sizeof(*r->hosts));
-	if (!r->inst || !r->hosts) {
+	r->sw = calloc(job->nswitches ? job->nswitches : 1, sizeof(*r->sw));
+	if (!r->inst || !r->hosts || !r->sw) {
 		rperf_run_results_free(r);
 		return ENOMEM;
 	}
@@ -52,6 +53,8 @@ int rperf_run_results_create(const struct rperf_job *job,
 		r->inst[i].spec = &job->inst[i];
 	for (i = 0; i < job->nhosts; i++)
 		r->hosts[i].host = &job->hosts[i];
+	for (i = 0; i < job->nswitches; i++)
+		r->sw[i].sw = &job->switches[i];
 	for (i = 0; i < job->ninst; i++) {
 		const struct rperf_job_host *f, *t;
 
@@ -94,9 +97,13 @@ void rperf_run_results_free(struct rperf_run_results *r)
 		inst_free(&r->inst[i]);
 	for (i = 0; r->hosts && i < r->job->nhosts; i++) {
 		json_decref(r->hosts[i].clock);
+		rperf_ctr_series_fini(&r->hosts[i].counters);
 		agg_free(&r->hosts[i].sent);
 		agg_free(&r->hosts[i].received);
 	}
+	for (i = 0; r->sw && i < r->job->nswitches; i++)
+		rperf_ctr_series_fini(&r->sw[i].s);
+	free(r->sw);
 	for (i = 0; i < r->ncls; i++)
 		agg_free(&r->cls[i].agg);
 	agg_free(&r->total);
@@ -323,6 +330,7 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 	h->go_rx_ns = rep->go_rx_ns;
 	h->has_start = rep->has_start;
 	h->start_ns = rep->start_ns;
+	rperf_ctr_series_move(&h->counters, &rep->counters);
 	if (extra) {
 		const json_t *clk = json_object_get(extra, "clock");
 		const json_t *ll = json_object_get(extra, "link_layer");

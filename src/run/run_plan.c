@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The plan of a job without agents (run_plan.h). */
 #include "run/run_plan.h"
+#include "run/run_hook.h"
 
 #include <errno.h>
 #include <string.h>
@@ -116,6 +117,11 @@ int rperf_run_plan_text(FILE *f, const struct rperf_job *job)
 		job->ninst - nlsg, sec(job->timeout_ns));
 	plan_hosts(f, job);
 	plan_instances(f, job);
+	for (size_t i = 0; i < job->nswitches; i++)
+		fprintf(f,
+			"switch %-9s counters = %s (run every %.3f s, cut after as long)\n",
+			job->switches[i].name, job->switches[i].counters,
+			sec(run_hook_interval_ns(job)));
 	fprintf(f,
 		"expected: %.3f s from GO (start barrier %.3f s + planned end %.3f s), plus set-up (connect, PLAN, QPs) and the reports\n",
 		sec(rperf_run_expected_ns(job)),

@@ -7,6 +7,7 @@
  * LSG hosts used, failed hosts, errors and warnings.
  */
 #include "run/run.h"
+#include "run/run_ctr.h"
 #include "run/run_ctlplane.h"
 #include "run/run_incast.h"
 
@@ -378,6 +379,8 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 		write_notes(f, r);
 	}
 	run_incasts_text(f, r);
+	if (!r->aborted)
+		run_ctr_text(f, r);
 	run_ctlplane_text(f, r);
 	problems(f, r);
 	return ferror(f) ? EIO : 0;

@@ -5,7 +5,8 @@
  * every decoded message goes through every typed decoder (as each type) and
  * the generic getters, and through the experiment decoders of
  * src/engine/proto.h (AUTH, WELCOME with nonce, PLAN with its generator
- * specs, ENDPOINTS, CONNECT, GO, CLOCK, REPORT with its histograms); the input's
+ * specs, ENDPOINTS, CONNECT, GO, CLOCK, REPORT with its histograms and its
+ * "counters" series); the input's
  * first bytes also go through perftest's recogniser (src/ctrl/
  * ctrl_perftest.c, which servers apply to every first frame). Nothing may
  * crash, leak or read out of bounds.

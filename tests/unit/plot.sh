@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # plot.sh SRC OUTDIR - examples/plot/rperf-plot.sh on recorded lab results
 # (tests/unit/fixtures/plot: a Fig 7 sweep's JSON from lab.fig7, an
-# rperf lat --hist CDF and a mesh's JSON from lab.mesh8 without its rounds): the PNG and SVG are drawn and non-trivial (curves
+# rperf lat --hist CDF, a mesh's JSON from lab.mesh8 without its rounds,
+# lab.counters' run with counters): the PNG and SVG are drawn and non-trivial (curves
 # with data), the data file holds one row per point, and bad inputs exit 2.
 set -uo pipefail
 src=${1:?usage: plot.sh SRC OUTDIR}
@@ -117,13 +118,29 @@ cdf_narrow() {
 	echo "     x ticks inside 0.432-0.688 us: $ticks"
 	[ "$ticks" -ge 4 ]
 }
+# latency and counters on one time axis, recorded by lab.counters (rperf
+# run: LSG and an on/off BSG through a 1 Mb/s port marking ECN, the lab
+# switch's tc hook, 1 s intervals)
+ctr_plot() {
+	local n k
+	"$plot" counters "$fx/counters.json" "$out/ctr" || return 1
+	n=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | length' "$fx/counters.json")
+	k=$(jq '[.counters.tail[0].ranked[] | select(.spearman > 0)][:3] | length' "$fx/counters.json")
+	echo "     $n intervals, $k counters"
+	# the p99 and each counter: a curve through the intervals (gnuplot
+	# splits a long SVG path: 21 segments for 24 points)
+	plot_nontrivial "$out/ctr" $((k + 1)) $((n / 2)) &&
+		grep -q 'sw:h1-sw.backlog_bytes' "$out/ctr.svg" &&
+		[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] }' "$out/ctr.dat")" = "$n" ]
+}
 bad_input() {
 	local rc ok=0
 	echo '{"command": "run"}' > "$out/notsweep.json"
 	echo 'a,b' > "$out/notcdf.csv"
 	for args in "sweep $out/notsweep.json" "sweep $out/missing.json" "cdf $out/notcdf.csv" \
 		"cdf $fx/sweep.json" "pie $fx/sweep.json" "mesh $fx/sweep.json" \
-		"timeseries $fx/sweep.json" "timeseries $out/notsweep.json"; do
+		"timeseries $fx/sweep.json" "timeseries $out/notsweep.json" \
+		"counters $fx/sweep.json" "counters $fx/timeseries.json"; do
 		# shellcheck disable=SC2086 # words on purpose
 		"$plot" $args "$out/bad" > "$out/bad.log" 2>&1
 		rc=$?
@@ -142,6 +159,7 @@ t "--repeat sweep: means with 95 % interval error bars"   sweep_bars
 t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot
+t "counters JSON -> p99 and top counters on one time axis" ctr_plot
 t "run JSON intervals[] -> time series PNG + SVG, 3 curves" ts_plot
 t "no gnuplot warning on the normal path"                 no_warnings
 t "a sweep with no LSG plots its bandwidth panel"         sweep_no_lsg

@@ -59,6 +59,7 @@ boot_vm() {
 	install -m 0755 "$LAB_DIR/vm/init" "$ov/init"
 	install -m 0755 "$LAB_DIR/vm/start" "$ov/usr/lib/rperf-lab/start"
 	install -m 0644 "$LAB_DIR/vm/lab-lib.sh" "$ov/usr/lib/rperf-lab/lab-lib.sh"
+	install -m 0755 "$LAB_DIR/sw-counters.sh" "$ov/usr/lib/rperf-lab/sw-counters"
 	{
 		echo "LAB_TIMEOUT=$tmo"
 		echo "LAB_HOSTS=$hosts"
