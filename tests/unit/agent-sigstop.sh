@@ -27,16 +27,10 @@ command -v jq > /dev/null || { echo "agent-sigstop: jq is needed"; exit 77; }
 printf 'sigstop test key\n' > "$work/k"
 printf 'another key\n' > "$work/w"
 chmod 600 "$work/k" "$work/w"
-base=$((30000 + RANDOM % 20000))
-for i in 1 2; do
-	"$rperf" agent --dry-run --key-file "$work/k" --bind 127.0.0.1 -p $((base + i)) \
-		--clock posix > "$work/agent$i.log" 2>&1 &
-	pids+=($!)
-done
-for ((t = 0; t < 100; t++)); do
-	[ "$(grep -l 'listening on' "$work"/agent*.log 2> /dev/null | wc -l)" = 2 ] && break
-	sleep 0.1
-done
+# shellcheck source=tests/unit/dry-agents.sh
+. "$(dirname "$0")/dry-agents.sh"
+start_dry_agents 2 "$work" --key-file "$work/k" --clock posix ||
+	{ echo "FAIL 2 dry-run agents did not start"; exit 1; }
 {
 	printf '[global]\nduration = 20s\nwarmup = 0s\ntimeout = 1s\n'
 	printf '[host h1]\ncontrol = 127.0.0.1:%d\n[host h2]\ncontrol = 127.0.0.1:%d\n' $((base + 1)) $((base + 2))

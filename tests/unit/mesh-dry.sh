@@ -26,16 +26,10 @@ t() {  # t NAME CMD...
 	shift
 	if "$@"; then echo "ok   $n"; else echo "FAIL $n"; fail=1; fi
 }
-base=$((30000 + RANDOM % 2000 * 10))
-for i in 1 2 3 4 5; do
-	"$rperf" agent --dry-run --bind 127.0.0.1 -p $((base + i)) --key-file "$work/key" \
-		--clock posix --timeout 30s > "$work/agent$i.log" 2>&1 &
-	pids+=($!)
-done
-for k in $(seq 100); do
-	[ "$(grep -l 'listening on' "$work"/agent*.log 2> /dev/null | wc -l)" = 5 ] && break
-	sleep 0.1
-done
+# shellcheck source=tests/unit/dry-agents.sh
+. "$(dirname "$0")/dry-agents.sh"
+start_dry_agents 5 "$work" --key-file "$work/key" --clock posix --timeout 30s ||
+	{ echo "FAIL 5 dry-run agents did not start"; exit 1; }
 {
 	printf '[global]\ntimeout = 2s\n'
 	for i in 1 2 3 4 5; do printf '[host h%d]\ncontrol = 127.0.0.1:%d\n' "$i" $((base + i)); done
