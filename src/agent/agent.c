@@ -51,7 +51,7 @@ admit_tls(void *arg, int fd, struct rperf_ctrl_tls *tls, const char *peer,
 
 	if (x->fd >= 0) {
 		int64_t left =
-			rperf_serve_left_s(x->go_end_ns, rperf_serve_now_ns());
+			rperf_serve_left_s(x->go_end_ns, rperf_mono_ns());
 
 		if (x->go_end_ns && !x->busy_end_ns) /* no timed generator */
 			left = RPERF_SERVE_LEFT_ITERS;

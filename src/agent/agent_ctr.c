@@ -154,7 +154,7 @@ void agent_ctr_tick(struct rperf_agent *a, uint64_t now)
 void agent_ctr_report(struct rperf_agent *a, struct rperf_proto_report *r)
 {
 	struct agent_ctr *c = &a->exp.ctr;
-	uint64_t now = rperf_engine_now_ns();
+	uint64_t now = rperf_mono_ns();
 
 	if (!c->running)
 		return;

@@ -222,7 +222,7 @@ static int dry_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 {
 	struct dry_engine *d = dry(e);
 
-	d->go_rx_ns = rperf_engine_now_ns();
+	d->go_rx_ns = rperf_mono_ns();
 	d->went = true;
 	d->t0_ns = t0_ns;
 	if (d->starter) { /* it stamps the start; our timer: the end */
@@ -260,7 +260,7 @@ static bool dry_poll(struct rperf_engine *e)
 	if (d->started) {
 		d->ended = true;
 	} else {
-		d->start_ns = rperf_engine_now_ns();
+		d->start_ns = rperf_mono_ns();
 		d->started = true;
 		/* sinks only: nothing ends (FINISHED went at GO) */
 		if (d->nsources &&

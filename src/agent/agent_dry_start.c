@@ -73,7 +73,7 @@ static void *starter_main(void *arg)
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pthread_mutex_lock(&s->lock);
 	while (!s->quit) {
-		uint64_t at = earliest(s), now = rperf_engine_now_ns();
+		uint64_t at = earliest(s), now = rperf_mono_ns();
 		struct timespec ts;
 
 		if (at == UINT64_MAX) {
@@ -82,7 +82,7 @@ static void *starter_main(void *arg)
 			stamp(s, now);
 		} else if (at - now <= SPIN_NS) {
 			pthread_mutex_unlock(&s->lock);
-			while (rperf_engine_now_ns() < at)
+			while (rperf_mono_ns() < at)
 				;
 			pthread_mutex_lock(&s->lock);
 		} else {

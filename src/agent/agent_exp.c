@@ -41,7 +41,7 @@ static uint64_t ms_ns(int ms)
 static void expect(struct rperf_agent *a, const char *what, uint64_t in_ns)
 {
 	a->exp.awaiting = what;
-	a->exp.deadline_ns = rperf_engine_now_ns() + in_ns;
+	a->exp.deadline_ns = rperf_mono_ns() + in_ns;
 }
 
 /* A controller whose host dies sends no FIN: TCP keepalive notices it
@@ -303,7 +303,7 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
  * the answer (rperf_proto_clock_reply_encode()). */
 static int on_clock(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
-	uint64_t rx = rperf_engine_now_ns();
+	uint64_t rx = rperf_mono_ns();
 	json_t *o = NULL;
 	uint32_t seq;
 	int rc;
@@ -312,7 +312,7 @@ static int on_clock(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, "malformed CLOCK");
 		return EBADMSG;
 	}
-	rc = rperf_proto_clock_reply_encode(seq, rx, rperf_engine_now_ns(), &o);
+	rc = rperf_proto_clock_reply_encode(seq, rx, rperf_mono_ns(), &o);
 	if (!rc)
 		rc = say(a, RPERF_CTRL_CLOCK, o);
 	json_decref(o);
@@ -321,7 +321,7 @@ static int on_clock(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 
 static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
-	uint64_t in_ns, hb_ns, at, now = rperf_engine_now_ns(), t0;
+	uint64_t in_ns, hb_ns, at, now = rperf_mono_ns(), t0;
 	char why[300] = "";
 	int rc;
 

@@ -24,22 +24,15 @@
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "util/mono.h"
 
 #define WAIT_SLICE_NS 50000000ull /* stop-flag checks between runs */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Sleep until @at (CLOCK_MONOTONIC) or a stop: true when stopped. */
 static bool wait_until(uint64_t at, const volatile sig_atomic_t *stop)
 {
 	for (;;) {
-		uint64_t now = mono_ns(), d;
+		uint64_t now = rperf_mono_ns(), d;
 		struct timespec ts;
 
 		if (*stop)
@@ -88,7 +81,7 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	const char *base = c->json_path;
 	char path[4096];
 	unsigned long n = 1, run;
-	uint64_t next = mono_ns(), late;
+	uint64_t next = rperf_mono_ns(), late;
 	int status = RPERF_EXIT_OK, rc;
 
 	c->every_stop = stop;
@@ -105,7 +98,7 @@ int rperf_cmd_run_every(struct run_cmd *c, const volatile sig_atomic_t *stop)
 		    rc == RPERF_EXIT_INTERNAL)
 			break;
 		next += c->cfg->every_ns;
-		late = mono_ns();
+		late = rperf_mono_ns();
 		if (late > next) {
 			fprintf(stderr,
 				"rperf run --every: run %lu took %.3f s longer than --every; the next starts now\n",

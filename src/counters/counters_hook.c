@@ -3,6 +3,7 @@
 /* A switch's counters command: run with a deadline, its `name value
  * [gauge]` lines parsed (counters_hook.h). */
 #include "counters/counters_hook.h"
+#include "util/mono.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,14 +15,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One line: 0, 1 (nothing on it) or EINVAL. */
 static int parse_line(char *line, const char *prefix,
@@ -105,7 +98,7 @@ static void child(const char *cmd, int wfd)
 static int slurp(int fd, uint64_t deadline, char *buf, size_t cap, size_t *len)
 {
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = rperf_mono_ns();
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 		int ms;
@@ -169,8 +162,8 @@ int rperf_ctr_hook_run(const char *cmd, const char *prefix,
 		snprintf(why, whylen, "fork: %s", strerror(rc));
 		goto close_pipe;
 	}
-	rc = slurp(pfd[0], mono_ns() + deadline_ns, buf, RPERF_CTR_HOOK_OUT,
-		   &len);
+	rc = slurp(pfd[0], rperf_mono_ns() + deadline_ns, buf,
+		   RPERF_CTR_HOOK_OUT, &len);
 	if (rc && kill(-pid, SIGKILL)) /* the command and what it started */
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

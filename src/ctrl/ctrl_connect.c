@@ -116,7 +116,7 @@ int rperf_ctrl_connect_ex(const char *host, uint16_t port,
 			  const volatile sig_atomic_t *stop, int *fd_out)
 {
 	struct addrinfo *res = NULL, *local = NULL;
-	uint64_t now = rperf_ctrl_now_ns(), deadline;
+	uint64_t now = rperf_mono_ns(), deadline;
 	int ret, last = ETIMEDOUT;
 
 	if (!host || !fd_out)
@@ -137,7 +137,7 @@ int rperf_ctrl_connect_ex(const char *host, uint16_t port,
 		ret = connect_round(res, local, deadline, stop, fd_out, &last);
 		if (ret != EAGAIN)
 			break;
-		now = rperf_ctrl_now_ns();
+		now = rperf_mono_ns();
 		if (now >= deadline) {
 			ret = last == EAGAIN ? ETIMEDOUT : last;
 			break;

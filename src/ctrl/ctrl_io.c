@@ -10,22 +10,15 @@
 #include "ctrl/ctrl.h"
 #include "ctrl/ctrl_priv.h"
 #include "ctrl/ctrl_tls.h"
+#include "util/mono.h"
 
 #define WAIT_SLICE_MS 100
-
-uint64_t rperf_ctrl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t rperf_ctrl_deadline(int timeout_ms)
 {
 	if (timeout_ms < 0)
 		return UINT64_MAX;
-	return rperf_ctrl_now_ns() + (uint64_t)timeout_ms * 1000000u;
+	return rperf_mono_ns() + (uint64_t)timeout_ms * 1000000u;
 }
 
 int rperf_ctrl_wait(int fd, short events, uint64_t deadline_ns,
@@ -34,7 +27,7 @@ int rperf_ctrl_wait(int fd, short events, uint64_t deadline_ns,
 	struct pollfd pfd = { .fd = fd, .events = events };
 
 	for (;;) {
-		uint64_t now = rperf_ctrl_now_ns(), left_ms;
+		uint64_t now = rperf_mono_ns(), left_ms;
 		int slice, r;
 
 		if (stop && *stop)

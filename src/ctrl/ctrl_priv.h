@@ -9,13 +9,12 @@
 #include <stdint.h>
 
 #include "ctrl/ctrl.h"
+#include "util/mono.h"
 
 /* Parse exactly @len bytes as one JSON object (no duplicate keys, nothing
  * after it). 0 or EBADMSG. */
 int rperf_ctrl_parse_payload(const uint8_t *p, size_t len, json_t **out);
 
-/* Monotonic clock (CLOCK_MONOTONIC) in ns. */
-uint64_t rperf_ctrl_now_ns(void);
 /* Deadline for a timeout in ms (-1 = none: UINT64_MAX). */
 uint64_t rperf_ctrl_deadline(int timeout_ms);
 /*

@@ -21,14 +21,7 @@
 #include "gen/rx.h"
 #include "host/locality.h"
 #include "verbs/rate.h"
-
-uint64_t rperf_engine_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/mono.h"
 
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p)
 {
@@ -437,10 +430,10 @@ void rperf_engine_qp_flush(struct rperf_qp *qp)
 /* Sources that ignore the flag (waiting on a dead peer): flush them. */
 static void abort_stragglers(struct rperf_engine *e)
 {
-	uint64_t until = rperf_engine_now_ns() + RPERF_ENGINE_STOP_GRACE_NS;
+	uint64_t until = rperf_mono_ns() + RPERF_ENGINE_STOP_GRACE_NS;
 	size_t i;
 
-	while (!sources_ended(e) && rperf_engine_now_ns() < until)
+	while (!sources_ended(e) && rperf_mono_ns() < until)
 		usleep(5000);
 	pthread_mutex_lock(&e->lock);
 	for (i = 0; i < e->n; i++) {

@@ -62,6 +62,7 @@
 #include "engine/proto.h"
 #include "host/place.h"
 #include "verbs/verbs.h"
+#include "util/mono.h"
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
 #define RPERF_ENGINE_MAX_STALL_NS (60ull * 1000000000ull)
@@ -238,8 +239,5 @@ int rperf_engine_peer_check(const struct rperf_dev *d,
 			    const char *host,
 			    const struct rperf_proto_inst_eps *peer, char *why,
 			    size_t whylen);
-
-/* CLOCK_MONOTONIC now, ns. */
-uint64_t rperf_engine_now_ns(void);
 
 #endif

@@ -30,7 +30,7 @@ static int wait_until(uint64_t at_ns, volatile sig_atomic_t *stop)
 {
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* this thread */
 	for (;;) {
-		uint64_t now = rperf_engine_now_ns(), next;
+		uint64_t now = rperf_mono_ns(), next;
 		struct timespec ts;
 
 		if (*stop)
@@ -67,7 +67,7 @@ static void *source_main(void *arg)
 		snprintf(g->res.error, sizeof(g->res.error),
 			 "stopped before its start");
 	else {
-		g->woke_ns = rperf_engine_now_ns(); /* the barrier's skew */
+		g->woke_ns = rperf_mono_ns(); /* the barrier's skew */
 		cpu0 = rperf_cpu_seconds_thread();
 		(void)g->ops->run(g, &e->stop);
 		g->res.cpu_seconds = rperf_cpu_seconds_thread() - cpu0;
@@ -91,7 +91,7 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	size_t i;
 	int rc;
 
-	e->go_rx_ns = rperf_engine_now_ns(); /* the barrier's skew, reported */
+	e->go_rx_ns = rperf_mono_ns(); /* the barrier's skew, reported */
 	e->went = true;
 	for (i = 0; i < e->n; i++) {
 		struct rperf_gen_inst *g = &e->inst[i];

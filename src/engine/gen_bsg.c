@@ -127,8 +127,7 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	c.stop = stop;
 	rperf_bsg_spec_shape(g, &c);
 
-	b->origin_ns =
-		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
+	b->origin_ns = rperf_mono_ns() - (g->start_at_ns - g->spec.start_ns);
 	rc = g->spec.burst_bytes ?
 		     rperf_incast_run(g, &c, b->bq, b->conn.nqp, &b->res,
 				      &b->bursts) :

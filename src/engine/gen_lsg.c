@@ -222,8 +222,7 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	c.duration_ns = g->spec.duration_ns;
 	c.interval_ns = g->spec.interval_ns;
 	/* the series' origin: GO (start_at_ns is GO's t0 + start_ns) */
-	l->series_at_ns =
-		rperf_engine_now_ns() - (g->start_at_ns - g->spec.start_ns);
+	l->series_at_ns = rperf_mono_ns() - (g->start_at_ns - g->spec.start_ns);
 	rc = rperf_lsg_run(&c, &q, &l->res);
 	if (rc)
 		snprintf(g->res.error, sizeof(g->res.error), "%s",

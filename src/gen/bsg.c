@@ -17,6 +17,7 @@
 #include "gen/dev_ops.h"
 #include "gen/bsg_sizes.h"
 #include "gen/size_dist.h"
+#include "util/mono.h"
 
 #define POLL_BATCH 32
 #define IDLE_CLOCK 64 /* empty passes between clock reads */
@@ -58,14 +59,6 @@ static uint64_t now_ns(void)
 }
 
 /* CLOCK_MONOTONIC (the engine's barrier clock), for first_ns/last_ns. */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The per-pass clock (deadlines, intervals, stalls): CLOCK_MONOTONIC_COARSE
  * costs no hardware read (a VM whose clocksource is an emulated HPET pays
@@ -345,7 +338,7 @@ static int checks(struct run *r)
 		finalize(r);
 	}
 	if ((cfg->duration_ns && r->now - r->t0c >= cfg->duration_ns) ||
-	    (cfg->stop_at_ns && mono_ns() >= cfg->stop_at_ns))
+	    (cfg->stop_at_ns && rperf_mono_ns() >= cfg->stop_at_ns))
 		finalize(r);
 	tick(r);
 	if (peer_gone(r))
@@ -575,7 +568,7 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 		return fail(&r, rc, "%s", "out of memory");
 	}
 	r.rng = cfg->seed;
-	res->first_ns = mono_ns();
+	res->first_ns = rperf_mono_ns();
 	r.t0 = now_ns();
 	r.t0c = r.now = r.last_done = r.last_tick = pass_ns(&r);
 	r.last_progress = r.t0c;
@@ -593,7 +586,7 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 	r.now = now_ns();
 	res->seconds = rc ? (double)(r.last_done - r.t0c) / 1e9 :
 			    (double)(r.now - r.t0) / 1e9;
-	res->last_ns = rc ? r.last_done : mono_ns();
+	res->last_ns = rc ? r.last_done : rperf_mono_ns();
 	res->cpu_seconds = cpu_now() - cpu0;
 	teardown(&r);
 	return rc;

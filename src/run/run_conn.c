@@ -2,6 +2,7 @@
 /* Controller side of the agent connections: parallel dial, framed reads. */
 #include "run/run_conn.h"
 #include "run/run.h"
+#include "util/mono.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,14 +14,6 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-
-uint64_t run_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void run_conn_init(struct run_conn *c)
 {
@@ -114,7 +107,7 @@ int run_conn_tls(const struct rperf_ctrl_auth *auth, bool insecure,
 static void *dial_thread(void *arg)
 {
 	struct run_dial *d = arg;
-	uint64_t t0 = run_now_ns(), left_ms;
+	uint64_t t0 = rperf_mono_ns(), left_ms;
 
 	d->rc = rperf_ctrl_connect_ex(d->addr, d->port, NULL, d->timeout_ns,
 				      d->stop, &d->fd);
@@ -124,7 +117,7 @@ static void *dial_thread(void *arg)
 	}
 	if (!d->tls_ctx)
 		return NULL;
-	left_ms = (t0 + d->timeout_ns - run_now_ns()) / 1000000ull;
+	left_ms = (t0 + d->timeout_ns - rperf_mono_ns()) / 1000000ull;
 	d->rc = rperf_ctrl_tls_new(d->tls_ctx, d->fd, &d->tls);
 	if (!d->rc)
 		d->rc = rperf_ctrl_tls_handshake(

@@ -15,6 +15,7 @@
 
 #include "ctrl/ctrl.h"
 #include "ctrl/ctrl_tls.h"
+#include "util/mono.h"
 
 struct run_conn {
 	int fd; /* -1 when closed */
@@ -70,8 +71,5 @@ void run_dial_why(const struct run_dial *d, char *buf, size_t len);
  * it (a v4-mapped IPv6 address as IPv4), into @buf. 0 or errno. */
 struct sockaddr_storage;
 int run_peer_addr(int fd, struct sockaddr_storage *ss, char *buf, size_t len);
-
-/* Monotonic clock in ns. */
-uint64_t run_now_ns(void);
 
 #endif

@@ -72,7 +72,7 @@ void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
 		c->setup_failed = true;
 	} else {
 		/* the others run on, for at most one more timeout */
-		uint64_t cap = run_now_ns() + c->timeout_ns;
+		uint64_t cap = rperf_mono_ns() + c->timeout_ns;
 
 		if (c->t_end > cap) {
 			c->t_end = cap;
@@ -122,7 +122,7 @@ int run_send(struct run_ctl *c, struct run_agent *a, enum rperf_ctrl_type t,
 		return rc;
 	}
 	if (expects_answer(t))
-		a->deadline = run_now_ns() + c->timeout_ns;
+		a->deadline = rperf_mono_ns() + c->timeout_ns;
 	return 0;
 }
 
@@ -198,7 +198,7 @@ static void read_agent(struct run_ctl *c, struct run_agent *a)
 			return;
 		}
 		if (have) {
-			a->heard_ns = run_now_ns();
+			a->heard_ns = rperf_mono_ns();
 			run_on_msg(c, a, &m);
 		}
 		rperf_ctrl_msg_release(&m);
@@ -209,7 +209,7 @@ static void read_agent(struct run_ctl *c, struct run_agent *a)
  * holds bytes already. */
 static int wait_for(const struct run_ctl *c, int wait_ms)
 {
-	uint64_t now = run_now_ns();
+	uint64_t now = rperf_mono_ns();
 
 	for (size_t i = 0; i < c->nag; i++) {
 		uint64_t hb = heartbeat_due(c, &c->ag[i]);
@@ -247,7 +247,7 @@ static int poll_once(struct run_ctl *c, int wait_ms)
 		    (p[i].revents || pending(&c->ag[i])))
 			read_agent(c, &c->ag[i]);
 	free(p);
-	check_deadlines(c, run_now_ns());
+	check_deadlines(c, rperf_mono_ns());
 	return 0;
 }
 
@@ -259,7 +259,7 @@ static int loop(struct run_ctl *c, bool (*done)(struct run_ctl *),
 	int rc = 0;
 
 	while (!rc && !done(c)) {
-		uint64_t now = run_now_ns();
+		uint64_t now = rperf_mono_ns();
 		int ms = POLL_SLICE_MS;
 
 		if (stoppable && c->stop && *c->stop)
@@ -360,9 +360,9 @@ static int dial(struct run_ctl *c)
 		d[i].stop = c->stop;
 		d[i].tls_ctx = c->tls;
 	}
-	c->t_start = run_now_ns();
+	c->t_start = rperf_mono_ns();
 	rc = run_dial_all(d, c->nag);
-	c->res->connect_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
+	c->res->connect_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
 	for (i = 0; i < c->nag; i++) {
 		if (c->ag[i].ph == AG_FAILED) { /* no address of its own */
 			rperf_ctrl_tls_free(d[i].tls);
@@ -449,7 +449,7 @@ static void go_all(struct run_ctl *c)
 		c->setup_failed = true;
 		return;
 	}
-	c->t_go = run_now_ns();
+	c->t_go = rperf_mono_ns();
 	c->res->ready_seconds = (double)(c->t_go - c->t_start) / 1e9;
 	c->t_end = c->t_go + c->start_in_ns + rperf_run_planned_ns(c->job) +
 		   margin;
@@ -468,7 +468,7 @@ static void go_all(struct run_ctl *c)
 			run_fail(c, &c->ag[i],
 				 "cannot build GO: out of memory");
 	}
-	c->res->go_send_seconds = (double)(run_now_ns() - c->t_go) / 1e9;
+	c->res->go_send_seconds = (double)(rperf_mono_ns() - c->t_go) / 1e9;
 	for (i = 0; gos && i < c->nag; i++)
 		json_decref(gos[i]);
 	free(gos);
@@ -511,9 +511,9 @@ static int experiment(struct run_ctl *c)
 		abort_all(c);
 		return rc == EINTR ? 0 : rc;
 	}
-	c->res->setup_seconds = (double)(run_now_ns() - c->t_start) / 1e9;
+	c->res->setup_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
 	/* the start barrier: every agent's clock offset */
-	t_sync = run_now_ns();
+	t_sync = rperf_mono_ns();
 	run_sync_start(c);
 	rc = loop(c, run_synced, NULL, true);
 	if (rc == EINTR)
@@ -523,7 +523,7 @@ static int experiment(struct run_ctl *c)
 		return rc == EINTR ? 0 : rc;
 	}
 	run_sync_finish(c);
-	c->res->sync_seconds = (double)(run_now_ns() - t_sync) / 1e9;
+	c->res->sync_seconds = (double)(rperf_mono_ns() - t_sync) / 1e9;
 	go_all(c);
 	if (c->setup_failed) {
 		abort_all(c);
@@ -540,7 +540,7 @@ static int experiment(struct run_ctl *c)
 	stop_all(c);
 	/* each agent's REPORT and BYE are bounded by their own deadlines */
 	rc = loop(c, all_closed, NULL, false);
-	c->res->elapsed = (double)(run_now_ns() - c->t_go) / 1e9;
+	c->res->elapsed = (double)(rperf_mono_ns() - c->t_go) / 1e9;
 	return rc;
 }
 

@@ -51,7 +51,7 @@ static bool wait_until(struct run_hooks *a, uint64_t t)
 	bool stop;
 
 	pthread_mutex_lock(&a->mu);
-	while (!a->stop && run_now_ns() < t)
+	while (!a->stop && rperf_mono_ns() < t)
 		if (pthread_cond_timedwait(&a->cv, &a->mu, &ts) == ETIMEDOUT)
 			break;
 	stop = a->stop;
@@ -65,7 +65,7 @@ static void run_once(struct hook *h)
 {
 	struct rperf_run_switch *w = h->sw;
 	char prefix[RPERF_NAME_LEN + 2], why[RPERF_RUN_WHY_LEN] = "";
-	uint64_t t, t_start = run_now_ns();
+	uint64_t t, t_start = rperf_mono_ns();
 	int rc;
 
 	snprintf(prefix, sizeof(prefix), "%s:", w->sw->name);
@@ -79,7 +79,7 @@ static void run_once(struct hook *h)
 		if (!w->why[0])
 			snprintf(w->why, sizeof(w->why), "%.*s", 200, why);
 	}
-	t = run_now_ns();
+	t = rperf_mono_ns();
 	w->took_sum_ns += t - t_start;
 	if (t - t_start > w->took_max_ns)
 		w->took_max_ns = t - t_start;
@@ -95,7 +95,7 @@ static void *hook_main(void *arg)
 
 	while (!wait_until(a, next)) {
 		run_once(h);
-		while (next <= run_now_ns()) /* a slow command skips ticks */
+		while (next <= rperf_mono_ns()) /* a slow command skips ticks */
 			next += a->iv;
 	}
 	run_once(h); /* the last (partial) interval */
@@ -122,7 +122,7 @@ int run_hooks_start(struct rperf_run_results *r, uint64_t t0_ns,
 		return ENOMEM;
 	}
 	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* run_now_ns()'s */
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* rperf_mono_ns()'s */
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, &ca);
 	pthread_condattr_destroy(&ca);

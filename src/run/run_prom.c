@@ -8,16 +8,21 @@
 #include "run/mesh.h"
 #include "run/run.h"
 
+/* Write the document a report function made (its rc), then free it. */
+static int write_doc(const char *path, int rc, json_t *doc)
+{
+	if (!rc)
+		rc = rperf_prom_write_json(path, doc);
+	json_decref(doc);
+	return rc;
+}
+
 int rperf_run_write_prom(const char *path, const struct rperf_run_results *r)
 {
 	json_t *doc = NULL;
 	int rc = rperf_run_report_json(r, &doc);
 
-	if (rc)
-		return rc;
-	rc = rperf_prom_write_json(path, doc);
-	json_decref(doc);
-	return rc;
+	return write_doc(path, rc, doc);
 }
 
 int rperf_mesh_write_prom(const char *path, const struct rperf_mesh_result *m)
@@ -25,9 +30,5 @@ int rperf_mesh_write_prom(const char *path, const struct rperf_mesh_result *m)
 	json_t *doc = NULL;
 	int rc = rperf_mesh_report_json(m, &doc);
 
-	if (rc)
-		return rc;
-	rc = rperf_prom_write_json(path, doc);
-	json_decref(doc);
-	return rc;
+	return write_doc(path, rc, doc);
 }

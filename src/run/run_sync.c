@@ -24,7 +24,7 @@ static int send_clock(struct run_ctl *c, struct run_agent *a)
 		run_fail(c, a, "cannot build CLOCK: %s", strerror(rc));
 		return rc;
 	}
-	a->x[a->nx].t1 = run_now_ns();
+	a->x[a->nx].t1 = rperf_mono_ns();
 	rc = run_send(c, a, RPERF_CTRL_CLOCK, p);
 	json_decref(p);
 	return rc;
@@ -63,7 +63,7 @@ void run_sync_start(struct run_ctl *c)
 void run_on_clock(struct run_ctl *c, struct run_agent *a,
 		  const struct rperf_ctrl_msg *m)
 {
-	uint64_t t4 = run_now_ns(), rx, tx;
+	uint64_t t4 = rperf_mono_ns(), rx, tx;
 	uint32_t seq;
 
 	if (rperf_proto_clock_reply_decode(m, &seq, &rx, &tx)) {

@@ -5,6 +5,7 @@
  * CLOCK_MONOTONIC.
  */
 #include "serve/serve_priv.h"
+#include "util/mono.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +18,6 @@
 #include <unistd.h>
 
 #define NS_MS 1000000ull
-
-uint64_t rperf_serve_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void serve_log(struct rperf_serve *l, const char *peer, const char *fmt, ...)
 {
@@ -198,7 +191,7 @@ static void evict(struct rperf_serve *l, struct serve_conn *c, const char *why)
 {
 	serve_log(l, c->peer,
 		  "TLS handshake not done after %.3f s, evicted: %s",
-		  (double)(rperf_serve_now_ns() - c->born_ns) / 1e9, why);
+		  (double)(rperf_mono_ns() - c->born_ns) / 1e9, why);
 	l->stats.evicted++;
 	serve_conn_close(l, c);
 }
@@ -344,7 +337,7 @@ static int wait_ms(uint64_t now, uint64_t next, int wait)
 
 int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 {
-	uint64_t now = rperf_serve_now_ns(), next;
+	uint64_t now = rperf_mono_ns(), next;
 	size_t nown, n = build_poll(l, now, &nown, &next);
 	size_t base = 1 + l->nconns;
 	int rc = poll(l->pf, n, wait_ms(now, next, wait));
@@ -354,7 +347,7 @@ int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 		snprintf(err, errlen, "poll: %s", strerror(rc));
 		return rc;
 	}
-	now = rperf_serve_now_ns();
+	now = rperf_mono_ns();
 	/* the owner first: a run that ended frees the active slot */
 	if (l->cfg.owner.events)
 		l->cfg.owner.events(l->cfg.owner.arg, &l->pf[base], nown, now);

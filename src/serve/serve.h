@@ -62,6 +62,7 @@
 
 #include "ctrl/ctrl.h"
 #include "ctrl/ctrl_tls.h"
+#include "util/mono.h"
 
 #define RPERF_SERVE_MAX_FIRST 4096 /* payload bytes of a first frame */
 #define RPERF_SERVE_LINGER_MS 1000 /* a refused peer's time to read */
@@ -166,7 +167,5 @@ void rperf_serve_busy_text(const char *peer, time_t since, int64_t left_s,
 /* Seconds left of a run planned to end at @end_ns (monotonic; 0: not
  * known -> RPERF_SERVE_LEFT_UNKNOWN) at @now_ns, rounded up, >= 0. */
 int64_t rperf_serve_left_s(uint64_t end_ns, uint64_t now_ns);
-/* CLOCK_MONOTONIC in ns. */
-uint64_t rperf_serve_now_ns(void);
 
 #endif

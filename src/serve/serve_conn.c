@@ -99,7 +99,7 @@ static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
 	free(c->frame);
 	c->frame = NULL;
 	c->st = CONN_LINGER;
-	c->deadline_ns = rperf_serve_now_ns() + RPERF_SERVE_LINGER_MS * NS_MS;
+	c->deadline_ns = rperf_mono_ns() + RPERF_SERVE_LINGER_MS * NS_MS;
 }
 
 void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,

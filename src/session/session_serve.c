@@ -58,7 +58,7 @@ static int64_t left_s(struct owner *o)
 		return RPERF_SERVE_LEFT_ITERS;
 	if (end == RPERF_SESSION_PLAN_ENDLESS)
 		return RPERF_SERVE_LEFT_ENDLESS;
-	return rperf_serve_left_s(end, rperf_serve_now_ns());
+	return rperf_serve_left_s(end, rperf_mono_ns());
 }
 
 static void join(struct owner *o);

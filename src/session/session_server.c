@@ -88,7 +88,7 @@ static void note_plan(struct served *sv, const json_t *obj)
 	    rperf_ctrl_get_u64(obj, "planned_ns", 0, UINT64_MAX / 2, &ns))
 		return;
 	atomic_store(&sv->plan->end_ns,
-		     ns ? rperf_serve_now_ns() + ns : RPERF_SESSION_PLAN_ITERS);
+		     ns ? rperf_mono_ns() + ns : RPERF_SESSION_PLAN_ITERS);
 }
 
 /* The client's generator from PARAMS @obj: the same flags on both sides,

@@ -86,7 +86,7 @@ ts_plot() {
 }
 # issue 20: plots that read. No gnuplot warning on the normal path (stderr
 # empty); a sweep with no LSG (one-to-one bandwidth) plots its one panel;
-# a CDF spanning less than a decade (the paper's 432-688 ns) gets a linear
+# a CDF spanning less than a decade (the paper's Fig 4: 432 ns 64 B median to 688 ns 4096 B tail) gets a linear
 # axis with ticks inside the data, a non-positive sample not squashing it.
 quiet() {  # quiet MODE IN PREFIX: rperf-plot.sh with nothing on stderr
 	"$plot" "$@" > /dev/null 2> "$3.err" || return 1
