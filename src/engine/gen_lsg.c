@@ -6,9 +6,15 @@
  * then the measured run of duration_ns. Source completion "event" has no
  * meaning for a closed loop that times every completion: it makes the loop
  * yield the CPU between polls (lat's --poll yield). Completion stamps as
- * rperf lat's --timestamps auto: the NIC's where the device has them (the
- * send CQs of wire and loop_tx created with them), else the CPU's; the
- * result's "timestamps" says which.
+ * rperf lat's --timestamps (the spec's "timestamps", shared code in
+ * gen/nic_ts.c): auto takes the NIC's where the device has them (the send
+ * CQs of wire and loop_tx created with them), else the CPU's with a note
+ * in the result ("timestamps_note", lat's words); nic fails the setup on
+ * a device without them. With the spec's iters the measured run ends
+ * after that many samples, or at the window's end when that comes first
+ * (then the result's error says how many were taken). Its wire QP is
+ * refused when the sink answered from this very device and port (lat's
+ * check: a loopback inside the device measures no wire).
  */
 #include "engine/engine.h"
 
@@ -30,7 +36,7 @@ struct lsg_src {
 	bool res_ok;
 	uint64_t warm_samples;
 	unsigned int rx_depth;
-	bool nic_ts; /* NIC completion stamps on wire and loop_tx */
+	struct rperf_nic_stamps stamps; /* NIC stamps on wire and loop_tx? */
 	uint64_t series_at_ns; /* the measured run's start after GO */
 	struct rperf_nic_clock nic;
 };
@@ -42,7 +48,7 @@ static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	/* the SENDs' CQs (wire, loop_tx) carry the NIC's stamps */
 	struct rperf_qp_cfg q = { .send_depth = send,
 				  .recv_depth = recv,
-				  .send_ts = l->nic_ts && send > 1 };
+				  .send_ts = l->stamps.nic && send > 1 };
 	int rc = rperf_qp_create(g->dev, &q, out);
 
 	if (rc)
@@ -51,30 +57,25 @@ static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	return rc;
 }
 
-/* NIC stamps where the device has them (else CPU stamps, silently: the
- * result's "timestamps" says which). */
-static void choose_stamps(struct rperf_gen_inst *g, struct lsg_src *l)
-{
-	struct rperf_dev_ts ts;
-	char why[200];
-
-	l->nic_ts = !rperf_dev_query_ts(g->dev, 20, &ts, why, sizeof(why));
-	if (l->nic_ts)
-		l->nic = (struct rperf_nic_clock){ .hz = ts.hz,
-						   .mask = ts.mask };
-}
-
-/* The wire QP; without NIC stamps if a CQ with them cannot be made. */
+/* The spec's timestamps, then the wire QP: with auto, without NIC stamps
+ * (and a note) if a CQ with them cannot be made. */
 static int make_wire(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
 		     size_t errlen)
 {
-	int rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+	int want = g->spec.timestamps;
+	int rc = rperf_nic_stamps_choose(g->dev, want, "timestamps", &l->stamps,
+					 err, errlen);
 
-	if (rc && l->nic_ts) {
-		l->nic_ts = false;
+	if (rc)
+		return rc;
+	rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+	if (rperf_nic_stamps_drop(&l->stamps, want, g->dev->name, rc)) {
 		err[0] = '\0';
 		rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
 	}
+	if (l->stamps.nic)
+		l->nic = (struct rperf_nic_clock){ .hz = l->stamps.ts.hz,
+						   .mask = l->stamps.ts.mask };
 	return rc;
 }
 
@@ -86,7 +87,6 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!l)
 		return ENOMEM;
 	g->priv = l;
-	choose_stamps(g, l);
 	l->rx_depth = RPERF_ENGINE_RX_DEPTH;
 	if ((int)l->rx_depth > g->dev->attr.max_qp_wr)
 		l->rx_depth = (unsigned int)g->dev->attr.max_qp_wr;
@@ -143,6 +143,13 @@ static int lsg_connect(struct rperf_gen_inst *g,
 		return EINVAL;
 	}
 	rperf_engine_ep_from(&peer->qps[0], &ep);
+	if (rperf_endpoint_is_local(g->dev, &ep)) {
+		snprintf(
+			err, errlen,
+			"the sink of %s answered from this host's own device %s port %d: that measures a loopback inside the device, not a wire; give its hosts different devices ([host] device)",
+			g->spec.name, g->dev->name, g->dev->port);
+		return EINVAL;
+	}
 	return rperf_qp_connect(l->wire, g->dev, &g->vcfg, &ep, err, errlen);
 }
 
@@ -164,7 +171,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 				       g->spec.rate_bps);
 	c->stop = stop;
 	c->peer_fd = -1;
-	c->nic = l->nic_ts ? &l->nic : NULL;
+	c->nic = l->stamps.nic ? &l->nic : NULL;
 	/* open schedules: samples in flight within the send queues (one
 	 * SEND each per sample) and far below the sink's posted receives
 	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
@@ -220,6 +227,7 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	if (rc)
 		return rc;
 	c.duration_ns = g->spec.duration_ns;
+	c.iters = g->spec.test.iters; /* the window caps it */
 	c.interval_ns = g->spec.interval_ns;
 	/* the series' origin: GO (start_at_ns is GO's t0 + start_ns) */
 	l->series_at_ns = rperf_mono_ns() - (g->start_at_ns - g->spec.start_ns);
@@ -229,6 +237,12 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 			 rc == EINTR	 ? "stopped before the end" :
 			 l->res.error[0] ? l->res.error :
 					   strerror(rc));
+	else if (c.iters && l->res.samples < c.iters)
+		snprintf(
+			g->res.error, sizeof(g->res.error),
+			"the window (duration) ended after %llu of iters = %llu samples",
+			(unsigned long long)l->res.samples,
+			(unsigned long long)c.iters);
 	return rc;
 }
 
@@ -253,7 +267,8 @@ static int lsg_result(struct rperf_gen_inst *g)
 	g->res.precompleted = l->res.precompleted;
 	g->res.loop_precompleted = l->res.loop_precompleted;
 	g->res.seconds = l->res.seconds;
-	g->res.nic_ts = l->nic_ts;
+	g->res.nic_ts = l->stamps.nic;
+	snprintf(g->res.ts_note, sizeof(g->res.ts_note), "%s", l->stamps.note);
 	rperf_lsg_sched_figs(
 		&(struct rperf_lsg_cfg){ .schedule = g->spec.schedule },
 		&l->res, &g->res.sched);

@@ -90,7 +90,9 @@
  *                "loop_precompleted","rtt_hist","wire_hist","loop_hist"
  *                (rperf_hist_serialize() bytes as lowercase hex),
  *                "timestamps": "nic"|"cpu" (which clock stamped the
- *                completions, as rperf lat --timestamps auto; optional),
+ *                completions, as rperf lat --timestamps; optional),
+ *                "timestamps_note": why auto fell back to CPU stamps
+ *                (optional, absent when it did not),
  *    BSG source: "messages","bytes","posted","post_calls",
  *    source (both kinds, optional): "placement": {"nic_node","cpu_node",
  *                "mem_node" (integers, -1 = unknown / not bound),
@@ -304,6 +306,9 @@ struct rperf_proto_result {
 	/* LSG source */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	bool nic_ts; /* "timestamps": "nic" | "cpu" (absent: cpu) */
+	/* "timestamps_note" (optional): why timestamps = auto fell back to
+	 * CPU stamps, as rperf lat's note; "" when it did not */
+	char ts_note[RPERF_PROTO_ERROR_LEN];
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
 	 * "lag_bound_ns", "lag_p99_ns", "lag_max_ns", "inflight_max"} */

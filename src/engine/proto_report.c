@@ -172,6 +172,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 	if (!rc && has_hists(r))
 		rc = rperf_ctrl_set_str(o, "timestamps",
 					r->nic_ts ? "nic" : "cpu");
+	if (!rc && has_hists(r) && r->ts_note[0])
+		rc = rperf_ctrl_set_str(o, "timestamps_note", r->ts_note);
 	if (!rc && r->placed)
 		rc = place_set(o, &r->place);
 	if (!rc)
@@ -292,13 +294,25 @@ static int head_decode(const json_t *o, struct rperf_proto_result *r)
 	return 0;
 }
 
-/* optional "timestamps": "nic" | "cpu" */
+/* optional "timestamps": "nic" | "cpu", and "timestamps_note" (a string,
+ * cut to fit, as "error") */
 static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
 			 size_t idx, char *why, size_t whylen)
 {
+	const json_t *note = json_object_get(o, "timestamps_note");
 	char ts[8];
 	int rc = rperf_ctrl_get_str(o, "timestamps", ts, sizeof(ts));
 
+	if (note && !json_is_string(note)) {
+		snprintf(why, whylen,
+			 "instances[%zu]: 'timestamps_note' not a string", idx);
+		return EBADMSG;
+	}
+	if (note) {
+		snprintf(r->ts_note, sizeof(r->ts_note), "%s",
+			 json_string_value(note));
+		rperf_ctrl_text_clean(r->ts_note);
+	}
 	if (rc == ENOENT)
 		return 0;
 	if (rc || (strcmp(ts, "nic") && strcmp(ts, "cpu"))) {

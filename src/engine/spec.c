@@ -300,7 +300,8 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
 	}
-	if (rperf_spec_sched_check(s, why, wl))
+	if (rperf_spec_sched_check(s, why, wl) ||
+	    rperf_spec_lsg_check(s, why, wl))
 		return EBADMSG;
 	return rperf_spec_traffic_check(s, why, wl);
 }
@@ -343,6 +344,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
 	if (!rc)
 		rc = rperf_spec_sched_encode(s, o);
+	if (!rc)
+		rc = rperf_spec_lsg_encode(s, o);
 	if (!rc)
 		rc = rperf_spec_traffic_fill(s, o);
 	if (!rc)
@@ -470,6 +473,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
 	if (!rc)
 		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
+	if (!rc)
+		rc = rperf_spec_lsg_decode(obj, test, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_traffic_decode(obj, &t, why, whylen);
 	if (rc)

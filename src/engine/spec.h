@@ -92,6 +92,12 @@ struct rperf_gen_spec {
 	/* LSG */
 	int pair_order; /* "pair_order": "alternate"|"wire_first"|
 			   "loop_first"|"sequential" (enum rperf_pair_order) */
+	int timestamps; /* "timestamps": "auto"|"nic"|"cpu" (enum
+			   rperf_timestamps), as rperf lat --timestamps;
+			   optional, absent = auto (spec_lsg.c). A PLAN's
+			   LSG also reads test.iters ("iters": samples to
+			   take, the window a cap; absent = until the
+			   window ends) */
 	/* BSG */
 	int verb; /* "verb": "send"|"write"|"write_imm" (enum rperf_verb) */
 	uint32_t tx_depth; /* "tx_depth" >= 1 */
@@ -200,6 +206,17 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t whylen);
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
+/* spec_lsg.c: the LSG's optional keys "timestamps" (both codecs) and,
+ * for a PLAN (@test false), "iters" (the PARAMS of rperf lat read it with
+ * the test keys): encode what is set, decode (absent = default), check
+ * (a BSG has none of them). 0, ENOMEM, or EBADMSG with @why naming the
+ * key. */
+int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o);
+int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
+			  char *why, size_t whylen);
+int rperf_spec_lsg_check(const struct rperf_gen_spec *s, char *why,
+			 size_t whylen);
+#define RPERF_SPEC_MAX_ITERS 1000000000000ull /* iters: 10^12 samples */
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

@@ -386,10 +386,14 @@ static uint64_t last_stamp(const struct sample *s)
 	return t;
 }
 
+/* iters samples taken, or duration_ns over (whichever is set and comes
+ * first) */
 static bool finished(const struct lsg_run *r, uint64_t t0, uint64_t now)
 {
 	const struct rperf_lsg_cfg *c = r->cfg;
 
+	if (c->iters && r->res->samples >= c->iters)
+		return true;
 	if (c->duration_ns) /* now may predate t0 right after the warm-up */
 		return now > t0 &&
 		       now - t0 >= lsg_ns_to_ticks(c->clk, c->duration_ns);

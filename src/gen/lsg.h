@@ -50,8 +50,9 @@ struct rperf_lsg_cfg {
 	 * runs (the peer counts the same way) */
 	uint8_t *wseq;
 	uint64_t size; /* bytes per SEND */
-	uint64_t iters; /* samples after warm-up; 0 with duration_ns */
-	uint64_t duration_ns; /* 0: iteration mode */
+	uint64_t iters; /* samples after warm-up; 0: duration_ns alone */
+	uint64_t duration_ns; /* 0: iteration mode; with iters: the run
+				 ends at whichever comes first */
 	uint64_t warmup; /* samples excluded first */
 	int pair_order; /* enum rperf_pair_order */
 	bool yield; /* sched_yield() between polls */

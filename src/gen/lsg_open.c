@@ -166,12 +166,13 @@ static void open_closing(struct lsg_run *r, struct open_run *o)
 
 	if (o->tail == c->warmup && !o->t0)
 		o->t0 = (uint64_t)o->next;
+	/* iters, the window, or (both set) whichever comes first */
+	o->closing = (!c->duration_ns || c->iters) &&
+		     o->tail >= c->warmup + c->iters;
 	if (c->duration_ns)
-		o->closing = o->tail >= c->warmup &&
-			     (uint64_t)o->next - o->t0 >=
-				     lsg_ns_to_ticks(c->clk, c->duration_ns);
-	else
-		o->closing = o->tail >= c->warmup + c->iters;
+		o->closing |= o->tail >= c->warmup &&
+			      (uint64_t)o->next - o->t0 >=
+				      lsg_ns_to_ticks(c->clk, c->duration_ns);
 }
 
 int lsg_open_run(struct lsg_run *r)

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "gen/nic_ts.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/gen.h"
+
 int64_t rperf_nic_delta(uint64_t mask, uint64_t a, uint64_t b)
 {
 	uint64_t d = (b - a) & mask;
@@ -23,4 +28,38 @@ double rperf_nic_rtt_ns(const struct rperf_nic_clock *nic,
 		rperf_clock_ticks_to_ns(cpu, (int64_t)(tp_wire - tp_loop));
 
 	return nic_ns - post_ns;
+}
+
+int rperf_nic_stamps_choose(struct rperf_dev *d, int want, const char *key,
+			    struct rperf_nic_stamps *s, char *err,
+			    size_t errlen)
+{
+	char why[200];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (want == RPERF_TS_CPU)
+		return 0;
+	rc = rperf_dev_query_ts(d, 20, &s->ts, why, sizeof(why));
+	if (rc && want == RPERF_TS_NIC) {
+		snprintf(err, errlen, "%s nic: %s; accepted: cpu or auto", key,
+			 why);
+		return rc;
+	}
+	if (rc)
+		snprintf(s->note, sizeof(s->note), "%s", why);
+	s->nic = !rc;
+	return 0;
+}
+
+bool rperf_nic_stamps_drop(struct rperf_nic_stamps *s, int want,
+			   const char *dev, int rc)
+{
+	if (!rc || !s->nic || want != RPERF_TS_AUTO)
+		return false;
+	snprintf(s->note, sizeof(s->note),
+		 "%s: a CQ with completion timestamps cannot be created (%s)",
+		 dev, strerror(rc));
+	s->nic = false;
+	return true;
 }

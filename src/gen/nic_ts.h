@@ -12,13 +12,20 @@
  * The NIC counter may be narrower than 64 bits (the device's
  * completion_timestamp_mask, e.g. 48 bits) and wrap: a difference is taken
  * modulo the counter's width and read as the shortest signed distance.
+ *
+ * Which stamps a run uses (--timestamps of rperf lat, the job key
+ * timestamps of an LSG): rperf_nic_stamps_choose() below, for both.
  */
 #ifndef RPERF_GEN_NIC_TS_H
 #define RPERF_GEN_NIC_TS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rperf/clock.h>
+
+#include "verbs/verbs.h"
 
 struct rperf_nic_clock {
 	double hz; /* counter ticks per second (hca_core_clock kHz * 1000) */
@@ -32,5 +39,27 @@ int64_t rperf_nic_delta(uint64_t mask, uint64_t a, uint64_t b);
 double rperf_nic_rtt_ns(const struct rperf_nic_clock *nic,
 			const struct rperf_clock *cpu, uint64_t tw, uint64_t tl,
 			uint64_t tp_wire, uint64_t tp_loop);
+
+/* The completion stamps of a run of the rperf method. */
+struct rperf_nic_stamps {
+	bool nic; /* the send CQs of wire and loop_tx carry NIC stamps */
+	struct rperf_dev_ts ts; /* with nic */
+	char note[200]; /* auto fell back to CPU stamps: why; "" if not */
+};
+
+/*
+ * @want (enum rperf_timestamps) on device @d: cpu: none; nic: the NIC's
+ * (on a device without them ENOTSUP with @err "@key nic: WHY; accepted:
+ * cpu or auto"); auto: the NIC's where the device has them, else CPU
+ * stamps and @s->note says why. 0 or errno.
+ */
+int rperf_nic_stamps_choose(struct rperf_dev *d, int want, const char *key,
+			    struct rperf_nic_stamps *s, char *err,
+			    size_t errlen);
+/* Creating a QP whose send CQ has NIC stamps failed with @rc on device
+ * @dev: with auto, CPU stamps from now on, @s->note saying why, and true
+ * (create it again without); false otherwise (the failure stands). */
+bool rperf_nic_stamps_drop(struct rperf_nic_stamps *s, int want,
+			   const char *dev, int rc);
 
 #endif

@@ -54,6 +54,7 @@ struct job_enum {
 static const struct job_enum completions = { rperf_completion_names, SIZE_MAX };
 static const struct job_enum verbs = { rperf_verb_names, RPERF_SPEC_VERBS };
 static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
+static const struct job_enum stamps = { rperf_timestamps_names, SIZE_MAX };
 
 #define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
 #define J(m) F(struct rperf_job, m)
@@ -132,6 +133,8 @@ static const struct job_key gen_keys[] = {
 	KEY("qp_timeout", G, VT_INT, S(path.qp_timeout), 0, 31),
 	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
 	ENUM("pair_order", L, S(pair_order), pair_orders),
+	ENUM("timestamps", L, S(timestamps), stamps),
+	KEY("iters", L, VT_COUNT, S(test.iters), 1, RPERF_SPEC_MAX_ITERS),
 	ENUM("verb", B | I, S(verb), verbs),
 	KEY("tx_depth", B | I, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),

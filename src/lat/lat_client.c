@@ -30,7 +30,7 @@ struct client {
 	struct rperf_lat_conn conn;
 	uint64_t sent; /* wire SENDs of the round, warm-up included */
 	struct rperf_ctrl_endpoint peer_buf; /* the server's buffer (WRITE) */
-	struct rperf_nic_clock nic; /* with conn.nic_ts */
+	struct rperf_nic_clock nic; /* with conn.stamps.nic */
 	uint8_t wseq; /* pingpong write: the last sequence byte */
 };
 
@@ -141,7 +141,7 @@ static void lsg_cfg(struct client *c, int fd, int method,
 					      (unsigned int)cfg->retry_count),
 		.stop = c->run->stop,
 		.peer_fd = fd,
-		.nic = c->conn.nic_ts ? &c->nic : NULL,
+		.nic = c->conn.stamps.nic ? &c->nic : NULL,
 		.schedule = cfg->schedule,
 		.seed = 1,
 	};
@@ -302,12 +302,12 @@ static int lat_measure(void *arg, struct rperf_session_chan *ch,
 static void note_stamps(struct client *c)
 {
 	struct rperf_lat_run *run = c->run;
-	const struct rperf_dev_ts *ts = &c->conn.ts;
+	const struct rperf_dev_ts *ts = &c->conn.stamps.ts;
 
-	run->nic_ts = c->conn.nic_ts;
-	run->nic_clock_hz = c->conn.nic_ts ? ts->hz : 0;
-	snprintf(run->ts_note, sizeof(run->ts_note), "%s", c->conn.ts_note);
-	if (!c->conn.nic_ts)
+	run->nic_ts = c->conn.stamps.nic;
+	run->nic_clock_hz = run->nic_ts ? ts->hz : 0;
+	snprintf(run->ts_note, sizeof(run->ts_note), "%s", c->conn.stamps.note);
+	if (!run->nic_ts)
 		return;
 	c->nic = (struct rperf_nic_clock){ .hz = ts->hz, .mask = ts->mask };
 	if (ts->measured_hz > 0 && fabs(ts->check_ppm) > 1000)

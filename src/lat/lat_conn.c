@@ -19,7 +19,7 @@ static int make_qp(struct rperf_lat_conn *c, uint32_t send, uint32_t recv,
 				  .inline_size = c->vcfg.inline_size,
 				  .recv_events = events,
 				  /* the SENDs' CQs: wire and loop_tx */
-				  .send_ts = c->nic_ts && qp != &c->loop_rx,
+				  .send_ts = c->stamps.nic && qp != &c->loop_rx,
 				  /* the server's: postpoll WRITEs, --verb */
 				  .access = c->access };
 	int rc = rperf_qp_create(c->dev, &q, qp);
@@ -50,31 +50,6 @@ static int make_bufs(struct rperf_lat_conn *c, bool send, char *err,
 	return rc;
 }
 
-/*
- * --timestamps: NIC completion timestamps when asked for (an error without
- * them) or, with auto, where the device has them; a note when auto falls
- * back to CPU stamps.
- */
-static int choose_stamps(struct rperf_lat_conn *c, int want, char *err,
-			 size_t errlen)
-{
-	char why[200];
-	int rc;
-
-	if (want == RPERF_TS_CPU)
-		return 0;
-	rc = rperf_dev_query_ts(c->dev, 20, &c->ts, why, sizeof(why));
-	if (rc && want == RPERF_TS_NIC) {
-		snprintf(err, errlen,
-			 "--timestamps nic: %s; accepted: cpu or auto", why);
-		return rc;
-	}
-	if (rc)
-		snprintf(c->ts_note, sizeof(c->ts_note), "%s", why);
-	c->nic_ts = !rc;
-	return 0;
-}
-
 /* The wire QP; with auto, without NIC stamps if the CQ cannot have them. */
 static int make_wire(struct rperf_lat_conn *c, int want, char *err,
 		     size_t errlen)
@@ -82,15 +57,9 @@ static int make_wire(struct rperf_lat_conn *c, int want, char *err,
 	int rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire, "wire",
 			 err, errlen);
 
-	if (rc && c->nic_ts && want == RPERF_TS_AUTO) {
-		snprintf(
-			c->ts_note, sizeof(c->ts_note),
-			"%s: a CQ with completion timestamps cannot be created (%s)",
-			c->dev->name, strerror(rc));
-		c->nic_ts = false;
+	if (rperf_nic_stamps_drop(&c->stamps, want, c->dev->name, rc))
 		rc = make_qp(c, SEND_DEPTH, c->rx_depth, false, &c->wire,
 			     "wire", err, errlen);
-	}
 	return rc;
 }
 
@@ -111,7 +80,9 @@ int rperf_lat_conn_client(struct rperf_lat_conn *c,
 		rc = rperf_gen_depth_check(c->dev, "-r/--rx-depth", c->rx_depth,
 					   err, errlen);
 	if (!rc)
-		rc = choose_stamps(c, cfg->timestamps, err, errlen);
+		rc = rperf_nic_stamps_choose(c->dev, cfg->timestamps,
+					     "--timestamps", &c->stamps, err,
+					     errlen);
 	if (!rc) /* receives for pingpong replies */
 		rc = make_wire(c, cfg->timestamps, err, errlen);
 	if (!rc)

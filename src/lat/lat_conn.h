@@ -8,6 +8,7 @@
 
 #include "config/config.h"
 #include "engine/spec.h"
+#include "gen/nic_ts.h"
 #include "verbs/verbs.h"
 #include "verbs/verbs_cm.h"
 
@@ -25,11 +26,10 @@ struct rperf_lat_conn {
 	 * server: what the client's verb needs) */
 	int access;
 	struct rperf_cm cm; /* -R: the wire QP's connection */
-	/* client: the send CQs of wire and loop_tx carry NIC completion
-	 * timestamps (--timestamps nic, or auto on a device that has them) */
-	bool nic_ts;
-	struct rperf_dev_ts ts; /* with nic_ts */
-	char ts_note[200]; /* auto fell back to CPU stamps: why; "" if not */
+	/* client: whether the send CQs of wire and loop_tx carry NIC
+	 * completion timestamps (--timestamps nic, or auto on a device that
+	 * has them), and auto's note when not */
+	struct rperf_nic_stamps stamps;
 };
 
 /*

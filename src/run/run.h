@@ -58,6 +58,8 @@ struct rperf_run_inst {
 	/* LSG source */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
+	char ts_note[RPERF_RUN_WHY_LEN]; /* why timestamps = auto fell back
+					    to CPU stamps; "" if not */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	struct rperf_sched_figs sched; /* open schedules: lag, late */
 	struct rperf_lsg_series series; /* per interval, from GO; owned */

@@ -153,6 +153,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->loop_precompleted));
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
+		e |= set(o, "timestamps_note",
+			 rperf_rpt_json_str(in->ts_note[0] ? in->ts_note :
+							     NULL));
 		e |= json_sched(o, in);
 		e |= set(o, "intervals", json_series(&in->series));
 		e |= set(o, "rtt_ns", stats(in->rtt));

@@ -182,6 +182,22 @@ static void clock_line(FILE *f, const char *host, const json_t *clk)
 	fprintf(f, "\n");
 }
 
+/* Which clock stamped the completions of @in, when it ran from @host:
+ * the NIC's, or the CPU's with auto's note (rperf lat's words). */
+static void stamps_line(FILE *f, const char *host,
+			const struct rperf_run_inst *in)
+{
+	if (strcmp(in->spec->from, host))
+		return;
+	if (in->nic_ts)
+		fprintf(f, "  %s: %s: completions stamped by the NIC's clock\n",
+			host, in->spec->name);
+	else if (in->ts_note[0])
+		fprintf(f,
+			"  %s: %s: note: %s: CPU completion stamps (timestamps auto)\n",
+			host, in->spec->name, in->ts_note);
+}
+
 static void clocks(FILE *f, const struct rperf_run_results *r)
 {
 	bool any = false;
@@ -196,11 +212,7 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 		any = true;
 		clock_line(f, h->host->name, h->clock);
 		for (size_t j = 0; j < r->job->ninst; j++)
-			if (r->inst[j].nic_ts &&
-			    !strcmp(r->inst[j].spec->from, h->host->name))
-				fprintf(f,
-					"  %s: %s: completions stamped by the NIC's clock\n",
-					h->host->name, r->inst[j].spec->name);
+			stamps_line(f, h->host->name, &r->inst[j]);
 	}
 }
 

@@ -112,8 +112,11 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     size_t errlen);
 /* A peer's endpoint that is @d's own port (same GID, or same LID without
  * a GRH): a client and server on one device and port measure a loopback
- * inside the device, not a wire. EINVAL with @err naming the device, else
- * 0. (Two ports of one HCA have different GIDs: a legitimate path.) */
+ * inside the device, not a wire. is_local: whether it is; check_remote:
+ * EINVAL with @err naming the device (and -d, the fix), else 0. (Two
+ * ports of one HCA have different GIDs: a legitimate path.) */
+bool rperf_endpoint_is_local(const struct rperf_dev *d,
+			     const struct rperf_endpoint *ep);
 int rperf_endpoint_check_remote(const struct rperf_dev *d,
 				const struct rperf_endpoint *ep, char *err,
 				size_t errlen);

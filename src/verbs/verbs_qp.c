@@ -229,19 +229,22 @@ static uint8_t rd_atomic(int dev_max)
 	return (uint8_t)(dev_max < 1 ? 1 : dev_max > 16 ? 16 : dev_max);
 }
 
+bool rperf_endpoint_is_local(const struct rperf_dev *d,
+			     const struct rperf_endpoint *ep)
+{
+	static const uint8_t zero[16];
+
+	if (d->gid_index >= 0)
+		return memcmp(d->gid.raw, zero, 16) &&
+		       !memcmp(d->gid.raw, ep->gid, 16);
+	return ep->lid && ep->lid == d->port_attr.lid;
+}
+
 int rperf_endpoint_check_remote(const struct rperf_dev *d,
 				const struct rperf_endpoint *ep, char *err,
 				size_t errlen)
 {
-	static const uint8_t zero[16];
-	bool same;
-
-	if (d->gid_index >= 0)
-		same = memcmp(d->gid.raw, zero, 16) &&
-		       !memcmp(d->gid.raw, ep->gid, 16);
-	else
-		same = ep->lid && ep->lid == d->port_attr.lid;
-	if (!same)
+	if (!rperf_endpoint_is_local(d, ep))
 		return 0;
 	snprintf(
 		err, errlen,

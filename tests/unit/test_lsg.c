@@ -345,6 +345,31 @@ static void duration_warmup(void **state)
 	fx_free(f);
 }
 
+/* iters with a window (rperf run's LSG): whichever comes first. ~2.4 us a
+ * sample: 500 end long before 10 ms; 10^6 do not fit, the window ends
+ * the run after ~4000. */
+static void iters_in_window(void **state)
+{
+	struct fx *f = fx_new(2000, 1000);
+
+	(void)state;
+	f->cfg.iters = 500;
+	f->cfg.duration_ns = 10000000; /* 10 ms virtual */
+	f->cfg.keep_raw = false;
+	assert_int_equal(run(f, RPERF_PAIR_ALTERNATE), 0);
+	assert_int_equal(f->res.samples, 500);
+	assert_true(f->res.seconds < 0.002);
+	fx_free(f);
+	f = fx_new(2000, 1000);
+	f->cfg.iters = 1000000;
+	f->cfg.duration_ns = 10000000;
+	f->cfg.keep_raw = false;
+	assert_int_equal(run(f, RPERF_PAIR_ALTERNATE), 0);
+	assert_true(f->res.samples > 3000 && f->res.samples < 5000);
+	assert_true(f->res.seconds >= 0.01 && f->res.seconds < 0.011);
+	fx_free(f);
+}
+
 /* pingpong: RTT = the reply's stamp, whether the ACK comes before or after */
 static void pingpong(void **state)
 {
@@ -393,6 +418,7 @@ int main(void)
 		cmocka_unit_test(stop_flag),
 		cmocka_unit_test(peer_gone),
 		cmocka_unit_test(duration_warmup),
+		cmocka_unit_test(iters_in_window),
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(postpoll),
 	};

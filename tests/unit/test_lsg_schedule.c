@@ -276,6 +276,28 @@ static void iterations(void **state)
 	fx_free(f);
 }
 
+/* iters with a window (rperf run's LSG): whichever comes first. 300
+ * samples at 1000/s end after ~0.3 s of a 0.5 s window; 5000 do not fit
+ * in it: the window ends the run after ~500. */
+static void iterations_in_window(void **state)
+{
+	struct fx *f = fx_new(false, "poisson:1000");
+
+	(void)state;
+	f->cfg.duration_ns = PERIODS * PERIOD; /* 0.5 s */
+	f->cfg.iters = 300;
+	assert_int_equal(rperf_lsg_run(&f->cfg, &f->q, &f->res), 0);
+	assert_int_equal(f->res.samples, 300);
+	assert_true(f->res.seconds > 0.2 && f->res.seconds < 0.4);
+	fx_free(f);
+	f = fx_new(false, "poisson:1000");
+	f->cfg.iters = 5000;
+	assert_int_equal(rperf_lsg_run(&f->cfg, &f->q, &f->res), 0);
+	assert_in_range(f->res.samples, 400, 600);
+	assert_true(f->res.seconds > 0.45 && f->res.seconds < 0.6);
+	fx_free(f);
+}
+
 /*
  * The time series: a path fast for 100 ms, then slow (SLOW) for 100 ms,
  * 10 ms intervals. Every interval is reported (20), each with its level's
@@ -408,6 +430,7 @@ int main(void)
 		cmocka_unit_test(in_flight_equation_1),
 		cmocka_unit_test(falls_behind),
 		cmocka_unit_test(iterations),
+		cmocka_unit_test(iterations_in_window),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(time_series),
 	};

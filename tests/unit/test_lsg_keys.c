@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What rperf run's LSG shares with rperf lat: the spec keys "timestamps"
+ * and "iters" through the PLAN codec, their job keys, the REPORT's
+ * "timestamps_note", and the choice of completion stamps (gen/nic_ts.c)
+ * where it needs no device.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/proto.h"
+#include "engine/spec.h"
+#include "gen/gen.h"
+#include "gen/nic_ts.h"
+#include "job/job.h"
+
+#define HOSTS                             \
+	"[host h1]\ncontrol = 10.0.0.1\n" \
+	"[host h2]\ncontrol = 10.0.0.2\n"
+
+static void lsg(struct rperf_gen_spec *s, enum rperf_gen_kind k)
+{
+	rperf_gen_spec_defaults(s, k);
+	s->id = 1;
+	snprintf(s->name, sizeof(s->name), "probe");
+	snprintf(s->from, sizeof(s->from), "h1");
+	snprintf(s->to, sizeof(s->to), "h2");
+}
+
+/* @s through the PLAN codec (the agent's decoder) into @d. */
+static int plan_trip(const struct rperf_gen_spec *s, struct rperf_gen_spec *d,
+		     json_t **enc)
+{
+	char why[200];
+	int rc = rperf_gen_spec_encode(s, enc);
+
+	return rc ? rc : rperf_gen_spec_decode(*enc, d, why, sizeof(why));
+}
+
+static void spec_keys(void **state)
+{
+	struct rperf_gen_spec s, d;
+	json_t *o;
+
+	(void)state;
+	lsg(&s, RPERF_GEN_LSG); /* neither key: encoded as before */
+	assert_int_equal(plan_trip(&s, &d, &o), 0);
+	assert_null(json_object_get(o, "timestamps"));
+	assert_null(json_object_get(o, "iters"));
+	assert_int_equal(d.timestamps, RPERF_TS_AUTO);
+	assert_int_equal(d.test.iters, 0);
+	json_decref(o);
+	s.timestamps = RPERF_TS_NIC;
+	s.test.iters = 12345;
+	assert_int_equal(plan_trip(&s, &d, &o), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "timestamps")),
+			    "nic");
+	assert_int_equal(d.timestamps, RPERF_TS_NIC);
+	assert_int_equal(d.test.iters, 12345);
+	json_decref(o);
+	s.timestamps = RPERF_TS_CPU;
+	assert_int_equal(plan_trip(&s, &d, &o), 0);
+	assert_int_equal(d.timestamps, RPERF_TS_CPU);
+	json_decref(o);
+	s.timestamps = 7; /* not a value */
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+	lsg(&s, RPERF_GEN_BSG); /* a BSG has no completion stamps to pick */
+	s.timestamps = RPERF_TS_CPU;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), EINVAL);
+}
+
+/* The decoder refuses each bad value, naming the key. */
+static void expect_bad(const char *key, json_t *v)
+{
+	struct rperf_gen_spec s, d;
+	char why[200] = "";
+	json_t *o;
+
+	lsg(&s, RPERF_GEN_LSG);
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	json_object_set_new(o, key, v);
+	assert_int_equal(rperf_gen_spec_decode(o, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, key));
+	json_decref(o);
+}
+
+static void spec_refusals(void **state)
+{
+	(void)state;
+	expect_bad("timestamps", json_string("tsc"));
+	expect_bad("timestamps", json_integer(1));
+	expect_bad("iters", json_integer(0));
+	expect_bad("iters", json_integer(-5));
+	expect_bad("iters", json_string("10"));
+	expect_bad("iters", json_integer((json_int_t)RPERF_SPEC_MAX_ITERS + 1));
+}
+
+static struct rperf_job *parse(const char *text, char *err, size_t errlen)
+{
+	struct rperf_job *job = NULL;
+
+	if (rperf_job_parse(text, "t.ini", &job, err, errlen))
+		return NULL;
+	return job;
+}
+
+static void job_keys(void **state)
+{
+	char err[512] = "";
+	struct rperf_job *job;
+
+	(void)state;
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\ntimestamps = cpu\n"
+			  "iters = 10k\n",
+		    err, sizeof(err));
+	if (!job)
+		print_error("%s\n", err);
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].timestamps, RPERF_TS_CPU);
+	assert_int_equal(job->inst[0].test.iters, 10000);
+	rperf_job_free(job);
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\n", err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].timestamps, RPERF_TS_AUTO);
+	assert_int_equal(job->inst[0].test.iters, 0);
+	rperf_job_free(job);
+	assert_null(parse(HOSTS
+			  "[lsg p]\nfrom = h1\nto = h2\ntimestamps = tsc\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "t.ini:8"));
+	assert_non_null(strstr(err, "timestamps"));
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\niters = 0\n", err,
+			  sizeof(err)));
+	assert_non_null(strstr(err, "iters"));
+	assert_null(parse(HOSTS "[bsg b]\nfrom = h1\nto = h2\niters = 10\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "[lsg]"));
+	assert_null(parse(HOSTS
+			  "[bsg b]\nfrom = h1\nto = h2\ntimestamps = nic\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "timestamps"));
+}
+
+static void report_note(void **state)
+{
+	struct rperf_proto_result res;
+	struct rperf_proto_report r = { .host = "h1", .res = &res, .n = 1 }, d;
+	struct rperf_ctrl_msg m = { .type = RPERF_CTRL_REPORT,
+				    .version = RPERF_CTRL_VERSION };
+	char why[256], longer[600];
+	json_t *o = NULL, *in;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	res.kind = RPERF_GEN_LSG;
+	assert_int_equal(rperf_hist_create(7, &res.rtt), 0);
+	assert_int_equal(rperf_hist_create(7, &res.wire), 0);
+	assert_int_equal(rperf_hist_create(7, &res.loop), 0);
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0); /* none */
+	in = json_array_get(json_object_get(o, "instances"), 0);
+	assert_null(json_object_get(in, "timestamps_note"));
+	json_decref(o);
+	snprintf(res.ts_note, sizeof(res.ts_note),
+		 "rxe_h1: no completion timestamps");
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	m.payload = o;
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_string_equal(d.res[0].ts_note,
+			    "rxe_h1: no completion timestamps");
+	assert_false(d.res[0].nic_ts);
+	rperf_proto_report_fini(&d);
+	/* a longer note is cut, not refused; a non-string one is refused */
+	in = json_array_get(json_object_get(o, "instances"), 0);
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	json_object_set_new(in, "timestamps_note", json_string(longer));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(strlen(d.res[0].ts_note), RPERF_PROTO_ERROR_LEN - 1);
+	rperf_proto_report_fini(&d);
+	json_object_set_new(in, "timestamps_note", json_integer(3));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "timestamps_note"));
+	json_decref(o);
+	rperf_hist_destroy(res.rtt);
+	rperf_hist_destroy(res.wire);
+	rperf_hist_destroy(res.loop);
+}
+
+/* cpu asks nothing of the device; a CQ that cannot have NIC stamps drops
+ * auto to CPU stamps with lat's note, and fails nic. */
+static void stamps_choice(void **state)
+{
+	struct rperf_nic_stamps s;
+	char err[200] = "";
+
+	(void)state;
+	memset(&s, 0xff, sizeof(s));
+	assert_int_equal(rperf_nic_stamps_choose(NULL, RPERF_TS_CPU,
+						 "timestamps", &s, err,
+						 sizeof(err)),
+			 0);
+	assert_false(s.nic);
+	assert_string_equal(s.note, "");
+	s.nic = true;
+	assert_false(rperf_nic_stamps_drop(&s, RPERF_TS_AUTO, "mlx5_0", 0));
+	assert_false(rperf_nic_stamps_drop(&s, RPERF_TS_NIC, "mlx5_0", EINVAL));
+	assert_true(s.nic);
+	assert_true(rperf_nic_stamps_drop(&s, RPERF_TS_AUTO, "mlx5_0", EINVAL));
+	assert_false(s.nic);
+	assert_string_equal(
+		s.note,
+		"mlx5_0: a CQ with completion timestamps cannot be created (Invalid argument)");
+	assert_false(
+		rperf_nic_stamps_drop(&s, RPERF_TS_AUTO, "mlx5_0", EINVAL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(spec_keys),
+		cmocka_unit_test(spec_refusals),
+		cmocka_unit_test(job_keys),
+		cmocka_unit_test(report_note),
+		cmocka_unit_test(stamps_choice),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
