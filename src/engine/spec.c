@@ -150,12 +150,6 @@ static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
 		}
 }
 
-/* The verbs a spec may name: a PLAN's BSG, or every verb for lat/bw. */
-static size_t nverbs(bool test)
-{
-	return test ? RPERF_VERB_ATOMIC + 1 : RPERF_SPEC_VERBS;
-}
-
 static uint64_t num_get(const struct rperf_gen_spec *s, const struct num_key *k)
 {
 	const char *p = (const char *)s + k->off;
@@ -265,12 +259,13 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			return EBADMSG;
 		}
 	}
-	if (s->verb < 0 || (size_t)s->verb >= nverbs(test)) {
+	if (s->verb < 0 || s->verb >= (int)RPERF_SPEC_VERBS) {
 		snprintf(why, wl, "'verb' %d is not a verb a %s runs", s->verb,
 			 test ? "test" : "plan");
 		return EBADMSG;
 	}
-	if (test && rperf_test_spec_check(s, why, wl))
+	if (test ? rperf_test_spec_check(s, why, wl) :
+		   rperf_spec_atomic_check(s, why, wl))
 		return EBADMSG;
 	if (!mtu_ok(s->path.mtu)) {
 		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
@@ -434,7 +429,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		snprintf(why, whylen, "a generator spec must be an object");
 		return EBADMSG;
 	}
-	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) : 0;
+	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) :
+		    rperf_spec_atomic_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = get_nums(obj, test, &t, why, whylen);
 	if (!rc)
@@ -449,7 +445,7 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_enum(obj, "pair_order", rperf_pair_order_names,
 			      SIZE_MAX, &t.pair_order, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "verb", rperf_verb_names, nverbs(test),
+		rc = get_enum(obj, "verb", rperf_verb_names, RPERF_SPEC_VERBS,
 			      &t.verb, why, whylen);
 	if (!rc)
 		rc = get_name(obj, "name", t.name, why, whylen);

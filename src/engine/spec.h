@@ -93,7 +93,8 @@ struct rperf_gen_spec {
 	int pair_order; /* "pair_order": "alternate"|"wire_first"|
 			   "loop_first"|"sequential" (enum rperf_pair_order) */
 	/* BSG */
-	int verb; /* "verb": "send"|"write"|"write_imm" (enum rperf_verb) */
+	int verb; /* "verb": "send"|"write"|"write_imm"|"read"|"atomic"
+		     (enum rperf_verb) */
 	uint32_t tx_depth; /* "tx_depth" >= 1 */
 	uint32_t cq_mod; /* "cq_mod" >= 1 */
 	uint32_t post_list; /* "post_list" >= 1 */
@@ -150,10 +151,11 @@ const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
 extern const struct rperf_name rperf_completion_names[]; /* index = value */
 
-/* The verbs a BSG of rperf run sends: send, write, write_imm (the first
- * RPERF_SPEC_VERBS of rperf_verb_names). Names of pair orders and verbs:
- * gen/gen.h. */
-#define RPERF_SPEC_VERBS (RPERF_VERB_WRITE_IMM + 1)
+/* The verbs a BSG sends, of rperf run as of rperf bw: send, write,
+ * write_imm, read, atomic (the first RPERF_SPEC_VERBS of
+ * rperf_verb_names; atomic: 8 B messages, "atomic_op" in the spec). Names
+ * of pair orders and verbs: gen/gen.h. */
+#define RPERF_SPEC_VERBS (RPERF_VERB_ATOMIC + 1)
 
 /* Name -> value (the wire and job-file names; either spelling of
  * gen/gen.h): 0 or EINVAL. */
@@ -200,6 +202,13 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t whylen);
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
+/* "atomic_op" (optional, absent = fetch_and_add; a PLAN's too): 0 or
+ * EBADMSG with @why. A PLAN's atomic BSG: 8 B messages of one size, 0 or
+ * EBADMSG with @why naming the key. */
+int rperf_spec_atomic_decode(const json_t *o, struct rperf_gen_spec *s,
+			     char *why, size_t whylen);
+int rperf_spec_atomic_check(const struct rperf_gen_spec *s, char *why,
+			    size_t whylen);
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

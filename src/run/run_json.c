@@ -115,6 +115,16 @@ static int json_sched(json_t *o, const struct rperf_run_inst *in)
 				 rperf_sched_fell_behind(f, in->samples)));
 }
 
+/* Why a BSG's destination has no count: the verb completes nothing there. */
+static const char *rx_note(int verb)
+{
+	return verb == RPERF_VERB_READ ?
+		       "RDMA READ: the destination sees no completion, nothing to count" :
+	       verb == RPERF_VERB_ATOMIC ?
+		       "atomic: the destination sees no completion, nothing to count" :
+		       "RDMA WRITE: the destination sees no completion, nothing to count";
+}
+
 static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
@@ -168,10 +178,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				 rperf_rpt_json_real(in->receiver_gbps) :
 				 json_null());
 		if (in->rx_invisible)
-			e |= set(
-				o, "receiver_note",
-				json_string(
-					"RDMA WRITE: the destination sees no completion, nothing to count"));
+			e |= set(o, "receiver_note",
+				 json_string(rx_note(in->spec->verb)));
 		e |= set(o, "intervals", json_bsg_series(&in->bsg_series));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
