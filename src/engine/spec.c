@@ -272,6 +272,11 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 s->path.mtu);
 		return EBADMSG;
 	}
+	if (s->inline_size > RPERF_SPEC_MAX_INLINE) {
+		snprintf(why, wl, "'inline' %u is above %u", s->inline_size,
+			 RPERF_SPEC_MAX_INLINE);
+		return EBADMSG;
+	}
 	if (s->post_list > s->tx_depth) {
 		snprintf(why, wl, "'post_list' %u is above 'tx_depth' %u",
 			 s->post_list, s->tx_depth);
@@ -336,6 +341,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
 	if (!rc)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
+	if (!rc && s->inline_size)
+		rc = rperf_ctrl_set_u64(o, "inline", s->inline_size);
 	if (!rc)
 		rc = rperf_spec_sched_encode(s, o);
 	if (!rc)
@@ -415,6 +422,22 @@ static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
 	return 0;
 }
 
+/* "inline": optional, absent = 0. */
+static int get_inline(const json_t *o, struct rperf_gen_spec *s, char *why,
+		      size_t wl)
+{
+	uint64_t v = 0;
+
+	if (json_object_get(o, "inline") &&
+	    rperf_ctrl_get_u64(o, "inline", 0, RPERF_SPEC_MAX_INLINE, &v)) {
+		snprintf(why, wl, "'inline' not an integer in [0, %u]",
+			 RPERF_SPEC_MAX_INLINE);
+		return EBADMSG;
+	}
+	s->inline_size = (uint32_t)v;
+	return 0;
+}
+
 static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		       char *why, size_t whylen)
 {
@@ -464,6 +487,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
 	if (!rc)
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
+	if (!rc)
+		rc = get_inline(obj, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
 	if (!rc)

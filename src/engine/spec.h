@@ -99,6 +99,10 @@ struct rperf_gen_spec {
 	uint32_t cq_mod; /* "cq_mod" >= 1 */
 	uint32_t post_list; /* "post_list" >= 1 */
 	uint32_t qps; /* "qps" >= 1 */
+	uint32_t inline_size; /* "inline": messages up to this size are
+				 posted inline (the source's QPs ask for
+				 it); optional, absent = 0: none; <=
+				 RPERF_SPEC_MAX_INLINE */
 	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited; an
 			    LSG paces its samples with it (one wire SEND of
 			    size bytes every 8 * size / rate_bps s) */
@@ -171,6 +175,7 @@ int rperf_verb_parse(const char *name, int *out);
 #define RPERF_SPEC_MAX_TIME_NS (86400ull * 1000000000ull) /* a day */
 #define RPERF_SPEC_MAX_DEPTH 65536u /* tx_depth, cq_mod, post_list */
 #define RPERF_SPEC_MAX_QPS 256u
+#define RPERF_SPEC_MAX_INLINE 65536u /* inline (rperf bw -I's bound) */
 #define RPERF_SPEC_MAX_RATE_BPS 1e13 /* 10 Tb/s */
 #define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
 #define RPERF_SPEC_MAX_NODE 1023 /* cpu_node, mem_node <= this */

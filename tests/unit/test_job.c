@@ -297,6 +297,10 @@ static void units(void **state)
 		HOSTS4
 		"[bsg a]\nfrom=h2\nto=h1\nsize=8:0.5,64:0.5\nverb=atomic\n",
 		"t.ini:12: [bsg a] size: 64 B (a distribution) with verb atomic");
+	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ninline=65537\n",
+		  "t.ini:12: [bsg a] inline: '65537' is out of range");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\ninline=64\n",
+		  "t.ini:12: [lsg a] inline");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ntx_depth=8\npost_list=16\n",
 		  "t.ini:13: [bsg a] post_list: 16 is above tx_depth 8");
 }
@@ -388,7 +392,7 @@ static void wire_codec(void **state)
 		"tx_depth = 65536\npost_list = 4096\ncq_mod = 65536\n"
 		"qps = 256\nrate = 10T\nsl = 15\ntclass = 255\nmtu = 4096\n"
 		"qp_timeout = 31\nretry_count = 7\nverb = write_imm\n"
-		"completion = event\n"
+		"completion = event\ninline = 64K\n"
 		"[lsg l]\nfrom = h1\nto = h2\nsize = 1G\n"
 		"pair_order = sequential\n",
 		/* the smallest */
@@ -403,7 +407,8 @@ static void wire_codec(void **state)
 		/* READ and atomic BSGs (atomic: 8 B unless told) */
 		HOSTS4 "[bsg r]\nfrom=h2\nto=h1\nverb=read\nsize=4K\n"
 		       "[bsg a]\nfrom=h3\nto=h1\nverb=atomic\n"
-		       "[bsg a8]\nfrom=h4\nto=h1\nverb=atomic\nsize=8\n",
+		       "[bsg a8]\nfrom=h4\nto=h1\nverb=atomic\nsize=8\n"
+		       "[bsg in]\nfrom=h4\nto=h1\nsize=64\ninline=256\n",
 	};
 
 	(void)state;
@@ -417,6 +422,8 @@ static void wire_codec(void **state)
 			assert_int_equal(job->inst[1].verb, RPERF_VERB_ATOMIC);
 			assert_int_equal(job->inst[1].size, RPERF_ATOMIC_SIZE);
 			assert_int_equal(job->inst[2].size, RPERF_ATOMIC_SIZE);
+			assert_int_equal(job->inst[2].inline_size, 0);
+			assert_int_equal(job->inst[3].inline_size, 256);
 		}
 		rperf_job_free(job);
 	}

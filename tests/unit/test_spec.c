@@ -174,6 +174,7 @@ static void test_round_trip(void **state)
 	s.cq_mod = 16;
 	s.post_list = 4;
 	s.qps = 8;
+	s.inline_size = 220;
 	s.rate_bps = 2.5e9;
 	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
 	memset(&t, 0xa5, sizeof(t));
@@ -196,6 +197,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(t.cq_mod, 16);
 	assert_int_equal(t.post_list, 4);
 	assert_int_equal(t.qps, 8);
+	assert_int_equal(t.inline_size, 220);
 	assert_true(t.rate_bps == 2.5e9);
 	/* unknown keys are ignored */
 	json_object_set_new(o, "future", json_true());
@@ -248,6 +250,8 @@ static const struct bad bads[] = {
 	{ "rate_bps", "-1" },
 	{ "rate_bps", "\"fast\"" },
 	{ "rate_bps", "1e20" },
+	{ "inline", "65537" },
+	{ "inline", "\"64\"" },
 };
 
 static const char *const all_keys[] = {

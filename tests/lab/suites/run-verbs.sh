@@ -10,7 +10,8 @@
 #  - verb = atomic (no size: 8 B, fetch_and_add): one request packet from
 #    h2 and one answer from h1 per operation at least;
 #  - verb = atomic with size = 64 is refused naming the key, exit 2, no
-#    packet sent.
+#    packet sent;
+#  - inline = 64 (rperf bw -I): 64 B SENDs posted inline, each received.
 # Completion events on the sources (tests/lab/README.md: only a latency
 # client may busy-poll in the lab). Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -90,9 +91,24 @@ atomic_size_refused() {
 		[ "$RX2" -lt 20 ]
 }
 
+# inline = 64 (rperf bw -I): 64 B SENDs posted inline; the destination
+# counts every one
+inline_bsg() {
+	local m rm
+	job il $'verb = send\nsize = 64\ninline = 64\nrate = 20M\n'
+	run_job il
+	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	m=$(gen il messages) rm=$(gen il received_messages)
+	lab_result "inline messages=$m received=$rm from_h2_pkts=$RX2"
+	echo "EXPECT messages > 0, received = messages, >= messages packets from h2"
+	echo "GOT messages $m, received $rm, $RX2 packets from h2"
+	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$RX2" -ge "$m" ]
+}
+
 check "2 agents listening (TLS, the lab key)"                   setup
 check "verb = read: requests from h2, the data from h1"         read_bsg
 check "verb = atomic: 8 B operations, request and answer each"  atomic_bsg
 check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_refused
+check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
 lab_agents_stop
 lab_summary
