@@ -265,7 +265,7 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 		return EBADMSG;
 	}
 	if (test ? rperf_test_spec_check(s, why, wl) :
-		   rperf_spec_atomic_check(s, why, wl))
+		   rperf_spec_plan_keys_check(s, why, wl))
 		return EBADMSG;
 	if (!mtu_ok(s->path.mtu)) {
 		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
@@ -453,7 +453,7 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		return EBADMSG;
 	}
 	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) :
-		    rperf_spec_atomic_decode(obj, &t, why, whylen);
+		    rperf_spec_plan_keys_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = get_nums(obj, test, &t, why, whylen);
 	if (!rc)

@@ -70,7 +70,8 @@ struct rperf_test_spec {
 	uint64_t iters; /* "iters": messages per QP; 0: duration_ns */
 	bool infinite; /* "infinite": until the client says DONE */
 	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default */
-	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm */
+	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm (a
+			 PLAN's BSG too: rperf_spec_plan_keys_decode) */
 	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */
 	bool reversed; /* "reversed": only the "to" end sends (--reversed) */
 };
@@ -207,13 +208,14 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t whylen);
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
-/* "atomic_op" (optional, absent = fetch_and_add; a PLAN's too): 0 or
- * EBADMSG with @why. A PLAN's atomic BSG: 8 B messages of one size, 0 or
- * EBADMSG with @why naming the key. */
-int rperf_spec_atomic_decode(const json_t *o, struct rperf_gen_spec *s,
-			     char *why, size_t whylen);
-int rperf_spec_atomic_check(const struct rperf_gen_spec *s, char *why,
-			    size_t whylen);
+/* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add)
+ * and "rdma_cm" (absent = false): 0 or EBADMSG with @why. A PLAN's checks
+ * of them: rdma_cm only on a BSG; an atomic BSG's messages are its 8 B
+ * operand, of one size. 0 or EBADMSG with @why naming the key. */
+int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
+				char *why, size_t whylen);
+int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
+			       size_t whylen);
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

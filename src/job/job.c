@@ -229,7 +229,7 @@ static int check_atomic(struct job_gen *g, const struct job_msg *m)
 
 	if (g->spec.verb == RPERF_VERB_ATOMIC && !kv)
 		g->spec.size = RPERF_ATOMIC_SIZE;
-	if (!rperf_spec_atomic_check(&g->spec, why, sizeof(why)))
+	if (!rperf_spec_plan_keys_check(&g->spec, why, sizeof(why)))
 		return 0;
 	return job_fail(
 		m, kv ? kv->line : g->sect->line, g->sect, "size",

@@ -299,6 +299,10 @@ static void units(void **state)
 		"t.ini:12: [bsg a] size: 64 B (a distribution) with verb atomic");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ninline=65537\n",
 		  "t.ini:12: [bsg a] inline: '65537' is out of range");
+	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nrdma_cm=2\n",
+		  "t.ini:12: [bsg a] rdma_cm: '2' is out of range");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrdma_cm=1\n",
+		  "t.ini:12: [lsg a] rdma_cm");
 	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\ninline=64\n",
 		  "t.ini:12: [lsg a] inline");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ntx_depth=8\npost_list=16\n",
@@ -408,7 +412,8 @@ static void wire_codec(void **state)
 		HOSTS4 "[bsg r]\nfrom=h2\nto=h1\nverb=read\nsize=4K\n"
 		       "[bsg a]\nfrom=h3\nto=h1\nverb=atomic\n"
 		       "[bsg a8]\nfrom=h4\nto=h1\nverb=atomic\nsize=8\n"
-		       "[bsg in]\nfrom=h4\nto=h1\nsize=64\ninline=256\n",
+		       "[bsg in]\nfrom=h4\nto=h1\nsize=64\ninline=256\n"
+		       "rdma_cm=1\n",
 	};
 
 	(void)state;
@@ -424,6 +429,8 @@ static void wire_codec(void **state)
 			assert_int_equal(job->inst[2].size, RPERF_ATOMIC_SIZE);
 			assert_int_equal(job->inst[2].inline_size, 0);
 			assert_int_equal(job->inst[3].inline_size, 256);
+			assert_false(job->inst[2].test.rdma_cm);
+			assert_true(job->inst[3].test.rdma_cm);
 		}
 		rperf_job_free(job);
 	}

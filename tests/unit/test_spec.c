@@ -147,6 +147,21 @@ static void test_plan_verbs(void **state)
 	assert_string_equal(
 		why, "'size' 64 B with verb atomic, whose operand is 8 B");
 	json_decref(o);
+	/* rdma_cm: a BSG's, not an LSG's */
+	s.verb = RPERF_VERB_WRITE;
+	s.size = 4096;
+	s.test.rdma_cm = true;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_true(t.test.rdma_cm);
+	json_object_set_new(o, "kind", json_string("lsg"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "'rdma_cm' with an LSG"));
+	json_object_set_new(o, "rdma_cm", json_string("yes"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	json_decref(o);
 }
 
 static void test_round_trip(void **state)

@@ -11,7 +11,9 @@
 #    h2 and one answer from h1 per operation at least;
 #  - verb = atomic with size = 64 is refused naming the key, exit 2, no
 #    packet sent;
-#  - inline = 64 (rperf bw -I): 64 B SENDs posted inline, each received.
+#  - inline = 64 (rperf bw -I): 64 B SENDs posted inline, each received;
+#  - rdma_cm = 1 (rperf bw -R), 2 QPs each way: `rdma resource show cm_id`
+#    lists rperf's connected ids mid-run, every SEND received.
 # Completion events on the sources (tests/lab/README.md: only a latency
 # client may busy-poll in the lab). Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -105,10 +107,36 @@ inline_bsg() {
 	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$RX2" -ge "$m" ]
 }
 
+# rdma_cm = 1 (rperf bw -R), 2 QPs each way (h2 -> h1 and h1 -> h2: each
+# agent accepts one instance and dials the other, in id order): mid-run
+# the kernel lists the connected rdma_cm ids of rperf (both ends of the 4
+# QPs), and each destination counts every SEND
+rdma_cm_bsg() {
+	local m rm m2 rm2 ids pid
+	job cm $'verb = send\nsize = 4K\nqps = 2\nrdma_cm = 1\nrate = 40M\n'
+	sed -i 's/^duration = 2s/duration = 3s/' "$OUT/cm.ini"
+	printf '[bsg back]\nfrom = h1\nto = h2\ncompletion = event\nqp_timeout = 18\nmtu = 1024\ntx_depth = 8\nverb = send\nsize = 4K\nqps = 2\nrdma_cm = 1\nrate = 40M\n' >> "$OUT/cm.ini"
+	(sleep 1.8; rdma resource show cm_id > /tmp/cm-ids.txt 2>&1) &
+	pid=$!
+	run_job cm
+	wait "$pid"
+	sed 's/^/  [cm_id] /' /tmp/cm-ids.txt
+	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	ids=$(grep -c 'state CONNECT.*comm rperf' /tmp/cm-ids.txt)
+	m=$(gen cm messages) rm=$(gen cm received_messages)
+	m2=$(jq -r '.generators[1].messages' "$OUT/cm.json")
+	rm2=$(jq -r '.generators[1].received_messages' "$OUT/cm.json")
+	lab_result "rdma_cm messages=$m received=$rm back_messages=$m2 back_received=$rm2 connected_cm_ids=$ids"
+	echo "EXPECT messages > 0 each way, received = messages each way, >= 8 connected rdma_cm ids of rperf mid-run (4 QPs, both ends)"
+	echo "GOT h2->h1 $m sent, $rm received; h1->h2 $m2 sent, $rm2 received; $ids connected rdma_cm ids"
+	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$m2" -gt 0 ] && [ "$rm2" = "$m2" ] && [ "$ids" -ge 8 ]
+}
+
 check "2 agents listening (TLS, the lab key)"                   setup
 check "verb = read: requests from h2, the data from h1"         read_bsg
 check "verb = atomic: 8 B operations, request and answer each"  atomic_bsg
 check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_refused
 check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
+check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
 lab_agents_stop
 lab_summary
