@@ -51,6 +51,11 @@ run_job() {
 	sed 's/^/  [err] /' "/tmp/$1.err"
 	echo "  -> rperf run $1: status $RC; bridge: from h2 $RX2 packets / $RB2 B, from h1 $RX1 packets / $RB1 B"
 }
+# run_ok NAME: run_job NAME, which must exit 0
+run_ok() {
+	run_job "$1"
+	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+}
 # gen NAME FIELD: the first generator's FIELD in $OUT/NAME.json
 gen() { jq -r ".generators[0].$2" "$OUT/$1.json"; }
 
@@ -59,8 +64,7 @@ setup() { lab_agents_start 2; }
 read_bsg() {
 	local m b g rg note
 	job rd $'verb = read\nsize = 4K\n'
-	run_job rd
-	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	run_ok rd || return 1
 	m=$(gen rd messages) b=$(gen rd bytes) g=$(gen rd gbps)
 	rg=$(gen rd receiver_gbps) note=$(gen rd receiver_note)
 	lab_result "read messages=$m bytes=$b gbps=$g from_h2_pkts=$RX2 from_h1_bytes=$RB1"
@@ -75,8 +79,7 @@ read_bsg() {
 atomic_bsg() {
 	local m b
 	job at $'verb = atomic\n'
-	run_job at
-	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	run_ok at || return 1
 	m=$(gen at messages) b=$(gen at bytes)
 	lab_result "atomic messages=$m bytes=$b size=$(gen at size) from_h2_pkts=$RX2 from_h1_pkts=$RX1"
 	echo "EXPECT messages > 0 of 8 B (bytes = 8 x messages), >= messages packets from h2 and from h1 (request and answer each)"
@@ -98,8 +101,7 @@ atomic_size_refused() {
 inline_bsg() {
 	local m rm
 	job il $'verb = send\nsize = 64\ninline = 64\nrate = 20M\n'
-	run_job il
-	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	run_ok il || return 1
 	m=$(gen il messages) rm=$(gen il received_messages)
 	lab_result "inline messages=$m received=$rm from_h2_pkts=$RX2"
 	echo "EXPECT messages > 0, received = messages, >= messages packets from h2"
@@ -118,10 +120,10 @@ rdma_cm_bsg() {
 	printf '[bsg back]\nfrom = h1\nto = h2\ncompletion = event\nqp_timeout = 18\nmtu = 1024\ntx_depth = 8\nverb = send\nsize = 4K\nqps = 2\nrdma_cm = 1\nrate = 40M\n' >> "$OUT/cm.ini"
 	(sleep 1.8; rdma resource show cm_id > /tmp/cm-ids.txt 2>&1) &
 	pid=$!
-	run_job cm
+	run_ok cm
 	wait "$pid"
 	sed 's/^/  [cm_id] /' /tmp/cm-ids.txt
-	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+	[ "$RC" = 0 ] || return 1
 	ids=$(grep -c 'state CONNECT.*comm rperf' /tmp/cm-ids.txt)
 	m=$(gen cm messages) rm=$(gen cm received_messages)
 	m2=$(jq -r '.generators[1].messages' "$OUT/cm.json")
