@@ -68,6 +68,9 @@ struct rperf_run_inst {
 	/* sink end (both kinds) */
 	uint64_t rx_messages, rx_bytes;
 	double rx_seconds;
+	/* BSG sink's received per interval, from GO; owned (none from an
+	 * older agent, or when nothing arrived) */
+	struct rperf_bsg_series rx_series;
 	double receiver_gbps; /* payload Gb/s received; BSG only */
 	bool rx_invisible; /* RDMA WRITE: the destination sees nothing */
 	/* a figure above what the path can carry (gbps or receiver_gbps

@@ -56,9 +56,11 @@ static void iv_at(const struct rperf_run_inst *in, size_t i, uint64_t *start,
 		  uint64_t *span)
 {
 	*span = in->spec->interval_ns;
-	*start = in->spec->kind == RPERF_GEN_LSG ?
-			 in->series.iv[i].start_ns :
-			 in->bsg_series.iv[i].start_ns;
+	if (in->spec->kind == RPERF_GEN_LSG)
+		*start = in->series.iv[i].start_ns;
+	else /* a BSG's rows past the source's: the destination's */
+		*start = i < in->bsg_series.n ? in->bsg_series.iv[i].start_ns :
+						in->rx_series.iv[i].start_ns;
 }
 
 static uint64_t value_at(const struct src *x, size_t c, uint64_t start,
@@ -207,6 +209,10 @@ static int gen_counters(json_t *g, const struct rperf_run_results *r,
 	int e = 0;
 
 	n = in->spec->kind == RPERF_GEN_LSG ? in->series.n : in->bsg_series.n;
+	if (in->spec->kind != RPERF_GEN_LSG && in->rx_series.n > n)
+		n = json_array_size(ivs) <= in->rx_series.n ?
+			    json_array_size(ivs) :
+			    n; /* the rows run_json.c kept */
 	if (!nx || json_array_size(ivs) != n)
 		return 0;
 	for (size_t i = 0; !e && i < n; i++)

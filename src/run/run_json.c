@@ -68,24 +68,82 @@ static json_t *json_series(const struct rperf_lsg_series *s)
 	return a;
 }
 
+/* Gb/s of @bytes over @dur_ns; null over no time. */
+static json_t *gbps_of(uint64_t bytes, uint64_t dur_ns)
+{
+	return dur_ns ? json_real((double)bytes * 8 / (double)dur_ns) :
+			json_null();
+}
+
+/* A BSG's rows: the source's, and the sink's up to its last arrival. */
+static size_t bsg_rows(const struct rperf_run_inst *in)
+{
+	size_t n = in->bsg_series.n, m = in->rx_series.n;
+
+	while (m > n && !in->rx_series.iv[m - 1].messages)
+		m--;
+	return m > n ? m : n;
+}
+
+/* Row @i's sent figures {start_s, seconds, messages, gbps} (null past the
+ * source's rows) into @o. */
+static int bsg_sent(json_t *o, const struct rperf_run_inst *in, size_t i)
+{
+	const struct rperf_bsg_interval *v =
+		i < in->bsg_series.n ? &in->bsg_series.iv[i] : NULL;
+	const struct rperf_bsg_interval *at = v ? v : &in->rx_series.iv[i];
+	int e = 0;
+
+	e |= set(o, "start_s", json_real((double)at->start_ns / 1e9));
+	e |= set(o, "seconds",
+		 v ? json_real((double)v->dur_ns / 1e9) : json_null());
+	e |= set(o, "messages",
+		 v ? json_integer((json_int_t)v->messages) : json_null());
+	e |= set(o, "gbps", v ? gbps_of(v->bytes, v->dur_ns) : json_null());
+	return e;
+}
+
+/* Row @i's received figures {received_messages, received_seconds,
+ * received_gbps}: the sink's row; 0 past its rows when it counted every
+ * arrival (an agent of this version, or nothing arrived); null when the
+ * destination cannot see (RDMA WRITE) or did not report. */
+static int bsg_received(json_t *o, const struct rperf_run_inst *in, size_t i)
+{
+	const struct rperf_bsg_interval *v =
+		i < in->rx_series.n ? &in->rx_series.iv[i] : NULL;
+	bool known = in->have_sink && !in->rx_invisible &&
+		     (in->rx_series.n || !in->rx_messages);
+	int e = 0;
+
+	if (!known || !v) {
+		e |= set(o, "received_messages",
+			 known ? json_integer(0) : json_null());
+		e |= set(o, "received_seconds", json_null());
+		return e | set(o, "received_gbps",
+			       known ? json_real(0) : json_null());
+	}
+	e |= set(o, "received_messages", json_integer((json_int_t)v->messages));
+	e |= set(o, "received_seconds", json_real((double)v->dur_ns / 1e9));
+	return e | set(o, "received_gbps", gbps_of(v->bytes, v->dur_ns));
+}
+
 /* A BSG's "intervals": {start_s (from GO), seconds, messages, gbps}: what
- * the source saw complete in each interval (payload). */
-static json_t *json_bsg_series(const struct rperf_bsg_series *s)
+ * the source saw complete in each interval; received_messages,
+ * received_seconds, received_gbps: what arrived at the destination in
+ * it (payload, both). */
+static json_t *json_bsg_series(const struct rperf_run_inst *in)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a && i < s->n; i++) {
-		const struct rperf_bsg_interval *v = &s->iv[i];
-		double secs = (double)v->dur_ns / 1e9;
-		json_t *o = json_pack(
-			"{s:f, s:f, s:I, s:o}", "start_s",
-			(double)v->start_ns / 1e9, "seconds", secs, "messages",
-			(json_int_t)v->messages, "gbps",
-			secs > 0 ?
-				json_real((double)v->bytes * 8 / secs / 1e9) :
-				json_null());
+	for (size_t i = 0, n = bsg_rows(in); a && i < n; i++) {
+		json_t *o = json_object();
 
-		if (!o || json_array_append_new(a, o)) {
+		if (!o || bsg_sent(o, in, i) || bsg_received(o, in, i)) {
+			json_decref(o);
+			json_decref(a);
+			return NULL;
+		}
+		if (json_array_append_new(a, o)) { /* o went with it */
 			json_decref(a);
 			return NULL;
 		}
@@ -172,7 +230,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				o, "receiver_note",
 				json_string(
 					"RDMA WRITE: the destination sees no completion, nothing to count"));
-		e |= set(o, "intervals", json_bsg_series(&in->bsg_series));
+		e |= set(o, "intervals", json_bsg_series(in));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",
