@@ -13,13 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct rperf_hist;
+#include <rperf/report.h> /* struct rperf_lsg_interval */
 
-struct rperf_lsg_interval {
-	uint64_t start_ns;
-	uint64_t samples;
-	int64_t p50_ns, p99_ns, max_ns; /* 0 without samples */
-};
+struct rperf_hist;
 
 struct rperf_lsg_series {
 	struct rperf_lsg_interval *iv;

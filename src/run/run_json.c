@@ -39,35 +39,6 @@ static json_t *stats(const struct rperf_hist *h)
 				    RPERF_RPT_NDEFAULT_PCTS);
 }
 
-/* An LSG's "intervals": {start_s (from GO), samples, p50_us, p99_us,
- * max_us}; null percentiles in an interval without samples. */
-static json_t *json_series(const struct rperf_lsg_series *s)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < s->n; i++) {
-		const struct rperf_lsg_interval *v = &s->iv[i];
-		json_t *o = json_pack(
-			"{s:f, s:I, s:o, s:o, s:o}", "start_s",
-			(double)v->start_ns / 1e9, "samples",
-			(json_int_t)v->samples, "p50_us",
-			v->samples ? json_real((double)v->p50_ns / 1e3) :
-				     json_null(),
-			"p99_us",
-			v->samples ? json_real((double)v->p99_ns / 1e3) :
-				     json_null(),
-			"max_us",
-			v->samples ? json_real((double)v->max_ns / 1e3) :
-				     json_null());
-
-		if (!o || json_array_append_new(a, o)) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
 /* Gb/s of @bytes over @dur_ns; null over no time. */
 static json_t *gbps_of(uint64_t bytes, uint64_t dur_ns)
 {
@@ -212,7 +183,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
 		e |= json_sched(o, in);
-		e |= set(o, "intervals", json_series(&in->series));
+		e |= set(o, "intervals",
+			 rperf_rpt_json_lsg_intervals(in->series.iv,
+						      in->series.n));
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));
