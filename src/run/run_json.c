@@ -46,26 +46,14 @@ static json_t *gbps_of(uint64_t bytes, uint64_t dur_ns)
 			json_null();
 }
 
-/* A BSG's rows: the source's, and the sink's up to its last arrival. */
-static size_t bsg_rows(const struct rperf_run_inst *in)
-{
-	size_t n = in->bsg_series.n, m = in->rx_series.n;
-
-	while (m > n && !in->rx_series.iv[m - 1].messages)
-		m--;
-	return m > n ? m : n;
-}
-
-/* Row @i's sent figures {start_s, seconds, messages, gbps} (null past the
+/* Row @w's sent figures {start_s, seconds, messages, gbps} (null past the
  * source's rows) into @o. */
-static int bsg_sent(json_t *o, const struct rperf_run_inst *in, size_t i)
+static int bsg_sent(json_t *o, const struct rperf_run_bsg_row *w)
 {
-	const struct rperf_bsg_interval *v =
-		i < in->bsg_series.n ? &in->bsg_series.iv[i] : NULL;
-	const struct rperf_bsg_interval *at = v ? v : &in->rx_series.iv[i];
+	const struct rperf_bsg_interval *v = w->sent;
 	int e = 0;
 
-	e |= set(o, "start_s", json_real((double)at->start_ns / 1e9));
+	e |= set(o, "start_s", json_real((double)w->start_ns / 1e9));
 	e |= set(o, "seconds",
 		 v ? json_real((double)v->dur_ns / 1e9) : json_null());
 	e |= set(o, "messages",
@@ -74,51 +62,60 @@ static int bsg_sent(json_t *o, const struct rperf_run_inst *in, size_t i)
 	return e;
 }
 
-/* Row @i's received figures {received_messages, received_seconds,
- * received_gbps}: the sink's row; 0 past its rows when it counted every
- * arrival (an agent of this version, or nothing arrived); null when the
- * destination cannot see (RDMA WRITE) or did not report. */
-static int bsg_received(json_t *o, const struct rperf_run_inst *in, size_t i)
+/* Row @w's received figures {received_messages, received_seconds,
+ * received_gbps}: the destination's intervals summed into it. Nothing
+ * arrived in the whole run: 0 over the source's interval. Null when the
+ * destination cannot see (RDMA WRITE) or did not say (an older agent, no
+ * report); a row no destination interval fell in: 0 messages over 0 s. */
+static int bsg_received(json_t *o, const struct rperf_run_inst *in,
+			const struct rperf_run_bsg_row *w)
 {
-	const struct rperf_bsg_interval *v =
-		i < in->rx_series.n ? &in->rx_series.iv[i] : NULL;
 	bool known = in->have_sink && !in->rx_invisible &&
 		     (in->rx_series.n || !in->rx_messages);
+	uint64_t dur = w->rx_dur_ns;
 	int e = 0;
 
-	if (!known || !v) {
-		e |= set(o, "received_messages",
-			 known ? json_integer(0) : json_null());
+	if (!known) {
+		e |= set(o, "received_messages", json_null());
 		e |= set(o, "received_seconds", json_null());
-		return e | set(o, "received_gbps",
-			       known ? json_real(0) : json_null());
+		return e | set(o, "received_gbps", json_null());
 	}
-	e |= set(o, "received_messages", json_integer((json_int_t)v->messages));
-	e |= set(o, "received_seconds", json_real((double)v->dur_ns / 1e9));
-	return e | set(o, "received_gbps", gbps_of(v->bytes, v->dur_ns));
+	if (!in->rx_series.n && w->sent) /* nothing arrived at all */
+		dur = w->sent->dur_ns;
+	e |= set(o, "received_messages",
+		 json_integer((json_int_t)w->rx_messages));
+	e |= set(o, "received_seconds", json_real((double)dur / 1e9));
+	return e | set(o, "received_gbps", gbps_of(w->rx_bytes, dur));
 }
 
-/* A BSG's "intervals": {start_s (from GO), seconds, messages, gbps}: what
- * the source saw complete in each interval; received_messages,
- * received_seconds, received_gbps: what arrived at the destination in
- * it (payload, both). */
+/* A BSG's "intervals" (run.h rperf_run_bsg_rows): {start_s (from GO),
+ * seconds, messages, gbps}: what the source saw complete in each interval;
+ * received_messages, received_seconds, received_gbps: what arrived at the
+ * destination in it (payload, both). */
 static json_t *json_bsg_series(const struct rperf_run_inst *in)
 {
+	struct rperf_run_bsg_row *rows = NULL;
 	json_t *a = json_array();
+	size_t n = 0;
 
-	for (size_t i = 0, n = bsg_rows(in); a && i < n; i++) {
+	if (a && rperf_run_bsg_rows(in, &rows, &n)) {
+		json_decref(a);
+		return NULL;
+	}
+	for (size_t i = 0; a && i < n; i++) {
 		json_t *o = json_object();
 
-		if (!o || bsg_sent(o, in, i) || bsg_received(o, in, i)) {
+		if (!o || bsg_sent(o, &rows[i]) ||
+		    bsg_received(o, in, &rows[i])) {
 			json_decref(o);
 			json_decref(a);
-			return NULL;
-		}
-		if (json_array_append_new(a, o)) { /* o went with it */
+			a = NULL;
+		} else if (json_array_append_new(a, o)) { /* o went with it */
 			json_decref(a);
-			return NULL;
+			a = NULL;
 		}
 	}
+	free(rows);
 	return a;
 }
 

@@ -143,7 +143,8 @@ static bool is_null(const json_t *ivs, size_t i, const char *k)
 	return json_is_null(v);
 }
 
-/* On 100 ms of 200 (on/off): sent and received per interval side by side;
+/* On 100 ms of 200 (on/off): sent and received per interval side by side
+ * (the destination's interval in the source's row its middle falls in);
  * the destination's extra rows: an empty one after the source's last is
  * left out, one with arrivals is kept (its sent figures null). */
 static void json_sent_received(void **state)
@@ -211,7 +212,41 @@ static void json_received_unknown(void **state)
 	ivs = merged(0, src, 2, NULL, 0, 0, &root);
 	assert_float_equal(num(ivs, 0, "received_gbps"), 0, 0);
 	assert_int_equal((int)num(ivs, 1, "received_messages"), 0);
-	assert_true(is_null(ivs, 1, "received_seconds"));
+	assert_float_equal(num(ivs, 1, "received_seconds"), 0.1, 1e-12);
+	json_decref(root);
+}
+
+/* The source's tick came 150 ms late once (an off phase: no completion
+ * woke it), so its second row spans two of the destination's intervals:
+ * both are summed into it and the rows after it stay matched by time, not
+ * shifted by one; every arrival is in exactly one row. */
+static void json_late_tick(void **state)
+{
+	const struct rperf_bsg_interval src[3] = {
+		{ 0, 100 * MS, 25, 51200 },
+		{ 100 * MS, 250 * MS, 10, 20480 },
+		{ 350 * MS, 100 * MS, 25, 51200 },
+	};
+	const struct rperf_bsg_interval rx[5] = {
+		{ 0, 100 * MS, 24, 49152 },
+		{ 100 * MS, 100 * MS, 8, 16384 },
+		{ 200 * MS, 100 * MS, 3, 6144 },
+		{ 300 * MS, 100 * MS, 20, 40960 },
+		{ 400 * MS, 60 * MS, 5, 10240 },
+	};
+	json_t *root = NULL, *ivs;
+	double sum = 0;
+
+	(void)state;
+	ivs = merged(0, src, 3, rx, 5, 60 * 2048, &root);
+	assert_int_equal(json_array_size(ivs), 3);
+	assert_int_equal((int)num(ivs, 1, "received_messages"), 11);
+	assert_float_equal(num(ivs, 1, "received_seconds"), 0.2, 1e-12);
+	assert_int_equal((int)num(ivs, 2, "received_messages"), 25);
+	assert_float_equal(num(ivs, 2, "received_seconds"), 0.16, 1e-12);
+	for (size_t i = 0; i < 3; i++)
+		sum += num(ivs, i, "received_messages");
+	assert_float_equal(sum, 60, 0);
 	json_decref(root);
 }
 
@@ -222,6 +257,7 @@ int main(void)
 		cmocka_unit_test(rx_cap),
 		cmocka_unit_test(json_sent_received),
 		cmocka_unit_test(json_received_unknown),
+		cmocka_unit_test(json_late_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
