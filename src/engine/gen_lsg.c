@@ -14,7 +14,12 @@
  * after that many samples, or at the window's end when that comes first
  * (then the result's error says how many were taken). Its wire QP is
  * refused when the sink answered from this very device and port (lat's
- * check: a loopback inside the device measures no wire).
+ * check: a loopback inside the device measures no wire). The spec's
+ * method and verb as rperf lat's --method and --verb: rperf with send or
+ * write (a WRITE over the wire into the sink's buffer, one on the
+ * loopback pair into rx_buf), postpoll with send (WRITEs), write, read or
+ * atomic on the sink's buffer, polled to completion; messages up to the
+ * spec's inline size are posted inline (lat's -I).
  */
 #include "engine/engine.h"
 
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/endpoint.h"
 #include "gen/gen.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
@@ -37,6 +43,8 @@ struct lsg_src {
 	uint64_t warm_samples;
 	unsigned int rx_depth;
 	struct rperf_nic_stamps stamps; /* NIC stamps on wire and loop_tx? */
+	struct rperf_ctrl_endpoint peer_buf; /* the sink's buffer (one-sided
+						verbs, postpoll) */
 	uint64_t series_at_ns; /* the measured run's start after GO */
 	struct rperf_nic_clock nic;
 };
@@ -44,11 +52,17 @@ struct lsg_src {
 static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	      struct rperf_qp **out, const char *what, char *err, size_t errlen)
 {
-	const struct lsg_src *l = g->priv;
-	/* the SENDs' CQs (wire, loop_tx) carry the NIC's stamps */
-	struct rperf_qp_cfg q = { .send_depth = send,
-				  .recv_depth = recv,
-				  .send_ts = l->stamps.nic && send > 1 };
+	struct lsg_src *l = g->priv;
+	/* the SENDs' CQs (wire, loop_tx) carry the NIC's stamps; the
+	 * loopback WRITEs (verb write) land in loop_rx's buffer */
+	struct rperf_qp_cfg q = {
+		.send_depth = send,
+		.recv_depth = recv,
+		.send_ts = l->stamps.nic && send > 1,
+		.inline_size = send > 1 ? g->spec.inline_size : 0,
+		.access = out == &l->loop_rx ? rperf_verb_access(g->spec.verb) :
+					       0
+	};
 	int rc = rperf_qp_create(g->dev, &q, out);
 
 	if (rc)
@@ -93,6 +107,8 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, false);
 	l->res_ok = rc == 0;
 	if (!rc)
+		rc = rperf_verb_dev_check(g->dev, g->spec.verb, err, errlen);
+	if (!rc)
 		rc = make_wire(g, l, err, errlen);
 	if (!rc)
 		rc = qp(g, SEND_DEPTH, 1, &l->loop_tx, "loopback sender", err,
@@ -100,11 +116,15 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!rc)
 		rc = qp(g, 1, l->rx_depth, &l->loop_rx, "loopback receiver",
 			err, errlen);
-	if (!rc)
-		rc = rperf_buf_alloc(g->dev, g->spec.size, 0, &l->send_buf);
+	/* READs and atomics land in send_buf */
 	if (!rc)
 		rc = rperf_buf_alloc(g->dev, g->spec.size,
-				     IBV_ACCESS_LOCAL_WRITE, &l->rx_buf);
+				     IBV_ACCESS_LOCAL_WRITE, &l->send_buf);
+	if (!rc)
+		rc = rperf_buf_alloc(g->dev, g->spec.size,
+				     IBV_ACCESS_LOCAL_WRITE |
+					     rperf_verb_access(g->spec.verb),
+				     &l->rx_buf);
 	if (rc && !err[0])
 		snprintf(err, errlen, "%s: %s", g->dev->name, strerror(rc));
 	if (!rc && (rc = rperf_post_recvs(l->loop_rx, &l->rx_buf, g->spec.size,
@@ -130,6 +150,16 @@ static int lsg_endpoints(struct rperf_gen_inst *g,
 	return 0;
 }
 
+/* The operation on the sink's buffer, SEND if none: postpoll WRITEs (verb
+ * send too), verb write, read, atomic (as rperf lat's client). */
+static int buf_verb(const struct rperf_gen_spec *s)
+{
+	if (s->verb == RPERF_VERB_SEND &&
+	    s->test.method == RPERF_METHOD_POSTPOLL)
+		return RPERF_VERB_WRITE;
+	return s->verb;
+}
+
 static int lsg_connect(struct rperf_gen_inst *g,
 		       const struct rperf_proto_inst_eps *peer, char *err,
 		       size_t errlen)
@@ -143,6 +173,11 @@ static int lsg_connect(struct rperf_gen_inst *g,
 		return EINVAL;
 	}
 	rperf_engine_ep_from(&peer->qps[0], &ep);
+	l->peer_buf = peer->qps[0];
+	if (buf_verb(&g->spec) != RPERF_VERB_SEND &&
+	    rperf_peer_buf_check(&l->peer_buf, buf_verb(&g->spec), g->spec.size,
+				 "the LSG sink", err, errlen))
+		return EPROTO;
 	if (rperf_endpoint_is_local(g->dev, &ep)) {
 		snprintf(
 			err, errlen,
@@ -160,7 +195,12 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 
 	memset(c, 0, sizeof(*c));
 	c->clk = g->clk;
-	c->method = RPERF_METHOD_RPERF;
+	c->method = g->spec.test.method; /* rperf or postpoll */
+	c->verb = g->spec.verb;
+	c->atomic_op = g->spec.test.atomic_op;
+	c->remote_addr = l->peer_buf.addr;
+	c->rkey = l->peer_buf.rkey;
+	c->remote_size = l->peer_buf.size;
 	c->size = g->spec.size;
 	c->pair_order = g->spec.pair_order;
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;

@@ -63,8 +63,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.max_size = g->spec.size;
 	s->conn.rx_depth = depth(g->dev);
 	s->conn.recvs = lsg || rperf_verb_consumes_recv(g->spec.verb);
-	access = IBV_ACCESS_REMOTE_WRITE |
-		 (lsg ? 0 : rperf_verb_access(g->spec.verb));
+	access = IBV_ACCESS_REMOTE_WRITE | rperf_verb_access(g->spec.verb);
 	rc = rperf_gen_conn_open(
 		&s->conn,
 		&(struct rperf_qp_cfg){ .send_depth = 1,

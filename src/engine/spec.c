@@ -301,7 +301,7 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 		return EBADMSG;
 	}
 	if (rperf_spec_sched_check(s, why, wl) ||
-	    rperf_spec_lsg_check(s, why, wl))
+	    rperf_spec_lsg_check(s, test, why, wl))
 		return EBADMSG;
 	return rperf_spec_traffic_check(s, why, wl);
 }

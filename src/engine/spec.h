@@ -98,7 +98,9 @@ struct rperf_gen_spec {
 			   optional, absent = auto (spec_lsg.c). A PLAN's
 			   LSG also reads test.iters ("iters": samples to
 			   take, the window a cap; absent = until the
-			   window ends) */
+			   window ends) and test.method ("method": rperf or
+			   postpoll), and its "verb" (send, write, read,
+			   atomic) is what the method times */
 	/* BSG */
 	int verb; /* "verb": "send"|"write"|"write_imm"|"read"|"atomic"
 		     (enum rperf_verb) */
@@ -223,14 +225,15 @@ int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 			       size_t whylen);
 /* spec_lsg.c: the LSG's optional keys "timestamps" (both codecs) and,
- * for a PLAN (@test false), "iters" (the PARAMS of rperf lat read it with
- * the test keys): encode what is set, decode (absent = default), check
- * (a BSG has none of them). 0, ENOMEM, or EBADMSG with @why naming the
- * key. */
+ * for a PLAN (@test false), "iters" and "method" (the PARAMS of rperf lat
+ * read them with the test keys): encode what is set, decode (absent =
+ * default), check (a BSG has none of them; a PLAN's LSG: rperf lat's
+ * rules of method with verb, no pingpong). 0, ENOMEM, or EBADMSG with
+ * @why naming the key. */
 int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o);
 int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);
-int rperf_spec_lsg_check(const struct rperf_gen_spec *s, char *why,
+int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 size_t whylen);
 #define RPERF_SPEC_MAX_ITERS 1000000000000ull /* iters: 10^12 samples */
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);

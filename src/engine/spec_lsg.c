@@ -3,8 +3,9 @@
  * The keys only an LSG has beyond the common ones (spec.h): "timestamps",
  * which clock stamps the completions of the rperf method (rperf lat's
  * --timestamps), and in a PLAN "iters", the samples to take (rperf lat's
- * -n; the spec's window caps the run). Both optional: a spec without them
- * is encoded as before.
+ * -n; the spec's window caps the run) and "method" (rperf lat's --method:
+ * rperf or postpoll; "verb" then says what it times, as lat's --verb).
+ * All optional: a spec without them is encoded as before.
  */
 #include "engine/spec.h"
 
@@ -41,9 +42,19 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 		snprintf(why, wl, "'timestamps' not one of auto, nic, cpu");
 		return EBADMSG;
 	}
-	if (test || !json_object_get(o, "iters"))
+	if (test) /* the PARAMS of rperf lat: the test keys' codec */
 		return 0;
-	if (rperf_ctrl_get_u64(o, "iters", 1, RPERF_SPEC_MAX_ITERS,
+	s->test.method = RPERF_METHOD_RPERF;
+	if (json_object_get(o, "method") &&
+	    (rperf_ctrl_get_str(o, "method", name, sizeof(name)) ||
+	     rperf_name_find(rperf_method_names, RPERF_METHOD_ALL, name,
+			     &s->test.method))) {
+		snprintf(why, wl,
+			 "'method' not one of rperf, pingpong, postpoll");
+		return EBADMSG;
+	}
+	if (json_object_get(o, "iters") &&
+	    rperf_ctrl_get_u64(o, "iters", 1, RPERF_SPEC_MAX_ITERS,
 			       &s->test.iters)) {
 		snprintf(why, wl, "'iters' not an integer in [1, %llu]",
 			 RPERF_SPEC_MAX_ITERS);
@@ -52,7 +63,43 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 	return 0;
 }
 
-int rperf_spec_lsg_check(const struct rperf_gen_spec *s, char *why, size_t wl)
+/*
+ * A PLAN's LSG: rperf lat's rules of --method with --verb. The rperf
+ * method times operations that complete on the remote ACK (SEND, WRITE);
+ * READ and atomics complete when their data is back: postpoll only. An
+ * agent's sink does not answer in software: no pingpong.
+ */
+static int method_verb_check(const struct rperf_gen_spec *s, char *why,
+			     size_t wl)
+{
+	int m = s->test.method, v = s->verb;
+
+	if (m != RPERF_METHOD_RPERF && m != RPERF_METHOD_POSTPOLL) {
+		snprintf(
+			why, wl,
+			"'method' %s with rperf run: its sink answers nothing in software; accepted: rperf or postpoll (rperf lat runs pingpong)",
+			rperf_method_name(m));
+		return EBADMSG;
+	}
+	if (v == RPERF_VERB_WRITE_IMM) {
+		snprintf(
+			why, wl,
+			"'verb' write_imm with an LSG: not a latency test; accepted: send, write, read, atomic");
+		return EBADMSG;
+	}
+	if (rperf_verb_responder_only(v) && m != RPERF_METHOD_POSTPOLL) {
+		snprintf(
+			why, wl,
+			"'verb' %s with method rperf: Equation 1 subtracts a loopback operation that completes on the remote ACK, but a %s completes when its response data is back; accepted: method = postpoll",
+			rperf_verb_name(v),
+			v == RPERF_VERB_READ ? "READ" : "atomic");
+		return EBADMSG;
+	}
+	return 0;
+}
+
+int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
+			 size_t wl)
 {
 	if (s->timestamps < RPERF_TS_AUTO || s->timestamps > RPERF_TS_CPU) {
 		snprintf(why, wl, "'timestamps' %d is not auto, nic or cpu",
@@ -60,10 +107,14 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 		return EBADMSG;
 	}
 	if (s->kind == RPERF_GEN_LSG)
-		return 0;
+		return test ? 0 : method_verb_check(s, why, wl);
 	if (s->timestamps != RPERF_TS_AUTO) {
 		snprintf(why, wl,
 			 "'timestamps' with a BSG (only an LSG has it)");
+		return EBADMSG;
+	}
+	if (!test && s->test.method != RPERF_METHOD_RPERF) {
+		snprintf(why, wl, "'method' with a BSG (only an LSG has it)");
 		return EBADMSG;
 	}
 	return 0;

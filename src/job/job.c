@@ -239,6 +239,25 @@ static int check_atomic(struct job_gen *g, const struct job_msg *m)
 		RPERF_ATOMIC_SIZE);
 }
 
+/* An LSG's method with its verb (spec_lsg.c); verb = read or atomic
+ * without a method measures by postpoll, as rperf lat --verb. */
+static int check_lsg(struct job_gen *g, const struct job_msg *m)
+{
+	const struct job_kv *kv = find_kv(g->sect, "method");
+	char why[300];
+
+	if (g->spec.kind != RPERF_GEN_LSG)
+		return 0;
+	if (!kv && rperf_verb_responder_only(g->spec.verb))
+		g->spec.test.method = RPERF_METHOD_POSTPOLL;
+	if (!rperf_spec_lsg_check(&g->spec, false, why, sizeof(why)))
+		return 0;
+	if (!kv || strncmp(why, "'method'", 8))
+		kv = find_kv(g->sect, "verb");
+	return job_fail(m, kv ? kv->line : g->sect->line, g->sect,
+			kv ? kv->key : NULL, "%s", why);
+}
+
 static int check_gen(const struct rperf_job *job, struct job_gen *g,
 		     const struct job_msg *m)
 {
@@ -271,7 +290,7 @@ static int check_gen(const struct rperf_job *job, struct job_gen *g,
 				job->hosts[g->to].name,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
-	if (job_check_shape(g, m) || check_atomic(g, m))
+	if (job_check_shape(g, m) || check_atomic(g, m) || check_lsg(g, m))
 		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");

@@ -55,6 +55,7 @@ static const struct job_enum completions = { rperf_completion_names, SIZE_MAX };
 static const struct job_enum verbs = { rperf_verb_names, RPERF_SPEC_VERBS };
 static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 static const struct job_enum stamps = { rperf_timestamps_names, SIZE_MAX };
+static const struct job_enum methods = { rperf_method_names, RPERF_METHOD_ALL };
 
 #define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
 #define J(m) F(struct rperf_job, m)
@@ -71,12 +72,15 @@ static const struct job_enum stamps = { rperf_timestamps_names, SIZE_MAX };
 		.name = n, .sects = sects_, .vt = VT_ENUM, target, \
 		.choices = &ch                                     \
 	}
-/* a NUMA node, "auto" = -1 */
-#define NODE(n, sects_, target)                                              \
-	{                                                                    \
-		.name = n, .sects = sects_, .vt = VT_INT, target, .min = -1, \
-		.max = RPERF_SPEC_MAX_NODE, .word = "auto"                   \
+/* an integer in -1..hi, the word @w = -1 (target last: it holds a comma
+ * once expanded); a NUMA node, "auto" = -1 */
+#define WORD(n, sects_, hi, w, ...)                                    \
+	{                                                              \
+		.name = n, .sects = sects_, .vt = VT_INT, __VA_ARGS__, \
+		.min = -1, .max = hi, .word = w                        \
 	}
+#define NODE(n, sects_, target) \
+	WORD(n, sects_, RPERF_SPEC_MAX_NODE, "auto", target)
 #define SPECIAL(n, sects_)                                   \
 	{                                                    \
 		.name = n, .sects = sects_, .vt = VT_SPECIAL \
@@ -101,20 +105,8 @@ static const struct job_key host_keys[] = {
 	SPECIAL("control", HO),
 	KEY("device", HO, VT_NAME, H(sel.device), 0, 0),
 	KEY("port", HO, VT_INT, H(sel.port), 1, 255),
-	{ .name = "gid_index",
-	  .sects = HO,
-	  .vt = VT_INT,
-	  H(sel.gid_index),
-	  .min = -1,
-	  .max = 255,
-	  .word = "auto" },
-	{ .name = "cpu",
-	  .sects = HO,
-	  .vt = VT_INT,
-	  H(sel.cpu),
-	  .min = -1,
-	  .max = RPERF_SPEC_MAX_CPU - 1,
-	  .word = "none" },
+	WORD("gid_index", HO, 255, "auto", H(sel.gid_index)),
+	WORD("cpu", HO, RPERF_SPEC_MAX_CPU - 1, "none", H(sel.cpu)),
 	NODE("cpu_node", HO, H(sel.cpu_node)),
 	NODE("mem_node", HO, H(sel.mem_node)),
 	{ .name = NULL },
@@ -134,13 +126,15 @@ static const struct job_key gen_keys[] = {
 	KEY("retry_count", G, VT_INT, S(path.retry_count), 0, 7),
 	ENUM("pair_order", L, S(pair_order), pair_orders),
 	ENUM("timestamps", L, S(timestamps), stamps),
+	ENUM("method", L, S(test.method), methods),
 	KEY("iters", L, VT_COUNT, S(test.iters), 1, RPERF_SPEC_MAX_ITERS),
-	ENUM("verb", B | I, S(verb), verbs),
+	ENUM("verb", L | B | I, S(verb), verbs),
 	KEY("tx_depth", B | I, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),
 	KEY("cq_mod", B | I, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("qps", B | I, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
-	KEY("inline", B | I, VT_SIZE, S(inline_size), 0, RPERF_SPEC_MAX_INLINE),
+	KEY("inline", L | B | I, VT_SIZE, S(inline_size), 0,
+	    RPERF_SPEC_MAX_INLINE),
 	KEY("rdma_cm", B | I, VT_INT, S(test.rdma_cm), 0, 1),
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),

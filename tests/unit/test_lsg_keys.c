@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What rperf run's LSG shares with rperf lat: the spec keys "timestamps"
- * and "iters" through the PLAN codec, their job keys, the REPORT's
+ * What rperf run's LSG shares with rperf lat: the spec keys "timestamps",
+ * "iters" and "method" (with "verb") through the PLAN codec, their job
+ * keys and lat's rules of method with verb, the REPORT's
  * "timestamps_note", and the choice of completion stamps (gen/nic_ts.c)
  * where it needs no device.
  */
@@ -103,6 +104,54 @@ static void spec_refusals(void **state)
 	expect_bad("iters", json_integer((json_int_t)RPERF_SPEC_MAX_ITERS + 1));
 }
 
+/* An LSG of @method and @verb through the PLAN codec: 0, or EBADMSG with
+ * @key in the reason. */
+static int method_trip(int method, int verb, const char *key)
+{
+	struct rperf_gen_spec s, d;
+	char why[300] = "";
+	json_t *o;
+	int rc;
+
+	lsg(&s, RPERF_GEN_LSG);
+	s.test.method = method;
+	s.verb = verb;
+	s.size = verb == RPERF_VERB_ATOMIC ? RPERF_ATOMIC_SIZE : 64;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	rc = rperf_gen_spec_decode(o, &d, why, sizeof(why));
+	json_decref(o);
+	if (!rc) {
+		assert_int_equal(d.test.method, method);
+		assert_int_equal(d.verb, verb);
+	} else {
+		assert_non_null(strstr(why, key));
+	}
+	return rc;
+}
+
+static void spec_methods(void **state)
+{
+	(void)state;
+	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_SEND, ""),
+			 0);
+	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_WRITE, ""),
+			 0);
+	for (int v = RPERF_VERB_SEND; v <= RPERF_VERB_ATOMIC; v++)
+		if (v != RPERF_VERB_WRITE_IMM)
+			assert_int_equal(
+				method_trip(RPERF_METHOD_POSTPOLL, v, ""), 0);
+	expect_bad("verb", json_string("write_imm")); /* no latency test */
+	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_READ,
+				     "method = postpoll"),
+			 EBADMSG);
+	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_ATOMIC,
+				     "method = postpoll"),
+			 EBADMSG);
+	assert_int_equal(method_trip(RPERF_METHOD_PINGPONG, RPERF_VERB_SEND,
+				     "'method' pingpong"),
+			 EBADMSG);
+}
+
 static struct rperf_job *parse(const char *text, char *err, size_t errlen)
 {
 	struct rperf_job *job = NULL;
@@ -147,6 +196,61 @@ static void job_keys(void **state)
 			  "[bsg b]\nfrom = h1\nto = h2\ntimestamps = nic\n",
 			  err, sizeof(err)));
 	assert_non_null(strstr(err, "timestamps"));
+}
+
+/* One [lsg] with @keys: its instance's method, verb, size and inline. */
+static void lsg_job(const char *keys, int method, int verb, uint64_t size,
+		    uint32_t inl)
+{
+	char text[512], err[512] = "";
+	struct rperf_job *job;
+
+	snprintf(text, sizeof(text), HOSTS "[lsg p]\nfrom = h1\nto = h2\n%s",
+		 keys);
+	job = parse(text, err, sizeof(err));
+	if (!job)
+		print_error("%s\n", err);
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].test.method, method);
+	assert_int_equal(job->inst[0].verb, verb);
+	assert_int_equal(job->inst[0].size, size);
+	assert_int_equal(job->inst[0].inline_size, inl);
+	rperf_job_free(job);
+}
+
+/* One [lsg] with @keys is refused at line @line, naming @want. */
+static void lsg_bad(const char *keys, const char *line, const char *want)
+{
+	char text[512], err[512] = "";
+
+	snprintf(text, sizeof(text), HOSTS "[lsg p]\nfrom = h1\nto = h2\n%s",
+		 keys);
+	assert_null(parse(text, err, sizeof(err)));
+	if (!strstr(err, line) || !strstr(err, want))
+		print_error("%s\n", err);
+	assert_non_null(strstr(err, line));
+	assert_non_null(strstr(err, want));
+}
+
+static void job_methods(void **state)
+{
+	(void)state;
+	lsg_job("", RPERF_METHOD_RPERF, RPERF_VERB_SEND, 64, 0);
+	lsg_job("verb = write\ninline = 64\n", RPERF_METHOD_RPERF,
+		RPERF_VERB_WRITE, 64, 64);
+	lsg_job("method = postpoll\n", RPERF_METHOD_POSTPOLL, RPERF_VERB_SEND,
+		64, 0);
+	/* read, atomic: postpoll unless said otherwise (lat's --verb) */
+	lsg_job("verb = read\nsize = 4K\n", RPERF_METHOD_POSTPOLL,
+		RPERF_VERB_READ, 4096, 0);
+	lsg_job("verb = atomic\n", RPERF_METHOD_POSTPOLL, RPERF_VERB_ATOMIC, 8,
+		0);
+	lsg_bad("verb = read\nmethod = rperf\n", "t.ini:8",
+		"method = postpoll");
+	lsg_bad("method = pingpong\n", "t.ini:8", "rperf lat runs pingpong");
+	lsg_bad("method = all\n", "t.ini:8", "method");
+	lsg_bad("verb = write_imm\n", "t.ini:8", "not a latency test");
+	lsg_bad("verb = atomic\nsize = 64\n", "t.ini:9", "size = 8");
 }
 
 static void report_note(void **state)
@@ -230,7 +334,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spec_keys),
 		cmocka_unit_test(spec_refusals),
+		cmocka_unit_test(spec_methods),
 		cmocka_unit_test(job_keys),
+		cmocka_unit_test(job_methods),
 		cmocka_unit_test(report_note),
 		cmocka_unit_test(stamps_choice),
 	};
