@@ -19,7 +19,9 @@
  * write (a WRITE over the wire into the sink's buffer, one on the
  * loopback pair into rx_buf), postpoll with send (WRITEs), write, read or
  * atomic on the sink's buffer, polled to completion; messages up to the
- * spec's inline size are posted inline (lat's -I).
+ * spec's inline size are posted inline (lat's -I); with the spec's
+ * rdma_cm its wire QP is connected through rdma_cm (lat's -R), as a
+ * BSG's QPs are.
  */
 #include "engine/engine.h"
 
@@ -32,6 +34,7 @@
 #include "gen/gen.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
+#include "gen/rx.h"
 
 #define SEND_DEPTH 16
 
@@ -45,6 +48,9 @@ struct lsg_src {
 	struct rperf_nic_stamps stamps; /* NIC stamps on wire and loop_tx? */
 	struct rperf_ctrl_endpoint peer_buf; /* the sink's buffer (one-sided
 						verbs, postpoll) */
+	/* the wire QP as a one-QP end: connected as every end of the engine
+	 * (rperf_engine_conn_connect: directly, or through rdma_cm) */
+	struct rperf_gen_conn wire_conn;
 	uint64_t series_at_ns; /* the measured run's start after GO */
 	struct rperf_nic_clock nic;
 };
@@ -185,7 +191,10 @@ static int lsg_connect(struct rperf_gen_inst *g,
 			g->spec.name, g->dev->name, g->dev->port);
 		return EINVAL;
 	}
-	return rperf_qp_connect(l->wire, g->dev, &g->vcfg, &ep, err, errlen);
+	l->wire_conn = (struct rperf_gen_conn){
+		.vcfg = g->vcfg, .dev = g->dev, .qp = &l->wire, .nqp = 1
+	};
+	return rperf_engine_conn_connect(g, &l->wire_conn, peer, err, errlen);
 }
 
 static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
@@ -333,6 +342,7 @@ static void lsg_teardown(struct rperf_gen_inst *g)
 
 	if (!l)
 		return;
+	rperf_gen_conn_cm_close(&l->wire_conn);
 	rperf_qp_destroy(l->wire);
 	rperf_qp_destroy(l->loop_tx);
 	rperf_qp_destroy(l->loop_rx);

@@ -71,7 +71,7 @@ struct rperf_test_spec {
 	bool infinite; /* "infinite": until the client says DONE */
 	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default */
 	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm (a
-			 PLAN's BSG too: rperf_spec_plan_keys_decode) */
+			 PLAN's BSG or LSG too: rperf_spec_plan_keys_decode) */
 	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */
 	bool reversed; /* "reversed": only the "to" end sends (--reversed) */
 };
@@ -218,8 +218,8 @@ int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
 /* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add)
  * and "rdma_cm" (absent = false): 0 or EBADMSG with @why. A PLAN's checks
- * of them: rdma_cm only on a BSG; an atomic BSG's messages are its 8 B
- * operand, of one size. 0 or EBADMSG with @why naming the key. */
+ * of them: an atomic generator's messages are its 8 B operand, of one
+ * size. 0 or EBADMSG with @why naming the key. */
 int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 				char *why, size_t whylen);
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,

@@ -3,7 +3,7 @@
  * The keys of a generator spec that only rperf lat and rperf bw use (their
  * PARAMS; struct rperf_test_spec in spec.h): optional, written only when
  * set, so a PLAN of rperf run carries none of them but "atomic_op" (an
- * atomic BSG's operation) and "rdma_cm" (a BSG's QPs connected through
+ * atomic generator's operation) and "rdma_cm" (its QPs connected through
  * rdma_cm), either way of running it.
  */
 #include "engine/spec.h"
@@ -103,11 +103,6 @@ int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 			       size_t wl)
 {
-	if (s->test.rdma_cm && s->kind != RPERF_GEN_BSG) {
-		snprintf(why, wl,
-			 "'rdma_cm' with an LSG (only a BSG connects so)");
-		return EBADMSG;
-	}
 	if (s->verb != RPERF_VERB_ATOMIC)
 		return 0;
 	if (s->size != RPERF_ATOMIC_SIZE || s->sizes.n) {

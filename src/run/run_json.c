@@ -189,6 +189,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->loop_precompleted));
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
+		e |= set(o, "method",
+			 json_string(rperf_method_name(s->test.method)));
+		e |= set(o, "verb", json_string(rperf_verb_name(s->verb)));
 		e |= set(o, "timestamps_note",
 			 rperf_rpt_json_str(in->ts_note[0] ? in->ts_note :
 							     NULL));

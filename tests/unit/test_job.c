@@ -301,8 +301,8 @@ static void units(void **state)
 		  "t.ini:12: [bsg a] inline: '65537' is out of range");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nrdma_cm=2\n",
 		  "t.ini:12: [bsg a] rdma_cm: '2' is out of range");
-	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrdma_cm=1\n",
-		  "t.ini:12: [lsg a] rdma_cm");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrdma_cm=2\n",
+		  "t.ini:12: [lsg a] rdma_cm: '2' is out of range");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ntx_depth=8\npost_list=16\n",
 		  "t.ini:13: [bsg a] post_list: 16 is above tx_depth 8");
 }

@@ -272,7 +272,7 @@ static void test_plan_verbs(void **state)
 	assert_string_equal(
 		why, "'size' 64 B with verb atomic, whose operand is 8 B");
 	json_decref(o);
-	/* rdma_cm: a BSG's, not an LSG's */
+	/* rdma_cm: a BSG's and an LSG's */
 	s.verb = RPERF_VERB_WRITE;
 	s.size = 4096;
 	s.test.rdma_cm = true;
@@ -280,8 +280,8 @@ static void test_plan_verbs(void **state)
 	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
 	assert_true(t.test.rdma_cm);
 	json_object_set_new(o, "kind", json_string("lsg"));
-	expect_bad(o, "'rdma_cm' with an LSG");
-	json_object_set_new(o, "kind", json_string("bsg"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_true(t.test.rdma_cm);
 	json_object_set_new(o, "rdma_cm", json_string("yes"));
 	expect_bad(o, "rdma_cm");
 	json_decref(o);

@@ -13,7 +13,16 @@
 #    ends it, the instance's error says how many were taken;
 #  - two hosts on one device (a second agent on h1 with the same rxe_h1):
 #    the LSG source refuses the sink's QP on its own device and port, as
-#    rperf lat's client does, exit 3.
+#    rperf lat's client does, exit 3;
+#  - method and verb as rperf lat's --method/--verb, each seen on the wire
+#    by its BTH opcode (tcpdump on h2's port, UDP 4791, the first byte of
+#    the payload): verb = write (the rperf method's WRITE pairs: RDMA
+#    WRITE Only 0x0a from h2, at least one per sample), verb = read (4 KiB,
+#    postpoll by default: RDMA READ Request 0x0c), verb = atomic (8 B:
+#    FETCH_ADD 0x14), inline = 64 with SENDs (SEND Only 0x04);
+#    method = pingpong refused naming rperf lat, exit 2;
+#  - rdma_cm = 1 (rperf lat -R): mid-run `rdma resource show cm_id` lists
+#    rperf's connected ids at both ends of the wire QP, samples taken.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -126,6 +135,58 @@ same_device() {
 	[ "$RC" = 3 ] && grep -q "answered from this host's own device rxe_h1 port 1: that measures a loopback inside the device" /tmp/same.out /tmp/same.err "$OUT/same.json"
 }
 
+# verb_run NAME KEYS OPCODE: an LSG of KEYS (iters = 500) while tcpdump
+# counts the packets of BTH OPCODE leaving h2; sets N (samples, warm-up
+# included) and PKTS
+verb_run() {
+	local caps
+	job "$1" 10s "iters = 500
+$2"
+	lab_capture_start h2 "src host 10.77.0.2 and udp dst port 4791 and udp[8] = $3" || return 1
+	run_job "$1"
+	caps=$(lab_capture_stop)
+	PKTS=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
+	N=$(($(gen "$1" samples) + $(gen "$1" warmup)))
+	lab_result "$1 status=$RC method=$(gen "$1" method) verb=$(gen "$1" verb) samples+warmup=$N opcode_$3_pkts=$PKTS p50_ns=$(gen "$1" rtt_ns.p50)"
+}
+# verb_ok NAME KEYS OPCODE METHOD VERB: status 0, 500 samples, the JSON's
+# method and verb, at least one packet of OPCODE per sample
+verb_ok() {
+	verb_run "$1" "$2" "$3" || return 1
+	echo "EXPECT status 0, samples 500, method $4, verb $5, >= samples + warm-up packets of opcode $3 from h2"
+	echo "GOT status $RC, samples $(gen "$1" samples), method $(gen "$1" method), verb $(gen "$1" verb), $PKTS packets for $N samples"
+	[ "$RC" = 0 ] && [ "$(gen "$1" samples)" = 500 ] && [ "$(gen "$1" method)" = "$4" ] &&
+		[ "$(gen "$1" verb)" = "$5" ] && [ "$PKTS" -ge "$N" ]
+}
+verb_write() { verb_ok vw $'verb = write\n' 0x0a rperf write; }
+verb_read() { verb_ok vr $'verb = read\nsize = 4K\n' 0x0c postpoll read; }
+verb_atomic() { verb_ok va $'verb = atomic\n' 0x14 postpoll atomic; }
+send_inline() { verb_ok vi $'inline = 64\n' 0x04 rperf send; }
+no_pingpong() {
+	job pp 2s $'method = pingpong\n'
+	run_job pp
+	lab_result "pingpong status=$RC"
+	echo "EXPECT status 2, the refusal naming rperf lat"
+	echo "GOT status $RC, $(grep -ho "method.*rperf lat runs pingpong" /tmp/pp.out /tmp/pp.err | head -n 1)"
+	[ "$RC" = 2 ] && grep -q "rperf lat runs pingpong" /tmp/pp.out /tmp/pp.err
+}
+
+lsg_rdma_cm() {
+	local n ids pid
+	job cm 3s $'rdma_cm = 1\n'
+	(sleep 1.8; rdma resource show cm_id > /tmp/cm-ids.txt 2>&1) &
+	pid=$!
+	run_job cm
+	wait "$pid"
+	sed 's/^/  [cm_id] /' /tmp/cm-ids.txt
+	ids=$(grep -c 'state CONNECT.*comm rperf' /tmp/cm-ids.txt)
+	n=$(gen cm samples)
+	lab_result "rdma_cm status=$RC samples=$n connected_cm_ids=$ids"
+	echo "EXPECT status 0, samples > 0, >= 2 connected rdma_cm ids of rperf mid-run (the wire QP's two ends)"
+	echo "GOT status $RC, samples $n, $ids connected ids"
+	[ "$RC" = 0 ] && [ "$n" -gt 0 ] && [ "$ids" -ge 2 ]
+}
+
 check "rperf agent on h1 and h2"                                   setup
 check "timestamps auto: CPU stamps on rxe, with lat's note"         stamps_auto
 check "timestamps = cpu: CPU stamps, no note"                       stamps_cpu
@@ -133,5 +194,11 @@ check "timestamps = nic on rxe: lat's refusal, exit 3"              stamps_nic
 check "iters = 2000: exactly 2000 samples, inside the window"       iters_exact
 check "iters = 100M in 1 s: the window ends it, the error says so"  iters_window
 check "two hosts on one device: the LSG refuses the loopback"       same_device
+check "verb = write: WRITE pairs, RDMA WRITEs on the wire"          verb_write
+check "verb = read: postpoll READs on the wire"                     verb_read
+check "verb = atomic: postpoll FETCH_ADDs on the wire"              verb_atomic
+check "inline = 64: SENDs posted inline, each on the wire"          send_inline
+check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
+check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 lab_agents_stop
 lab_summary
