@@ -215,9 +215,8 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
 	c->solicit_every = RPERF_ENGINE_RX_DEPTH / 4;
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
-	if (g->spec.rate_bps > 0) /* paced: its SENDs offer <= rate_bps */
-		c->gap_ns = (uint64_t)(8e9 * (double)g->spec.size /
-				       g->spec.rate_bps);
+	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
+	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
 	c->stop = stop;
 	c->peer_fd = -1;
 	c->nic = l->stamps.nic ? &l->nic : NULL;

@@ -469,7 +469,9 @@ static int closed_run(struct lsg_run *r)
 	struct sample s;
 	int rc = 0;
 
-	gap = lsg_ns_to_ticks(cfg->clk, cfg->gap_ns);
+	gap = lsg_ns_to_ticks(cfg->clk, cfg->rate > 0 ?
+						(uint64_t)(1e9 / cfg->rate) :
+						cfg->gap_ns);
 	t0 = next = gen_clock_start(&r->dev);
 	while (!rc) {
 		if (*cfg->stop) {
@@ -517,6 +519,11 @@ int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 							closed_run(&r);
 	end = lsg_series_end(&r);
 	return rc ? rc : end;
+}
+
+double rperf_lsg_rate_of_bps(double rate_bps, uint64_t size)
+{
+	return rate_bps > 0 && size ? rate_bps / (8.0 * (double)size) : 0;
 }
 
 int rperf_lsg_res_init(struct rperf_lsg_res *res, int method, bool breakdown)

@@ -60,6 +60,10 @@ struct rperf_lsg_cfg {
 	bool keep_raw; /* keep every sample (--raw) */
 	uint32_t solicit_every; /* wire SENDs: solicit an event every N-th */
 	uint64_t gap_ns; /* idle time between sample starts, 0: none */
+	double rate; /* samples/s (the one unit of an LSG's pace: rperf lat
+			--rate, and rperf run's rate through
+			rperf_lsg_rate_of_bps); > 0: a sample every 1 / rate
+			s, gap_ns not used; 0: gap_ns */
 	uint64_t stall_ns; /* a sample taking longer fails the run */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	int peer_fd; /* control connection: EOF or data mid-run = peer gone; -1 */
@@ -143,6 +147,10 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res);
  */
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res);
+
+/* Samples/s of an LSG paced at @rate_bps bits/s (the job key rate: one
+ * wire SEND of @size bytes per sample); 0 for 0. */
+double rperf_lsg_rate_of_bps(double rate_bps, uint64_t size);
 
 /* max_inflight for QPs @send_depth deep whose peer keeps @peer_rx receives
  * posted and refills them every @solicit_every SENDs: at least 1. */

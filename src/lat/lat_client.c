@@ -151,8 +151,7 @@ static void lsg_cfg(struct client *c, int fd, int method,
 	 * (lat_conn.c), the server keeps rx_depth receives posted */
 	l->max_inflight = rperf_lsg_max_inflight(
 		16, (unsigned int)cfg->rx_depth, l->solicit_every);
-	if (cfg->rate > 0)
-		l->gap_ns = (uint64_t)(1e9 / cfg->rate);
+	l->rate = cfg->rate; /* samples/s; 0: latency_gap_ns */
 }
 
 /* --cpu_util: the process's CPU and wall seconds so far. */

@@ -370,6 +370,26 @@ static void iters_in_window(void **state)
 	fx_free(f);
 }
 
+/* Pacing in samples/s, the one unit of both paths: 1000/s takes ~49 ms
+ * for 50 samples (49 gaps of 1 ms on the virtual clock); 512 kb/s of
+ * 64 B SENDs is 1000 samples/s. */
+static void paced(void **state)
+{
+	struct fx *f = fx_new(2000, 1000);
+
+	(void)state;
+	f->cfg.iters = 50;
+	f->cfg.rate = 1000;
+	f->cfg.gap_ns = 5000000; /* not used with rate */
+	f->cfg.keep_raw = false;
+	assert_int_equal(run(f, RPERF_PAIR_ALTERNATE), 0);
+	assert_int_equal(f->res.samples, 50);
+	assert_true(f->res.seconds > 0.0489 && f->res.seconds < 0.0501);
+	fx_free(f);
+	assert_true(rperf_lsg_rate_of_bps(512000, 64) == 1000);
+	assert_true(rperf_lsg_rate_of_bps(0, 64) == 0);
+}
+
 /* pingpong: RTT = the reply's stamp, whether the ACK comes before or after */
 static void pingpong(void **state)
 {
@@ -419,6 +439,7 @@ int main(void)
 		cmocka_unit_test(peer_gone),
 		cmocka_unit_test(duration_warmup),
 		cmocka_unit_test(iters_in_window),
+		cmocka_unit_test(paced),
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(postpoll),
 	};

@@ -22,7 +22,11 @@
 #    FETCH_ADD 0x14), inline = 64 with SENDs (SEND Only 0x04);
 #    method = pingpong refused naming rperf lat, exit 2;
 #  - rdma_cm = 1 (rperf lat -R): mid-run `rdma resource show cm_id` lists
-#    rperf's connected ids at both ends of the wire QP, samples taken.
+#    rperf's connected ids at both ends of the wire QP, samples taken;
+#  - pacing, one unit for both paths (samples/s in the generator): rate =
+#    512k (bits/s of 64 B SENDs = 1000 samples/s) with iters = 500, and
+#    rperf lat --rate 1000 -n 500 beside it: each measured run lasts
+#    0.5 s (499 gaps of 1 ms; [0.45, 0.8] s under emulation).
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -187,6 +191,29 @@ lsg_rdma_cm() {
 	[ "$RC" = 0 ] && [ "$n" -gt 0 ] && [ "$ids" -ge 2 ]
 }
 
+paced() {
+	local s ls spid r
+	job pace 10s $'rate = 512k\niters = 500\n'
+	run_job pace
+	s=$(gen pace seconds)
+	timeout "$T" rperf lat -d rxe_h1 > /tmp/pace-srv.log 2>&1 &
+	spid=$!
+	sleep 0.5
+	timeout "$T" rperf lat -d rxe_h2 --rate 1000 -n 500 --warmup 10 \
+		--out_json_file "$OUT/pace-lat.json" 10.77.0.1 > /tmp/pace-cli.log 2>&1
+	r=$?
+	wait "$spid"
+	sed 's/^/  [lat] /' /tmp/pace-cli.log | tail -n 12
+	ls=$(jq -r '.results[0].seconds' "$OUT/pace-lat.json")
+	lab_result "pacing run_status=$RC run_samples=$(gen pace samples) run_seconds=$s lat_status=$r lat_samples=$(jq -r '.results[0].samples' "$OUT/pace-lat.json") lat_seconds=$ls"
+	echo "EXPECT both status 0 and 500 samples, each measured run in [0.45, 0.8] s"
+	echo "GOT rperf run status $RC, $(gen pace samples) samples in $s s; rperf lat status $r, $(jq -r '.results[0].samples' "$OUT/pace-lat.json") samples in $ls s"
+	[ "$RC" = 0 ] && [ "$r" = 0 ] && [ "$(gen pace samples)" = 500 ] &&
+		[ "$(jq -r '.results[0].samples' "$OUT/pace-lat.json")" = 500 ] &&
+		lab_expect_range "rperf run seconds" "$s" 0.45 0.8 &&
+		lab_expect_range "rperf lat seconds" "$ls" 0.45 0.8
+}
+
 check "rperf agent on h1 and h2"                                   setup
 check "timestamps auto: CPU stamps on rxe, with lat's note"         stamps_auto
 check "timestamps = cpu: CPU stamps, no note"                       stamps_cpu
@@ -200,5 +227,6 @@ check "verb = atomic: postpoll FETCH_ADDs on the wire"              verb_atomic
 check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
+check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 lab_agents_stop
 lab_summary
