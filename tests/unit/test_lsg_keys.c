@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "engine/proto.h"
 #include "engine/spec.h"
 #include "gen/gen.h"
@@ -253,6 +254,24 @@ static void job_methods(void **state)
 	lsg_bad("verb = atomic\nsize = 64\n", "t.ini:9", "size = 8");
 }
 
+/* An LSG source's inline size is counted in what its agent admits. */
+static void inline_cost(void **state)
+{
+	struct rperf_gen_spec s;
+	struct rperf_proto_plan p = { .host = "h1",
+				      .sources = &s,
+				      .nsources = 1 };
+	struct rperf_plan_cost c0, c1;
+
+	(void)state;
+	lsg(&s, RPERF_GEN_LSG);
+	rperf_engine_plan_cost(&p, &c0);
+	s.inline_size = 4096;
+	rperf_engine_plan_cost(&p, &c1);
+	assert_int_equal(c1.qps, c0.qps);
+	assert_true(c1.bytes > c0.bytes);
+}
+
 static void report_note(void **state)
 {
 	struct rperf_proto_result res;
@@ -332,13 +351,10 @@ static void stamps_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(spec_keys),
-		cmocka_unit_test(spec_refusals),
-		cmocka_unit_test(spec_methods),
-		cmocka_unit_test(job_keys),
-		cmocka_unit_test(job_methods),
-		cmocka_unit_test(report_note),
-		cmocka_unit_test(stamps_choice),
+		cmocka_unit_test(spec_keys),	cmocka_unit_test(spec_refusals),
+		cmocka_unit_test(spec_methods), cmocka_unit_test(job_keys),
+		cmocka_unit_test(job_methods),	cmocka_unit_test(inline_cost),
+		cmocka_unit_test(report_note),	cmocka_unit_test(stamps_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
