@@ -200,6 +200,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				o, "receiver_note",
 				json_string(
 					"RDMA WRITE: the destination sees no completion, nothing to count"));
+		else if (in->rx_rows_dropped)
+			e |= set(o, "receiver_note",
+				 json_string(RPERF_RUN_ROWS_DROPPED));
 		e |= set(o, "intervals", json_bsg_series(in));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
