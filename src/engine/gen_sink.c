@@ -49,7 +49,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
 	struct sink *s = calloc(1, sizeof(*s));
-	int access;
+	int access, rc;
 
 	if (!s)
 		return ENOMEM;
@@ -65,7 +65,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.recvs = lsg || rperf_verb_consumes_recv(g->spec.verb);
 	access = IBV_ACCESS_REMOTE_WRITE |
 		 (lsg ? 0 : rperf_verb_access(g->spec.verb));
-	return rperf_gen_conn_open(
+	rc = rperf_gen_conn_open(
 		&s->conn,
 		&(struct rperf_qp_cfg){ .send_depth = 1,
 					.recv_depth = s->conn.rx_depth,
@@ -73,6 +73,10 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 					.access = access },
 		lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
 		errlen);
+	/* rdma_cm: listening before ENDPOINTS, which say the port */
+	if (!rc && g->spec.test.rdma_cm)
+		rc = rperf_gen_conn_cm_listen(&s->conn, 0, err, errlen);
+	return rc;
 }
 
 static int sink_endpoints(struct rperf_gen_inst *g,

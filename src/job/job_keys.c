@@ -137,6 +137,8 @@ static const struct job_key gen_keys[] = {
 	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),
 	KEY("cq_mod", B | I, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("qps", B | I, VT_COUNT, S(qps), 1, RPERF_SPEC_MAX_QPS),
+	KEY("inline", B | I, VT_SIZE, S(inline_size), 0, RPERF_SPEC_MAX_INLINE),
+	KEY("rdma_cm", B | I, VT_INT, S(test.rdma_cm), 0, 1),
 	KEY("rate", G, VT_RATE, S(rate_bps), 0, 0),
 	NODE("cpu_node", G, S(cpu_node)),
 	NODE("mem_node", G, S(mem_node)),

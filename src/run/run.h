@@ -77,7 +77,7 @@ struct rperf_run_inst {
 	struct rperf_bsg_series rx_series;
 	bool rx_rows_dropped; /* left out: its REPORT would not fit */
 	double receiver_gbps; /* payload Gb/s received; BSG only */
-	bool rx_invisible; /* RDMA WRITE: the destination sees nothing */
+	bool rx_invisible; /* WRITE, READ, atomic: the destination sees nothing */
 	/* a figure above what the path can carry (gbps or receiver_gbps
 	 * above its host's port rate, RPERF_RUN_RATE_SLACK): status error,
 	 * left out of every aggregate */

@@ -141,6 +141,16 @@ static int json_sched(json_t *o, const struct rperf_run_inst *in)
 				 rperf_sched_fell_behind(f, in->samples)));
 }
 
+/* Why a BSG's destination has no count: the verb completes nothing there. */
+static const char *rx_note(int verb)
+{
+	return verb == RPERF_VERB_READ ?
+		       "RDMA READ: the destination sees no completion, nothing to count" :
+	       verb == RPERF_VERB_ATOMIC ?
+		       "atomic: the destination sees no completion, nothing to count" :
+		       "RDMA WRITE: the destination sees no completion, nothing to count";
+}
+
 static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
@@ -196,10 +206,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				 rperf_rpt_json_real(in->receiver_gbps) :
 				 json_null());
 		if (in->rx_invisible)
-			e |= set(
-				o, "receiver_note",
-				json_string(
-					"RDMA WRITE: the destination sees no completion, nothing to count"));
+			e |= set(o, "receiver_note",
+				 json_string(rx_note(in->spec->verb)));
 		else if (in->rx_rows_dropped)
 			e |= set(o, "receiver_note",
 				 json_string(RPERF_RUN_ROWS_DROPPED));
