@@ -38,6 +38,10 @@ struct rperf_hist;
 /* a BSG figure more than 5 % above its host's port rate is implausible
  * (without a known rate: above RPERF_SPEC_MAX_RATE_BPS) */
 #define RPERF_RUN_RATE_SLACK 1.05
+/* receiver_note (JSON) and a text note of a BSG whose destination's
+ * per-interval counts were left out of its REPORT */
+#define RPERF_RUN_ROWS_DROPPED \
+	"the destination's per-interval counts were left out: its REPORT would have exceeded the control channel's 1 MiB"
 #define RPERF_RUN_CLOCK_MAX 4096 /* an agent's "clock" object, JSON bytes */
 
 enum rperf_run_status {
@@ -73,6 +77,7 @@ struct rperf_run_inst {
 	/* BSG sink's received per interval, from GO; owned (none from an
 	 * older agent, or when nothing arrived) */
 	struct rperf_bsg_series rx_series;
+	bool rx_rows_dropped; /* left out: its REPORT would not fit */
 	double receiver_gbps; /* payload Gb/s received; BSG only */
 	bool rx_invisible; /* WRITE, READ, atomic: the destination sees nothing */
 	/* a figure above what the path can carry (gbps or receiver_gbps

@@ -214,6 +214,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		if (in->rx_invisible)
 			e |= set(o, "receiver_note",
 				 json_string(rx_note(in->spec->verb)));
+		else if (in->rx_rows_dropped)
+			e |= set(o, "receiver_note",
+				 json_string(RPERF_RUN_ROWS_DROPPED));
 		e |= set(o, "intervals", json_bsg_series(in));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));

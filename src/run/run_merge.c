@@ -253,6 +253,7 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		rperf_bsg_series_fini(&in->rx_series);
 		in->rx_series = p->bsg_series;
 		memset(&p->bsg_series, 0, sizeof(p->bsg_series));
+		in->rx_rows_dropped = p->rows_dropped;
 	} else {
 		in->have_source = true;
 		in->seconds = p->seconds;

@@ -182,6 +182,65 @@ static void test_report_sink_series(void **state)
 	json_decref(o);
 }
 
+/* A REPORT above the control channel's limit loses its sinks' intervals
+ * (marked), not the sources' rows nor any total: 3,000 rows of a sink
+ * and 3,000 of a source against a limit between the two sizes. */
+static void test_report_fit(void **state)
+{
+	struct rperf_proto_result res[2] = {
+		{ .id = 0, .kind = RPERF_GEN_BSG, .role = RPERF_ROLE_SOURCE },
+		{ .id = 1,
+		  .kind = RPERF_GEN_BSG,
+		  .role = RPERF_ROLE_SINK,
+		  .messages = 7 },
+	};
+	struct rperf_proto_report r = { .host = "h1", .res = res, .n = 2 }, d;
+	struct rperf_bsg_interval v = { 0, 1000000000, 123, 251904 };
+	struct rperf_ctrl_msg m;
+	size_t dropped = 9, whole;
+	char why[256], *t;
+	json_t *o = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 3000; i++, v.start_ns += v.dur_ns) {
+		assert_int_equal(rperf_bsg_series_push(&res[0].bsg_series, &v),
+				 0);
+		assert_int_equal(rperf_bsg_series_push(&res[1].bsg_series, &v),
+				 0);
+	}
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	t = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	whole = strlen(t);
+	free(t);
+	assert_int_equal(rperf_proto_report_fit(o, whole, &dropped), 0);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(rperf_proto_report_fit(o, whole * 2 / 3, &dropped), 0);
+	assert_int_equal(dropped, 1);
+	print_message(
+		"a REPORT of %zu B fit into %zu B without the sink's rows\n",
+		whole, whole * 2 / 3);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].bsg_series.n, 3000);
+	assert_false(d.res[0].rows_dropped);
+	assert_int_equal(d.res[1].bsg_series.n, 0);
+	assert_true(d.res[1].rows_dropped);
+	assert_int_equal(d.res[1].messages, 7);
+	rperf_proto_report_fini(&d);
+	/* nothing more to leave out: too big */
+	assert_int_equal(rperf_proto_report_fit(o, whole / 3, &dropped),
+			 EMSGSIZE);
+	json_object_set_new(json_array_get(json_object_get(o, "instances"), 1),
+			    "intervals_dropped", json_string("yes"));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "intervals_dropped"));
+	json_decref(o);
+	rperf_bsg_series_fini(&res[0].bsg_series);
+	rperf_bsg_series_fini(&res[1].bsg_series);
+}
+
 /* The REPORT's optional "counters": kept through a round trip,
  * absent in an older agent's REPORT, a bad one refuses the REPORT. */
 static void test_report_counters(void **state)
@@ -229,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_report_series),
 		cmocka_unit_test(test_report_bsg_series),
 		cmocka_unit_test(test_report_sink_series),
+		cmocka_unit_test(test_report_fit),
 		cmocka_unit_test(test_report_counters),
 	};
 

@@ -85,6 +85,8 @@ static void rx_cap(void **state)
 	rperf_bsg_series_fini(&x.s);
 }
 
+static bool dropped; /* the sink's REPORT says its rows were left out */
+
 /* The source's rows @src and the sink's @rx (NULL: none) into a BSG h1 ->
  * h2 (verb @verb), merged; its generators[0].intervals. */
 static json_t *merged(int verb, const struct rperf_bsg_interval *src,
@@ -109,6 +111,7 @@ static json_t *merged(int verb, const struct rperf_bsg_interval *src,
 	fx_add(r, &rep);
 	fx_report(&rep, "h2", 1);
 	fx_counts(&rep, 0, RPERF_ROLE_SINK, RPERF_GEN_BSG, rx_bytes, 0.4);
+	rep.res[0].rows_dropped = dropped;
 	for (size_t i = 0; rx && i < nrx; i++)
 		assert_int_equal(rperf_bsg_series_push(&rep.res[0].bsg_series,
 						       &rx[i]),
@@ -208,6 +211,17 @@ static void json_received_unknown(void **state)
 	ivs = merged(0, src, 2, NULL, 0, 1 << 20, &root);
 	assert_true(is_null(ivs, 0, "received_gbps"));
 	assert_true(is_null(ivs, 1, "received_messages"));
+	json_decref(root);
+	/* its rows left out of an oversized REPORT: null, and said */
+	dropped = true;
+	ivs = merged(0, src, 2, NULL, 0, 1 << 20, &root);
+	dropped = false;
+	assert_true(is_null(ivs, 0, "received_gbps"));
+	assert_non_null(strstr(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(root, "generators"), 0),
+			"receiver_note")),
+		"left out"));
 	json_decref(root);
 	ivs = merged(0, src, 2, NULL, 0, 0, &root);
 	assert_float_equal(num(ivs, 0, "received_gbps"), 0, 0);
