@@ -23,14 +23,23 @@ static const char *const cq_names[][3] = {
 	{ "wire atomic", "loopback atomic", "reply" },
 };
 
+/* @verb's row of cq_names under @method */
+static int cq_row(int method, int verb)
+{
+	/* postpoll's SEND verb posts WRITEs */
+	if (verb == RPERF_VERB_SEND && method == RPERF_METHOD_POSTPOLL)
+		verb = RPERF_VERB_WRITE;
+	return verb >= 0 && verb <= RPERF_VERB_ATOMIC ? verb : 0;
+}
+
 const char *lsg_cq_name(const struct lsg_run *r, int k)
 {
-	int v = r->cfg->verb;
+	return cq_names[cq_row(r->cfg->method, r->cfg->verb)][k];
+}
 
-	/* postpoll's SEND verb posts WRITEs */
-	if (v == RPERF_VERB_SEND && r->cfg->method == RPERF_METHOD_POSTPOLL)
-		v = RPERF_VERB_WRITE;
-	return cq_names[v >= 0 && v <= RPERF_VERB_ATOMIC ? v : 0][k];
+const char *rperf_lsg_op_name(int method, int verb)
+{
+	return cq_names[cq_row(method, verb)][WIRE] + strlen("wire ");
 }
 
 int lsg_fail(struct lsg_run *r, int rc, const char *fmt, ...)

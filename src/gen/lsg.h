@@ -148,6 +148,10 @@ void rperf_lsg_res_fini(struct rperf_lsg_res *res);
 int rperf_lsg_run(const struct rperf_lsg_cfg *cfg,
 		  const struct rperf_lsg_qps *qps, struct rperf_lsg_res *res);
 
+/* What a sample of @method with @verb posts on the wire QP: "SEND",
+ * "WRITE", "READ" or "atomic" (postpoll's send: "WRITE"). */
+const char *rperf_lsg_op_name(int method, int verb);
+
 /* Samples/s of an LSG paced at @rate_bps bits/s (the job key rate: one
  * wire SEND of @size bytes per sample); 0 for 0. */
 double rperf_lsg_rate_of_bps(double rate_bps, uint64_t size);

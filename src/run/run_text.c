@@ -20,6 +20,8 @@
 #include <rperf/report.h>
 
 #include "gen/bw_math.h"
+#include "gen/gen.h"
+#include "gen/lsg.h"
 #include "util/rate_text.h"
 
 #define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %11s %11s%s%s\n"
@@ -322,6 +324,32 @@ static void sched_note(FILE *f, const struct rperf_run_inst *in)
 			"");
 }
 
+/* An LSG's operations that completed inside their post: the rperf
+ * method's pairs (the advice: sequential), or postpoll's (the RTT of such
+ * a sample is the post's own time). */
+static void precompleted_line(FILE *f, const struct rperf_run_inst *in)
+{
+	const struct rperf_gen_spec *s = in->spec;
+	const char *op = rperf_lsg_op_name(s->test.method, s->verb);
+	bool seq = s->pair_order == RPERF_PAIR_SEQUENTIAL;
+	unsigned long long n = in->samples + in->warmup;
+
+	if (s->test.method == RPERF_METHOD_POSTPOLL) {
+		fprintf(f,
+			"warning: %s (%s): %llu %ss of %llu completed inside ibv_post_send (software RDMA): their RTT is the post's own time\n",
+			s->name, s->from, (unsigned long long)in->precompleted,
+			op, n);
+		return;
+	}
+	fprintf(f,
+		"warning: %s (%s): %llu wire and %llu loopback %ss of %llu completed inside ibv_post_send (software RDMA); %s%s%s\n",
+		s->name, s->from, (unsigned long long)in->precompleted,
+		(unsigned long long)in->loop_precompleted, op, n,
+		seq ? "pair_order = sequential times each " :
+		      "try pair_order = sequential",
+		seq ? op : "", seq ? " on its own" : "");
+}
+
 static void problems(FILE *f, const struct rperf_run_results *r)
 {
 	size_t i;
@@ -365,17 +393,7 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 				in->spec->name, in->spec->from,
 				(unsigned long long)in->nonpositive);
 		if (in->precompleted || in->loop_precompleted)
-			fprintf(f,
-				"warning: %s (%s): %llu wire and %llu loopback SENDs of %llu completed inside ibv_post_send (software RDMA)%s\n",
-				in->spec->name, in->spec->from,
-				(unsigned long long)in->precompleted,
-				(unsigned long long)in->loop_precompleted,
-				(unsigned long long)(in->samples + in->warmup),
-				strcmp(rperf_pair_order_name(
-					       in->spec->pair_order),
-				       "sequential") ?
-					"; try pair_order = sequential" :
-					"; pair_order = sequential times each SEND on its own");
+			precompleted_line(f, in);
 	}
 }
 

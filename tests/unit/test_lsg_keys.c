@@ -20,6 +20,7 @@
 #include "engine/proto.h"
 #include "engine/spec.h"
 #include "gen/gen.h"
+#include "gen/lsg.h"
 #include "gen/nic_ts.h"
 #include "job/job.h"
 
@@ -142,6 +143,16 @@ static void spec_methods(void **state)
 			assert_int_equal(
 				method_trip(RPERF_METHOD_POSTPOLL, v, ""), 0);
 	expect_bad("verb", json_string("write_imm")); /* no latency test */
+	/* what the reports call each sample's wire operation */
+	assert_string_equal(rperf_lsg_op_name(RPERF_METHOD_RPERF, 0), "SEND");
+	assert_string_equal(rperf_lsg_op_name(RPERF_METHOD_POSTPOLL, 0),
+			    "WRITE");
+	assert_string_equal(rperf_lsg_op_name(RPERF_METHOD_POSTPOLL,
+					      RPERF_VERB_READ),
+			    "READ");
+	assert_string_equal(rperf_lsg_op_name(RPERF_METHOD_POSTPOLL,
+					      RPERF_VERB_ATOMIC),
+			    "atomic");
 	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_READ,
 				     "method = postpoll"),
 			 EBADMSG);
