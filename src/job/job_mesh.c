@@ -190,7 +190,9 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	rc = job_keys_mesh(&g, m, mesh_special, &c);
 	if (rc)
 		goto free_mesh;
-	if (rperf_spec_sched_check(&g.spec, why, sizeof(why))) {
+	/* its probes are an LSG's: schedule, method with verb (spec_lsg.c) */
+	if (rperf_spec_sched_check(&g.spec, why, sizeof(why)) ||
+	    rperf_spec_lsg_check(&g.spec, false, why, sizeof(why))) {
 		rc = job_fail(m, s->line, s, NULL, "%s", why);
 		goto free_mesh;
 	}
