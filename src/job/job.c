@@ -239,6 +239,18 @@ static int check_atomic(struct job_gen *g, const struct job_msg *m)
 		RPERF_ATOMIC_SIZE);
 }
 
+/* atomic_op (rperf lat/bw -A) names the operation of verb = atomic. */
+static int check_atomic_op(const struct job_gen *g, const struct job_msg *m)
+{
+	const struct job_kv *kv = find_kv(g->sect, "atomic_op");
+
+	if (!kv || g->spec.verb == RPERF_VERB_ATOMIC)
+		return 0;
+	return job_fail(
+		m, kv->line, g->sect, "atomic_op",
+		"applies with verb = atomic only; set verb = atomic or leave it out");
+}
+
 /* An LSG's method with its verb (spec_lsg.c); verb = read or atomic
  * without a method measures by postpoll, as rperf lat --verb. */
 static int check_lsg(struct job_gen *g, const struct job_msg *m)
@@ -290,7 +302,8 @@ static int check_gen(const struct rperf_job *job, struct job_gen *g,
 				job->hosts[g->to].name,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
-	if (job_check_shape(g, m) || check_atomic(g, m) || check_lsg(g, m))
+	if (job_check_shape(g, m) || check_atomic(g, m) ||
+	    check_atomic_op(g, m) || check_lsg(g, m))
 		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");

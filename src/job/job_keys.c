@@ -55,6 +55,7 @@ static const struct job_enum completions = { rperf_completion_names, SIZE_MAX };
 static const struct job_enum verbs = { rperf_verb_names, RPERF_SPEC_VERBS };
 static const struct job_enum pair_orders = { rperf_pair_order_names, SIZE_MAX };
 static const struct job_enum stamps = { rperf_timestamps_names, SIZE_MAX };
+static const struct job_enum atomics = { rperf_atomic_names, SIZE_MAX };
 static const struct job_enum methods = { rperf_method_names, RPERF_METHOD_ALL };
 
 #define F(type, m) .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
@@ -129,6 +130,7 @@ static const struct job_key gen_keys[] = {
 	ENUM("method", L, S(test.method), methods),
 	KEY("iters", L, VT_COUNT, S(test.iters), 1, RPERF_SPEC_MAX_ITERS),
 	ENUM("verb", L | B | I, S(verb), verbs),
+	ENUM("atomic_op", L | B | I, S(test.atomic_op), atomics),
 	KEY("tx_depth", B | I, VT_COUNT, S(tx_depth), 1, RPERF_SPEC_MAX_DEPTH),
 	KEY("post_list", B | I, VT_COUNT, S(post_list), 1, 4096),
 	KEY("cq_mod", B | I, VT_COUNT, S(cq_mod), 1, RPERF_SPEC_MAX_DEPTH),

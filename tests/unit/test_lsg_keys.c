@@ -246,6 +246,9 @@ static void lsg_bad(const char *keys, const char *line, const char *want)
 
 static void job_methods(void **state)
 {
+	struct rperf_job *job;
+	char err[512] = "";
+
 	(void)state;
 	lsg_job("", RPERF_METHOD_RPERF, RPERF_VERB_SEND, 64, 0);
 	lsg_job("verb = write\ninline = 64\n", RPERF_METHOD_RPERF,
@@ -257,11 +260,21 @@ static void job_methods(void **state)
 		RPERF_VERB_READ, 4096, 0);
 	lsg_job("verb = atomic\n", RPERF_METHOD_POSTPOLL, RPERF_VERB_ATOMIC, 8,
 		0);
+	lsg_job("verb = atomic\natomic_op = CMP_AND_SWAP\n",
+		RPERF_METHOD_POSTPOLL, RPERF_VERB_ATOMIC, 8, 0);
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nverb = atomic\n"
+			  "atomic_op = cmp_and_swap\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	rperf_job_free(job);
 	lsg_bad("verb = read\nmethod = rperf\n", "t.ini:8",
 		"method = postpoll");
 	lsg_bad("method = pingpong\n", "t.ini:8", "rperf lat runs pingpong");
 	lsg_bad("method = all\n", "t.ini:8", "method");
 	lsg_bad("verb = write_imm\n", "t.ini:8", "not a latency test");
+	lsg_bad("atomic_op = cmp_and_swap\n", "t.ini:8",
+		"atomic_op: applies with verb = atomic only");
 	lsg_bad("verb = atomic\nsize = 64\n", "t.ini:9", "size = 8");
 }
 

@@ -19,7 +19,8 @@
 #    the payload): verb = write (the rperf method's WRITE pairs: RDMA
 #    WRITE Only 0x0a from h2, at least one per sample), verb = read (4 KiB,
 #    postpoll by default: RDMA READ Request 0x0c), verb = atomic (8 B:
-#    FETCH_ADD 0x14), inline = 64 with SENDs (SEND Only 0x04);
+#    FETCH_ADD 0x14; atomic_op = cmp_and_swap: COMPARE_SWAP 0x13),
+#    inline = 64 with SENDs (SEND Only 0x04);
 #    method = pingpong refused naming rperf lat, exit 2;
 #  - rdma_cm = 1 (rperf lat -R): mid-run `rdma resource show cm_id` lists
 #    rperf's connected ids at both ends of the wire QP, samples taken;
@@ -167,6 +168,7 @@ verb_ok() {
 verb_write() { verb_ok vw $'verb = write\n' 0x0a rperf write; }
 verb_read() { verb_ok vr $'verb = read\nsize = 4K\n' 0x0c postpoll read; }
 verb_atomic() { verb_ok va $'verb = atomic\n' 0x14 postpoll atomic; }
+verb_cas() { verb_ok vc $'verb = atomic\natomic_op = cmp_and_swap\n' 0x13 postpoll atomic; }
 send_inline() { verb_ok vi $'inline = 64\n' 0x04 rperf send; }
 no_pingpong() {
 	job pp 2s $'method = pingpong\n'
@@ -226,6 +228,7 @@ check "two hosts on one device: the LSG refuses the loopback"       same_device
 check "verb = write: WRITE pairs, RDMA WRITEs on the wire"          verb_write
 check "verb = read: postpoll READs on the wire"                     verb_read
 check "verb = atomic: postpoll FETCH_ADDs on the wire"              verb_atomic
+check "atomic_op = cmp_and_swap: COMPARE_SWAPs on the wire"         verb_cas
 check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
