@@ -326,13 +326,14 @@ static void sched_note(FILE *f, const struct rperf_run_inst *in)
 
 /* An LSG's operations that completed inside their post: the rperf
  * method's pairs (the advice: sequential), or postpoll's (the RTT of such
- * a sample is the post's own time). */
+ * a sample is the post's own time). Of the counted samples: the warm-up's
+ * are dropped with their counts (gen_lsg.c). */
 static void precompleted_line(FILE *f, const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
 	const char *op = rperf_lsg_op_name(s->test.method, s->verb);
 	bool seq = s->pair_order == RPERF_PAIR_SEQUENTIAL;
-	unsigned long long n = in->samples + in->warmup;
+	unsigned long long n = in->samples;
 
 	if (s->test.method == RPERF_METHOD_POSTPOLL) {
 		fprintf(f,
