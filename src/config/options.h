@@ -28,6 +28,16 @@ enum rperf_opt_type {
 	RPERF_OT_STR_LIST, /* struct rperf_str_list: repeatable, appended */
 };
 
+/* Whose value an option is when both sides of rperf lat/bw may be given it
+ * (session/session_parity.h: same flags on both sides). */
+enum rperf_opt_scope {
+	RPERF_SCOPE_RUN = 0, /* the run's: a server given it checks the
+			      * client's value against its own */
+	RPERF_SCOPE_HOST, /* each side its own (device, port, placement...) */
+	RPERF_SCOPE_CLIENT, /* the client's report, thresholds or connecting:
+			     * a server accepts and ignores it */
+};
+
 struct rperf_opt {
 	const char *name; /* long name (also the JSON config key) */
 	int letter; /* short letter (perftest's meaning), 0 if none */
@@ -42,8 +52,7 @@ struct rperf_opt {
 	const char *dflt; /* default as shown in --help, NULL if none */
 	const char *implies; /* long name of a flag this option also sets */
 	const char *bare; /* value when given without one (optional arg) */
-	unsigned int server : 1; /* lat/bw server: its own value, never checked
-				  * against the client's (session_parity.h) */
+	enum rperf_opt_scope scope;
 	unsigned int pow2 : 1; /* SIZE: must be a power of two */
 };
 

@@ -89,6 +89,7 @@ const struct rperf_opt rperf_opts_bw[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = T,
 	  .off = OFF(report_gbits),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Report Gb/sec (10^9 bit/s) instead of MB/sec (2^20 B/s, perftest's MB). lat: accepted and ignored with a note." },
 	{ .name = "interval",
 	  .type = RPERF_OT_TIME,
@@ -98,11 +99,13 @@ const struct rperf_opt rperf_opts_bw[] = {
 	  .max = 3600 * NS_S,
 	  .unit = NS_S,
 	  .metavar = "TIME",
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Print a report line every TIME (a bare number is seconds)." },
 	{ .name = "jsonl",
 	  .type = RPERF_OT_FLAG,
 	  .cmds = B,
 	  .off = OFF(jsonl),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Print the --interval lines and the totals as JSON lines." },
 };
 
