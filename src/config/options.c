@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The option table is split by topic into options_*.c; this file lists the
+ * The key table is split by topic into options_*.c; this file lists the
  * groups in --help order and indexes them as one table.
  */
 #include "config/options.h"
@@ -29,22 +29,24 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_limits, &rperf_nopts_limits },
 	{ rperf_opts_scale, &rperf_nopts_scale },
 	{ rperf_opts_fleet, &rperf_nopts_fleet },
+	{ rperf_opts_job, &rperf_nopts_job }, /* last: job files only */
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+#define NCLI (NGROUPS - 1) /* the groups with command-line options */
 
 size_t rperf_opt_count(void)
 {
 	size_t n = 0;
 
-	for (size_t g = 0; g < NGROUPS; g++)
+	for (size_t g = 0; g < NCLI; g++)
 		n += *groups[g].n;
 	return n;
 }
 
 const struct rperf_opt *rperf_opt_at(size_t i)
 {
-	for (size_t g = 0; g < NGROUPS; g++) {
+	for (size_t g = 0; g < NCLI; g++) {
 		if (i < *groups[g].n)
 			return &groups[g].opts[i];
 		i -= *groups[g].n;
@@ -56,7 +58,7 @@ size_t rperf_opt_index(const struct rperf_opt *o)
 {
 	size_t base = 0;
 
-	for (size_t g = 0; g < NGROUPS; g++) {
+	for (size_t g = 0; g < NCLI; g++) {
 		if (o >= groups[g].opts && o < groups[g].opts + *groups[g].n)
 			return base + (size_t)(o - groups[g].opts);
 		base += *groups[g].n;
@@ -70,4 +72,30 @@ const struct rperf_opt *rperf_opt_find(const char *name)
 		if (strcmp(rperf_opt_at(i)->name, name) == 0)
 			return rperf_opt_at(i);
 	return NULL;
+}
+
+const struct rperf_opt *rperf_key_next(struct rperf_key_iter *it)
+{
+	for (; it->group < NGROUPS; it->group++, it->i = 0)
+		if (it->i < *groups[it->group].n)
+			return &groups[it->group].opts[it->i++];
+	return NULL;
+}
+
+void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v)
+{
+	const struct rperf_opt_job *j = &o->job;
+
+	if (j->type == RPERF_OT_NONE)
+		*v = (struct rperf_job_view){ o->type,	  o->min,   o->max,
+					      o->choices, SIZE_MAX, j->word };
+	else
+		*v = (struct rperf_job_view){
+			j->type,
+			j->min,
+			j->max,
+			j->choices,
+			j->nchoices ? j->nchoices : SIZE_MAX,
+			j->word
+		};
 }

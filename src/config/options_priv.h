@@ -23,6 +23,25 @@
 #define I RPERF_CMD_INFO
 #define C RPERF_CMD_COMPARE
 
+/* job-file sections (.job.sects) */
+#define GL RPERF_SECT_GLOBAL
+#define HO RPERF_SECT_HOST
+#define G RPERF_SECT_GEN
+#define LS RPERF_SECT_LSG
+#define BS RPERF_SECT_BSG
+#define IN RPERF_SECT_INCAST
+#define ME RPERF_SECT_MESH
+/* a job-file key's field (.job.dest, .off, .width) */
+#define JFIELD(dest_, type, m) \
+	.dest = dest_, .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
+#define JSPEC(m) JFIELD(RPERF_JOB_SPEC, struct rperf_gen_spec, m)
+#define JGLOBAL(m) JFIELD(RPERF_JOB_GLOBAL, struct rperf_job_global, m)
+#define JHOST(m) JFIELD(RPERF_JOB_HOST, struct rperf_host_sel, m)
+/* a NUMA node in a job file, auto = -1 */
+#define JOB_NODE                                                     \
+	.type = RPERF_OT_INT, .min = -1, .max = RPERF_SPEC_MAX_NODE, \
+	.word = "auto"
+
 /* help, version, device and connection */
 extern const struct rperf_opt rperf_opts_conn[];
 extern const size_t rperf_nopts_conn;
@@ -62,5 +81,8 @@ extern const size_t rperf_nopts_scale;
 /* offline job checks and the monitoring export */
 extern const struct rperf_opt rperf_opts_fleet[];
 extern const size_t rperf_nopts_fleet;
+/* the keys only job files have (no command-line spelling) */
+extern const struct rperf_opt rperf_opts_job[];
+extern const size_t rperf_nopts_job;
 
 #endif
