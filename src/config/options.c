@@ -82,6 +82,28 @@ const struct rperf_opt *rperf_key_next(struct rperf_key_iter *it)
 	return NULL;
 }
 
+size_t rperf_job_keys(unsigned int bits, const struct rperf_opt **out,
+		      size_t max)
+{
+	struct rperf_key_iter it = { 0 };
+	const struct rperf_opt *o;
+	size_t n = 0;
+
+	while ((o = rperf_key_next(&it))) {
+		size_t i = n;
+
+		if (!o->job.name || !(o->job.sects & bits))
+			continue;
+		for (; i > 0 && out[i - 1]->job.rank > o->job.rank; i--)
+			if (i < max)
+				out[i] = out[i - 1];
+		if (i < max)
+			out[i] = o;
+		n += n < max;
+	}
+	return n;
+}
+
 void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v)
 {
 	const struct rperf_opt_job *j = &o->job;

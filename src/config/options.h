@@ -143,6 +143,12 @@ struct rperf_key_iter {
 };
 const struct rperf_opt *rperf_key_next(struct rperf_key_iter *it);
 
+/* The job-file keys that sections of key bits @bits take (a [mesh]'s: its
+ * own and the LSG keys), in rank order: up to @max into @out. Returns how
+ * many were stored. */
+size_t rperf_job_keys(unsigned int bits, const struct rperf_opt **out,
+		      size_t max);
+
 /* The value description of @o's job-file half: its own, or (type NONE)
  * the command line's. */
 struct rperf_job_view {

@@ -205,6 +205,42 @@ static const struct rperf_opt *key_of(enum job_sect_type t, const char *name)
 	return found;
 }
 
+/* The section types whose keys are in the key table, in the order of the
+ * man page ([switch]'s one key, counters, is job_switch.c's). */
+static const enum job_sect_type sect_order[] = {
+	JOB_SECT_GLOBAL, JOB_SECT_HOST,	  JOB_SECT_LSG,
+	JOB_SECT_BSG,	 JOB_SECT_INCAST, JOB_SECT_MESH
+};
+#define NSECT (sizeof(sect_order) / sizeof(sect_order[0]))
+
+const char *rperf_job_sect_name(size_t i)
+{
+	return i < NSECT ? job_sect_type_name(sect_order[i]) : NULL;
+}
+
+/* Does a section of type @t take @o (a mesh neither from/count/to, which
+ * it plans itself, nor its LSGs' schedule)? */
+static bool takes(enum job_sect_type t, const struct rperf_opt *o)
+{
+	if (t != JOB_SECT_MESH || (o->job.sects & JOB_SECT_MESH))
+		return true;
+	return o->job.type != RPERF_OT_SPECIAL && key_of(t, o->job.name) == o;
+}
+
+size_t rperf_job_sect_keys(size_t i, const char **out, size_t max)
+{
+	const struct rperf_opt *keys[64];
+	size_t n, k, m = 0;
+
+	if (i >= NSECT)
+		return 0;
+	n = rperf_job_keys(sect_keys(sect_order[i]), keys, 64);
+	for (k = 0; k < n && m < max; k++)
+		if (takes(sect_order[i], keys[k]))
+			out[m++] = keys[k]->job.name;
+	return m;
+}
+
 bool job_key_known(enum job_sect_type t, const char *key)
 {
 	return key_of(t, key) != NULL;
@@ -293,36 +329,12 @@ static const char *mask_name(unsigned sects)
 	return job_sect_type_name(sects);
 }
 
-/* The job-file keys whose sections match @bits (all: ~0u), at most @max,
- * in the order of their rank. */
-static size_t keys_ranked(unsigned bits, const struct rperf_opt **out,
-			  size_t max)
-{
-	struct rperf_key_iter it = { 0 };
-	const struct rperf_opt *o;
-	size_t n = 0;
-
-	while ((o = rperf_key_next(&it))) {
-		size_t i = n;
-
-		if (!o->job.name || !(o->job.sects & bits))
-			continue;
-		for (; i > 0 && out[i - 1]->job.rank > o->job.rank; i--)
-			if (i < max)
-				out[i] = out[i - 1];
-		if (i < max)
-			out[i] = o;
-		n += n < max;
-	}
-	return n;
-}
-
 static int unknown_key(const struct job_sect *s, const struct job_kv *kv,
 		       const struct job_msg *m)
 {
 	const struct rperf_opt *keys[96];
 	const char *cands[32], *near;
-	size_t nkeys = keys_ranked(~0u, keys, 96), n = 0, len = 0;
+	size_t nkeys = rperf_job_keys(~0u, keys, 96), n = 0, len = 0;
 	unsigned bits = sect_keys(s->type);
 	char list[256];
 
