@@ -10,31 +10,6 @@
 #include "session/session_ctrl.h"
 #include "session/session.h"
 
-/* -R, client: where the connections go from and to (rperf lat's rules). */
-static int cm_client(struct rperf_gen_conn *c,
-		     const struct rperf_cli_config *cfg, char *err,
-		     size_t errlen)
-{
-	c->cm = calloc(c->nqp, sizeof(*c->cm));
-	if (!c->cm)
-		return ENOMEM;
-	c->cm_dst = cfg->host;
-	c->cm_port = (uint16_t)cfg->tcp_port;
-	return rperf_cm_source(c->dev, cfg->source_ip, c->cm_src,
-			       sizeof(c->cm_src), err, errlen);
-}
-
-/* -R, server: listen on the device's address before the client connects. */
-static int cm_server(struct rperf_gen_conn *c, uint16_t port, char *err,
-		     size_t errlen)
-{
-	c->cm = calloc(c->nqp, sizeof(*c->cm));
-	if (!c->cm)
-		return ENOMEM;
-	c->cm_server = true;
-	return rperf_cm_listen_dev(&c->cm[0], c->dev, port, err, errlen);
-}
-
 int rperf_bw_conn_client(struct rperf_gen_conn *c,
 			 const struct rperf_cli_config *cfg, uint64_t max_size,
 			 char *err, size_t errlen)
@@ -72,8 +47,10 @@ int rperf_bw_conn_client(struct rperf_gen_conn *c,
 	if (!rc)
 		rc = rperf_gen_conn_open(c, &q, (size_t)cfg->qps, access, err,
 					 errlen);
-	if (!rc && cfg->rdma_cm)
-		rc = cm_client(c, cfg, err, errlen);
+	if (!rc && cfg->rdma_cm) /* from -z, else our GID's address */
+		rc = rperf_gen_conn_cm_dial(c, cfg->source_ip, cfg->host,
+					    (uint16_t)cfg->tcp_port, err,
+					    errlen);
 	if (rc)
 		rperf_bw_conn_close(c);
 	return rc;
@@ -117,7 +94,8 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 					 IBV_ACCESS_LOCAL_WRITE | q.access, err,
 					 errlen);
 	if (!rc && p->test.rdma_cm)
-		rc = cm_server(c, (uint16_t)cfg->tcp_port, err, errlen);
+		rc = rperf_gen_conn_cm_listen(c, (uint16_t)cfg->tcp_port, err,
+					      errlen);
 	if (rc)
 		rperf_bw_conn_close(c);
 	return rc;
@@ -125,10 +103,6 @@ int rperf_bw_conn_server(struct rperf_gen_conn *c,
 
 void rperf_bw_conn_close(struct rperf_gen_conn *c)
 {
-	/* the server's cm[0] owns the channel the others' events use */
-	for (size_t i = c->cm ? c->nqp : 0; i-- > 0;)
-		rperf_cm_close(&c->cm[i]);
-	free(c->cm);
 	rperf_gen_conn_free(c);
 	rperf_dev_close(c->dev);
 	memset(c, 0, sizeof(*c));
@@ -236,21 +210,14 @@ int rperf_bw_connect_all(struct rperf_gen_conn *c,
 			 const struct rperf_bw_peer *peer, char *err,
 			 size_t errlen)
 {
-	const int ms = RPERF_SESSION_TIMEOUT_MS / 2;
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < c->nqp; i++) {
-		if (!c->cm)
-			rc = rperf_qp_connect(c->qp[i], c->dev, &c->vcfg,
-					      &peer->ep[i], err, errlen);
-		else if (c->cm_server)
-			rc = rperf_cm_accept_on(&c->cm[0], &c->cm[i], c->qp[i],
-						&c->vcfg, ms, err, errlen);
-		else
-			rc = rperf_cm_connect(&c->cm[i], c->qp[i], &c->vcfg,
-					      c->cm_src, c->cm_dst, c->cm_port,
-					      ms, err, errlen);
-	}
+	if (c->cm)
+		return rperf_gen_conn_cm_connect(
+			c, RPERF_SESSION_TIMEOUT_MS / 2, err, errlen);
+	for (size_t i = 0; !rc && i < c->nqp; i++)
+		rc = rperf_qp_connect(c->qp[i], c->dev, &c->vcfg, &peer->ep[i],
+				      err, errlen);
 	return rc;
 }
 

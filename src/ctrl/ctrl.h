@@ -256,6 +256,9 @@ struct rperf_ctrl_endpoint {
 	/* optional "access": RPERF_EP_* remote access the buffer grants;
 	 * 0 = not said (an rperf older than --verb read/atomic) */
 	uint32_t access;
+	/* optional "cm_port": the rdma_cm port this end listens on for its
+	 * QPs (a sink of rdma_cm = true); 0 = none */
+	uint16_t cm_port;
 };
 
 #define RPERF_EP_REMOTE_WRITE 1u

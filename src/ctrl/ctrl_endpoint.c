@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* ENDPOINT message: queue pair connection info. */
+/* ENDPOINT message: queue pair connection info (and, optional, the
+ * buffer's access and the rdma_cm port its end listens on). */
 #include <errno.h>
 #include <string.h>
 
@@ -49,6 +50,9 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 			    rperf_ctrl_set_u64(obj, "access",
 					       ep->access &
 						       RPERF_EP_ACCESS_ALL);
+	if (ep->cm_port) /* optional: an end that listens on rdma_cm */
+		ret = ret ? ret :
+			    rperf_ctrl_set_u64(obj, "cm_port", ep->cm_port);
 	if (ret) {
 		json_decref(obj);
 		return ret;
@@ -74,7 +78,7 @@ int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
 	struct rperf_ctrl_endpoint ep = { 0 };
 	char gid[GID_HEX_LEN + 1];
 	const json_t *p;
-	uint32_t lid;
+	uint32_t lid, port = 0;
 
 	if (!m || !out)
 		return EINVAL;
@@ -96,6 +100,10 @@ int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
 	if (json_object_get(p, "access") &&
 	    get_u32(p, "access", RPERF_EP_ACCESS_ALL, &ep.access))
 		return EBADMSG;
+	if (json_object_get(p, "cm_port") &&
+	    (get_u32(p, "cm_port", UINT16_MAX, &port) || !port))
+		return EBADMSG;
+	ep.cm_port = (uint16_t)port;
 	ep.lid = (uint16_t)lid;
 	*out = ep;
 	return 0;

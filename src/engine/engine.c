@@ -50,11 +50,38 @@ int rperf_engine_conn_eps(const struct rperf_gen_inst *g,
 	out->qps = calloc(c->nqp, sizeof(*out->qps));
 	if (!out->qps)
 		return ENOMEM;
-	for (size_t i = 0; i < c->nqp; i++)
+	for (size_t i = 0; i < c->nqp; i++) {
 		rperf_engine_ep(g, c->qp[i], offer_buf ? &c->buf : NULL,
 				&out->qps[i]);
+		out->qps[i].cm_port = c->cm_server ? c->cm_port : 0;
+	}
 	out->nqps = c->nqp;
 	return 0;
+}
+
+/* rdma_cm = true: the sink accepts (it listens since setup), the source
+ * dials the address of the sink's GID at the port its endpoints say. */
+static int conn_cm(struct rperf_gen_conn *c,
+		   const struct rperf_proto_inst_eps *peer, char *err,
+		   size_t errlen)
+{
+	char dst[64];
+	int rc = 0;
+
+	if (!c->cm_server) {
+		if (rperf_cm_gid_text(peer->qps[0].gid, dst, sizeof(dst)) ||
+		    !peer->qps[0].cm_port) {
+			snprintf(
+				err, errlen,
+				"rdma_cm: the sink has no IPv4 GID or listens on no rdma_cm port (an agent without rdma_cm = true)");
+			return EPROTO;
+		}
+		rc = rperf_gen_conn_cm_dial(c, NULL, dst, peer->qps[0].cm_port,
+					    err, errlen);
+	}
+	return rc ? rc :
+		    rperf_gen_conn_cm_connect(c, RPERF_ENGINE_CM_TIMEOUT_MS,
+					      err, errlen);
 }
 
 int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
@@ -71,6 +98,8 @@ int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
 			 peer->nqps, us, c->nqp);
 		return EINVAL;
 	}
+	if (g->spec.test.rdma_cm)
+		return conn_cm(c, peer, err, errlen);
 	for (size_t i = 0; !rc && i < c->nqp; i++) {
 		struct rperf_endpoint ep;
 
@@ -368,6 +397,30 @@ static int peers_check(struct rperf_engine *e,
 	return 0;
 }
 
+/* Instance @i's place in the connect order: by id, then by index. */
+static uint64_t connect_key(const struct rperf_engine *e, size_t i)
+{
+	return (uint64_t)e->inst[i].spec.id << 32 | (uint64_t)i;
+}
+
+/* The instance after key @after (0 with @first: the first one) in id
+ * order, so that two agents whose QPs meet through rdma_cm (one accepts
+ * while the other dials) never wait for each other; e->n if none. */
+static size_t next_by_id(const struct rperf_engine *e, uint64_t after,
+			 bool first)
+{
+	size_t best = e->n;
+
+	for (size_t i = 0; i < e->n; i++) {
+		uint64_t k = connect_key(e, i);
+
+		if ((first || k > after) &&
+		    (best == e->n || k < connect_key(e, best)))
+			best = i;
+	}
+	return best;
+}
+
 int rperf_engine_connect(struct rperf_engine *e,
 			 const struct rperf_proto_eps *peers, char *err,
 			 size_t errlen)
@@ -375,7 +428,8 @@ int rperf_engine_connect(struct rperf_engine *e,
 	size_t i;
 	int rc = peers_check(e, peers, err, errlen);
 
-	for (i = 0; !rc && i < e->n; i++) {
+	for (i = next_by_id(e, 0, true); !rc && i < e->n;
+	     i = next_by_id(e, connect_key(e, i), false)) {
 		struct rperf_gen_inst *g = &e->inst[i];
 		const struct rperf_proto_inst_eps *p =
 			rperf_proto_eps_find(peers, g->spec.id, g->role);

@@ -6,8 +6,10 @@
  *   rperf_engine_create()    open the device, setup every instance (QPs,
  *                            MRs, receives posted): nothing runs yet
  *   rperf_engine_endpoints() the local QPs for ENDPOINTS
- *   rperf_engine_connect()   connect every QP to its peer (CONNECT); the
- *                            sink thread starts: sinks are live once ARMED
+ *   rperf_engine_connect()   connect every QP to its peer (CONNECT), the
+ *                            instances in id order (rdma_cm: one end
+ *                            accepts what the other dials); the sink
+ *                            thread starts: sinks are live once ARMED
  *   rperf_engine_go()        start one thread per source at the barrier
  *   rperf_engine_fd()        readable when a source thread ended (eventfd)
  *   rperf_engine_stop()      stop flag, join every thread
@@ -53,6 +55,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +71,7 @@
 #define RPERF_ENGINE_MAX_STALL_NS (60ull * 1000000000ull)
 #define RPERF_ENGINE_BSG_TAIL_NS RPERF_PROTO_BSG_TAIL_NS
 #define RPERF_ENGINE_STOP_GRACE_NS 300000000ull
+#define RPERF_ENGINE_CM_TIMEOUT_MS 20000 /* each rdma_cm step of a QP */
 
 struct rperf_engine;
 struct rperf_gen_inst;
@@ -132,6 +136,9 @@ struct rperf_gen_inst {
 	bool started, ended;
 	volatile sig_atomic_t aborted; /* QPs flushed by rperf_engine_stop */
 	uint64_t start_at_ns; /* CLOCK_MONOTONIC */
+	/* sinks: GO's t0 (CLOCK_MONOTONIC), 0 before GO; set by
+	 * rperf_engine_go while the sink thread reads it */
+	_Atomic uint64_t go_ns;
 	uint64_t woke_ns; /* when its thread passed start_at_ns; 0: never */
 	struct rperf_engine *engine;
 	/* results */
@@ -159,7 +166,8 @@ int rperf_engine_conn_eps(const struct rperf_gen_inst *g,
 			  const struct rperf_gen_conn *c, bool offer_buf,
 			  struct rperf_proto_inst_eps *out);
 /* Connect QP i of @c to @peer's QP i (the same count, else EINVAL naming
- * both ends): 0 or errno with @err. */
+ * both ends); with the spec's rdma_cm through rdma_cm (a sink's @c
+ * listening since its setup). 0 or errno with @err. */
 int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
 			      struct rperf_gen_conn *c,
 			      const struct rperf_proto_inst_eps *peer,

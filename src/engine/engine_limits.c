@@ -40,6 +40,7 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 		q[0] = (struct rperf_pin_req){ .qps = s->qps,
 					       .send_depth = s->tx_depth,
 					       .recv_depth = 1,
+					       .inline_size = s->inline_size,
 					       .buf_bytes = s->size };
 	} else {
 		q[0] = (struct rperf_pin_req){

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * BSG source: spec.qps QPs, rperf_bsg_run() open loop with tx_depth,
- * cq_mod, post_list, the rate limit (rate_bps / (8 * size) messages per
+ * cq_mod, post_list, inline (messages up to spec.inline_size), the rate limit (rate_bps / (8 * size) messages per
  * second), the on/off phases (on_ns, off_ns: counted from its first post)
  * and completion events when completion = event. It runs warm-up
  * and measurement in one call (warmup_ns + duration_ns, plus the tail of
@@ -57,6 +57,7 @@ static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	struct rperf_qp_cfg q = {
 		.send_depth = g->spec.tx_depth,
 		.recv_depth = 1,
+		.inline_size = g->spec.inline_size,
 		.send_events = g->spec.completion == RPERF_COMPLETION_EVENT,
 	};
 	struct bsg_src *b = calloc(1, sizeof(*b));

@@ -311,8 +311,10 @@ struct rperf_proto_result {
 	/* "intervals" (optional, LSG): [[start_ns from GO, samples, p50_ns,
 	 * p99_ns, max_ns], ...], owned */
 	struct rperf_lsg_series series;
-	/* "intervals" (optional, BSG source): [[start_ns from GO, dur_ns,
-	 * messages, bytes], ...] completed per interval, owned */
+	/* "intervals" (optional, BSG): [[start_ns from GO, dur_ns,
+	 * messages, bytes], ...] per interval, owned: a source's completed,
+	 * a sink's received (older agents send none from a sink, older
+	 * controllers ignore a sink's) */
 	struct rperf_bsg_series bsg_series;
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;

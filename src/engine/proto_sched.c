@@ -69,8 +69,9 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
 	return 0;
 }
 
-/* An LSG's row: start_ns, samples, p50, p99, max; a BSG's: start_ns,
- * dur_ns, messages, bytes. Every value an integer >= 0. */
+/* An LSG's row: start_ns, samples, p50, p99, max; a BSG's (source: sent,
+ * sink: received): start_ns, dur_ns, messages, bytes. Every value an
+ * integer >= 0 but an LSG's RTTs. */
 static size_t row_width(const struct rperf_proto_result *r)
 {
 	return r->kind == RPERF_GEN_LSG ? 5 : 4;
@@ -126,11 +127,15 @@ int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 	return json_object_set_new(o, "intervals", a) ? ENOMEM : 0;
 }
 
+/* The times of a row (its start; a BSG's duration): at most this, as the
+ * REPORT's seconds (1e9 s). */
+#define MAX_ROW_NS 1000000000000000000ll
+
 /* One row of @w integers, the first @unsigned_cols of them >= 0 (an LSG's
- * p50, p99 and max are RTTs, which Equation 1 can make <= 0): 0 or
- * EBADMSG. */
+ * p50, p99 and max are RTTs, which Equation 1 can make <= 0), the first
+ * @time_cols of them at most MAX_ROW_NS: 0 or EBADMSG. */
 static int row_read(const json_t *e, size_t w, size_t unsigned_cols,
-		    json_int_t *x)
+		    size_t time_cols, json_int_t *x)
 {
 	if (!json_is_array(e) || json_array_size(e) != w)
 		return EBADMSG;
@@ -140,7 +145,8 @@ static int row_read(const json_t *e, size_t w, size_t unsigned_cols,
 		if (!json_is_integer(n))
 			return EBADMSG;
 		x[k] = json_integer_value(n);
-		if (k < unsigned_cols && x[k] < 0)
+		if ((k < unsigned_cols && x[k] < 0) ||
+		    (k < time_cols && x[k] > MAX_ROW_NS))
 			return EBADMSG;
 	}
 	return 0;
@@ -193,16 +199,16 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 		return ENOMEM;
 	r->series.cap = n ? n : 1;
 	for (size_t i = 0; !rc && i < n; i++) {
-		rc = row_read(json_array_get(a, i), w,
-			      r->kind == RPERF_GEN_LSG ? 2 : w, x);
+		bool lsg = r->kind == RPERF_GEN_LSG;
+
+		rc = row_read(json_array_get(a, i), w, lsg ? 2 : w, lsg ? 1 : 2,
+			      x);
 		if (rc)
 			snprintf(
 				why, whylen,
-				"instances[%zu]: 'intervals'[%zu] not %zu integers (%s)",
+				"instances[%zu]: 'intervals'[%zu] not %zu integers (%s, times <= 1e18 ns)",
 				idx, i, w,
-				r->kind == RPERF_GEN_LSG ?
-					"start and samples >= 0" :
-					"each >= 0");
+				lsg ? "start and samples >= 0" : "each >= 0");
 		else
 			rc = row_put(r, x);
 	}

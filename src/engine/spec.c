@@ -150,12 +150,6 @@ static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
 		}
 }
 
-/* The verbs a spec may name: a PLAN's BSG, or every verb for lat/bw. */
-static size_t nverbs(bool test)
-{
-	return test ? RPERF_VERB_ATOMIC + 1 : RPERF_SPEC_VERBS;
-}
-
 static uint64_t num_get(const struct rperf_gen_spec *s, const struct num_key *k)
 {
 	const char *p = (const char *)s + k->off;
@@ -265,16 +259,22 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			return EBADMSG;
 		}
 	}
-	if (s->verb < 0 || (size_t)s->verb >= nverbs(test)) {
+	if (s->verb < 0 || s->verb >= (int)RPERF_SPEC_VERBS) {
 		snprintf(why, wl, "'verb' %d is not a verb a %s runs", s->verb,
 			 test ? "test" : "plan");
 		return EBADMSG;
 	}
-	if (test && rperf_test_spec_check(s, why, wl))
+	if (test ? rperf_test_spec_check(s, why, wl) :
+		   rperf_spec_plan_keys_check(s, why, wl))
 		return EBADMSG;
 	if (!mtu_ok(s->path.mtu)) {
 		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
 			 s->path.mtu);
+		return EBADMSG;
+	}
+	if (s->inline_size > RPERF_SPEC_MAX_INLINE) {
+		snprintf(why, wl, "'inline' %u is above %u", s->inline_size,
+			 RPERF_SPEC_MAX_INLINE);
 		return EBADMSG;
 	}
 	if (s->post_list > s->tx_depth) {
@@ -341,6 +341,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
 	if (!rc)
 		rc = set_nodes(o, s->cpu_node, s->mem_node);
+	if (!rc && s->inline_size)
+		rc = rperf_ctrl_set_u64(o, "inline", s->inline_size);
 	if (!rc)
 		rc = rperf_spec_sched_encode(s, o);
 	if (!rc)
@@ -420,6 +422,22 @@ static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
 	return 0;
 }
 
+/* "inline": optional, absent = 0. */
+static int get_inline(const json_t *o, struct rperf_gen_spec *s, char *why,
+		      size_t wl)
+{
+	uint64_t v = 0;
+
+	if (json_object_get(o, "inline") &&
+	    rperf_ctrl_get_u64(o, "inline", 0, RPERF_SPEC_MAX_INLINE, &v)) {
+		snprintf(why, wl, "'inline' not an integer in [0, %u]",
+			 RPERF_SPEC_MAX_INLINE);
+		return EBADMSG;
+	}
+	s->inline_size = (uint32_t)v;
+	return 0;
+}
+
 static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		       char *why, size_t whylen)
 {
@@ -434,7 +452,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		snprintf(why, whylen, "a generator spec must be an object");
 		return EBADMSG;
 	}
-	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) : 0;
+	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) :
+		    rperf_spec_plan_keys_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = get_nums(obj, test, &t, why, whylen);
 	if (!rc)
@@ -449,7 +468,7 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_enum(obj, "pair_order", rperf_pair_order_names,
 			      SIZE_MAX, &t.pair_order, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "verb", rperf_verb_names, nverbs(test),
+		rc = get_enum(obj, "verb", rperf_verb_names, RPERF_SPEC_VERBS,
 			      &t.verb, why, whylen);
 	if (!rc)
 		rc = get_name(obj, "name", t.name, why, whylen);
@@ -468,6 +487,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
 	if (!rc)
 		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
+	if (!rc)
+		rc = get_inline(obj, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
 	if (!rc)

@@ -70,7 +70,8 @@ struct rperf_test_spec {
 	uint64_t iters; /* "iters": messages per QP; 0: duration_ns */
 	bool infinite; /* "infinite": until the client says DONE */
 	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default */
-	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm */
+	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm (a
+			 PLAN's BSG too: rperf_spec_plan_keys_decode) */
 	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */
 	bool reversed; /* "reversed": only the "to" end sends (--reversed) */
 };
@@ -93,11 +94,16 @@ struct rperf_gen_spec {
 	int pair_order; /* "pair_order": "alternate"|"wire_first"|
 			   "loop_first"|"sequential" (enum rperf_pair_order) */
 	/* BSG */
-	int verb; /* "verb": "send"|"write"|"write_imm" (enum rperf_verb) */
+	int verb; /* "verb": "send"|"write"|"write_imm"|"read"|"atomic"
+		     (enum rperf_verb) */
 	uint32_t tx_depth; /* "tx_depth" >= 1 */
 	uint32_t cq_mod; /* "cq_mod" >= 1 */
 	uint32_t post_list; /* "post_list" >= 1 */
 	uint32_t qps; /* "qps" >= 1 */
+	uint32_t inline_size; /* "inline": messages up to this size are
+				 posted inline (the source's QPs ask for
+				 it); optional, absent = 0: none; <=
+				 RPERF_SPEC_MAX_INLINE */
 	double rate_bps; /* "rate_bps": offered bits/s, 0 = unlimited; an
 			    LSG paces its samples with it (one wire SEND of
 			    size bytes every 8 * size / rate_bps s) */
@@ -150,10 +156,11 @@ const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
 extern const struct rperf_name rperf_completion_names[]; /* index = value */
 
-/* The verbs a BSG of rperf run sends: send, write, write_imm (the first
- * RPERF_SPEC_VERBS of rperf_verb_names). Names of pair orders and verbs:
- * gen/gen.h. */
-#define RPERF_SPEC_VERBS (RPERF_VERB_WRITE_IMM + 1)
+/* The verbs a BSG sends, of rperf run as of rperf bw: send, write,
+ * write_imm, read, atomic (the first RPERF_SPEC_VERBS of
+ * rperf_verb_names; atomic: 8 B messages, "atomic_op" in the spec). Names
+ * of pair orders and verbs: gen/gen.h. */
+#define RPERF_SPEC_VERBS (RPERF_VERB_ATOMIC + 1)
 
 /* Name -> value (the wire and job-file names; either spelling of
  * gen/gen.h): 0 or EINVAL. */
@@ -169,6 +176,7 @@ int rperf_verb_parse(const char *name, int *out);
 #define RPERF_SPEC_MAX_TIME_NS (86400ull * 1000000000ull) /* a day */
 #define RPERF_SPEC_MAX_DEPTH 65536u /* tx_depth, cq_mod, post_list */
 #define RPERF_SPEC_MAX_QPS 256u
+#define RPERF_SPEC_MAX_INLINE 65536u /* inline (rperf bw -I's bound) */
 #define RPERF_SPEC_MAX_RATE_BPS 1e13 /* 10 Tb/s */
 #define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
 #define RPERF_SPEC_MAX_NODE 1023 /* cpu_node, mem_node <= this */
@@ -200,6 +208,14 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t whylen);
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
+/* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add)
+ * and "rdma_cm" (absent = false): 0 or EBADMSG with @why. A PLAN's checks
+ * of them: rdma_cm only on a BSG; an atomic BSG's messages are its 8 B
+ * operand, of one size. 0 or EBADMSG with @why naming the key. */
+int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
+				char *why, size_t whylen);
+int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
+			       size_t whylen);
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

@@ -2,7 +2,9 @@
 /*
  * The keys of a generator spec that only rperf lat and rperf bw use (their
  * PARAMS; struct rperf_test_spec in spec.h): optional, written only when
- * set, so a PLAN of rperf run carries none of them.
+ * set, so a PLAN of rperf run carries none of them but "atomic_op" (an
+ * atomic BSG's operation) and "rdma_cm" (a BSG's QPs connected through
+ * rdma_cm), either way of running it.
  */
 #include "engine/spec.h"
 
@@ -84,6 +86,42 @@ static int get_count(const json_t *o, const char *key, uint64_t max,
 	return EBADMSG;
 }
 
+int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
+				char *why, size_t wl)
+{
+	char name[32];
+
+	if (get_name(o, "atomic_op", rperf_atomic_names, &s->test.atomic_op,
+		     name, sizeof(name))) {
+		snprintf(why, wl, "parameter 'atomic_op' not one of %s, %s",
+			 rperf_atomic_name(0), rperf_atomic_name(1));
+		return EBADMSG;
+	}
+	return get_flag(o, "rdma_cm", &s->test.rdma_cm, why, wl);
+}
+
+int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
+			       size_t wl)
+{
+	if (s->test.rdma_cm && s->kind != RPERF_GEN_BSG) {
+		snprintf(why, wl,
+			 "'rdma_cm' with an LSG (only a BSG connects so)");
+		return EBADMSG;
+	}
+	if (s->verb != RPERF_VERB_ATOMIC)
+		return 0;
+	if (s->size != RPERF_ATOMIC_SIZE || s->sizes.n) {
+		snprintf(
+			why, wl,
+			"'size' %llu B%s with verb atomic, whose operand is %d B",
+			(unsigned long long)s->size,
+			s->sizes.n ? " (a distribution)" : "",
+			RPERF_ATOMIC_SIZE);
+		return EBADMSG;
+	}
+	return 0;
+}
+
 int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t wl)
 {
@@ -101,12 +139,8 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 		rperf_ctrl_text_clean(why); /* the peer's method */
 		return EBADMSG;
 	}
-	if (get_name(o, "atomic_op", rperf_atomic_names, &t->atomic_op, name,
-		     sizeof(name))) {
-		snprintf(why, wl, "parameter 'atomic_op' not one of %s, %s",
-			 rperf_atomic_name(0), rperf_atomic_name(1));
+	if (rperf_spec_plan_keys_decode(o, s, why, wl))
 		return EBADMSG;
-	}
 	rc = get_count(o, "iters", UINT64_MAX, &t->iters, why, wl);
 	if (!rc)
 		rc = get_count(o, "rx_depth", RPERF_SPEC_TEST_MAX_RX_DEPTH, &rx,
@@ -114,8 +148,6 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 	t->rx_depth = (uint32_t)rx;
 	if (!rc)
 		rc = get_flag(o, "infinite", &t->infinite, why, wl);
-	if (!rc)
-		rc = get_flag(o, "rdma_cm", &t->rdma_cm, why, wl);
 	if (!rc)
 		rc = get_flag(o, "bidir", &t->bidir, why, wl);
 	if (!rc)

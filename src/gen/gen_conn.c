@@ -3,11 +3,12 @@
  * One end of a generator connection opened and closed in one place: rperf
  * bw's client and server (src/bw/bw_conn.c) and the engine's BSG source and
  * sink (src/engine/gen_bsg.c, gen_sink.c) make their QPs, their buffer and
- * their receives here.
+ * their receives here, and connect their QPs through rdma_cm when asked.
  */
 #include "gen/rx.h"
 #include "gen/bsg.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,7 @@ int rperf_gen_conn_open(struct rperf_gen_conn *c, struct rperf_qp_cfg *q,
 
 void rperf_gen_conn_free(struct rperf_gen_conn *c)
 {
+	rperf_gen_conn_cm_close(c);
 	for (size_t i = 0; i < c->nqp; i++)
 		rperf_qp_destroy(c->qp[i]);
 	free(c->qp);
@@ -89,6 +91,63 @@ void rperf_gen_conn_free(struct rperf_gen_conn *c)
 	rperf_channel_close(c->channel);
 	c->channel = NULL;
 	rperf_buf_free(&c->buf);
+}
+
+int rperf_gen_conn_cm_listen(struct rperf_gen_conn *c, uint16_t port, char *err,
+			     size_t errlen)
+{
+	int rc;
+
+	c->cm = calloc(c->nqp, sizeof(*c->cm));
+	if (!c->cm)
+		return ENOMEM;
+	c->cm_server = true;
+	rc = rperf_cm_listen_dev(&c->cm[0], c->dev, port, err, errlen);
+	if (!rc)
+		c->cm_port = ntohs(rdma_get_src_port(c->cm[0].listen_id));
+	return rc;
+}
+
+int rperf_gen_conn_cm_dial(struct rperf_gen_conn *c, const char *src,
+			   const char *dst, uint16_t port, char *err,
+			   size_t errlen)
+{
+	c->cm = calloc(c->nqp, sizeof(*c->cm));
+	if (!c->cm)
+		return ENOMEM;
+	if ((size_t)snprintf(c->cm_dst, sizeof(c->cm_dst), "%s", dst) >=
+	    sizeof(c->cm_dst)) {
+		snprintf(err, errlen,
+			 "rdma_cm: the address '%.64s...' is too long", dst);
+		return ENAMETOOLONG;
+	}
+	c->cm_port = port;
+	return rperf_cm_source(c->dev, src, c->cm_src, sizeof(c->cm_src), err,
+			       errlen);
+}
+
+int rperf_gen_conn_cm_connect(struct rperf_gen_conn *c, int ms, char *err,
+			      size_t errlen)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < c->nqp; i++)
+		rc = c->cm_server ?
+			     rperf_cm_accept_on(&c->cm[0], &c->cm[i], c->qp[i],
+						&c->vcfg, ms, err, errlen) :
+			     rperf_cm_connect(&c->cm[i], c->qp[i], &c->vcfg,
+					      c->cm_src, c->cm_dst, c->cm_port,
+					      ms, err, errlen);
+	return rc;
+}
+
+void rperf_gen_conn_cm_close(struct rperf_gen_conn *c)
+{
+	/* the listening end's cm[0] owns the channel the others' events use */
+	for (size_t i = c->cm ? c->nqp : 0; i-- > 0;)
+		rperf_cm_close(&c->cm[i]);
+	free(c->cm);
+	c->cm = NULL;
 }
 
 void rperf_bsg_qp_of(struct rperf_bsg_qp *q, const struct rperf_gen_conn *c,

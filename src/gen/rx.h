@@ -31,13 +31,13 @@ struct rperf_gen_conn {
 	unsigned int
 		rx_depth; /* receives kept posted per QP (server, -b client) */
 	bool recvs; /* the verb consumes receives (server, -b client) */
-	/* -R: one rdma_cm connection per QP (verbs_cm.h, shared with rperf
-	 * lat); the server's cm[0] also listens */
+	/* -R, rdma_cm = true: one rdma_cm connection per QP (verbs_cm.h,
+	 * shared with rperf lat); the listening end's cm[0] also listens */
 	struct rperf_cm *cm;
 	bool cm_server;
-	char cm_src[64]; /* client: source address (-z, else the GID's) */
-	const char *cm_dst; /* client: the server */
-	uint16_t cm_port;
+	char cm_src[64]; /* dialling end: source address (-z, else the GID's) */
+	char cm_dst[256]; /* dialling end: the listening end's address */
+	uint16_t cm_port; /* the listening end's port */
 };
 
 /* @depth (the option @opt) against what @d allows per queue (the smaller
@@ -51,8 +51,23 @@ int rperf_gen_depth_check(const struct rperf_dev *d, const char *opt,
  * made is freed by rperf_gen_conn_free either way. */
 int rperf_gen_conn_open(struct rperf_gen_conn *c, struct rperf_qp_cfg *q,
 			size_t n, int access, char *err, size_t errlen);
-/* The QPs, the channel and the buffer (not the device, not rdma_cm). */
+/* rdma_cm, the QPs, the channel and the buffer (not the device). */
 void rperf_gen_conn_free(struct rperf_gen_conn *c);
+
+/* rdma_cm for every QP of an open end (rperf bw -R, a plan's BSG with
+ * rdma_cm = true). listen: on the IPv4 address of c->dev's GID at @port
+ * (0: one the kernel picks), the port in c->cm_port. dial: from @src (NULL:
+ * the GID's address) to @dst:@port. connect: QP i accepted or dialled in
+ * turn, each within @ms. cm_close: every connection, then the listener.
+ * 0 or errno with @err. */
+int rperf_gen_conn_cm_listen(struct rperf_gen_conn *c, uint16_t port, char *err,
+			     size_t errlen);
+int rperf_gen_conn_cm_dial(struct rperf_gen_conn *c, const char *src,
+			   const char *dst, uint16_t port, char *err,
+			   size_t errlen);
+int rperf_gen_conn_cm_connect(struct rperf_gen_conn *c, int ms, char *err,
+			      size_t errlen);
+void rperf_gen_conn_cm_close(struct rperf_gen_conn *c);
 
 /* What arrived in one round (SENDs; WRITE_WITH_IMM, whose immediate
  * carries how many WRITEs its list held). */

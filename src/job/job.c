@@ -221,7 +221,25 @@ static int check_sched(const struct job_gen *g, const struct job_msg *m)
 			kv ? kv->key : NULL, "%s", why);
 }
 
-static int check_gen(const struct rperf_job *job, const struct job_gen *g,
+/* verb = atomic: 8 B messages (the default then), one size. */
+static int check_atomic(struct job_gen *g, const struct job_msg *m)
+{
+	const struct job_kv *kv = find_kv(g->sect, "size");
+	char why[160];
+
+	if (g->spec.verb == RPERF_VERB_ATOMIC && !kv)
+		g->spec.size = RPERF_ATOMIC_SIZE;
+	if (!rperf_spec_plan_keys_check(&g->spec, why, sizeof(why)))
+		return 0;
+	return job_fail(
+		m, kv ? kv->line : g->sect->line, g->sect, "size",
+		"%llu B%s with verb atomic, whose operand is %d B; set size = %d or leave it out",
+		(unsigned long long)g->spec.size,
+		g->spec.sizes.n ? " (a distribution)" : "", RPERF_ATOMIC_SIZE,
+		RPERF_ATOMIC_SIZE);
+}
+
+static int check_gen(const struct rperf_job *job, struct job_gen *g,
 		     const struct job_msg *m)
 {
 	const struct job_sect *s = g->sect;
@@ -253,7 +271,7 @@ static int check_gen(const struct rperf_job *job, const struct job_gen *g,
 				job->hosts[g->to].name,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
-	if (job_check_shape(g, m))
+	if (job_check_shape(g, m) || check_atomic(g, m))
 		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");

@@ -112,8 +112,7 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 	const struct rperf_run_host *dst = host_of(r, in->spec->to);
 
 	if (in->spec->kind == RPERF_GEN_BSG) {
-		in->rx_invisible =
-			!strcmp(rperf_verb_name(in->spec->verb), "write");
+		in->rx_invisible = !rperf_verb_consumes_recv(in->spec->verb);
 		in->gbps = rperf_bw_gbps(in->bytes, in->seconds);
 		in->receiver_gbps =
 			rperf_bw_gbps(in->rx_bytes, receive_window(in));

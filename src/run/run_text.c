@@ -204,7 +204,8 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 	}
 }
 
-/* Once per generator section: its destination cannot count RDMA WRITEs. */
+/* Once per generator section: its destination cannot count RDMA WRITEs,
+ * READs or atomics. */
 static void write_notes(FILE *f, const struct rperf_run_results *r)
 {
 	for (size_t i = 0; i < r->job->ninst; i++) {
@@ -217,8 +218,8 @@ static void write_notes(FILE *f, const struct rperf_run_results *r)
 			seen = !strcmp(r->inst[j].spec->name, s->name);
 		if (!seen)
 			fprintf(f,
-				"note: %s: verb write: the destination sees no completion, so nothing is counted there (recv '-'); send or write_imm are counted\n",
-				s->name);
+				"note: %s: verb %s: the destination sees no completion, so nothing is counted there (recv '-'); send or write_imm are counted\n",
+				s->name, rperf_verb_name(s->verb));
 	}
 }
 

@@ -12,13 +12,17 @@ static const uint8_t v4_mapped[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
 };
 
+int rperf_cm_gid_text(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (memcmp(gid, v4_mapped, sizeof(v4_mapped)))
+		return EAFNOSUPPORT;
+	return inet_ntop(AF_INET, gid + 12, buf, (socklen_t)len) ? 0 : errno;
+}
+
 int rperf_cm_gid_ipv4(const struct rperf_dev *d, char *buf, size_t len)
 {
-	if (d->gid_index < 0 ||
-	    memcmp(d->gid.raw, v4_mapped, sizeof(v4_mapped)))
-		return EAFNOSUPPORT;
-	return inet_ntop(AF_INET, d->gid.raw + 12, buf, (socklen_t)len) ? 0 :
-									  errno;
+	return d->gid_index < 0 ? EAFNOSUPPORT :
+				  rperf_cm_gid_text(d->gid.raw, buf, len);
 }
 
 static int to_addr(const char *host, uint16_t port, struct sockaddr_storage *ss)

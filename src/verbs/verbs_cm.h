@@ -25,6 +25,9 @@ struct rperf_cm {
 
 /* The IPv4 address of the device's chosen GID (IPv4-mapped), as text. */
 int rperf_cm_gid_ipv4(const struct rperf_dev *d, char *buf, size_t len);
+/* The same of a raw GID (a peer's): 0, or EAFNOSUPPORT when it is not
+ * IPv4-mapped. */
+int rperf_cm_gid_text(const uint8_t gid[16], char *buf, size_t len);
 
 /* Client: the rdma_cm source address: @override (-z/--source_ip) when
  * given, else the IPv4 address of @d's GID (EAFNOSUPPORT with @err). */

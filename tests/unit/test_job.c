@@ -288,8 +288,23 @@ static void units(void **state)
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nmtu=1000\n",
 		  "t.ini:12: [bsg a] mtu: '1000' is not an MTU");
 	parse_bad(
-		HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nverb=read\n",
-		"[bsg a] verb: 'read' is not a choice; accepted: send, write, write_imm");
+		HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nverb=bogus\n",
+		"[bsg a] verb: 'bogus' is not a choice; accepted: send, write, write_imm, read, atomic");
+	parse_bad(
+		HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nverb=atomic\nsize=64\n",
+		"t.ini:13: [bsg a] size: 64 B with verb atomic, whose operand is 8 B; set size = 8 or leave it out");
+	parse_bad(
+		HOSTS4
+		"[bsg a]\nfrom=h2\nto=h1\nsize=8:0.5,64:0.5\nverb=atomic\n",
+		"t.ini:12: [bsg a] size: 64 B (a distribution) with verb atomic");
+	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ninline=65537\n",
+		  "t.ini:12: [bsg a] inline: '65537' is out of range");
+	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nrdma_cm=2\n",
+		  "t.ini:12: [bsg a] rdma_cm: '2' is out of range");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrdma_cm=1\n",
+		  "t.ini:12: [lsg a] rdma_cm");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\ninline=64\n",
+		  "t.ini:12: [lsg a] inline");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ntx_depth=8\npost_list=16\n",
 		  "t.ini:13: [bsg a] post_list: 16 is above tx_depth 8");
 }
@@ -304,6 +319,8 @@ static void enum_values(void **state)
 		{ "verb", "send", RPERF_VERB_SEND },
 		{ "verb", "write", RPERF_VERB_WRITE },
 		{ "verb", "write_imm", RPERF_VERB_WRITE_IMM },
+		{ "verb", "read", RPERF_VERB_READ },
+		{ "verb", "atomic", RPERF_VERB_ATOMIC },
 		{ "pair_order", "alternate", RPERF_PAIR_ALTERNATE },
 		{ "pair_order", "wire_first", RPERF_PAIR_WIRE_FIRST },
 		{ "pair_order", "loop_first", RPERF_PAIR_LOOP_FIRST },
@@ -379,7 +396,7 @@ static void wire_codec(void **state)
 		"tx_depth = 65536\npost_list = 4096\ncq_mod = 65536\n"
 		"qps = 256\nrate = 10T\nsl = 15\ntclass = 255\nmtu = 4096\n"
 		"qp_timeout = 31\nretry_count = 7\nverb = write_imm\n"
-		"completion = event\n"
+		"completion = event\ninline = 64K\n"
 		"[lsg l]\nfrom = h1\nto = h2\nsize = 1G\n"
 		"pair_order = sequential\n",
 		/* the smallest */
@@ -391,6 +408,12 @@ static void wire_codec(void **state)
 		"sl = 0\ntclass = 0\nqp_timeout = 0\nretry_count = 0\n"
 		"start = 0\n"
 		"[lsg l]\nfrom = h1\nto = h2\nsize = 1\nmtu = 256\n",
+		/* READ and atomic BSGs (atomic: 8 B unless told) */
+		HOSTS4 "[bsg r]\nfrom=h2\nto=h1\nverb=read\nsize=4K\n"
+		       "[bsg a]\nfrom=h3\nto=h1\nverb=atomic\n"
+		       "[bsg a8]\nfrom=h4\nto=h1\nverb=atomic\nsize=8\n"
+		       "[bsg in]\nfrom=h4\nto=h1\nsize=64\ninline=256\n"
+		       "rdma_cm=1\n",
 	};
 
 	(void)state;
@@ -398,6 +421,17 @@ static void wire_codec(void **state)
 		struct rperf_job *job = parse_ok(texts[i]);
 
 		codec_accepts(job);
+		if (i == 3) {
+			assert_int_equal(job->inst[0].verb, RPERF_VERB_READ);
+			assert_int_equal(job->inst[0].size, 4096);
+			assert_int_equal(job->inst[1].verb, RPERF_VERB_ATOMIC);
+			assert_int_equal(job->inst[1].size, RPERF_ATOMIC_SIZE);
+			assert_int_equal(job->inst[2].size, RPERF_ATOMIC_SIZE);
+			assert_int_equal(job->inst[2].inline_size, 0);
+			assert_int_equal(job->inst[3].inline_size, 256);
+			assert_false(job->inst[2].test.rdma_cm);
+			assert_true(job->inst[3].test.rdma_cm);
+		}
 		rperf_job_free(job);
 	}
 }

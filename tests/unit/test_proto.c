@@ -165,8 +165,9 @@ static void test_plan(void **state)
 static void test_endpoints(void **state)
 {
 	struct rperf_ctrl_endpoint ep[2] = {
-		{ 1, 2, 3, { 0xfe, 0x80 }, 1024, 4, 5, 6, 0 },
-		{ 7, 8, 9, { 0 }, 4096, 10, 11, 12, 0 },
+		{ 1, 2, 3, { 0xfe, 0x80 }, 1024, 4, 5, 6, 0, 0 },
+		/* a sink listening on rdma_cm says its port */
+		{ 7, 8, 9, { 0 }, 4096, 10, 11, 12, 0, 40123 },
 	};
 	struct rperf_proto_inst_eps ie[2] = { { 3, RPERF_ROLE_SOURCE, ep, 2 },
 					      { 4, RPERF_ROLE_SINK, ep, 1 } };
@@ -186,6 +187,8 @@ static void test_endpoints(void **state)
 	assert_int_equal(d.inst[0].qps[1].addr, 11);
 	assert_int_equal(d.inst[0].qps[0].mtu, 1024);
 	assert_memory_equal(d.inst[0].qps[0].gid, ep[0].gid, 16);
+	assert_int_equal(d.inst[0].qps[0].cm_port, 0);
+	assert_int_equal(d.inst[0].qps[1].cm_port, 40123);
 	assert_non_null(rperf_proto_eps_find(&d, 4, RPERF_ROLE_SINK));
 	assert_null(rperf_proto_eps_find(&d, 4, RPERF_ROLE_SOURCE));
 	rperf_proto_eps_fini(&d);

@@ -59,7 +59,12 @@ static void test_defaults_names(void **state)
 	assert_int_equal(v, 1);
 	assert_int_equal(rperf_verb_parse("write", &v), 0);
 	assert_int_equal(v, 1);
-	assert_int_equal(rperf_verb_parse("read", &v), EINVAL);
+	/* a PLAN's BSG sends every verb rperf bw does */
+	assert_int_equal(rperf_verb_parse("read", &v), 0);
+	assert_int_equal(v, RPERF_VERB_READ);
+	assert_int_equal(rperf_verb_parse("atomic", &v), 0);
+	assert_int_equal(v, RPERF_VERB_ATOMIC);
+	assert_int_equal(rperf_verb_parse("reads", &v), EINVAL);
 	assert_int_equal(rperf_pair_order_parse("Loop-First", &v), 0);
 	assert_int_equal(v, RPERF_PAIR_LOOP_FIRST);
 	assert_int_equal(rperf_pair_order_parse("wirefirst", &v), EINVAL);
@@ -133,6 +138,7 @@ static void test_round_trip(void **state)
 	s.cq_mod = 16;
 	s.post_list = 4;
 	s.qps = 8;
+	s.inline_size = 220;
 	s.rate_bps = 2.5e9;
 	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
 	memset(&t, 0xa5, sizeof(t));
@@ -155,6 +161,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(t.cq_mod, 16);
 	assert_int_equal(t.post_list, 4);
 	assert_int_equal(t.qps, 8);
+	assert_int_equal(t.inline_size, 220);
 	assert_true(t.rate_bps == 2.5e9);
 	/* unknown keys are ignored */
 	json_object_set_new(o, "future", json_true());
@@ -197,7 +204,7 @@ static const struct bad bads[] = {
 	{ "completion", "\"spin\"" },
 	{ "sink_completion", "true" },
 	{ "pair_order", "\"random\"" },
-	{ "verb", "\"read\"" },
+	{ "verb", "\"reads\"" },
 	{ "tx_depth", "0" },
 	{ "cq_mod", "0" },
 	{ "post_list", "0" },
@@ -207,6 +214,8 @@ static const struct bad bads[] = {
 	{ "rate_bps", "-1" },
 	{ "rate_bps", "\"fast\"" },
 	{ "rate_bps", "1e20" },
+	{ "inline", "65537" },
+	{ "inline", "\"64\"" },
 };
 
 static const char *const all_keys[] = {
@@ -229,6 +238,53 @@ static void expect_bad(json_t *o, const char *key)
 	if (!strstr(why, key))
 		fail_msg("key %s: why '%s' does not name it", key, why);
 	assert_int_equal(t.id, 0); /* nothing written on failure */
+}
+
+/* A PLAN's BSG: READ and atomics (with their operation), as rperf bw's;
+ * an atomic of another size than its 8 B operand is refused. */
+static void test_plan_verbs(void **state)
+{
+	struct rperf_gen_spec s, t;
+	char why[256] = "";
+	json_t *o = NULL;
+
+	(void)state;
+	sample(&s, RPERF_GEN_BSG);
+	s.verb = RPERF_VERB_READ;
+	s.size = 4096;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.verb, RPERF_VERB_READ);
+	json_decref(o);
+	s.verb = RPERF_VERB_ATOMIC;
+	s.size = RPERF_ATOMIC_SIZE;
+	s.test.atomic_op = RPERF_ATOMIC_CMP_SWAP;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.verb, RPERF_VERB_ATOMIC);
+	assert_int_equal(t.test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	json_object_set_new(o, "atomic_op", json_string("swap"));
+	expect_bad(o, "atomic_op");
+	json_object_set_new(o, "atomic_op", json_string("fetch_and_add"));
+	json_object_set_new(o, "size", json_integer(64));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_string_equal(
+		why, "'size' 64 B with verb atomic, whose operand is 8 B");
+	json_decref(o);
+	/* rdma_cm: a BSG's, not an LSG's */
+	s.verb = RPERF_VERB_WRITE;
+	s.size = 4096;
+	s.test.rdma_cm = true;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_true(t.test.rdma_cm);
+	json_object_set_new(o, "kind", json_string("lsg"));
+	expect_bad(o, "'rdma_cm' with an LSG");
+	json_object_set_new(o, "kind", json_string("bsg"));
+	json_object_set_new(o, "rdma_cm", json_string("yes"));
+	expect_bad(o, "rdma_cm");
+	json_decref(o);
 }
 
 static void test_rejects(void **state)
@@ -417,6 +473,7 @@ static void test_sched_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_verbs),
 		cmocka_unit_test(test_defaults_names),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_round_trip),

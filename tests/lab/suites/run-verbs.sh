@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run-verbs.sh - `rperf run` BSGs of the verbs rperf bw sends besides
+# send/write/write_imm, h2 -> h1 across the switch, one boot, 2 hosts:
+#   rxe-lab run --hosts 2 tests/lab/suites/run-verbs.sh
+#  - verb = read (4 KiB): the source's READs are answered by h1's NIC: its
+#    requests enter the bridge from h2, the data from h1 (at least the
+#    bytes the instance reported); the destination has nothing to count
+#    (receiver_gbps null, the READ note in text and JSON);
+#  - verb = atomic (no size: 8 B, fetch_and_add): one request packet from
+#    h2 and one answer from h1 per operation at least;
+#  - verb = atomic with size = 64 is refused naming the key, exit 2, no
+#    packet sent;
+#  - inline = 64 (rperf bw -I): 64 B SENDs posted inline, each received;
+#  - rdma_cm = 1 (rperf bw -R), 2 QPs each way: `rdma resource show cm_id`
+#    lists rperf's connected ids mid-run, every SEND received.
+# Completion events on the sources (tests/lab/README.md: only a latency
+# client may busy-poll in the lab). Ends with "N passed, M failed".
+# shellcheck source=/dev/null
+. /usr/lib/rperf-lab/lab-lib.sh
+OUT=${LAB_OUT:-/tmp}
+T=60
+
+hosts_ini() {
+	local i
+	for i in 1 2; do
+		printf '[host h%s]\ncontrol = 10.77.0.%s\ndevice = rxe_h%s\ngid_index = %s\n' \
+			"$i" "$i" "$i" "$(lab_host_gid "h$i")"
+	done
+}
+# job NAME BSG-KEYS: $OUT/NAME.ini, one BSG h2 -> h1 for 2 s
+job() {
+	{
+		printf '[global]\nduration = 2s\nwarmup = 0.2s\n'
+		hosts_ini
+		printf '[bsg %s]\nfrom = h2\nto = h1\ncompletion = event\nqp_timeout = 18\nmtu = 1024\ntx_depth = 8\n%s' "$1" "$2"
+	} > "$OUT/$1.ini"
+}
+# run_job NAME: rperf run -> $OUT/NAME.json; RC, and the bridge's packets
+# and bytes from h2 (RX2, RB2) and from h1 (RX1, RB1) during it
+run_job() {
+	local a1 a2 c1 c2
+	a1=$(lab_port_rx h1) a2=$(lab_port_rx h2)
+	c1=$(lab_port_rx h1 bytes) c2=$(lab_port_rx h2 bytes)
+	timeout "$T" rperf run --key-file "$LAB_KEY" --out_json_file "$OUT/$1.json" \
+		"$OUT/$1.ini" > "/tmp/$1.out" 2> "/tmp/$1.err"
+	RC=$?
+	RX1=$(($(lab_port_rx h1) - a1)) RX2=$(($(lab_port_rx h2) - a2))
+	RB1=$(($(lab_port_rx h1 bytes) - c1)) RB2=$(($(lab_port_rx h2 bytes) - c2))
+	sed 's/^/  [out] /' "/tmp/$1.out" | tail -n 30
+	sed 's/^/  [err] /' "/tmp/$1.err"
+	echo "  -> rperf run $1: status $RC; bridge: from h2 $RX2 packets / $RB2 B, from h1 $RX1 packets / $RB1 B"
+}
+# run_ok NAME: run_job NAME, which must exit 0
+run_ok() {
+	run_job "$1"
+	[ "$RC" = 0 ] || { echo "GOT rperf run status $RC"; return 1; }
+}
+# gen NAME FIELD: the first generator's FIELD in $OUT/NAME.json
+gen() { jq -r ".generators[0].$2" "$OUT/$1.json"; }
+
+setup() { lab_agents_start 2; }
+
+read_bsg() {
+	local m b g rg note
+	job rd $'verb = read\nsize = 4K\n'
+	run_ok rd || return 1
+	m=$(gen rd messages) b=$(gen rd bytes) g=$(gen rd gbps)
+	rg=$(gen rd receiver_gbps) note=$(gen rd receiver_note)
+	lab_result "read messages=$m bytes=$b gbps=$g from_h2_pkts=$RX2 from_h1_bytes=$RB1"
+	echo "EXPECT messages > 0, gbps > 0, receiver_gbps null with the READ note, >= messages packets from h2 (requests), >= bytes B from h1 (the data read), the note in the text"
+	echo "GOT messages $m, gbps $g, receiver_gbps $rg, note '$note', $RX2 packets from h2, $RB1 B from h1"
+	[ "$m" -gt 0 ] && lab_expect_ge "gbps" "$g" 0.000001 && [ "$rg" = null ] &&
+		[ "$note" = "RDMA READ: the destination sees no completion, nothing to count" ] &&
+		[ "$RX2" -ge "$m" ] && [ "$RB1" -ge "$b" ] &&
+		grep -q "verb read: the destination sees no completion" "/tmp/rd.out"
+}
+
+atomic_bsg() {
+	local m b
+	job at $'verb = atomic\n'
+	run_ok at || return 1
+	m=$(gen at messages) b=$(gen at bytes)
+	lab_result "atomic messages=$m bytes=$b size=$(gen at size) from_h2_pkts=$RX2 from_h1_pkts=$RX1"
+	echo "EXPECT messages > 0 of 8 B (bytes = 8 x messages), >= messages packets from h2 and from h1 (request and answer each)"
+	echo "GOT messages $m, bytes $b, $RX2 packets from h2, $RX1 from h1"
+	[ "$m" -gt 0 ] && [ "$b" = $((8 * m)) ] && [ "$RX2" -ge "$m" ] && [ "$RX1" -ge "$m" ]
+}
+
+atomic_size_refused() {
+	job as $'verb = atomic\nsize = 64\n'
+	run_job as
+	echo "EXPECT status 2, the error names size and the 8 B operand, < 20 packets from h2 (no BSG ran)"
+	echo "GOT status $RC, $RX2 packets from h2: $(head -c 300 /tmp/as.err)"
+	[ "$RC" = 2 ] && grep -q "size: 64 B with verb atomic, whose operand is 8 B" /tmp/as.err &&
+		[ "$RX2" -lt 20 ]
+}
+
+# inline = 64 (rperf bw -I): 64 B SENDs posted inline; the destination
+# counts every one
+inline_bsg() {
+	local m rm
+	job il $'verb = send\nsize = 64\ninline = 64\nrate = 20M\n'
+	run_ok il || return 1
+	m=$(gen il messages) rm=$(gen il received_messages)
+	lab_result "inline messages=$m received=$rm from_h2_pkts=$RX2"
+	echo "EXPECT messages > 0, received = messages, >= messages packets from h2"
+	echo "GOT messages $m, received $rm, $RX2 packets from h2"
+	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$RX2" -ge "$m" ]
+}
+
+# rdma_cm = 1 (rperf bw -R), 2 QPs each way (h2 -> h1 and h1 -> h2: each
+# agent accepts one instance and dials the other, in id order): mid-run
+# the kernel lists the connected rdma_cm ids of rperf (both ends of the 4
+# QPs), and each destination counts every SEND
+rdma_cm_bsg() {
+	local m rm m2 rm2 ids pid
+	job cm $'verb = send\nsize = 4K\nqps = 2\nrdma_cm = 1\nrate = 40M\n'
+	sed -i 's/^duration = 2s/duration = 3s/' "$OUT/cm.ini"
+	printf '[bsg back]\nfrom = h1\nto = h2\ncompletion = event\nqp_timeout = 18\nmtu = 1024\ntx_depth = 8\nverb = send\nsize = 4K\nqps = 2\nrdma_cm = 1\nrate = 40M\n' >> "$OUT/cm.ini"
+	(sleep 1.8; rdma resource show cm_id > /tmp/cm-ids.txt 2>&1) &
+	pid=$!
+	run_ok cm
+	wait "$pid"
+	sed 's/^/  [cm_id] /' /tmp/cm-ids.txt
+	[ "$RC" = 0 ] || return 1
+	ids=$(grep -c 'state CONNECT.*comm rperf' /tmp/cm-ids.txt)
+	m=$(gen cm messages) rm=$(gen cm received_messages)
+	m2=$(jq -r '.generators[1].messages' "$OUT/cm.json")
+	rm2=$(jq -r '.generators[1].received_messages' "$OUT/cm.json")
+	lab_result "rdma_cm messages=$m received=$rm back_messages=$m2 back_received=$rm2 connected_cm_ids=$ids"
+	echo "EXPECT messages > 0 each way, received = messages each way, >= 8 connected rdma_cm ids of rperf mid-run (4 QPs, both ends)"
+	echo "GOT h2->h1 $m sent, $rm received; h1->h2 $m2 sent, $rm2 received; $ids connected rdma_cm ids"
+	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$m2" -gt 0 ] && [ "$rm2" = "$m2" ] && [ "$ids" -ge 8 ]
+}
+
+check "2 agents listening (TLS, the lab key)"                   setup
+check "verb = read: requests from h2, the data from h1"         read_bsg
+check "verb = atomic: 8 B operations, request and answer each"  atomic_bsg
+check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_refused
+check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
+check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
+lab_agents_stop
+lab_summary
