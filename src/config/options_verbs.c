@@ -12,6 +12,8 @@ const struct rperf_opt rperf_opts_verbs[] = {
 	  .choices = rperf_atomic_names,
 	  .metavar = "OP",
 	  .dflt = "FETCH_AND_ADD",
+	  .job = JOB_AS_CLI("atomic_op", LS | BS | IN, 322,
+			    JSPEC(test.atomic_op)),
 	  .help = "--verb atomic: FETCH_AND_ADD (adds 1) or CMP_AND_SWAP, 8 B each (perftest's -A)." },
 	{ .name = "reversed",
 	  .type = RPERF_OT_FLAG,
@@ -22,6 +24,7 @@ const struct rperf_opt rperf_opts_verbs[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = B,
 	  .off = OFF(report_both),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "With -b: the text table reports each direction (TX client -> server, RX server -> client) instead of their sum." },
 };
 
