@@ -125,8 +125,10 @@ timeseries)
 		{ echo "rperf-plot.sh: $in is not the JSON of rperf run with an LSG's intervals[] (job key interval)" >&2; exit 2; }
 	lsg=$(jq -r '[.generators[] | select(.kind == "lsg" and ((.intervals // []) | length) > 0)][0].name' "$in")
 	case $lsg in *[!A-Za-z0-9_.-]*) lsg=LSG ;; esac
-	# block 0: the first LSG's intervals; block 1: the BSGs' Gb/s summed by
-	# interval index (a run without BSGs: one row of zeros)
+	# block 0: the first LSG's intervals; block 1: the BSGs' Gb/s sent and
+	# received summed by interval index (received NaN where no BSG has a
+	# received rate: RDMA WRITE, an older agent; a run without BSGs: one row
+	# of zeros)
 	{
 		jq -r '[.generators[] | select(.kind == "lsg" and ((.intervals // []) | length) > 0)][0].intervals[]
 			| [.start_s, (.p50_us // "NaN"), (.p99_us // "NaN"), .samples] | @tsv' "$in"
@@ -134,13 +136,15 @@ timeseries)
 
 '
 		jq -r '[.generators[] | select(.kind == "bsg") | .intervals // []] as $b
-			| if ($b | map(length) | add // 0) == 0 then "0	0" else
+			| if ($b | map(length) | add // 0) == 0 then "0	0	NaN" else
 			  [range(0; $b | map(length) | max)] | map(. as $i |
-			    [($b | map(.[$i].start_s // empty) | first), ($b | map(.[$i].gbps // 0) | add)] | @tsv) | .[] end' "$in"
+			    [($b | map(.[$i].start_s // empty) | first), ($b | map(.[$i].gbps // 0) | add),
+			     ($b | map(.[$i].received_gbps // empty) | if length > 0 then add else "NaN" end)] | @tsv) | .[] end' "$in"
 	} > "$dat"
 	# microseconds, or milliseconds when the largest p99 is 10 ms or more
 	scale=$(awk -F'\t' 'NF == 0 { exit } $3 != "NaN" && $3 + 0 > m { m = $3 + 0 } END { print (m >= 1e4 ? "div=1e3; unit=\"ms\"" : "div=1; unit=\"us\"") }' "$dat")
-	render timeseries.gp "lsg='$lsg'; $scale"
+	rx=$(awk -F'\t' 'NF == 0 { b++; next } b == 2 && $3 != "NaN" { r = 1 } END { print r + 0 }' "$dat")
+	render timeseries.gp "lsg='$lsg'; rx=$rx; $scale"
 	;;
 counters)
 	command -v jq > /dev/null || { echo "rperf-plot.sh: needs jq" >&2; exit 2; }

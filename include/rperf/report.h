@@ -57,6 +57,16 @@ struct rperf_kv {
  * figures as recorded: with half_rtt the generator records RTT/2, and the
  * renderers only label them ("figure": "half_rtt"); nothing is halved there.
  */
+/* One interval of an LSG's time series (rperf lat --interval, rperf run's
+ * interval key): the samples posted in it, their RTT's p50, p99 and max
+ * (ns, 0 without samples: rendered null), its start from the series'
+ * origin. */
+struct rperf_lsg_interval {
+	uint64_t start_ns;
+	uint64_t samples;
+	int64_t p50_ns, p99_ns, max_ns;
+};
+
 struct rperf_lat_result {
 	const char *method; /* "rperf", "pingpong", "postpoll" */
 	uint64_t size; /* message bytes */
@@ -74,6 +84,11 @@ struct rperf_lat_result {
 	const struct rperf_hist *post_loop; /* ns, loopback post cost; opt. */
 	const struct rperf_hist *half; /* ns, RTT/2 (pingpong); optional */
 	double cpu_pct; /* --cpu_util: this process's CPU, % of one CPU */
+	/* --interval (interval_ns > 0): the RTT per interval, starts from the
+	 * first measured sample; JSON "intervals", a text block */
+	uint64_t interval_ns;
+	const struct rperf_lsg_interval *intervals;
+	size_t nintervals;
 };
 
 /*
@@ -199,6 +214,9 @@ int rperf_report_csv(FILE *f, const struct rperf_report *r);
 int rperf_info_text(FILE *f, const struct rperf_info *info);
 /* "  retransmissions likely: yes|no (evidence)"; nothing for NULL. */
 int rperf_report_retrans_text(FILE *f, const struct rperf_retrans *t);
+/* rperf lat --interval: each result's intervals as text rows (nothing when
+ * no result has an interval). 0 or EIO. */
+int rperf_report_intervals_text(FILE *f, const struct rperf_report *r);
 int rperf_info_json(FILE *f, const struct rperf_info *info);
 
 /*

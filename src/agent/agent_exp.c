@@ -357,6 +357,19 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	return rc;
 }
 
+/* A REPORT too big for one control message loses its sinks' time series
+ * (each marked, the controller says so), not the run's results. */
+static void agent_exp_fit(struct rperf_agent *a, json_t *o)
+{
+	size_t n = 0;
+
+	if (!rperf_proto_report_fit(o, RPERF_CTRL_MAX_PAYLOAD, &n) && n)
+		agent_log(
+			a,
+			"REPORT: %zu sink(s) sent without their intervals (the REPORT would exceed %u bytes)",
+			n, RPERF_CTRL_MAX_PAYLOAD);
+}
+
 static int on_stop(struct rperf_agent *a)
 {
 	struct rperf_proto_report r;
@@ -379,6 +392,7 @@ static int on_stop(struct rperf_agent *a)
 	if (a->cfg.clk)
 		json_object_set_new(o, "clock",
 				    rperf_rpt_json_clock(a->cfg.clk, NULL));
+	agent_exp_fit(a, o);
 	rc = say(a, RPERF_CTRL_REPORT, o);
 	json_decref(o);
 	if (!rc) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config/options.h"
+#include "job/job.h"
 #include "session/session_parity.h"
 
 static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,
@@ -55,6 +56,31 @@ static void print_opt(FILE *f, const struct rperf_opt *o)
 	fputc('\n', f);
 }
 
+/* rperf run: every job-file key of the key table, a line per section type
+ * (wrapped at 79 columns), in the order of the job parser's messages. */
+static void job_keys(FILE *f)
+{
+	const char *keys[64], *name;
+
+	fprintf(f, "\nJob-file keys (JOB FILE in the man page):\n");
+	for (size_t i = 0; (name = rperf_job_sect_name(i)); i++) {
+		size_t n = rperf_job_sect_keys(i, keys, 64);
+		int col = fprintf(f, "  [%s]%*s", name, 8 - (int)strlen(name),
+				  "");
+
+		for (size_t k = 0; k < n; k++) {
+			if (k && col + (int)strlen(keys[k]) + 2 > 79) {
+				fprintf(f, ",\n%12s", "");
+				col = 12;
+			} else if (k) {
+				col += fprintf(f, ", ");
+			}
+			col += fprintf(f, "%s", keys[k]);
+		}
+		fputc('\n', f);
+	}
+}
+
 void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 {
 	const char *name = rperf_cmd_name(cmd);
@@ -95,6 +121,8 @@ void rperf_cli_help(FILE *f, enum rperf_cmd cmd)
 			"(--max-memory --max-qps --stall-limit) are each side's own; report\n"
 			"options (--report_gbits, --out_json ...) do nothing on a server.\n",
 			name);
+	if (cmd == RPERF_CMD_RUN)
+		job_keys(f);
 	fprintf(f,
 		"\nLong options take '-' or '_' alike (--post-list = --post_list).\n"
 		"\n%s",

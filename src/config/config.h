@@ -201,4 +201,10 @@ struct rperf_cli_config {
  * parser sets before it reads the arguments. */
 void rperf_cli_config_defaults(struct rperf_cli_config *cfg);
 
+struct rperf_limits; /* engine/limits.h */
+/* The limits of a server or agent as configured (0 fields: the defaults,
+ * engine/limits.h). */
+void rperf_limits_of(const struct rperf_cli_config *cfg,
+		     struct rperf_limits *out);
+
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The option table is split by topic into options_*.c; this file lists the
+ * The key table is split by topic into options_*.c; this file lists the
  * groups in --help order and indexes them as one table.
  */
 #include "config/options.h"
@@ -29,22 +29,24 @@ static const struct opt_group groups[] = {
 	{ rperf_opts_limits, &rperf_nopts_limits },
 	{ rperf_opts_scale, &rperf_nopts_scale },
 	{ rperf_opts_fleet, &rperf_nopts_fleet },
+	{ rperf_opts_job, &rperf_nopts_job }, /* last: job files only */
 };
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+#define NCLI (NGROUPS - 1) /* the groups with command-line options */
 
 size_t rperf_opt_count(void)
 {
 	size_t n = 0;
 
-	for (size_t g = 0; g < NGROUPS; g++)
+	for (size_t g = 0; g < NCLI; g++)
 		n += *groups[g].n;
 	return n;
 }
 
 const struct rperf_opt *rperf_opt_at(size_t i)
 {
-	for (size_t g = 0; g < NGROUPS; g++) {
+	for (size_t g = 0; g < NCLI; g++) {
 		if (i < *groups[g].n)
 			return &groups[g].opts[i];
 		i -= *groups[g].n;
@@ -56,7 +58,7 @@ size_t rperf_opt_index(const struct rperf_opt *o)
 {
 	size_t base = 0;
 
-	for (size_t g = 0; g < NGROUPS; g++) {
+	for (size_t g = 0; g < NCLI; g++) {
 		if (o >= groups[g].opts && o < groups[g].opts + *groups[g].n)
 			return base + (size_t)(o - groups[g].opts);
 		base += *groups[g].n;
@@ -72,32 +74,50 @@ const struct rperf_opt *rperf_opt_find(const char *name)
 	return NULL;
 }
 
-/* Defaults before the command line is read (see config.h). */
-void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
+const struct rperf_opt *rperf_key_next(struct rperf_key_iter *it)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->ib_port = 1;
-	cfg->gid_index = -1;
-	cfg->rx_depth = 512;
-	cfg->qp_timeout = 14;
-	cfg->retry_count = 7;
-	cfg->tclass = -1;
-	cfg->tos = -1;
-	cfg->tcp_port = RPERF_DEFAULT_TCP_PORT;
-	cfg->connect_timeout_ns = 10 * 1000000000ull;
-	cfg->max_conns = 64; /* RPERF_SERVE_DEFAULT_MAX_CONNS */
-	cfg->handshake_timeout_ns = 3 * 1000000000ull;
-	cfg->cpu = -1;
-	cfg->cpu_node = -1;
-	cfg->mem_node = -1;
-	cfg->vl = -1;
-	cfg->iters = 10000;
-	cfg->warmup = RPERF_WARMUP_MAX; /* then scaled to -n (parse.c) */
-	cfg->repeat = 1;
-	cfg->tx_depth = 128;
-	cfg->cq_mod = 100;
-	cfg->post_list = 1;
-	cfg->qps = 1;
-	cfg->rate_units = RPERF_RATE_GBPS; /* perftest's default */
-	cfg->spin_ns = 200000000ull;
+	for (; it->group < NGROUPS; it->group++, it->i = 0)
+		if (it->i < *groups[it->group].n)
+			return &groups[it->group].opts[it->i++];
+	return NULL;
+}
+
+size_t rperf_job_keys(unsigned int bits, const struct rperf_opt **out,
+		      size_t max)
+{
+	struct rperf_key_iter it = { 0 };
+	const struct rperf_opt *o;
+	size_t n = 0;
+
+	while ((o = rperf_key_next(&it))) {
+		size_t i = n;
+
+		if (!o->job.name || !(o->job.sects & bits))
+			continue;
+		for (; i > 0 && out[i - 1]->job.rank > o->job.rank; i--)
+			if (i < max)
+				out[i] = out[i - 1];
+		if (i < max)
+			out[i] = o;
+		n += n < max;
+	}
+	return n;
+}
+
+void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v)
+{
+	const struct rperf_opt_job *j = &o->job;
+
+	if (j->type == RPERF_OT_NONE)
+		*v = (struct rperf_job_view){ o->type,	  o->min,   o->max,
+					      o->choices, SIZE_MAX, j->word };
+	else
+		*v = (struct rperf_job_view){
+			j->type,
+			j->min,
+			j->max,
+			j->choices,
+			j->nchoices ? j->nchoices : SIZE_MAX,
+			j->word
+		};
 }

@@ -1,8 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The one declarative option table. It generates the getopt_long table, the
- * --help text, the option list of man/rperf.1.md and the "config" object of
- * the JSON report.
+ * The one key table: every key of the command line and of job files, each
+ * described once. An entry gives a key's command-line spelling (long name,
+ * perftest's letter; the parser adds the other of '-'/'_'), its type,
+ * range, units, help line and scope (per run, per host, the client's), and
+ * where each parser puts its value: a field of struct rperf_cli_config for
+ * the command line, and in .job the job-file name, the sections that take
+ * it and a field of the generator spec, the [global] keys or the [host]
+ * selection. A key with both spellings is one entry; its job half either
+ * shares the command line's value description (type NONE) or gives its own
+ * where the two differ by contract (a job file's ranges are an agent's).
+ * The table drives the getopt_long table (src/cli/parse.c), the job-file
+ * parser (src/job/job_keys.c), --help and the option list of
+ * man/rperf.1.md (src/cli/help.c), the "config" object of the JSON report
+ * and the lat/bw parity check (session/session_parity.h).
  */
 #ifndef RPERF_CONFIG_OPTIONS_H
 #define RPERF_CONFIG_OPTIONS_H
@@ -11,8 +22,11 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "engine/spec.h"
 
 enum rperf_opt_type {
+	RPERF_OT_NONE, /* no command-line spelling; in .job: the command
+			* line's type, range and choices */
 	RPERF_OT_HELP, /* -h/--help */
 	RPERF_OT_VERSION, /* --version */
 	RPERF_OT_FLAG, /* bool = true */
@@ -26,10 +40,69 @@ enum rperf_opt_type {
 	RPERF_OT_ENUM, /* int index into .choices (shown as their .cli) */
 	RPERF_OT_PCT_LIST, /* percentiles[] + npercentiles */
 	RPERF_OT_STR_LIST, /* struct rperf_str_list: repeatable, appended */
+	/* job files only */
+	RPERF_OT_NAME, /* a device name into char[RPERF_NAME_LEN] */
+	RPERF_OT_MTU, /* 0 (the port's active MTU) or 256..4096, a power of 2 */
+	RPERF_OT_SCHED, /* struct rperf_sched: closed | fixed:R | poisson:R */
+	RPERF_OT_SIZES, /* a size or a distribution (job/job_shape.c) */
+	RPERF_OT_SPECIAL, /* the job parser's own: from, to, count, control
+			   * and [mesh]'s keys (job.c, job_mesh.c) */
+};
+
+/* Job-file section types (a bit each; job/job_priv.h names them). */
+#define RPERF_SECT_GLOBAL (1u << 0)
+#define RPERF_SECT_HOST (1u << 1)
+#define RPERF_SECT_LSG (1u << 2)
+#define RPERF_SECT_BSG (1u << 3)
+#define RPERF_SECT_MESH (1u << 4) /* takes the LSG keys too */
+#define RPERF_SECT_INCAST (1u << 5)
+#define RPERF_SECT_SWITCH (1u << 6)
+#define RPERF_SECT_GEN (RPERF_SECT_LSG | RPERF_SECT_BSG | RPERF_SECT_INCAST)
+
+/* Where the [global] keys of a job file go (job.c copies them into struct
+ * rperf_job). */
+struct rperf_job_global {
+	uint64_t duration_ns;
+	uint64_t warmup_ns;
+	uint64_t timeout_ns;
+	enum rperf_completion sink_completion;
+};
+
+/* The struct a job-file key's value goes into. */
+enum rperf_job_dest {
+	RPERF_JOB_SPEC, /* struct rperf_gen_spec: generator sections */
+	RPERF_JOB_GLOBAL, /* struct rperf_job_global: [global] */
+	RPERF_JOB_HOST, /* struct rperf_host_sel: [host] */
+};
+
+/* A key's job-file half. Bare times in job files are seconds; rates are
+ * bit/s. */
+struct rperf_opt_job {
+	const char *name; /* the key; NULL: command line only */
+	unsigned int sects; /* RPERF_SECT_* that take it */
+	unsigned int rank; /* order in the key lists of job-file messages */
+	enum rperf_job_dest dest;
+	size_t off, width; /* the field in @dest's struct */
+	enum rperf_opt_type type; /* NONE: the entry's type, range, choices */
+	int64_t min, max;
+	const struct rperf_name *choices; /* ENUM */
+	size_t nchoices; /* ENUM: the first n choices; 0: all */
+	const char *word; /* INT: a word that stands for -1 */
+};
+
+/* Whose value an option is when both sides of rperf lat/bw may be given it
+ * (session/session_parity.h: same flags on both sides). */
+enum rperf_opt_scope {
+	RPERF_SCOPE_RUN = 0, /* the run's: a server given it checks the
+			      * client's value against its own */
+	RPERF_SCOPE_HOST, /* each side its own (device, port, placement...) */
+	RPERF_SCOPE_CLIENT, /* the client's report, thresholds or connecting:
+			     * a server accepts and ignores it */
 };
 
 struct rperf_opt {
-	const char *name; /* long name (also the JSON config key) */
+	const char *name; /* long name (also the JSON config key); NULL: a
+			   * job-file key only */
 	int letter; /* short letter (perftest's meaning), 0 if none */
 	enum rperf_opt_type type;
 	unsigned int cmds; /* commands it applies to (RPERF_CMD_*) */
@@ -42,9 +115,9 @@ struct rperf_opt {
 	const char *dflt; /* default as shown in --help, NULL if none */
 	const char *implies; /* long name of a flag this option also sets */
 	const char *bare; /* value when given without one (optional arg) */
-	unsigned int server : 1; /* lat/bw server: its own value, never checked
-				  * against the client's (session_parity.h) */
+	enum rperf_opt_scope scope;
 	unsigned int pow2 : 1; /* SIZE: must be a power of two */
+	struct rperf_opt_job job;
 };
 
 #define RPERF_MAX_OPTIONS 160 /* rperf_opt_count() never exceeds it (test) */
@@ -62,5 +135,29 @@ const char *rperf_cmd_summary(enum rperf_cmd cmd);
 
 /* Option by long name, or NULL. */
 const struct rperf_opt *rperf_opt_find(const char *name);
+
+/* Every entry of the table, command-line options and job-file keys alike:
+ * start with an iterator of zeros; NULL after the last. */
+struct rperf_key_iter {
+	size_t group, i;
+};
+const struct rperf_opt *rperf_key_next(struct rperf_key_iter *it);
+
+/* The job-file keys that sections of key bits @bits take (a [mesh]'s: its
+ * own and the LSG keys), in rank order: up to @max into @out. Returns how
+ * many were stored. */
+size_t rperf_job_keys(unsigned int bits, const struct rperf_opt **out,
+		      size_t max);
+
+/* The value description of @o's job-file half: its own, or (type NONE)
+ * the command line's. */
+struct rperf_job_view {
+	enum rperf_opt_type type;
+	int64_t min, max;
+	const struct rperf_name *choices;
+	size_t nchoices; /* SIZE_MAX: all */
+	const char *word;
+};
+void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v);
 
 #endif

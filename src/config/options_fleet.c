@@ -14,6 +14,7 @@ const struct rperf_opt rperf_opts_fleet[] = {
 	  .cmds = L | B | R,
 	  .off = OFF(prom_file),
 	  .metavar = "FILE",
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Also write the results in the Prometheus/OpenMetrics text format to FILE, atomically (a temporary file renamed over it: node_exporter's textfile collector convention): RTT quantiles in seconds, Gb/s, sample and error counts, labelled by job, generator, class, host and peer." },
 	{ .name = "every",
 	  .type = RPERF_OT_TIME,

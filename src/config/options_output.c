@@ -17,7 +17,7 @@ const struct rperf_opt rperf_opts_output[] = {
 	  .choices = clocks,
 	  .metavar = "SRC",
 	  .dflt = "auto",
-	  .server = 1,
+	  .scope = RPERF_SCOPE_HOST,
 	  .help = "Force a clock source: tsc, arm or posix (with a warning)." },
 	{ .name = "spin",
 	  .type = RPERF_OT_TIME,
@@ -38,6 +38,7 @@ const struct rperf_opt rperf_opts_output[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = T | R | C,
 	  .off = OFF(out_json),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Write the JSON report (to --out_json_file, default rperf.json)." },
 	{ .name = "out_json_file",
 	  .type = RPERF_OT_STR,
@@ -45,6 +46,7 @@ const struct rperf_opt rperf_opts_output[] = {
 	  .off = OFF(out_json_file),
 	  .metavar = "FILE",
 	  .implies = "out_json",
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "Write the JSON report to FILE atomically (implies --out_json)." },
 };
 

@@ -22,6 +22,7 @@ const struct rperf_opt rperf_opts_perftest[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = T,
 	  .off = OFF(cpu_freq_f),
+	  .scope = RPERF_SCOPE_HOST,
 	  .help = "perftest: do not fail when the CPU's frequency looks wrong. Accepted and changes nothing: rperf never reads the CPU's MHz (it calibrates its clock against CLOCK_MONOTONIC_RAW; see 'rperf info')." },
 	{ .name = "all-max",
 	  .type = RPERF_OT_SIZE,
@@ -48,6 +49,7 @@ const struct rperf_opt rperf_opts_perftest[] = {
 	  .off = OFF(source_ip),
 	  .metavar = "ADDR",
 	  .dflt = "the IPv4 address of the device's GID",
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "With -R: the client's rdma_cm source address (it must belong to the RDMA device, or the traffic may stay inside the host)." },
 	{ .name = "rate_limit_type",
 	  .type = RPERF_OT_ENUM,
@@ -71,6 +73,7 @@ const struct rperf_opt rperf_opts_perftest[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = B,
 	  .off = OFF(no_peak),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "perftest: do not compute the peak bandwidth; where the report has a peak figure it shows 0, as perftest's does." },
 };
 

@@ -23,6 +23,59 @@
 #define I RPERF_CMD_INFO
 #define C RPERF_CMD_COMPARE
 
+/* job-file sections (.job.sects) */
+#define GL RPERF_SECT_GLOBAL
+#define HO RPERF_SECT_HOST
+#define G RPERF_SECT_GEN
+#define LS RPERF_SECT_LSG
+#define BS RPERF_SECT_BSG
+#define IN RPERF_SECT_INCAST
+#define ME RPERF_SECT_MESH
+/* a job-file key's field (.job.dest, .off, .width) */
+#define JFIELD(dest_, type, m) \
+	.dest = dest_, .off = offsetof(type, m), .width = sizeof(((type *)0)->m)
+#define JSPEC(m) JFIELD(RPERF_JOB_SPEC, struct rperf_gen_spec, m)
+#define JGLOBAL(m) JFIELD(RPERF_JOB_GLOBAL, struct rperf_job_global, m)
+#define JHOST(m) JFIELD(RPERF_JOB_HOST, struct rperf_host_sel, m)
+/* .job: the job-file key @n of the sections @sects_ (@rank_: its place in
+ * the key lists of messages), its value into @field (JSPEC, JGLOBAL,
+ * JHOST); with the command line's type, range and choices, */
+#define JOB_AS_CLI(n, sects_, rank_, field)                      \
+	{                                                        \
+		.name = n, .sects = sects_, .rank = rank_, field \
+	}
+/* or its own, */
+#define JOB_OWN(n, sects_, rank_, field, type_, lo, hi)           \
+	{                                                         \
+		.name = n, .sects = sects_, .rank = rank_, field, \
+		.type = type_, .min = lo, .max = hi               \
+	}
+/* the first @nch_ of @ch_ (0: all), */
+#define JOB_ENUM(n, sects_, rank_, field, ch_, nch_)                    \
+	{                                                               \
+		.name = n, .sects = sects_, .rank = rank_, field,       \
+		.type = RPERF_OT_ENUM, .choices = ch_, .nchoices = nch_ \
+	}
+/* an integer in [lo, hi] or @word_ (-1), */
+#define JOB_INT(n, sects_, rank_, field, lo, hi, word_)                   \
+	{                                                                 \
+		.name = n, .sects = sects_, .rank = rank_, field,         \
+		.type = RPERF_OT_INT, .min = lo, .max = hi, .word = word_ \
+	}
+/* a NUMA node, auto = -1, */
+#define JOB_NODE(n, sects_, rank_, field)                                    \
+	{                                                                    \
+		.name = n, .sects = sects_, .rank = rank_, field,            \
+		.type = RPERF_OT_INT, .min = -1, .max = RPERF_SPEC_MAX_NODE, \
+		.word = "auto"                                               \
+	}
+/* or a key the job parser handles itself (job.c, job_mesh.c). */
+#define JOB_SPECIAL(n, sects_, rank_)                      \
+	{                                                  \
+		.name = n, .sects = sects_, .rank = rank_, \
+		.type = RPERF_OT_SPECIAL                   \
+	}
+
 /* help, version, device and connection */
 extern const struct rperf_opt rperf_opts_conn[];
 extern const size_t rperf_nopts_conn;
@@ -62,5 +115,8 @@ extern const size_t rperf_nopts_scale;
 /* offline job checks and the monitoring export */
 extern const struct rperf_opt rperf_opts_fleet[];
 extern const size_t rperf_nopts_fleet;
+/* the keys only job files have (no command-line spelling) */
+extern const struct rperf_opt rperf_opts_job[];
+extern const size_t rperf_nopts_job;
 
 #endif

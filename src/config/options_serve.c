@@ -11,7 +11,7 @@ const struct rperf_opt rperf_opts_serve[] = {
 	  .max = 4096, /* RPERF_SERVE_MAX_CONNS_LIMIT */
 	  .metavar = "N",
 	  .dflt = "64",
-	  .server = 1,
+	  .scope = RPERF_SCOPE_HOST,
 	  .help = "Server: connections held open before their HELLO (idle, slow or refused ones); one more is refused at once in words." },
 	{ .name = "handshake-timeout",
 	  .type = RPERF_OT_TIME,
@@ -22,7 +22,7 @@ const struct rperf_opt rperf_opts_serve[] = {
 	  .unit = NS_S,
 	  .metavar = "TIME",
 	  .dflt = "3s",
-	  .server = 1,
+	  .scope = RPERF_SCOPE_HOST,
 	  .help = "Server: how long a new connection may take to send its whole HELLO before it is closed (a bare number is seconds)." },
 };
 

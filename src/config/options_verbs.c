@@ -22,6 +22,7 @@ const struct rperf_opt rperf_opts_verbs[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = B,
 	  .off = OFF(report_both),
+	  .scope = RPERF_SCOPE_CLIENT,
 	  .help = "With -b: the text table reports each direction (TX client -> server, RX server -> client) instead of their sum." },
 };
 

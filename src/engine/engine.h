@@ -55,6 +55,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +136,9 @@ struct rperf_gen_inst {
 	bool started, ended;
 	volatile sig_atomic_t aborted; /* QPs flushed by rperf_engine_stop */
 	uint64_t start_at_ns; /* CLOCK_MONOTONIC */
+	/* sinks: GO's t0 (CLOCK_MONOTONIC), 0 before GO; set by
+	 * rperf_engine_go while the sink thread reads it */
+	_Atomic uint64_t go_ns;
 	uint64_t woke_ns; /* when its thread passed start_at_ns; 0: never */
 	struct rperf_engine *engine;
 	/* results */

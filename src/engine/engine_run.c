@@ -96,6 +96,7 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	for (i = 0; i < e->n; i++) {
 		struct rperf_gen_inst *g = &e->inst[i];
 
+		atomic_store(&g->go_ns, t0_ns);
 		if (g->role != RPERF_ROLE_SOURCE)
 			continue;
 		g->start_at_ns = t0_ns + g->spec.start_ns;

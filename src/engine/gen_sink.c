@@ -8,7 +8,9 @@
  * source solicits every RPERF_ENGINE_RX_DEPTH/4-th SEND, as rperf lat's
  * server does), so it wakes a few times per queue, never per message. A
  * BSG sink of RDMA WRITEs has nothing to count (no receive completion):
- * its messages and bytes stay 0 and the controller says so.
+ * its messages and bytes stay 0 and the controller says so. A BSG sink
+ * with an interval keeps what arrived per interval (gen/series.h) on the
+ * source's grid: GO + start + k x interval, counted when drained.
  */
 #include "engine/engine.h"
 
@@ -20,6 +22,7 @@
 #include "engine/endpoint.h"
 #include "gen/gen.h"
 #include "gen/rx.h"
+#include "gen/series.h"
 
 struct sink {
 	/* conn.dev is the engine's: not owned; conn.channel: every QP's
@@ -28,6 +31,7 @@ struct sink {
 	struct rperf_rx_count rx;
 	bool events;
 	int solicited; /* ibv_req_notify_cq's solicited_only */
+	struct rperf_rx_series series; /* BSG with an interval */
 };
 
 static unsigned int depth(const struct rperf_dev *d)
@@ -52,6 +56,8 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	g->priv = s;
 	s->events = g->spec.sink_completion == RPERF_COMPLETION_EVENT;
 	s->solicited = lsg;
+	s->series.interval_ns = lsg ? 0 : g->spec.interval_ns;
+	s->series.at_ns = g->spec.start_ns;
 	s->conn.dev = g->dev;
 	s->conn.vcfg = g->vcfg;
 	s->conn.max_size = g->spec.size;
@@ -111,10 +117,20 @@ static int sink_arm(struct rperf_gen_inst *g)
 	return 0;
 }
 
+/* ns from the grid's start (GO + the spec's start) to now; 0 before it */
+static uint64_t since_start(const struct rperf_gen_inst *g)
+{
+	uint64_t go = atomic_load(&g->go_ns), now = rperf_mono_ns();
+
+	go += go ? g->spec.start_ns : 0;
+	return go && now > go ? now - go : 0;
+}
+
 static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 		      bool *progress)
 {
 	struct sink *s = g->priv;
+	uint64_t m0 = s->rx.messages, b0 = s->rx.bytes;
 	char err[160] = "";
 	unsigned int k;
 	int got = 0;
@@ -133,6 +149,11 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 		return EIO;
 	}
 	*progress = got > 0;
+	/* out of memory: the rows stop, the totals still count */
+	if (got > 0 && s->series.interval_ns)
+		(void)rperf_rx_series_add(&s->series, since_start(g),
+					  s->rx.messages - m0,
+					  s->rx.bytes - b0);
 	return 0;
 }
 
@@ -145,6 +166,11 @@ static int sink_result(struct rperf_gen_inst *g)
 	g->res.messages = s->rx.messages;
 	g->res.bytes = s->rx.bytes;
 	g->res.seconds = rperf_rx_seconds(&s->rx);
+	if (!g->res.bsg_series.n) { /* counting ended: move it (once) */
+		(void)rperf_rx_series_end(&s->series, since_start(g));
+		g->res.bsg_series = s->series.s;
+		memset(&s->series.s, 0, sizeof(s->series.s));
+	}
 	return 0;
 }
 
@@ -155,6 +181,7 @@ static void sink_teardown(struct rperf_gen_inst *g)
 	if (!s)
 		return;
 	rperf_gen_conn_free(&s->conn); /* conn.dev is the engine's */
+	rperf_bsg_series_fini(&s->series.s);
 	free(s);
 	g->priv = NULL;
 }

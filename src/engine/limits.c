@@ -85,16 +85,6 @@ int rperf_limits_auto_memory(const char *root, uint64_t *out)
 	return 0;
 }
 
-void rperf_limits_of(const struct rperf_cli_config *cfg,
-		     struct rperf_limits *out)
-{
-	out->max_memory = cfg->max_memory;
-	if (!out->max_memory)
-		rperf_limits_auto_memory(NULL, &out->max_memory);
-	out->max_qps = cfg->max_qps ? cfg->max_qps : RPERF_LIMITS_MAX_QPS;
-	out->stall_ns = cfg->stall_ns ? cfg->stall_ns : RPERF_LIMITS_STALL_NS;
-}
-
 void rperf_limits_bytes(uint64_t n, char *buf, size_t len)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };

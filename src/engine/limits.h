@@ -19,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/config.h"
 #include "gen/rx.h"
 #include "verbs/verbs.h"
 
@@ -68,8 +67,6 @@ struct rperf_limits {
 	uint64_t max_qps;
 	uint64_t stall_ns;
 };
-void rperf_limits_of(const struct rperf_cli_config *cfg,
-		     struct rperf_limits *out);
 
 /*
  * 0, or EDQUOT with @why ("limits: ...": the limit, its value, the

@@ -311,9 +311,14 @@ struct rperf_proto_result {
 	/* "intervals" (optional, LSG): [[start_ns from GO, samples, p50_ns,
 	 * p99_ns, max_ns], ...], owned */
 	struct rperf_lsg_series series;
-	/* "intervals" (optional, BSG source): [[start_ns from GO, dur_ns,
-	 * messages, bytes], ...] completed per interval, owned */
+	/* "intervals" (optional, BSG): [[start_ns from GO, dur_ns,
+	 * messages, bytes], ...] per interval, owned: a source's completed,
+	 * a sink's received (older agents send none from a sink, older
+	 * controllers ignore a sink's) */
 	struct rperf_bsg_series bsg_series;
+	/* "intervals_dropped" (optional, BSG sink): its rows were left out to
+	 * keep the REPORT within RPERF_CTRL_MAX_PAYLOAD */
+	bool rows_dropped;
 	/* BSG source (messages, bytes); sinks (messages, bytes received) */
 	uint64_t messages, bytes, posted, post_calls;
 	/* BSG sources, optional (proto_traffic.c): "end_ns" the last
@@ -365,6 +370,11 @@ int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 			      struct rperf_proto_report *r, char *why,
 			      size_t whylen);
 void rperf_proto_report_fini(struct rperf_proto_report *r);
+/* An encoded REPORT @o above @max bytes (compact JSON, as sent) loses its
+ * BSG sinks' "intervals" (each marked "intervals_dropped": true) until it
+ * fits: 0 when it fits (*dropped: how many sinks lost theirs), EMSGSIZE
+ * when it still does not, ENOMEM. */
+int rperf_proto_report_fit(json_t *o, size_t max, size_t *dropped);
 
 /* ---- conversation state machine (both ends) ----
  * One table per role, as rperf_ctrl_session; the agent answers at most one

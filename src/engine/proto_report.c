@@ -345,8 +345,7 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
 	if (!rc && has_hists(r))
 		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
-	if (!rc && (has_hists(r) ||
-		    (r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_BSG)))
+	if (!rc && (has_hists(r) || r->kind == RPERF_GEN_BSG))
 		rc = rperf_proto_series_get(o, r, idx, why, whylen);
 	if (!rc)
 		rc = place_decode(o, r, idx, why, whylen);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* REPORT: an LSG's optional "open_schedule" figures and "intervals"
- * (proto.h). */
+/* REPORT: an LSG's optional "open_schedule" figures, every generator's
+ * "intervals", a BSG sink's "intervals_dropped", and fitting a REPORT into
+ * one control message (proto.h). */
 #include "engine/proto.h"
 #include "engine/proto_priv.h"
 
@@ -69,8 +70,9 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
 	return 0;
 }
 
-/* An LSG's row: start_ns, samples, p50, p99, max; a BSG's: start_ns,
- * dur_ns, messages, bytes. Every value an integer >= 0. */
+/* An LSG's row: start_ns, samples, p50, p99, max; a BSG's (source: sent,
+ * sink: received): start_ns, dur_ns, messages, bytes. Every value an
+ * integer >= 0 but an LSG's RTTs. */
 static size_t row_width(const struct rperf_proto_result *r)
 {
 	return r->kind == RPERF_GEN_LSG ? 5 : 4;
@@ -104,6 +106,9 @@ int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 	size_t w = row_width(r);
 	json_t *a;
 
+	if (r->rows_dropped &&
+	    json_object_set_new(o, "intervals_dropped", json_true()))
+		return ENOMEM;
 	if (!rows(r))
 		return 0;
 	a = json_array();
@@ -126,11 +131,15 @@ int rperf_proto_series_set(json_t *o, const struct rperf_proto_result *r)
 	return json_object_set_new(o, "intervals", a) ? ENOMEM : 0;
 }
 
+/* The times of a row (its start; a BSG's duration): at most this, as the
+ * REPORT's seconds (1e9 s). */
+#define MAX_ROW_NS 1000000000000000000ll
+
 /* One row of @w integers, the first @unsigned_cols of them >= 0 (an LSG's
- * p50, p99 and max are RTTs, which Equation 1 can make <= 0): 0 or
- * EBADMSG. */
+ * p50, p99 and max are RTTs, which Equation 1 can make <= 0), the first
+ * @time_cols of them at most MAX_ROW_NS: 0 or EBADMSG. */
 static int row_read(const json_t *e, size_t w, size_t unsigned_cols,
-		    json_int_t *x)
+		    size_t time_cols, json_int_t *x)
 {
 	if (!json_is_array(e) || json_array_size(e) != w)
 		return EBADMSG;
@@ -140,7 +149,8 @@ static int row_read(const json_t *e, size_t w, size_t unsigned_cols,
 		if (!json_is_integer(n))
 			return EBADMSG;
 		x[k] = json_integer_value(n);
-		if (k < unsigned_cols && x[k] < 0)
+		if ((k < unsigned_cols && x[k] < 0) ||
+		    (k < time_cols && x[k] > MAX_ROW_NS))
 			return EBADMSG;
 	}
 	return 0;
@@ -172,12 +182,20 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 			   size_t idx, char *why, size_t whylen)
 {
 	const json_t *a = json_object_get(o, "intervals");
+	const json_t *d = json_object_get(o, "intervals_dropped");
 	size_t n, w = row_width(r);
 	json_int_t x[5];
 	int rc = 0;
 
 	memset(&r->series, 0, sizeof(r->series));
 	memset(&r->bsg_series, 0, sizeof(r->bsg_series));
+	r->rows_dropped = json_is_true(d);
+	if (d && !json_is_boolean(d)) {
+		snprintf(why, whylen,
+			 "instances[%zu]: 'intervals_dropped' not a boolean",
+			 idx);
+		return EBADMSG;
+	}
 	if (!a)
 		return 0;
 	n = json_is_array(a) ? json_array_size(a) : RPERF_SERIES_MAX + 1;
@@ -193,20 +211,54 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 		return ENOMEM;
 	r->series.cap = n ? n : 1;
 	for (size_t i = 0; !rc && i < n; i++) {
-		rc = row_read(json_array_get(a, i), w,
-			      r->kind == RPERF_GEN_LSG ? 2 : w, x);
+		bool lsg = r->kind == RPERF_GEN_LSG;
+
+		rc = row_read(json_array_get(a, i), w, lsg ? 2 : w, lsg ? 1 : 2,
+			      x);
 		if (rc)
 			snprintf(
 				why, whylen,
-				"instances[%zu]: 'intervals'[%zu] not %zu integers (%s)",
+				"instances[%zu]: 'intervals'[%zu] not %zu integers (%s, times <= 1e18 ns)",
 				idx, i, w,
-				r->kind == RPERF_GEN_LSG ?
-					"start and samples >= 0" :
-					"each >= 0");
+				lsg ? "start and samples >= 0" : "each >= 0");
 		else
 			rc = row_put(r, x);
 	}
 	if (rc) /* not the caller's to free: it may not count this one */
 		series_free(r);
 	return rc == ENOMEM ? ENOMEM : rc ? EBADMSG : 0;
+}
+
+/* @o's size as sent (ctrl_frame.c: compact, ASCII): SIZE_MAX when it
+ * cannot be dumped. */
+static size_t dumped_size(const json_t *o)
+{
+	char *t = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	size_t n = t ? strlen(t) : SIZE_MAX;
+
+	free(t);
+	return n;
+}
+
+int rperf_proto_report_fit(json_t *o, size_t max, size_t *dropped)
+{
+	json_t *a = json_object_get(o, "instances");
+	size_t n = dumped_size(o);
+
+	*dropped = 0;
+	for (size_t i = 0; n > max && i < json_array_size(a); i++) {
+		json_t *e = json_array_get(a, i);
+		const char *role =
+			json_string_value(json_object_get(e, "role"));
+
+		if (!role || strcmp(role, "sink") ||
+		    !json_object_get(e, "intervals"))
+			continue;
+		if (json_object_del(e, "intervals") ||
+		    json_object_set_new(e, "intervals_dropped", json_true()))
+			return ENOMEM;
+		(*dropped)++;
+		n = dumped_size(o);
+	}
+	return n == SIZE_MAX ? ENOMEM : n > max ? EMSGSIZE : 0;
 }

@@ -70,3 +70,68 @@ void rperf_bsg_series_fini(struct rperf_bsg_series *s)
 	free(s->iv);
 	memset(s, 0, sizeof(*s));
 }
+
+/* Close the open interval, ending at @end_ns from the grid's start. */
+static int rx_close(struct rperf_rx_series *x, uint64_t end_ns)
+{
+	uint64_t start = x->k * x->interval_ns;
+	struct rperf_bsg_interval v = {
+		.start_ns = x->at_ns + start,
+		.dur_ns = end_ns > start ? end_ns - start : 0,
+		.messages = x->messages,
+		.bytes = x->bytes,
+	};
+	int rc = x->full ? 0 : rperf_bsg_series_push(&x->s, &v);
+
+	x->full |= rc == E2BIG;
+	x->k++;
+	x->messages = x->bytes = 0;
+	return rc == ENOMEM ? ENOMEM : 0;
+}
+
+/* Close every interval before interval @k (full length each). */
+static int rx_close_to(struct rperf_rx_series *x, uint64_t k)
+{
+	int rc = 0;
+
+	while (!rc && x->k < k && !x->full)
+		rc = rx_close(x, (x->k + 1) * x->interval_ns);
+	if (x->k < k) /* past the cap: nothing more is kept */
+		x->k = k;
+	return rc;
+}
+
+int rperf_rx_series_add(struct rperf_rx_series *x, uint64_t t_ns,
+			uint64_t messages, uint64_t bytes)
+{
+	int rc;
+
+	if (!x->interval_ns)
+		return 0;
+	if (!x->open) {
+		x->open = true;
+		x->k = 0;
+	}
+	rc = rx_close_to(x, t_ns / x->interval_ns);
+	x->messages += messages;
+	x->bytes += bytes;
+	if (t_ns > x->last_ns)
+		x->last_ns = t_ns;
+	return rc;
+}
+
+int rperf_rx_series_end(struct rperf_rx_series *x, uint64_t end_ns)
+{
+	int rc;
+
+	if (!x->open)
+		return 0;
+	x->open = false;
+	if (end_ns < x->last_ns)
+		end_ns = x->last_ns;
+	rc = rx_close_to(x, end_ns / x->interval_ns);
+	/* the interval end_ns is in: counted up to end_ns */
+	if (!rc && (end_ns > x->k * x->interval_ns || x->messages))
+		rc = rx_close(x, end_ns);
+	return rc;
+}

@@ -172,6 +172,13 @@ int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
 		    char *err, size_t errlen);
 void rperf_job_free(struct rperf_job *job);
 
+/* The section types of a job file whose keys are in the key table
+ * (config/options.h): "global", "host", "lsg", "bsg", "incast", "mesh", by
+ * index, NULL after the last; the keys the @i-th takes, in the order of
+ * messages: up to @max names into @out, their number returned. */
+const char *rperf_job_sect_name(size_t i);
+size_t rperf_job_sect_keys(size_t i, const char **out, size_t max);
+
 /*
  * Edits of a job file before it is checked, so that one file serves many
  * runs (`rperf run --hosts-map FILE --set S.N.K=V --sweep S.N.K=LIST`):

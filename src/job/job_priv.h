@@ -3,7 +3,8 @@
  * Internals of the job file module. Two stages:
  *   job_ini.c   libinih reads the text into raw sections of key/value pairs,
  *               each with its line (syntax, section headers, duplicates);
- *   job_keys.c  the known keys of every section type and their values;
+ *   job_keys.c  the known keys of every section type (from the key table,
+ *               config/options.h) and their values;
  *   job.c       sections become the struct rperf_job: hosts, generators,
  *               cross references, one spec per instance.
  */
@@ -14,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/options.h"
 #include "job/job.h"
 
 #define JOB_MAX_TEXT (1u << 20) /* largest job file */
@@ -21,16 +23,17 @@
 	(1 + RPERF_JOB_MAX_HOSTS + RPERF_JOB_MAX_GENS + RPERF_JOB_MAX_SWITCHES)
 #define JOB_MAX_KEYS 64 /* per section */
 
+/* The key table's section bits (config/options.h). */
 enum job_sect_type {
-	JOB_SECT_GLOBAL = 1 << 0,
-	JOB_SECT_HOST = 1 << 1,
-	JOB_SECT_LSG = 1 << 2,
-	JOB_SECT_BSG = 1 << 3,
-	JOB_SECT_MESH = 1 << 4, /* job_mesh.c; takes the LSG keys too */
-	JOB_SECT_INCAST = 1 << 5, /* BSG instances that send bursts */
-	JOB_SECT_SWITCH = 1 << 6, /* job_switch.c: a counters command */
+	JOB_SECT_GLOBAL = RPERF_SECT_GLOBAL,
+	JOB_SECT_HOST = RPERF_SECT_HOST,
+	JOB_SECT_LSG = RPERF_SECT_LSG,
+	JOB_SECT_BSG = RPERF_SECT_BSG,
+	JOB_SECT_MESH = RPERF_SECT_MESH, /* job_mesh.c; takes the LSG keys */
+	JOB_SECT_INCAST = RPERF_SECT_INCAST, /* BSG instances that burst */
+	JOB_SECT_SWITCH = RPERF_SECT_SWITCH, /* job_switch.c: counters */
 };
-#define JOB_SECT_GEN (JOB_SECT_LSG | JOB_SECT_BSG | JOB_SECT_INCAST)
+#define JOB_SECT_GEN RPERF_SECT_GEN
 
 struct job_kv {
 	char *key;
@@ -118,8 +121,6 @@ bool job_name_ok(const char *s);
 /* job_shape.c: `size` of a generator: a size (into spec->size) or a
  * distribution ("64:0.5,4K:0.5" or "@FILE") into spec->sizes with
  * spec->size its largest. 0 or EINVAL with @why. */
-#define JOB_MAX_BYTES (1ull << 50) /* bytes = ... */
-#define JOB_MAX_MESSAGES 1000000000000000ull /* messages = ... */
 bool job_sizes_is_dist(const char *v);
 int job_parse_sizes(void *spec, const char *v, char *why, size_t whylen);
 

@@ -137,6 +137,7 @@ static void lsg_cfg(struct client *c, int fd, int method,
 		.solicit_every =
 			(uint32_t)(cfg->rx_depth / 4 ? cfg->rx_depth / 4 : 1),
 		.gap_ns = cfg->latency_gap_ns,
+		.interval_ns = cfg->interval_ns, /* --interval: a series */
 		.stall_ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
 					      (unsigned int)cfg->retry_count),
 		.stop = c->run->stop,

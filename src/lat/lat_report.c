@@ -288,6 +288,9 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 			.post_loop = r->post_loop,
 			.half = r->half,
 			.cpu_pct = run->cpu_pct[i],
+			.interval_ns = run->cfg->interval_ns,
+			.intervals = r->series.iv,
+			.nintervals = r->series.n,
 		};
 	}
 	rep.command = "lat";
@@ -320,6 +323,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);
+	jrc = rperf_report_intervals_text(run->out, &rep);
+	rc = rc ? rc : jrc;
 	jrc = rperf_lat_print_samples(run);
 	rc = rc ? rc : jrc;
 	if (fflush(run->out) && !rc)

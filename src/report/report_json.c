@@ -216,6 +216,11 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 		err |= json_object_set_new(o, "post_loop_ns",
 					   rperf_rpt_json_stats(l->post_loop,
 								ps, n));
+	if (l->interval_ns)
+		err |= json_object_set_new(
+			o, "intervals",
+			rperf_rpt_json_lsg_intervals(l->intervals,
+						     l->nintervals));
 	if (err) {
 		json_decref(o);
 		return NULL;

@@ -33,6 +33,11 @@ struct rperf_hist;
 json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 			     size_t n);
 
+/* An LSG's "intervals" (report_series.c): [{start_s, samples, p50_us,
+ * p99_us, max_us}], the percentiles null without samples. */
+json_t *rperf_rpt_json_lsg_intervals(const struct rperf_lsg_interval *iv,
+				     size_t n);
+
 /* Dump @root (reference stolen) to @f with a trailing newline. */
 int rperf_rpt_json_emit(FILE *f, json_t *root);
 

@@ -38,6 +38,10 @@ struct rperf_hist;
 /* a BSG figure more than 5 % above its host's port rate is implausible
  * (without a known rate: above RPERF_SPEC_MAX_RATE_BPS) */
 #define RPERF_RUN_RATE_SLACK 1.05
+/* receiver_note (JSON) and a text note of a BSG whose destination's
+ * per-interval counts were left out of its REPORT */
+#define RPERF_RUN_ROWS_DROPPED \
+	"the destination's per-interval counts were left out: its REPORT would have exceeded the control channel's 1 MiB"
 #define RPERF_RUN_CLOCK_MAX 4096 /* an agent's "clock" object, JSON bytes */
 
 enum rperf_run_status {
@@ -68,6 +72,10 @@ struct rperf_run_inst {
 	/* sink end (both kinds) */
 	uint64_t rx_messages, rx_bytes;
 	double rx_seconds;
+	/* BSG sink's received per interval, from GO; owned (none from an
+	 * older agent, or when nothing arrived) */
+	struct rperf_bsg_series rx_series;
+	bool rx_rows_dropped; /* left out: its REPORT would not fit */
 	double receiver_gbps; /* payload Gb/s received; BSG only */
 	bool rx_invisible; /* WRITE, READ, atomic: the destination sees nothing */
 	/* a figure above what the path can carry (gbps or receiver_gbps
@@ -206,6 +214,23 @@ void rperf_run_results_set_link(struct rperf_run_results *r, const char *host,
  * unknown). */
 void rperf_run_results_set_link_gbps(struct rperf_run_results *r,
 				     const char *host, double gbps);
+/*
+ * A BSG's time series, sent and received side by side (run_merge_series.c):
+ * one row per source interval, each with the destination's intervals whose
+ * middle falls in it summed (the two hosts' grids differ by the source's
+ * late ticks: an index would drift), then one row per destination interval
+ * past the source's last (trailing empty ones left out). Every arrival the
+ * destination kept is in exactly one row.
+ */
+struct rperf_run_bsg_row {
+	uint64_t start_ns; /* from GO: the source's, else the destination's */
+	const struct rperf_bsg_interval *sent; /* NULL past the source's */
+	uint64_t rx_messages, rx_bytes, rx_dur_ns; /* summed */
+	size_t rx_rows; /* destination intervals summed into it */
+};
+/* *@rows (free()) and *@n: 0 or ENOMEM. */
+int rperf_run_bsg_rows(const struct rperf_run_inst *in,
+		       struct rperf_run_bsg_row **rows, size_t *n);
 /* Mark @host failed (first reason kept). Unknown names are ignored. */
 void rperf_run_results_host_failed(struct rperf_run_results *r,
 				   const char *host, const char *why);

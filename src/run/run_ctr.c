@@ -50,15 +50,18 @@ static void col_name(const struct src *x, size_t c, char *b, size_t len)
 }
 
 /* Interval @i of @in: its start from the start instant (both kinds of
- * series start there: an LSG's first interval after its warm-up), its
+ * series start there: an LSG's first interval after its warm-up; a BSG's
+ * rows as run_json.c wrote them into @ivs, sent and received merged), its
  * span. */
-static void iv_at(const struct rperf_run_inst *in, size_t i, uint64_t *start,
-		  uint64_t *span)
+static void iv_at(const struct rperf_run_inst *in, const json_t *ivs, size_t i,
+		  uint64_t *start, uint64_t *span)
 {
+	const json_t *s = json_object_get(json_array_get(ivs, i), "start_s");
+
 	*span = in->spec->interval_ns;
 	*start = in->spec->kind == RPERF_GEN_LSG ?
 			 in->series.iv[i].start_ns :
-			 in->bsg_series.iv[i].start_ns;
+			 (uint64_t)llround(json_number_value(s) * 1e9);
 }
 
 static uint64_t value_at(const struct src *x, size_t c, uint64_t start,
@@ -104,7 +107,7 @@ static bool rank_one(const struct rperf_run_inst *in, const struct src *x,
 
 		if (!in->series.iv[i].samples)
 			continue;
-		iv_at(in, i, &start, &span);
+		iv_at(in, NULL, i, &start, &span);
 		val = value_at(x, c, start, span);
 		if (val == RPERF_CTR_MISSING)
 			continue;
@@ -174,13 +177,14 @@ size_t run_tail_rank(const struct rperf_run_results *r,
 
 /* "counters" of interval @i of @in. */
 static json_t *iv_counters(const struct src *xs, size_t nx,
-			   const struct rperf_run_inst *in, size_t i)
+			   const struct rperf_run_inst *in, const json_t *ivs,
+			   size_t i)
 {
 	char name[RPERF_NAME_LEN + RPERF_CTR_NAME + 1];
 	uint64_t start, span;
 	json_t *o = json_object();
 
-	iv_at(in, i, &start, &span);
+	iv_at(in, ivs, i, &start, &span);
 	for (size_t k = 0; o && k < nx; k++)
 		for (size_t c = 0; c < xs[k].s->ncols; c++) {
 			uint64_t v = value_at(&xs[k], c, start, span);
@@ -206,12 +210,13 @@ static int gen_counters(json_t *g, const struct rperf_run_results *r,
 	size_t nx = sources(r, in, xs), n;
 	int e = 0;
 
-	n = in->spec->kind == RPERF_GEN_LSG ? in->series.n : in->bsg_series.n;
+	n = in->spec->kind == RPERF_GEN_LSG ? in->series.n :
+					      json_array_size(ivs);
 	if (!nx || json_array_size(ivs) != n)
 		return 0;
 	for (size_t i = 0; !e && i < n; i++)
 		e = json_object_set_new(json_array_get(ivs, i), "counters",
-					iv_counters(xs, nx, in, i));
+					iv_counters(xs, nx, in, ivs, i));
 	return e ? -1 : 0;
 }
 

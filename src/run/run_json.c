@@ -39,57 +39,83 @@ static json_t *stats(const struct rperf_hist *h)
 				    RPERF_RPT_NDEFAULT_PCTS);
 }
 
-/* An LSG's "intervals": {start_s (from GO), samples, p50_us, p99_us,
- * max_us}; null percentiles in an interval without samples. */
-static json_t *json_series(const struct rperf_lsg_series *s)
+/* Gb/s of @bytes over @dur_ns; null over no time. */
+static json_t *gbps_of(uint64_t bytes, uint64_t dur_ns)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < s->n; i++) {
-		const struct rperf_lsg_interval *v = &s->iv[i];
-		json_t *o = json_pack(
-			"{s:f, s:I, s:o, s:o, s:o}", "start_s",
-			(double)v->start_ns / 1e9, "samples",
-			(json_int_t)v->samples, "p50_us",
-			v->samples ? json_real((double)v->p50_ns / 1e3) :
-				     json_null(),
-			"p99_us",
-			v->samples ? json_real((double)v->p99_ns / 1e3) :
-				     json_null(),
-			"max_us",
-			v->samples ? json_real((double)v->max_ns / 1e3) :
-				     json_null());
-
-		if (!o || json_array_append_new(a, o)) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
+	return dur_ns ? json_real((double)bytes * 8 / (double)dur_ns) :
+			json_null();
 }
 
-/* A BSG's "intervals": {start_s (from GO), seconds, messages, gbps}: what
- * the source saw complete in each interval (payload). */
-static json_t *json_bsg_series(const struct rperf_bsg_series *s)
+/* Row @w's sent figures {start_s, seconds, messages, gbps} (null past the
+ * source's rows) into @o. */
+static int bsg_sent(json_t *o, const struct rperf_run_bsg_row *w)
 {
+	const struct rperf_bsg_interval *v = w->sent;
+	int e = 0;
+
+	e |= set(o, "start_s", json_real((double)w->start_ns / 1e9));
+	e |= set(o, "seconds",
+		 v ? json_real((double)v->dur_ns / 1e9) : json_null());
+	e |= set(o, "messages",
+		 v ? json_integer((json_int_t)v->messages) : json_null());
+	e |= set(o, "gbps", v ? gbps_of(v->bytes, v->dur_ns) : json_null());
+	return e;
+}
+
+/* Row @w's received figures {received_messages, received_seconds,
+ * received_gbps}: the destination's intervals summed into it. Nothing
+ * arrived in the whole run: 0 over the source's interval. Null when the
+ * destination cannot see (RDMA WRITE) or did not say (an older agent, no
+ * report); a row no destination interval fell in: 0 messages over 0 s. */
+static int bsg_received(json_t *o, const struct rperf_run_inst *in,
+			const struct rperf_run_bsg_row *w)
+{
+	bool known = in->have_sink && !in->rx_invisible &&
+		     (in->rx_series.n || !in->rx_messages);
+	uint64_t dur = w->rx_dur_ns;
+	int e = 0;
+
+	if (!known) {
+		e |= set(o, "received_messages", json_null());
+		e |= set(o, "received_seconds", json_null());
+		return e | set(o, "received_gbps", json_null());
+	}
+	if (!in->rx_series.n && w->sent) /* nothing arrived at all */
+		dur = w->sent->dur_ns;
+	e |= set(o, "received_messages",
+		 json_integer((json_int_t)w->rx_messages));
+	e |= set(o, "received_seconds", json_real((double)dur / 1e9));
+	return e | set(o, "received_gbps", gbps_of(w->rx_bytes, dur));
+}
+
+/* A BSG's "intervals" (run.h rperf_run_bsg_rows): {start_s (from GO),
+ * seconds, messages, gbps}: what the source saw complete in each interval;
+ * received_messages, received_seconds, received_gbps: what arrived at the
+ * destination in it (payload, both). */
+static json_t *json_bsg_series(const struct rperf_run_inst *in)
+{
+	struct rperf_run_bsg_row *rows = NULL;
 	json_t *a = json_array();
+	size_t n = 0;
 
-	for (size_t i = 0; a && i < s->n; i++) {
-		const struct rperf_bsg_interval *v = &s->iv[i];
-		double secs = (double)v->dur_ns / 1e9;
-		json_t *o = json_pack(
-			"{s:f, s:f, s:I, s:o}", "start_s",
-			(double)v->start_ns / 1e9, "seconds", secs, "messages",
-			(json_int_t)v->messages, "gbps",
-			secs > 0 ?
-				json_real((double)v->bytes * 8 / secs / 1e9) :
-				json_null());
+	if (a && rperf_run_bsg_rows(in, &rows, &n)) {
+		json_decref(a);
+		return NULL;
+	}
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *o = json_object();
 
-		if (!o || json_array_append_new(a, o)) {
+		if (!o || bsg_sent(o, &rows[i]) ||
+		    bsg_received(o, in, &rows[i])) {
+			json_decref(o);
 			json_decref(a);
-			return NULL;
+			a = NULL;
+		} else if (json_array_append_new(a, o)) { /* o went with it */
+			json_decref(a);
+			a = NULL;
 		}
 	}
+	free(rows);
 	return a;
 }
 
@@ -164,7 +190,9 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
 		e |= json_sched(o, in);
-		e |= set(o, "intervals", json_series(&in->series));
+		e |= set(o, "intervals",
+			 rperf_rpt_json_lsg_intervals(in->series.iv,
+						      in->series.n));
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));
@@ -180,7 +208,10 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		if (in->rx_invisible)
 			e |= set(o, "receiver_note",
 				 json_string(rx_note(in->spec->verb)));
-		e |= set(o, "intervals", json_bsg_series(&in->bsg_series));
+		else if (in->rx_rows_dropped)
+			e |= set(o, "receiver_note",
+				 json_string(RPERF_RUN_ROWS_DROPPED));
+		e |= set(o, "intervals", json_bsg_series(in));
 		e |= set(o, "messages", rperf_rpt_json_uint(in->messages));
 		e |= set(o, "bytes", rperf_rpt_json_uint(in->bytes));
 		e |= set(o, "received_messages",

@@ -73,6 +73,7 @@ static void inst_free(struct rperf_run_inst *in)
 {
 	rperf_lsg_series_fini(&in->series);
 	rperf_bsg_series_fini(&in->bsg_series);
+	rperf_bsg_series_fini(&in->rx_series);
 	rperf_hist_destroy(in->rtt);
 	rperf_hist_destroy(in->wire);
 	rperf_hist_destroy(in->loop);
@@ -249,6 +250,10 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->rx_messages = p->messages;
 		in->rx_bytes = p->bytes;
 		in->rx_seconds = p->seconds;
+		rperf_bsg_series_fini(&in->rx_series);
+		in->rx_series = p->bsg_series;
+		memset(&p->bsg_series, 0, sizeof(p->bsg_series));
+		in->rx_rows_dropped = p->rows_dropped;
 	} else {
 		in->have_source = true;
 		in->seconds = p->seconds;

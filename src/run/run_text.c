@@ -205,21 +205,25 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 }
 
 /* Once per generator section: its destination cannot count RDMA WRITEs,
- * READs or atomics. */
+ * READs or atomics; every instance whose destination's intervals were
+ * left out. */
 static void write_notes(FILE *f, const struct rperf_run_results *r)
 {
 	for (size_t i = 0; i < r->job->ninst; i++) {
 		const struct rperf_gen_spec *s = r->inst[i].spec;
 		bool seen = false;
 
-		if (!r->inst[i].rx_invisible)
+		if (!r->inst[i].rx_invisible && !r->inst[i].rx_rows_dropped)
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(r->inst[j].spec->name, s->name);
-		if (!seen)
+		if (!seen && r->inst[i].rx_invisible)
 			fprintf(f,
 				"note: %s: verb %s: the destination sees no completion, so nothing is counted there (recv '-'); send or write_imm are counted\n",
 				s->name, rperf_verb_name(s->verb));
+		if (r->inst[i].rx_rows_dropped)
+			fprintf(f, "note: %s: %s\n", s->name,
+				RPERF_RUN_ROWS_DROPPED);
 	}
 }
 

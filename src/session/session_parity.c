@@ -12,48 +12,13 @@
 _Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
 	       "cfg->given has a bit per option");
 
-/* Each side its own value: where the server's runs, how it is placed. */
-static const char *const host_opts[] = { "cpu-node",	  "mem-node",
-					 "use_hugepages", "ipv6",
-					 "inline_size",	  "CPU-freq",
-					 "quiet",	  NULL };
-/* The client's report, thresholds and connecting: nothing on a server. */
-static const char *const client_opts[] = {
-	"connect-timeout", "source_ip", "timestamps", "poll", "breakdown",
-	"schedule", /* the client posts; a server only answers */
-	"raw", "hist", "csv", "max-p50", "max-p999", "percentiles", "interval",
-	"jsonl", "out_json", "out_json_file", "report_gbits", "no_peak-bw",
-	"prom",
-	/* perftest's report options (options_report.c) and --report-both */
-	"cpu_util", "limit_bw", "limit_lat", "report_both", "report-histogram",
-	"report-unsorted", "wide", "half-rtt", NULL
-};
-
-/* Equal names, '-' and '_' alike (--report-both = --report_both). */
-static bool same_name(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
-			return false;
-	return *a == *b;
-}
-
-static bool listed(const char *const *list, const char *name)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (same_name(list[i], name))
-			return true;
-	return false;
-}
-
 enum rperf_parity_kind rperf_parity_kind(const struct rperf_opt *o)
 {
-	if (o->server || o->type == RPERF_OT_HELP ||
-	    o->type == RPERF_OT_VERSION || listed(host_opts, o->name))
+	if (o->type == RPERF_OT_HELP || o->type == RPERF_OT_VERSION ||
+	    o->scope == RPERF_SCOPE_HOST)
 		return RPERF_PARITY_HOST;
-	if (listed(client_opts, o->name))
-		return RPERF_PARITY_CLIENT;
-	return RPERF_PARITY_RUN;
+	return o->scope == RPERF_SCOPE_CLIENT ? RPERF_PARITY_CLIENT :
+						RPERF_PARITY_RUN;
 }
 
 bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i)

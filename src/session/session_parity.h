@@ -6,7 +6,7 @@
  * was given against the client's and refuses a client that disagrees,
  * naming both values. The client stays the source of truth: an option not
  * given on the server is not checked. Generic over the option table (each
- * entry knows its field and type); cfg->given records what the server's
+ * entry knows its field, type and scope); cfg->given records what the server's
  * command line gave.
  */
 #ifndef RPERF_SESSION_PARITY_H
@@ -20,7 +20,8 @@
 #include "config/options.h"
 #include "session/session_err.h"
 
-/* What a given option means on the server. */
+/* What a given option means on the server: its entry's scope (help and
+ * version are each side's own). */
 enum rperf_parity_kind {
 	RPERF_PARITY_RUN, /* a run parameter: checked against the client */
 	RPERF_PARITY_HOST, /* each side uses its own (device, port, -F ...) */

@@ -76,13 +76,20 @@ mesh_plot() {
 }
 # intervals[] of an LSG and a BSG, recorded by lab.sched (rperf run:
 # poisson:250 LSG, on/off BSG 200 ms/200 ms through a 4 Mb/s FIFO, 100 ms
-# intervals)
+# intervals); timeseries-rx.json: the same run with the BSG's received
+# rates (poisson:100), per-interval counters left out
 ts_plot() {
 	local want
 	"$plot" timeseries "$fx/timeseries.json" "$out/ts" && plot_nontrivial "$out/ts" 3 20 || return 1
 	# the data: one row per LSG interval, one per BSG interval
 	want=$(jq -r '[.generators[] | select(.kind == "lsg")][0].intervals | length' "$fx/timeseries.json")/$(jq -r '[.generators[] | select(.kind == "bsg")][0].intervals | length' "$fx/timeseries.json")
-	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = "$want" ]
+	[ "$(awk 'NF == 0 { b++; next } { n[b + 0]++ } END { print n[0] "/" n[2] }' "$out/ts.dat")" = "$want" ] || return 1
+	# the BSG's received rate too (lab.sched with the destination's
+	# intervals): a fourth curve, the data's third column numbers
+	"$plot" timeseries "$fx/timeseries-rx.json" "$out/ts-rx" && plot_nontrivial "$out/ts-rx" 4 20 || return 1
+	want=$(jq '[.generators[] | select(.kind == "bsg")][0].intervals | map(select(.received_gbps != null)) | length' "$fx/timeseries-rx.json")
+	echo "     received rates: $(awk -F'\t' 'NF == 0 { b++; next } b == 2 && $3 != "NaN" { n++ } END { print n + 0 }' "$out/ts-rx.dat") rows of $want"
+	[ "$want" -ge 20 ] && [ "$(awk -F'\t' 'NF == 0 { b++; next } b == 2 && $3 != "NaN" { n++ } END { print n + 0 }' "$out/ts-rx.dat")" = "$want" ]
 }
 # issue 20: plots that read. No gnuplot warning on the normal path (stderr
 # empty); a sweep with no LSG (one-to-one bandwidth) plots its one panel;
@@ -94,7 +101,7 @@ quiet() {  # quiet MODE IN PREFIX: rperf-plot.sh with nothing on stderr
 }
 no_warnings() {
 	quiet sweep "$fx/sweep.json" "$out/q-sweep" && quiet cdf "$fx/lsg-hist.csv" "$out/q-cdf" &&
-		quiet timeseries "$fx/timeseries.json" "$out/q-ts" && quiet sweep "$out/rep.json" "$out/q-rep"
+		quiet timeseries "$fx/timeseries.json" "$out/q-ts" && quiet timeseries "$fx/timeseries-rx.json" "$out/q-ts-rx" && quiet sweep "$out/rep.json" "$out/q-rep"
 }
 sweep_no_lsg() {
 	local n
@@ -160,7 +167,7 @@ t "--hist CSV -> CDF PNG + SVG"                           cdf_plot
 t "--hist CSV with two sizes -> two CDF curves"           cdf_two
 t "mesh JSON -> heatmap PNG + SVG, 56 cells with values"  mesh_plot
 t "counters JSON -> p99 and top counters on one time axis" ctr_plot
-t "run JSON intervals[] -> time series PNG + SVG, 3 curves" ts_plot
+t "run JSON intervals[] -> time series PNG + SVG, 3 curves (4 with the received rate)" ts_plot
 t "no gnuplot warning on the normal path"                 no_warnings
 t "a sweep with no LSG plots its bandwidth panel"         sweep_no_lsg
 t "a CDF spanning < a decade: linear x, 4+ ticks inside"  cdf_narrow

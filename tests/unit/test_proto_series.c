@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* REPORT's optional LSG keys: "open_schedule", "intervals". */
+/* REPORT's optional keys: an LSG's "open_schedule" and "intervals", a BSG
+ * source's and sink's "intervals" (sent, received), "counters". */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,6 +125,122 @@ static void test_report_bsg_series(void **state)
 	json_decref(o);
 }
 
+/* A BSG sink's "intervals" (what arrived per interval): a round trip; an
+ * older agent's sink sends none (decoded as none); hostile rows refused
+ * (negative, a time past 1e18 ns, 5 columns, not an array). */
+static void test_report_sink_series(void **state)
+{
+	struct rperf_bsg_interval iv[3] = { { 0, 100000000, 24, 49152 },
+					    { 100000000, 100000000, 0, 0 },
+					    { 200000000, 30000000, 2, 4096 } };
+	struct rperf_proto_result res = { .id = 4,
+					  .kind = RPERF_GEN_BSG,
+					  .role = RPERF_ROLE_SINK,
+					  .messages = 26,
+					  .bytes = 53248 };
+	struct rperf_proto_report r = { .host = "h1", .res = &res, .n = 1 }, d;
+	static const char *const bad[] = { "[[0, -1, 2, 3]]",
+					   "[[1000000000000000001, 1, 2, 3]]",
+					   "[[0, 1000000000000000001, 2, 3]]",
+					   "[[0, 1, 2, 3, 4]]",
+					   "[0]",
+					   "{}" };
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL, *i0;
+
+	(void)state;
+	res.bsg_series =
+		(struct rperf_bsg_series){ .iv = iv, .n = 3, .cap = 3 };
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].role, RPERF_ROLE_SINK);
+	assert_int_equal(d.res[0].bsg_series.n, 3);
+	assert_int_equal(d.res[0].bsg_series.iv[0].messages, 24);
+	assert_int_equal(d.res[0].bsg_series.iv[1].bytes, 0);
+	assert_int_equal(d.res[0].bsg_series.iv[2].dur_ns, 30000000);
+	rperf_proto_report_fini(&d);
+	i0 = json_array_get(json_object_get(o, "instances"), 0);
+	json_object_del(i0, "intervals"); /* an older agent's sink */
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].bsg_series.n, 0);
+	assert_int_equal(d.res[0].messages, 26);
+	rperf_proto_report_fini(&d);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_object_set_new(i0, "intervals",
+				    json_loads(bad[i], 0, NULL));
+		why[0] = 0;
+		assert_int_equal(rperf_proto_report_decode(&m, &d, why,
+							   sizeof(why)),
+				 EBADMSG);
+		assert_non_null(strstr(why, "intervals"));
+		print_message("refused %s: %s\n", bad[i], why);
+	}
+	json_decref(o);
+}
+
+/* A REPORT above the control channel's limit loses its sinks' intervals
+ * (marked), not the sources' rows nor any total: 3,000 rows of a sink
+ * and 3,000 of a source against a limit between the two sizes. */
+static void test_report_fit(void **state)
+{
+	struct rperf_proto_result res[2] = {
+		{ .id = 0, .kind = RPERF_GEN_BSG, .role = RPERF_ROLE_SOURCE },
+		{ .id = 1,
+		  .kind = RPERF_GEN_BSG,
+		  .role = RPERF_ROLE_SINK,
+		  .messages = 7 },
+	};
+	struct rperf_proto_report r = { .host = "h1", .res = res, .n = 2 }, d;
+	struct rperf_bsg_interval v = { 0, 1000000000, 123, 251904 };
+	struct rperf_ctrl_msg m;
+	size_t dropped = 9, whole;
+	char why[256], *t;
+	json_t *o = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 3000; i++, v.start_ns += v.dur_ns) {
+		assert_int_equal(rperf_bsg_series_push(&res[0].bsg_series, &v),
+				 0);
+		assert_int_equal(rperf_bsg_series_push(&res[1].bsg_series, &v),
+				 0);
+	}
+	assert_int_equal(rperf_proto_report_encode(&r, &o), 0);
+	t = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	whole = strlen(t);
+	free(t);
+	assert_int_equal(rperf_proto_report_fit(o, whole, &dropped), 0);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(rperf_proto_report_fit(o, whole * 2 / 3, &dropped), 0);
+	assert_int_equal(dropped, 1);
+	print_message(
+		"a REPORT of %zu B fit into %zu B without the sink's rows\n",
+		whole, whole * 2 / 3);
+	msg(&m, RPERF_CTRL_REPORT, o);
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_int_equal(d.res[0].bsg_series.n, 3000);
+	assert_false(d.res[0].rows_dropped);
+	assert_int_equal(d.res[1].bsg_series.n, 0);
+	assert_true(d.res[1].rows_dropped);
+	assert_int_equal(d.res[1].messages, 7);
+	rperf_proto_report_fini(&d);
+	/* nothing more to leave out: too big */
+	assert_int_equal(rperf_proto_report_fit(o, whole / 3, &dropped),
+			 EMSGSIZE);
+	json_object_set_new(json_array_get(json_object_get(o, "instances"), 1),
+			    "intervals_dropped", json_string("yes"));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "intervals_dropped"));
+	json_decref(o);
+	rperf_bsg_series_fini(&res[0].bsg_series);
+	rperf_bsg_series_fini(&res[1].bsg_series);
+}
+
 /* The REPORT's optional "counters": kept through a round trip,
  * absent in an older agent's REPORT, a bad one refuses the REPORT. */
 static void test_report_counters(void **state)
@@ -170,6 +287,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_series),
 		cmocka_unit_test(test_report_bsg_series),
+		cmocka_unit_test(test_report_sink_series),
+		cmocka_unit_test(test_report_fit),
 		cmocka_unit_test(test_report_counters),
 	};
 

@@ -137,6 +137,44 @@ known_answer() {
 		lab_expect_range "rperf delayed median (ms), <= 1.3 x ping's $pd ms" "$rd" 0 "$hi"
 }
 
+# rperf lat --interval: a 4 s run in 500 ms intervals, 5 ms of delay put
+# on h1-sw 2.5 s after the client starts (connecting and the warm-up take
+# about 0.5-1.5 s here, so the delay lands inside the measured window).
+# Checked: 7+ intervals; their samples add up to the run's (each sample in
+# exactly one interval); the largest interval max is the run's max (the true
+# max, not a percentile); each interval's p50 <= p99 <= max; the series
+# shows the delay (its highest p50 at least 95 % of 5 ms above its first);
+# the text's interval rows, one per interval.
+lat_interval() {
+	local j=$OUT/lat-iv.json n sum tot mx rmx first hi bad rows bg
+	( sleep 2.5; lab_delay h1 5ms ) &
+	bg=$!
+	rperf_pair "$j" -s 64 -D 4s --warmup 100 --interval 500ms --pair-order sequential
+	local rc=$?
+	wait "$bg"
+	lab_delay_clear h1
+	[ "$rc" = 0 ] || { echo "GOT rperf lat status $rc"; return 1; }
+	echo "INFO intervals [start_s, samples, p50_us, p99_us, max_us]: $(jq -c '.results[0].intervals | map([.start_s, .samples, .p50_us, .p99_us, .max_us])' "$j" | head -c 1500)"
+	n=$(jget "$j" '.results[0].intervals | length')
+	sum=$(jget "$j" '.results[0].intervals | map(.samples) | add')
+	tot=$(jget "$j" '.results[0].samples')
+	mx=$(jget "$j" '.results[0].intervals | map(.max_us // empty) | max')
+	rmx=$(jget "$j" '.results[0].rtt_ns.max / 1000')
+	first=$(jget "$j" '[.results[0].intervals[] | select(.samples > 0)][0].p50_us')
+	hi=$(jget "$j" '.results[0].intervals | map(.p50_us // empty) | max')
+	bad=$(jget "$j" '.results[0].intervals | map(select(.samples > 0 and (.p50_us > .p99_us or .p99_us > .max_us))) | length')
+	rows=$(grep -cE '^  rperf +64 +[0-9]+\.[0-9]{3} +[0-9]+ ' /tmp/rcli.log)
+	lab_result "lat_interval intervals=$n samples_sum=$sum samples=$tot max_us=$mx rtt_max_us=$rmx first_p50_us=$first highest_p50_us=$hi text_rows=$rows"
+	lab_expect_ge "intervals (4 s at 500 ms)" "$n" 7 || return 1
+	echo "EXPECT the intervals' samples add up to the run's; GOT $sum of $tot"
+	[ "$sum" = "$tot" ] || return 1
+	lab_expect_range "largest interval max - run's max (us)" "$(awk -v a="$mx" -v b="$rmx" 'BEGIN { printf "%.3f", a - b }')" 0 0 || return 1
+	lab_expect_range "intervals with p50 > p99 or p99 > max" "$bad" 0 0 || return 1
+	lab_expect_ge "highest interval p50 - first's (us), 95 % of the 5 ms delay" "$(awk -v a="$first" -v b="$hi" 'BEGIN { printf "%.1f", b - a }')" 4750 || return 1
+	echo "EXPECT one text row per interval; GOT $rows of $n"
+	[ "$rows" = "$n" ]
+}
+
 # expect_exit STATUS PATTERN CMD...: exit status and a one-line error
 expect_exit() {
 	local want=$1 pat=$2 rc n
@@ -249,6 +287,7 @@ check "rperf info --json lists rxe_h1 and rxe_h2 (contract keys)" info_devices
 check "rperf lat 64 B, -n 2000, crosses the switch"            iter_64
 check "rperf lat 4096 B, -D 3s, crosses the switch"            duration_4096
 check "5 ms on h1-sw: rperf RTT rise >= 4.75 ms, <= 1.3 x ping's"              known_answer
+check "--interval 500ms: intervals[] and rows, the delay seen"   lat_interval
 check "unknown device: one line, exit 2"                       bad_device
 check "GID index out of range: exit 2"                         bad_gid
 check "SL 16: exit 2"                                          bad_sl

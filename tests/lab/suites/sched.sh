@@ -21,6 +21,9 @@
 #    it (expected below: a closed loop takes many samples in the gaps);
 #  - the destination's received rate (rperf run's "to h1" row) is at most
 #    the shaped port's rate + 2 % (a receiver's rate over the run's window);
+#    so is every full 1 s interval's received rate in the BSG's intervals[],
+#    non-zero in every one the source sent in, the rows adding up to the
+#    total received;
 #  - the schedule's own report: its lag line (kept up or fell behind);
 #  - the text report's rates: Mb/s with 3 significant digits, said to be
 #    payload, the wire efficiency assumed;
@@ -304,6 +307,32 @@ dest_rate() {
 	lab_expect_range "h1 received (Gb/s) <= shaped port + 2 %" "$DEST" 0 \
 		"$(awk -v r="$RATE_BPS" 'BEGIN { print r * 1.02 / 1e9 }')"
 }
+# The BSG's received series (the loaded run's JSON, 1 s intervals): every
+# full interval's received rate at most the shaped port's + 2 % (payload
+# through a 4 Mb/s port; the tbf's 16 KiB burst is 3.3 % of a second but
+# the on/off BSG keeps the port busy about 60 % of each), non-zero in every
+# full interval the source sent in (on 200 ms of every 400), and the rows'
+# received messages add up to the generator's received_messages (every
+# arrival counted in exactly one interval).
+dest_series() {
+	local j=$OUT/sched-bsg.json g n full zero hi sum tot
+	g='[.generators[] | select(.kind == "bsg")][0]'
+	[ -s "$j" ] || { echo "GOT no $j"; return 1; }
+	echo "INFO BSG intervals [start_s, sent Gb/s, received Gb/s, received messages]: $(jq -c "$g.intervals | map([.start_s, .gbps, .received_gbps, .received_messages])" "$j" | head -c 1500)"
+	n=$(jq "$g.intervals | length" "$j")
+	full="$g.intervals | map(select((.seconds // 0) >= 0.9 and (.received_seconds // 0) >= 0.9))"
+	hi=$(jq "$full | map(.received_gbps) | max // empty" "$j")
+	zero=$(jq "$full | map(select(.messages > 0 and .received_messages == 0)) | length" "$j")
+	sum=$(jq "$g.intervals | map(.received_messages // 0) | add // 0" "$j")
+	tot=$(jq "$g.received_messages" "$j")
+	lab_result "sched_dest_series intervals=$n full=$(jq "$full | length" "$j") received_gbps_max=$hi port_gbps=$(awk -v r="$RATE_BPS" 'BEGIN { print r / 1e9 }') sent_not_received=$zero received_sum=$sum received_messages=$tot"
+	lab_expect_ge "BSG intervals (20 s at 1 s)" "$n" 20 || return 1
+	lab_expect_range "full intervals' highest received rate (Gb/s) <= shaped port + 2 %" "$hi" 0.000001 \
+		"$(awk -v r="$RATE_BPS" 'BEGIN { print r * 1.02 / 1e9 }')" || return 1
+	lab_expect_range "full intervals the BSG sent in with nothing received" "$zero" 0 0 || return 1
+	echo "EXPECT the intervals' received messages add up to received_messages; GOT $sum of $tot"
+	[ "$sum" = "$tot" ]
+}
 # the text report's rates: three significant digits in Mb/s below 1 Gb/s
 # (the "to host" row), said to be payload, with the wire efficiency assumed
 rate_text() {
@@ -327,10 +356,12 @@ kept_up() {  # the schedule's own report: its lag line (kept up or not)
 # The time series: one rperf run with both generators ([lsg] schedule =
 # poisson, [bsg] on/off), interval 100 ms: its JSON ($OUT/timeseries.json)
 # holds intervals[] of each; the host draws it (tests/lab/sched-plot.sh).
-# Checked here: 20+ intervals each, and the LSG's per-interval p50 spans the
-# on/off phases (its highest above 10x its lowest).
+# Checked here: 20+ intervals each (the BSG's with a received rate too), and
+# the LSG's per-interval p50 spans the on/off phases (its highest above 10x
+# its lowest). Not the port's rate per 100 ms interval: one 2 KiB message
+# is 4 % of what the port carries in 100 ms.
 timeseries_run() {
-	local job=$OUT/sched-ts.ini j=$OUT/timeseries.json nl nb lo hi
+	local job=$OUT/sched-ts.ini j=$OUT/timeseries.json nl nb nr lo hi
 	rm -f "$j"
 	job_write 4s "$job"
 	{
@@ -347,10 +378,12 @@ timeseries_run() {
 	lo=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | map(.p50_us // empty) | min' "$j")
 	hi=$(jq '[.generators[] | select(.kind == "lsg")][0].intervals | map(.p50_us // empty) | max' "$j")
 	echo "INFO LSG intervals: $(jq -c '[.generators[] | select(.kind == "lsg")][0].intervals | map([.start_s, .samples, .p50_us])' "$j" | head -c 1500)"
-	echo "INFO BSG intervals: $(jq -c '[.generators[] | select(.kind == "bsg")][0].intervals | map([.start_s, .gbps])' "$j" | head -c 1500)"
-	lab_result "sched_timeseries lsg_intervals=$nl bsg_intervals=$nb lsg_p50_us_min=$lo max=$hi"
+	echo "INFO BSG intervals [start_s, sent, received Gb/s]: $(jq -c '[.generators[] | select(.kind == "bsg")][0].intervals | map([.start_s, .gbps, .received_gbps])' "$j" | head -c 1500)"
+	nr=$(jq '[.generators[] | select(.kind == "bsg")][0].intervals | map(select(.received_gbps != null)) | length' "$j")
+	lab_result "sched_timeseries lsg_intervals=$nl bsg_intervals=$nb bsg_received_intervals=$nr lsg_p50_us_min=$lo max=$hi"
 	lab_expect_ge "LSG intervals" "$nl" 20 || return 1
 	lab_expect_ge "BSG intervals" "$nb" 20 || return 1
+	lab_expect_ge "BSG intervals with a received rate" "$nr" 20 || return 1
 	lab_expect_ge "LSG p50 per interval: highest / lowest" \
 		"$(awk -v a="$lo" -v b="$hi" 'BEGIN { if (a > 0) printf "%.1f", b / a; else print 0 }')" 10
 }
@@ -388,6 +421,7 @@ check "on/off BSG ($ON/$OFF) + poisson LSG + closed LSG"          loaded_run
 check "poisson: share above 10x idle median = port busy share (+ idle floor) +-$SHARE_TOL" share_check
 check "closed loop's share printed beside it"                     closed_beside
 check "destination row <= shaped port rate + 2 %"                 dest_rate
+check "destination per interval: <= shaped rate + 2 %, > 0 while on" dest_series
 check "text rates: 3 significant digits in Mb/s, payload, wire efficiency" rate_text
 check "poisson prober's lag reported (kept up or fell behind)"     kept_up
 check "same device and GID on both ends: refused, exit 2"         same_device
