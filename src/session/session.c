@@ -65,6 +65,7 @@ void rperf_session_spec(const struct rperf_cli_config *cfg,
 	s->cq_mod = (uint32_t)cfg->cq_mod;
 	s->post_list = (uint32_t)cfg->post_list;
 	s->qps = (uint32_t)cfg->qps;
+	s->inline_size = (uint32_t)cfg->inline_size;
 	s->test = (struct rperf_test_spec){
 		.method = cfg->method,
 		.atomic_op = cfg->atomic_op,

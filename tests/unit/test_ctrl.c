@@ -325,6 +325,10 @@ static void test_endpoint(void **state)
 		"{" EP_OK ",\"gid\":\"fe80000000000000x202c9fffe0a0b0c\"}",
 		"{" EP_OK ",\"gid\":\"fe80::202:c9ff:fe0a:b0c\"}",
 		"{" EP_OK ",\"gid\":16}",
+		/* the optional rdma_cm port: 1..65535 when said */
+		"{" EP_OK "," GID_OK ",\"cm_port\":0}",
+		"{" EP_OK "," GID_OK ",\"cm_port\":65536}",
+		"{" EP_OK "," GID_OK ",\"cm_port\":\"18515\"}",
 		"{\"psn\":0,\"lid\":0,\"mtu\":256,\"rkey\":0,"
 		"\"addr\":0,\"size\":0," GID_OK "}",
 	};
@@ -339,6 +343,14 @@ static void test_endpoint(void **state)
 		"fe800000000000000202c9fffe0a0b0c");
 	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), 0);
 	assert_memory_equal(&out, &ep, sizeof(ep));
+	assert_null(json_object_get(m.payload, "cm_port")); /* 0: not said */
+	rperf_ctrl_msg_release(&m);
+	ep.cm_port = 40123; /* an end listening on rdma_cm */
+	m.type = RPERF_CTRL_ENDPOINT;
+	assert_int_equal(rperf_ctrl_endpoint_encode(&ep, &m.payload), 0);
+	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), 0);
+	assert_int_equal(out.cm_port, 40123);
+	ep.cm_port = 0;
 	m.type = RPERF_CTRL_READY;
 	assert_int_equal(rperf_ctrl_endpoint_decode(&m, &out), EPROTO);
 	rperf_ctrl_msg_release(&m);

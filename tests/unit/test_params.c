@@ -188,6 +188,7 @@ static void bw_cfg(struct rperf_cli_config *cfg)
 	cfg->tclass = 96;
 	cfg->mtu = 2048;
 	cfg->events = true;
+	cfg->inline_size = 220;
 }
 
 static json_t *encoded(void)
@@ -211,6 +212,7 @@ static void bw_round_trip(void **state)
 	assert_int_equal(p.size, 65536);
 	assert_int_equal(p.qps, 4);
 	assert_int_equal(p.post_list, 16);
+	assert_int_equal(p.inline_size, 220); /* -I: the spec says it too */
 	assert_int_equal(p.test.rx_depth, 512);
 	assert_int_equal(p.path.mtu, 2048);
 	assert_int_equal(p.path.sl, 2);
