@@ -68,6 +68,10 @@
 #include "util/mono.h"
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
+/* An LSG's wire and loopback send queues: an open schedule keeps up to
+ * RPERF_LSG_MAX_INFLIGHT (64) samples in flight, one slot spare (16 capped
+ * a poisson:500 prober of a 28 ms queue at 15 and it fell behind) */
+#define RPERF_ENGINE_LSG_SEND_DEPTH 65
 #define RPERF_ENGINE_MAX_STALL_NS (60ull * 1000000000ull)
 #define RPERF_ENGINE_BSG_TAIL_NS RPERF_PROTO_BSG_TAIL_NS
 #define RPERF_ENGINE_STOP_GRACE_NS 300000000ull

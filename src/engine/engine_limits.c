@@ -28,11 +28,13 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 	if (source && s->kind == RPERF_GEN_LSG) {
 		/* wire and loopback sender (inline); loopback receiver; 2
 		 * buffers */
-		q[0] = (struct rperf_pin_req){ .qps = 2,
-					       .send_depth = 16,
-					       .recv_depth = 1,
-					       .inline_size = s->inline_size,
-					       .buf_bytes = 2 * s->size };
+		q[0] = (struct rperf_pin_req){
+			.qps = 2,
+			.send_depth = RPERF_ENGINE_LSG_SEND_DEPTH,
+			.recv_depth = 1,
+			.inline_size = s->inline_size,
+			.buf_bytes = 2 * s->size
+		};
 		q[1] = (struct rperf_pin_req){ .qps = 1,
 					       .send_depth = 1,
 					       .recv_depth =

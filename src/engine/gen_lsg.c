@@ -36,8 +36,6 @@
 #include "gen/nic_ts.h"
 #include "gen/rx.h"
 
-#define SEND_DEPTH 16
-
 struct lsg_src {
 	struct rperf_qp *wire, *loop_tx, *loop_rx;
 	struct rperf_buf send_buf, rx_buf;
@@ -88,10 +86,12 @@ static int make_wire(struct rperf_gen_inst *g, struct lsg_src *l, char *err,
 
 	if (rc)
 		return rc;
-	rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+	rc = qp(g, RPERF_ENGINE_LSG_SEND_DEPTH, 1, &l->wire, "wire", err,
+		errlen);
 	if (rperf_nic_stamps_drop(&l->stamps, want, g->dev->name, rc)) {
 		err[0] = '\0';
-		rc = qp(g, SEND_DEPTH, 1, &l->wire, "wire", err, errlen);
+		rc = qp(g, RPERF_ENGINE_LSG_SEND_DEPTH, 1, &l->wire, "wire",
+			err, errlen);
 	}
 	if (l->stamps.nic)
 		l->nic = (struct rperf_nic_clock){ .hz = l->stamps.ts.hz,
@@ -117,8 +117,8 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!rc)
 		rc = make_wire(g, l, err, errlen);
 	if (!rc)
-		rc = qp(g, SEND_DEPTH, 1, &l->loop_tx, "loopback sender", err,
-			errlen);
+		rc = qp(g, RPERF_ENGINE_LSG_SEND_DEPTH, 1, &l->loop_tx,
+			"loopback sender", err, errlen);
 	if (!rc)
 		rc = qp(g, 1, l->rx_depth, &l->loop_rx, "loopback receiver",
 			err, errlen);
@@ -225,8 +225,9 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
 	c->schedule = g->spec.schedule;
 	c->seed = g->spec.id + 1;
-	c->max_inflight = rperf_lsg_max_inflight(
-		SEND_DEPTH, RPERF_ENGINE_RX_DEPTH, c->solicit_every);
+	c->max_inflight = rperf_lsg_max_inflight(RPERF_ENGINE_LSG_SEND_DEPTH,
+						 RPERF_ENGINE_RX_DEPTH,
+						 c->solicit_every);
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */
