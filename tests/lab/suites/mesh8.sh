@@ -9,8 +9,8 @@
 #   1-3. no fault (three runs): nothing named (no false positive);
 #   4. netem delay D (random 200-600 us, printed) on one host's switch port
 #      hX-sw (egress towards hX: every round trip from or to hX crosses it
-#      once): exactly port hX named, added RTT within 15 % + 50 us of
-#      the delay the link delivers (ping's rise; D itself: see one_port);
+#      once): exactly port hX named, added RTT from D - 15 % - 50 us up to
+#      what the link delivers (ping's rise) + 15 % + 50 us (see one_port);
 #   5. the same D on two ports: both named, nothing else;
 #   6. D on one direction of one pair: a prio qdisc on hB-sw whose first
 #      band (a netem) takes only RoCE v2 SENDs (BTH opcode 0..7) from hA's
@@ -106,15 +106,18 @@ ping_min() {
 	ping -c 40 -i 0.05 -I "10.77.0.$1" "10.77.0.$2" 2> /dev/null | sed -n 's|^r[a-z-]* min/.* = \([0-9.]*\)/.*|\1|p'
 }
 
-# The added RTT is checked against the delay netem delivers in this boot
-# (the rise of ping's minimum through the port, h(X+1) -> hX, 40 pings
-# each), not against D itself: under TCG netem's timer fires late, so the
-# link adds D plus the timer's lateness (01:00 run: D = 426 us delivered as
-# +553 us by ping's minimum, +581 us by rperf; 00:25: 428 us as +580 us
-# and +551 us). That lateness (+127 .. +152 us) alone is more than the
-# issue's bound around D (15 % + 50 us: 80 us at 200 us, 140 us at 600 us)
-# for D below 510 .. 680 us, most of the range drawn; the suite prints both
-# comparisons and checks rperf against what the link adds.
+# The added RTT must lie between what netem can deliver at least and what
+# the link delivered in this boot. Under TCG netem's timer fires late, so
+# the link adds D plus a lateness that depends on how idle the vCPUs are
+# (01:00 run: D = 426 us delivered as +553 us by ping's minimum, +581 us by
+# rperf; 00:25: 428 us as +580 us and +551 us; a CI round: D = 220 us as
+# +631 us by ping, 20 pings/s on idle vCPUs, and +320 us by rperf, whose
+# 500 probes/s keep them busy). A band around either figure alone made the
+# check a comparison of two noisy emulator measurements; the bounds are
+# instead: lo = D - (15 % + 50 us), netem never delivers early, so an rperf
+# that loses part of the delay fails; hi = the larger of D and ping's rise
+# (the same boot's reference) + 15 % + 50 us, so an rperf that adds what
+# the link did not fails. Both figures are printed.
 one_port() {
 	local lo hi o p0 p1 rise
 	o=$((X % 8 + 1))
@@ -127,14 +130,14 @@ one_port() {
 	local rc=$?
 	lab_delay_clear "h$X"
 	[ "$rc" = 0 ] || return 1
-	lo=$((rise - rise * 15 / 100 - 50000))
-	hi=$((rise + rise * 15 / 100 + 50000))
-	echo "EXPECT exactly [{kind port, host h$X}], added_ns in [$lo, $hi] (netem's +$((rise / 1000)) us +- 15 % + 50 us; injected D = $D us)"
+	local ref=$((rise > D * 1000 ? rise : D * 1000))
+	lo=$((D * 1000 - D * 150 - 50000))
+	hi=$((ref + ref * 15 / 100 + 50000))
+	echo "EXPECT exactly [{kind port, host h$X}], added_ns in [$lo, $hi] (from the injected D = $D us - 15 % - 50 us to the larger of D and netem's delivered +$((rise / 1000)) us + 15 % + 50 us)"
 	echo "GOT row h$X p10 (us): $(jq -c --argjson i $((X - 1)) '[.mesh.matrix[$i][] | if . == null then null else (.p10_ns / 1000 | floor) end]' "$OUT/mesh-port1.json")"
 	local added
 	added=$(jq '.mesh.suspects[0].added_ns // 0 | floor' "$OUT/mesh-port1.json")
-	echo "GOT added $((added / 1000)) us: netem's delivered +$((rise / 1000)) us $(((added - rise) / 1000)) us (bound +-$(((rise * 15 / 100 + 50000) / 1000)) us)"
-	echo "INFO vs the injected D = $D us: added D + $((added / 1000 - D)) us (15 % + 50 us of D: +-$((D * 15 / 100 + 50)) us); netem's own lateness (ping): +$((rise / 1000 - D)) us"
+	echo "GOT added $((added / 1000)) us: D + $((added / 1000 - D)) us, netem's delivered (ping) $(((added - rise) / 1000)) us; netem's own lateness (ping): +$((rise / 1000 - D)) us"
 	jq -e --arg h "h$X" --argjson lo "$lo" --argjson hi "$hi" \
 		'(.mesh.suspects | length) == 1 and .mesh.suspects[0].kind == "port" and
 		.mesh.suspects[0].host == $h and .mesh.suspects[0].added_ns >= $lo and
