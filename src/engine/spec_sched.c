@@ -27,6 +27,17 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 								 "poisson");
 		return EBADMSG;
 	}
+	if (s->schedule.kind != RPERF_SCHED_CLOSED &&
+	    (s->test.method != RPERF_METHOD_RPERF ||
+	     s->pair_order == RPERF_PAIR_SEQUENTIAL)) {
+		/* checked here, not first by the agent after connecting */
+		snprintf(
+			why, whylen,
+			"'schedule' %s takes method rperf and a pair_order other than sequential (they time one sample at a time); accepted: schedule closed with those",
+			s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
+								"poisson");
+		return EBADMSG;
+	}
 	if (!s->on_ns != !s->off_ns || s->on_ns > RPERF_SPEC_MAX_TIME_NS ||
 	    s->off_ns > RPERF_SPEC_MAX_TIME_NS) {
 		snprintf(
