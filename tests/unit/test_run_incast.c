@@ -183,11 +183,61 @@ static void merge(void **state)
 	fx_job_free(job);
 }
 
+/* Which alignment: agents on one clock whose GO arrived 60 ms apart. With
+ * the start barrier (every GO carried the start instant) their times are
+ * aligned already: the completion is the bursts' own (100 ms), not moved
+ * by the GO skew; without it, the GO receipts align them (150 ms). */
+static void alignment(void **state)
+{
+	const uint64_t b2[] = { 0, 100 }, b3[] = { 0, 90 };
+	static const bool barrier[] = { true, false };
+	static const uint64_t want[] = { 100 * MS, 150 * MS };
+
+	(void)state;
+	for (size_t c = 0; c < 2; c++) {
+		struct rperf_job *job = fx_job(3);
+		struct rperf_run_results *r = NULL;
+		json_t *root = NULL, *ic;
+
+		fx_inst(job, RPERF_GEN_BSG, "in", "h2", "h1", 0, 0);
+		fx_inst(job, RPERF_GEN_BSG, "in", "h3", "h1", 0, 0);
+		for (size_t i = 0; i < 2; i++) {
+			job->inst[i].burst_bytes = 65536;
+			job->inst[i].period_ns = 500 * MS;
+		}
+		assert_int_equal(rperf_run_results_create(job, &r), 0);
+		sender(r, "h2", 0, b2, 1);
+		sender(r, "h3", 1, b3, 1);
+		for (size_t h = 0; h < 3; h++) {
+			r->hosts[h].has_go_rx = true;
+			r->hosts[h].go_rx_ns =
+				5000 * MS + (h == 2 ? 60 * MS : 0);
+			r->hosts[h].start_at_ctrl_ns = barrier[c] ? 7000 * MS :
+								    0;
+		}
+		r->go_send_seconds = 0.001;
+		assert_int_equal(rperf_run_results_finish(r), 0);
+		assert_int_equal(rperf_run_report_json(r, &root), 0);
+		ic = json_array_get(json_object_get(root, "incasts"), 0);
+		assert_string_equal(
+			json_string_value(json_object_get(ic, "aligned")),
+			barrier[c] ? "barrier" : "go_rx");
+		assert_int_equal(
+			json_integer_value(json_array_get(
+				json_object_get(ic, "completion_ns"), 0)),
+			want[c]);
+		json_decref(root);
+		rperf_run_results_free(r);
+		fx_job_free(job);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(job_section),
 		cmocka_unit_test(merge),
+		cmocka_unit_test(alignment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
