@@ -13,8 +13,9 @@
 #    the payload the instance reported);
 #  - [incast]: 4 senders (h2..h5) burst 64 KiB each to h1's port, shaped
 #    to 4 Mb/s (tbf, 4 KB bucket): every burst's completion (first post to
-#    last byte) within 15 % of its wire bytes / 4 Mb/s, the wire bytes
-#    taken from the switch port's counters.
+#    last byte) at least its wire bytes / 4 Mb/s (-15 %) and at most the
+#    bytes the switch port carried beyond the other bursts' / 4 Mb/s
+#    (+15 %): Soft-RoCE's retransmissions land in one burst.
 # The BSGs use RDMA WRITE and completion events (tests/lab/README.md: only
 # a latency client may busy-poll in the lab). And an on/off BSG (on = 250ms,
 # off = 250ms): its host's tx counter sampled every 50 ms shows the
@@ -150,7 +151,7 @@ all_to_all() {
 }
 
 incast() {
-	local tx0 tx1 msgs per exp got
+	local tx0 tx1 msgs per got
 	lab_sw tc qdisc replace dev h1-sw root tbf rate 4mbit burst 4kb limit 8mb || return 1
 	{
 		printf '[global]\nduration = 2.5s\nwarmup = 0\n'
@@ -164,16 +165,29 @@ incast() {
 	lab_port_reset h1
 	msgs=$(jq '[.generators[] | select(.name == "in") | .messages] | add' "$OUT/incast.json")
 	got=$(jq -c '.incasts[0] | {senders, bursts, burst_ns, share, aligned, completion_ns}' "$OUT/incast.json")
-	# wire bytes of one burst: 4 senders x 16 messages of the measured
-	# bytes per message (payload + per-packet headers as tbf counts them)
-	per=$(awk -v b="$((tx1 - tx0))" -v m="$msgs" 'BEGIN { if (m > 0) printf "%.1f", b / m }')
-	exp=$(awk -v p="$per" 'BEGIN { printf "%.0f", 64 * p * 8 / 4e6 * 1e9 }')
-	lab_result "incast port_bytes=$((tx1 - tx0)) messages=$msgs wire_per_message=$per expected_ns=$exp incast=$got"
-	echo "EXPECT 4 senders, 3 bursts, every completion_ns within 15 % of $exp (wire bytes / 4 Mb/s)"
+	# Bounds per burst, from physics and this run's counters: a burst of 4
+	# senders x 16 WRITEs of 4 KiB at MTU 1024 is 64 x (4096 + 4 packets x
+	# 58 B as tbf counts them + a 16 B RETH) = 278,016 B on the wire, at
+	# 4 Mb/s 556 ms: no burst completes in less (-15 %: the 4 KB bucket,
+	# the stamps). Soft-RoCE may retransmit (a busy VM drops packets in
+	# rxe, go-back-N resends them), and those bytes go to the burst they
+	# fell in: a lab round measured 550, 698, 700 ms with the port carrying
+	# 974,138 B for 834,048 of messages. So a burst takes at most the bytes
+	# the port carried beyond the other bursts' minimum, at 4 Mb/s (+15 %).
+	# A band around the run's average bytes per message (the old check)
+	# failed that round on the burst without retransmissions.
+	local nb lo hi
+	nb=$(jq '.incasts[0].bursts // 0' "$OUT/incast.json")
+	per=278016
+	lo=$(awk -v b="$per" 'BEGIN { printf "%.0f", 0.85 * b * 8 / 4e6 * 1e9 }')
+	hi=$(awk -v t="$((tx1 - tx0))" -v b="$per" -v n="$nb" 'BEGIN {
+		x = t - (n - 1) * b; if (x < b) x = b; printf "%.0f", 1.15 * x * 8 / 4e6 * 1e9 }')
+	lab_result "incast port_bytes=$((tx1 - tx0)) messages=$msgs burst_wire_bytes=$per retransmitted_bytes_at_least=$((tx1 - tx0 - msgs / 64 * per)) lo_ns=$lo hi_ns=$hi incast=$got"
+	echo "EXPECT 4 senders, 3 bursts, every completion_ns in [$lo, $hi] (a burst's 278,016 wire bytes / 4 Mb/s - 15 % .. the port's bytes beyond the other bursts' / 4 Mb/s + 15 %)"
 	echo "GOT $got"
-	jq -e --argjson e "$exp" '.incasts[0] | .senders == 4 and .bursts >= 3 and
+	jq -e --argjson lo "$lo" --argjson hi "$hi" '.incasts[0] | .senders == 4 and .bursts >= 3 and
 		.burst_ns.p50 > 0 and .burst_ns.p99 >= .burst_ns.p50 and .burst_ns.max >= .burst_ns.p99 and
-		([.completion_ns[] | select(. < 0.85 * $e or . > 1.15 * $e)] | length) == 0' "$OUT/incast.json" > /dev/null
+		([.completion_ns[] | select(. < $lo or . > $hi)] | length) == 0' "$OUT/incast.json" > /dev/null
 }
 
 # on = 250ms, off = 250ms (sched20's keys) beside a continuous BSG at the
