@@ -196,6 +196,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .scope = RPERF_SCOPE_CLIENT,
+	  /* a job's [lsg]: rperf run exits 1 (a bare number: seconds) */
+	  .job = JOB_AS_CLI("max_p50", LS, 318, JSPEC(max_p50_ns)),
 	  .help = "Exit 1 when the RTT p50 exceeds TIME (a bare number is microseconds)." },
 	{ .name = "max-p999",
 	  .type = RPERF_OT_TIME,
@@ -206,6 +208,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .scope = RPERF_SCOPE_CLIENT,
+	  /* a job's [lsg]: rperf run exits 1 (a bare number: seconds) */
+	  .job = JOB_AS_CLI("max_p999", LS, 319, JSPEC(max_p999_ns)),
 	  .help = "Exit 1 when the RTT p99.9 exceeds TIME (a bare number is microseconds)." },
 };
 

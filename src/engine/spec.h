@@ -144,6 +144,10 @@ struct rperf_gen_spec {
 	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
 			       uniform 0..jitter_ns (< period_ns) */
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
+	/* Controller only, never on the wire: an LSG instance whose RTT p50
+	 * or p99.9 is above one of these (ns; 0: none) makes rperf run exit
+	 * 1 (job keys max_p50, max_p999; report/report_limit.h) */
+	uint64_t max_p50_ns, max_p999_ns;
 };
 
 /* The optional keys above: check (both ends), encode, decode (absent =

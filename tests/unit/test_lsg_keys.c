@@ -198,6 +198,29 @@ static void job_keys(void **state)
 			  err, sizeof(err)));
 	assert_non_null(strstr(err, "t.ini:8"));
 	assert_non_null(strstr(err, "timestamps"));
+	/* RTT limits: job-file times (a bare number is seconds), judged by
+	 * the controller, never sent to an agent */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nmax_p50 = 20us\n"
+			  "max_p999 = 0.001\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].max_p50_ns, 20000);
+	assert_int_equal(job->inst[0].max_p999_ns, 1000000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "max_p50"));
+		assert_null(json_object_get(o, "max_p999"));
+		assert_int_equal(d.max_p50_ns, 0);
+		assert_int_equal(d.max_p999_ns, 0);
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nmax_p999 = 0\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "max_p999"));
 	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\niters = 0\n", err,
 			  sizeof(err)));
 	assert_non_null(strstr(err, "iters"));
