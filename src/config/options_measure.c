@@ -114,6 +114,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .dflt = "0",
+	  /* a job's [lsg]: a bare number is seconds, as every job time */
+	  .job = JOB_AS_CLI("latency_gap", LS, 317, JSPEC(latency_gap_ns)),
 	  .help = "Idle time between samples (a bare number is microseconds)." },
 	{ .name = "rate",
 	  .type = RPERF_OT_RATE,

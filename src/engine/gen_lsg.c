@@ -217,6 +217,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
 	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
+	c->gap_ns = g->spec.latency_gap_ns; /* closed loop, rate 0 (spec) */
 	c->stop = stop;
 	c->peer_fd = -1;
 	c->nic = l->stamps.nic ? &l->nic : NULL;

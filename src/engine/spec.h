@@ -125,6 +125,10 @@ struct rperf_gen_spec {
 	struct rperf_sched schedule; /* "schedule": LSG probe schedule,
 					"closed" (default) | "fixed:RATE" |
 					"poisson:RATE"; not with rate_bps */
+	uint64_t latency_gap_ns; /* "latency_gap_ns": a closed-loop LSG's
+				    idle time between samples (rperf lat's
+				    --latency_gap); absent = 0: none; not
+				    with rate_bps or an open schedule */
 	uint64_t on_ns, off_ns; /* "on_ns", "off_ns": BSG on/off source,
 				   both 0 (always on) or both > 0 */
 	uint64_t interval_ns; /* "interval_ns": time-series interval,

@@ -221,6 +221,40 @@ static void job_keys(void **state)
 	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nmax_p999 = 0\n",
 			  err, sizeof(err)));
 	assert_non_null(strstr(err, "max_p999"));
+	/* latency_gap: rperf lat's --latency_gap, through the PLAN */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nlatency_gap = 2ms\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].latency_gap_ns, 2000000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_int_equal(json_integer_value(
+					 json_object_get(o, "latency_gap_ns")),
+				 2000000);
+		assert_int_equal(d.latency_gap_ns, 2000000);
+		json_decref(o);
+		job->inst[0].latency_gap_ns = 0; /* absent: none */
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "latency_gap_ns"));
+		assert_int_equal(d.latency_gap_ns, 0);
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nrate = 1M\n"
+				"latency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "t.ini:9: [lsg p] latency_gap: "));
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\n"
+				"schedule = fixed:100\nlatency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "keep one"));
+	assert_null(parse(HOSTS
+			  "[bsg p]\nfrom = h1\nto = h2\nlatency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "applies to [lsg] sections only"));
 	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\niters = 0\n", err,
 			  sizeof(err)));
 	assert_non_null(strstr(err, "iters"));

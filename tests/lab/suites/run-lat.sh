@@ -28,6 +28,8 @@
 #    512k (bits/s of 64 B SENDs = 1000 samples/s) with iters = 500, and
 #    rperf lat --rate 1000 -n 500 beside it: each measured run lasts
 #    0.5 s (499 gaps of 1 ms; [0.45, 0.8] s under emulation);
+#  - latency_gap = 2ms (rperf lat's --latency_gap) with iters = 250: the
+#    measured run lasts 0.5 s ([0.45, 0.8] s);
 #  - RTT limits as rperf lat's --max-p999: max_p999 = 1ns exits 1 with a
 #    limit: line and JSON limits, 1 s exits 0.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
@@ -85,6 +87,20 @@ limits() {
 		jq -e '.generators[0].limits == [{"key": "max_p999", "limit_us": 0.001, "value_us": (.generators[0].rtt_ns.p999 / 1000), "exceeded": true}]' "$OUT/limhi.json" > /dev/null &&
 		jq -e '[.generators[0].limits[] | [.key, .exceeded]] == [["max_p50", false], ["max_p999", false]]' "$OUT/limlo.json" > /dev/null &&
 		! grep -q '^limit:' /tmp/limlo.out
+}
+
+# latency_gap (rperf lat's --latency_gap): 250 samples 2 ms apart, start
+# to start: a measured run of 0.498 s (249 gaps; [0.45, 0.8] s under
+# emulation, as the pacing check), no more samples than asked
+gap() {
+	local s n
+	job gap 10s $'latency_gap = 2ms\niters = 250\n'
+	run_job gap
+	s=$(gen gap seconds) n=$(gen gap samples)
+	lab_result "latency_gap status=$RC samples=$n seconds=$s"
+	echo "EXPECT status 0, 250 samples, the measured run in [0.45, 0.8] s (249 gaps of 2 ms)"
+	echo "GOT status $RC, $n samples in $s s"
+	[ "$RC" = 0 ] && [ "$n" = 250 ] && lab_expect_range "rperf run seconds" "$s" 0.45 0.8
 }
 
 setup() { lab_agents_start 2; }
@@ -260,6 +276,7 @@ check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
+check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
 check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 lab_agents_stop
 lab_summary
