@@ -65,6 +65,9 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .max = 1000000000ll,
 	  .metavar = "N",
 	  .dflt = "n/10",
+	  /* a job's [lsg]: the warm-up in samples instead of warmup's time */
+	  .job = JOB_OWN("warmup_samples", LS, 315, JSPEC(warmup_samples),
+			 RPERF_OT_COUNT, 1, 1000000000ll),
 	  .help = "Samples excluded at the start of each size (counted). Default: a tenth of -n, at least 10 (or -n when smaller) and at most 1000; 1000 with -D." },
 	{ .name = "method",
 	  .type = RPERF_OT_ENUM,

@@ -239,7 +239,7 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 	struct rperf_lsg_res w;
 	int rc;
 
-	if (!g->spec.warmup_ns)
+	if (!g->spec.warmup_ns && !g->spec.warmup_samples)
 		return 0;
 	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, false);
 	if (rc) {
@@ -247,7 +247,12 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 			 strerror(rc));
 		return rc;
 	}
-	c->duration_ns = g->spec.warmup_ns;
+	/* warmup_samples: that many, within the whole window at most (the
+	 * report's "warmup" says how many were taken) */
+	c->duration_ns = g->spec.warmup_samples ?
+				 g->spec.warmup_ns + g->spec.duration_ns :
+				 g->spec.warmup_ns;
+	c->iters = g->spec.warmup_samples;
 	rc = rperf_lsg_run(c, q, &w);
 	l->warm_samples = w.samples;
 	if (rc)

@@ -87,6 +87,10 @@ struct rperf_gen_spec {
 	uint64_t size; /* "size": bytes per message, >= 1 */
 	uint64_t start_ns; /* "start_ns": offset after the start barrier */
 	uint64_t warmup_ns; /* "warmup_ns": LSG samples in it do not count */
+	uint64_t warmup_samples; /* "warmup_samples": an LSG's warm-up as a
+				    count of samples (rperf lat's --warmup)
+				    instead of warmup_ns; optional, absent
+				    = 0: warmup_ns (spec_lsg.c) */
 	uint64_t duration_ns; /* "duration_ns": measurement window, > 0 */
 	enum rperf_completion completion; /* "completion": source end */
 	enum rperf_completion sink_completion; /* "sink_completion" */

@@ -255,6 +255,33 @@ static void job_keys(void **state)
 			  "[bsg p]\nfrom = h1\nto = h2\nlatency_gap = 1ms\n",
 			  err, sizeof(err)));
 	assert_non_null(strstr(err, "applies to [lsg] sections only"));
+	/* warmup_samples: rperf lat's --warmup (samples), through the PLAN */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nwarmup_samples = 1k\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].warmup_samples, 1000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+		char why[200];
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_int_equal(d.warmup_samples, 1000);
+		json_object_set_new(o, "warmup_samples", json_integer(0));
+		assert_int_equal(rperf_gen_spec_decode(o, &d, why, sizeof(why)),
+				 EBADMSG);
+		assert_non_null(strstr(why, "warmup_samples"));
+		json_decref(o);
+		job->inst[0].warmup_samples = 0; /* absent: the time */
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "warmup_samples"));
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS
+			  "[bsg p]\nfrom = h1\nto = h2\nwarmup_samples = 10\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "applies to [lsg] sections only"));
 	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\niters = 0\n", err,
 			  sizeof(err)));
 	assert_non_null(strstr(err, "iters"));

@@ -28,6 +28,8 @@
 #    512k (bits/s of 64 B SENDs = 1000 samples/s) with iters = 500, and
 #    rperf lat --rate 1000 -n 500 beside it: each measured run lasts
 #    0.5 s (499 gaps of 1 ms; [0.45, 0.8] s under emulation);
+#  - warmup_samples = 50 (rperf lat's --warmup): exactly 50 warm-up
+#    samples, then iters = 200;
 #  - latency_gap = 2ms (rperf lat's --latency_gap) with iters = 250: the
 #    measured run lasts 0.5 s ([0.45, 0.8] s);
 #  - RTT limits as rperf lat's --max-p999: max_p999 = 1ns exits 1 with a
@@ -101,6 +103,19 @@ gap() {
 	echo "EXPECT status 0, 250 samples, the measured run in [0.45, 0.8] s (249 gaps of 2 ms)"
 	echo "GOT status $RC, $n samples in $s s"
 	[ "$RC" = 0 ] && [ "$n" = 250 ] && lab_expect_range "rperf run seconds" "$s" 0.45 0.8
+}
+
+# warmup_samples (rperf lat's --warmup): the warm-up is that many samples
+# instead of the [global] warmup time: JSON warmup exactly 50, then iters
+warm() {
+	local w n
+	job warm 10s $'warmup_samples = 50\niters = 200\n'
+	run_job warm
+	w=$(gen warm warmup) n=$(gen warm samples)
+	lab_result "warmup_samples status=$RC warmup=$w samples=$n"
+	echo "EXPECT status 0, warmup 50, samples 200"
+	echo "GOT status $RC, warmup $w, samples $n"
+	[ "$RC" = 0 ] && [ "$w" = 50 ] && [ "$n" = 200 ]
 }
 
 setup() { lab_agents_start 2; }
@@ -277,6 +292,7 @@ check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
+check "warmup_samples = 50: a warm-up of exactly 50 samples"     warm
 check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 lab_agents_stop
 lab_summary
