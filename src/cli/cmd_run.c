@@ -91,7 +91,19 @@ int run_cmd_exit_status(const struct rperf_run_results *r)
 	if (r->aborted || rperf_run_results_nfailed(r) || r->overflow ||
 	    (r->nerrors && !r->interrupted))
 		return RPERF_EXIT_RUNTIME;
+	if (rperf_run_results_over(r)) /* an [lsg]'s max_p50, max_p999 */
+		return RPERF_EXIT_THRESHOLD;
 	return RPERF_EXIT_OK;
+}
+
+void run_cmd_status_line(const struct rperf_run_results *r, int status)
+{
+	if (status == RPERF_EXIT_RUNTIME)
+		run_cmd_summary(r);
+	else if (status == RPERF_EXIT_THRESHOLD)
+		fprintf(stderr,
+			"rperf run: %zu instance(s) above an RTT limit (max_p50, max_p999): the limit: lines above; exit 1\n",
+			rperf_run_results_over(r));
 }
 
 void run_cmd_summary(const struct rperf_run_results *r)
@@ -179,8 +191,8 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 	}
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
-	else if (status == RPERF_EXIT_RUNTIME)
-		run_cmd_summary(r);
+	else
+		run_cmd_status_line(r, status);
 	return status;
 }
 

@@ -42,9 +42,13 @@ int run_cmd_load(struct run_cmd *c, const struct rperf_job_assign *extra,
 		 size_t errlen);
 /* The options of one experiment (authentication, timeout, heartbeat). */
 void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o);
-/* 0, or 3 when a host failed, the experiment was aborted or an instance
- * reported an error (not after SIGINT). */
+/* 3 when a host failed, the experiment was aborted or an instance
+ * reported an error (not after SIGINT); else 1 when an LSG instance is
+ * above an RTT limit of its [lsg] (max_p50, max_p999); else 0. */
 int run_cmd_exit_status(const struct rperf_run_results *r);
+/* The stderr line of @status (run_cmd_exit_status): the failures, or the
+ * instances above a limit; nothing for 0. */
+void run_cmd_status_line(const struct rperf_run_results *r, int status);
 /* The file a report goes to: @c->json_path when something was measured
  * (@measured), else the aborted report's own file beside it, so that the
  * previous results are kept byte-identical: "out.json" ->

@@ -104,8 +104,8 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 	if (r->aborted)
 		fprintf(stderr, "rperf run: %s: aborted: %s\n",
 			p->origin ? p->origin : "the run", r->abort_why);
-	else if (status)
-		run_cmd_summary(r);
+	else
+		run_cmd_status_line(r, status);
 	if (r->interrupted)
 		s->interrupted = true;
 	rperf_sweep_set_result(s, i, r);
@@ -164,9 +164,7 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 			break;
 		}
 		st = run_point(c, s, i / s->repeat, i % s->repeat, stop, &pg);
-		if (st == RPERF_EXIT_INTERNAL)
-			status = st;
-		else if (st && status == RPERF_EXIT_OK)
+		if (st > status) /* internal 4, runtime 3, a limit 1 */
 			status = st;
 	}
 	rperf_progress_end(&pg);

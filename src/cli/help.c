@@ -26,7 +26,8 @@ static const char *const usage_lines[] = {
 
 static const char exit_codes[] =
 	"Exit status: 0 success (warnings never change it); 1 a pass/fail limit\n"
-	"crossed (--max-p50, --max-p999, --limit_lat, -w/--limit_bw); 2 usage,\n"
+	"crossed (--max-p50, --max-p999, --limit_lat, -w/--limit_bw; a job's\n"
+	"[lsg] max_p50, max_p999); 2 usage,\n"
 	"configuration or job-file error; 3 runtime failure (partial results\n"
 	"written); 4 internal error.\n";
 

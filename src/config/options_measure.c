@@ -65,6 +65,9 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .max = 1000000000ll,
 	  .metavar = "N",
 	  .dflt = "n/10",
+	  /* a job's [lsg]: the warm-up in samples instead of warmup's time */
+	  .job = JOB_OWN("warmup_samples", LS, 315, JSPEC(warmup_samples),
+			 RPERF_OT_COUNT, 1, 1000000000ll),
 	  .help = "Samples excluded at the start of each size (counted). Default: a tenth of -n, at least 10 (or -n when smaller) and at most 1000; 1000 with -D." },
 	{ .name = "method",
 	  .type = RPERF_OT_ENUM,
@@ -114,6 +117,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .dflt = "0",
+	  /* a job's [lsg]: a bare number is seconds, as every job time */
+	  .job = JOB_AS_CLI("latency_gap", LS, 317, JSPEC(latency_gap_ns)),
 	  .help = "Idle time between samples (a bare number is microseconds)." },
 	{ .name = "rate",
 	  .type = RPERF_OT_RATE,
@@ -196,6 +201,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .scope = RPERF_SCOPE_CLIENT,
+	  /* a job's [lsg]: rperf run exits 1 (a bare number: seconds) */
+	  .job = JOB_AS_CLI("max_p50", LS, 318, JSPEC(max_p50_ns)),
 	  .help = "Exit 1 when the RTT p50 exceeds TIME (a bare number is microseconds)." },
 	{ .name = "max-p999",
 	  .type = RPERF_OT_TIME,
@@ -206,6 +213,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .unit = NS_US,
 	  .metavar = "TIME",
 	  .scope = RPERF_SCOPE_CLIENT,
+	  /* a job's [lsg]: rperf run exits 1 (a bare number: seconds) */
+	  .job = JOB_AS_CLI("max_p999", LS, 319, JSPEC(max_p999_ns)),
 	  .help = "Exit 1 when the RTT p99.9 exceeds TIME (a bare number is microseconds)." },
 };
 

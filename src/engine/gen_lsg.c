@@ -217,6 +217,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
 	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
+	c->gap_ns = g->spec.latency_gap_ns; /* closed loop, rate 0 (spec) */
 	c->stop = stop;
 	c->peer_fd = -1;
 	c->nic = l->stamps.nic ? &l->nic : NULL;
@@ -238,7 +239,7 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 	struct rperf_lsg_res w;
 	int rc;
 
-	if (!g->spec.warmup_ns)
+	if (!g->spec.warmup_ns && !g->spec.warmup_samples)
 		return 0;
 	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, false);
 	if (rc) {
@@ -246,7 +247,12 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 			 strerror(rc));
 		return rc;
 	}
-	c->duration_ns = g->spec.warmup_ns;
+	/* warmup_samples: that many, within the whole window at most (the
+	 * report's "warmup" says how many were taken) */
+	c->duration_ns = g->spec.warmup_samples ?
+				 g->spec.warmup_ns + g->spec.duration_ns :
+				 g->spec.warmup_ns;
+	c->iters = g->spec.warmup_samples;
 	rc = rperf_lsg_run(c, q, &w);
 	l->warm_samples = w.samples;
 	if (rc)

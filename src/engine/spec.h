@@ -87,6 +87,10 @@ struct rperf_gen_spec {
 	uint64_t size; /* "size": bytes per message, >= 1 */
 	uint64_t start_ns; /* "start_ns": offset after the start barrier */
 	uint64_t warmup_ns; /* "warmup_ns": LSG samples in it do not count */
+	uint64_t warmup_samples; /* "warmup_samples": an LSG's warm-up as a
+				    count of samples (rperf lat's --warmup)
+				    instead of warmup_ns; optional, absent
+				    = 0: warmup_ns (spec_lsg.c) */
 	uint64_t duration_ns; /* "duration_ns": measurement window, > 0 */
 	enum rperf_completion completion; /* "completion": source end */
 	enum rperf_completion sink_completion; /* "sink_completion" */
@@ -125,6 +129,10 @@ struct rperf_gen_spec {
 	struct rperf_sched schedule; /* "schedule": LSG probe schedule,
 					"closed" (default) | "fixed:RATE" |
 					"poisson:RATE"; not with rate_bps */
+	uint64_t latency_gap_ns; /* "latency_gap_ns": a closed-loop LSG's
+				    idle time between samples (rperf lat's
+				    --latency_gap); absent = 0: none; not
+				    with rate_bps or an open schedule */
 	uint64_t on_ns, off_ns; /* "on_ns", "off_ns": BSG on/off source,
 				   both 0 (always on) or both > 0 */
 	uint64_t interval_ns; /* "interval_ns": time-series interval,
@@ -144,6 +152,10 @@ struct rperf_gen_spec {
 	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
 			       uniform 0..jitter_ns (< period_ns) */
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
+	/* Controller only, never on the wire: an LSG instance whose RTT p50
+	 * or p99.9 is above one of these (ns; 0: none) makes rperf run exit
+	 * 1 (job keys max_p50, max_p999; report/report_limit.h) */
+	uint64_t max_p50_ns, max_p999_ns;
 };
 
 /* The optional keys above: check (both ends), encode, decode (absent =

@@ -4,7 +4,8 @@
  * which clock stamps the completions of the rperf method (rperf lat's
  * --timestamps), and in a PLAN "iters", the samples to take (rperf lat's
  * -n; the spec's window caps the run) and "method" (rperf lat's --method:
- * rperf or postpoll; "verb" then says what it times, as lat's --verb).
+ * rperf or postpoll; "verb" then says what it times, as lat's --verb) and
+ * "warmup_samples", a warm-up counted in samples (rperf lat's --warmup).
  * All optional: a spec without them is encoded as before.
  */
 #include "engine/spec.h"
@@ -25,6 +26,9 @@ int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o)
 	/* "iters" goes with the test keys (rperf_test_spec_encode) */
 	if (s->timestamps != RPERF_TS_AUTO &&
 	    rperf_ctrl_set_str(o, "timestamps", ts))
+		return ENOMEM;
+	if (s->warmup_samples &&
+	    rperf_ctrl_set_u64(o, "warmup_samples", s->warmup_samples))
 		return ENOMEM;
 	return 0;
 }
@@ -57,6 +61,15 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 	    rperf_ctrl_get_u64(o, "iters", 1, RPERF_SPEC_MAX_ITERS,
 			       &s->test.iters)) {
 		snprintf(why, wl, "'iters' not an integer in [1, %llu]",
+			 RPERF_SPEC_MAX_ITERS);
+		return EBADMSG;
+	}
+	s->warmup_samples = 0;
+	if (json_object_get(o, "warmup_samples") &&
+	    rperf_ctrl_get_u64(o, "warmup_samples", 1, RPERF_SPEC_MAX_ITERS,
+			       &s->warmup_samples)) {
+		snprintf(why, wl,
+			 "'warmup_samples' not an integer in [1, %llu]",
 			 RPERF_SPEC_MAX_ITERS);
 		return EBADMSG;
 	}
@@ -111,6 +124,11 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 	if (s->timestamps != RPERF_TS_AUTO) {
 		snprintf(why, wl,
 			 "'timestamps' with a BSG (only an LSG has it)");
+		return EBADMSG;
+	}
+	if (s->warmup_samples) {
+		snprintf(why, wl,
+			 "'warmup_samples' with a BSG (only an LSG has it)");
 		return EBADMSG;
 	}
 	if (!test && s->test.method != RPERF_METHOD_RPERF) {

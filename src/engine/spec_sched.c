@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The spec's optional keys (spec.h): the LSG's probe schedule,
- * the BSG's on/off phases, the time-series interval. Absent keys take the
+ * The spec's optional keys (spec.h): the LSG's probe schedule and its
+ * closed loop's latency gap, the BSG's on/off phases, the time-series
+ * interval. Absent keys take the
  * defaults (an older controller's PLAN stays valid).
  */
 #include "engine/spec.h"
@@ -38,6 +39,14 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 								"poisson");
 		return EBADMSG;
 	}
+	if (s->latency_gap_ns && (s->kind != RPERF_GEN_LSG || s->rate_bps > 0 ||
+				  s->schedule.kind != RPERF_SCHED_CLOSED ||
+				  s->latency_gap_ns > RPERF_SPEC_MAX_TIME_NS)) {
+		snprintf(
+			why, whylen,
+			"'latency_gap' is the idle time between an LSG's closed-loop samples, up to 1 day; with 'rate' or a fixed or poisson 'schedule' two ways would pace it: keep one");
+		return EBADMSG;
+	}
 	if (!s->on_ns != !s->off_ns || s->on_ns > RPERF_SPEC_MAX_TIME_NS ||
 	    s->off_ns > RPERF_SPEC_MAX_TIME_NS) {
 		snprintf(
@@ -67,6 +76,8 @@ int rperf_spec_sched_encode(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_u64(o, "off_ns", s->off_ns);
 	if (!rc)
 		rc = rperf_ctrl_set_u64(o, "interval_ns", s->interval_ns);
+	if (!rc && s->latency_gap_ns) /* absent: none (older agents) */
+		rc = rperf_ctrl_set_u64(o, "latency_gap_ns", s->latency_gap_ns);
 	return rc;
 }
 
@@ -104,5 +115,8 @@ int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
 	if (!rc)
 		rc = opt_u64(o, "interval_ns", &t->interval_ns, 1000000000ull,
 			     why, whylen);
+	if (!rc)
+		rc = opt_u64(o, "latency_gap_ns", &t->latency_gap_ns, 0, why,
+			     whylen);
 	return rc;
 }

@@ -204,11 +204,12 @@ static int add_host(struct rperf_job *job, const struct job_sect *s,
 }
 
 /* Checks between the keys of one generator section. */
-/* schedule, on/off, interval: the spec's own check (spec_sched.c) */
+/* latency_gap, schedule, on/off, interval: the spec's own check
+ * (spec_sched.c) */
 static int check_sched(const struct job_gen *g, const struct job_msg *m)
 {
-	static const char *const keys[] = { "schedule", "on", "off",
-					    "interval" };
+	static const char *const keys[] = { "latency_gap", "schedule", "on",
+					    "off", "interval" };
 	const struct job_kv *kv = NULL;
 	char why[200];
 

@@ -188,6 +188,12 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	c.mesh = mesh;
 	c.lsg = &g.spec;
 	rc = job_keys_mesh(&g, m, mesh_special, &c);
+	for (size_t i = 0; i < s->nkv && !rc; i++)
+		if (!strcmp(s->kv[i].key, "max_p50") ||
+		    !strcmp(s->kv[i].key, "max_p999"))
+			rc = job_fail(
+				m, s->kv[i].line, s, s->kv[i].key, "%s",
+				"an RTT limit judges an [lsg]'s own instances; a mesh names its slow ports and pairs (out_above = TIME)");
 	if (rc)
 		goto free_mesh;
 	/* its probes are an LSG's: schedule, method with verb (spec_lsg.c) */

@@ -10,6 +10,8 @@
 
 #include <rperf/report.h>
 
+#include "report/report_limit.h"
+
 static int write_raw(FILE *f, void *arg)
 {
 	const struct rperf_lat_run *run = arg;
@@ -78,9 +80,10 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
 static bool over(const char *opt, double p, uint64_t limit_ns,
 		 const struct rperf_lat_run *run, size_t i)
 {
-	int64_t v = rperf_hist_percentile(run->res[i].rtt, p);
+	int64_t v;
 
-	if (!limit_ns || !run->res[i].samples || v <= (int64_t)limit_ns)
+	if (!run->res[i].samples ||
+	    !rperf_rtt_over(run->res[i].rtt, p, limit_ns, &v))
 		return false;
 	rperf_say(
 		&run->say,

@@ -244,6 +244,23 @@ size_t rperf_run_results_nfailed(const struct rperf_run_results *r);
 
 const char *rperf_run_status_name(enum rperf_run_status st);
 
+/* An LSG instance's RTT limits (its [lsg]'s max_p50 and max_p999,
+ * run_limits.c; the rule is report/report_limit.h's, rperf lat's too). */
+#define RPERF_RUN_NLIMITS 2
+struct rperf_run_limit {
+	const char *key; /* the job key: "max_p50", "max_p999" */
+	double p; /* the RTT percentile it bounds: 50, 99.9 */
+	uint64_t limit_ns; /* 0: not set */
+	int64_t value_ns; /* the instance's percentile; 0 without samples */
+	bool over; /* set, samples taken, value above it */
+};
+/* @in's limits in key order, set or not (a BSG's: none set). Returns how
+ * many it crossed. */
+size_t rperf_run_inst_limits(const struct rperf_run_inst *in,
+			     struct rperf_run_limit out[RPERF_RUN_NLIMITS]);
+/* Instances that crossed one of their limits. */
+size_t rperf_run_results_over(const struct rperf_run_results *r);
+
 /* ---- report ---- */
 
 /* The text report: one table, one line per instance, then aggregates. */

@@ -141,6 +141,35 @@ static int json_sched(json_t *o, const struct rperf_run_inst *in)
 				 rperf_sched_fell_behind(f, in->samples)));
 }
 
+/* An LSG's "limits" when its [lsg] set any (max_p50, max_p999): one
+ * object per limit set, the limit and the percentile in µs (null without
+ * samples), and whether it was crossed (run_limits.c). */
+static int json_limits(json_t *o, const struct rperf_run_inst *in)
+{
+	struct rperf_run_limit l[RPERF_RUN_NLIMITS];
+	bool measured = in->rtt && rperf_hist_count(in->rtt);
+	json_t *a = NULL;
+	int e = 0;
+
+	rperf_run_inst_limits(in, l);
+	for (size_t i = 0; i < RPERF_RUN_NLIMITS; i++) {
+		if (!l[i].limit_ns)
+			continue;
+		if (!a && !(a = json_array()))
+			return -1;
+		e |= json_array_append_new(
+			a,
+			json_pack("{s:s, s:f, s:o, s:b}", "key", l[i].key,
+				  "limit_us", (double)l[i].limit_ns / 1e3,
+				  "value_us",
+				  measured ? json_real((double)l[i].value_ns /
+						       1e3) :
+					     json_null(),
+				  "exceeded", l[i].over));
+	}
+	return a ? e | set(o, "limits", a) : 0;
+}
+
 /* Why a BSG's destination has no count: the verb completes nothing there. */
 static const char *rx_note(int verb)
 {
@@ -196,6 +225,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_str(in->ts_note[0] ? in->ts_note :
 							     NULL));
 		e |= json_sched(o, in);
+		e |= json_limits(o, in);
 		e |= set(o, "intervals",
 			 rperf_rpt_json_lsg_intervals(in->series.iv,
 						      in->series.n));

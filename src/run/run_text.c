@@ -351,6 +351,22 @@ static void precompleted_line(FILE *f, const struct rperf_run_inst *in)
 		seq ? op : "", seq ? " on its own" : "");
 }
 
+/* The RTT limits an LSG instance crossed (its [lsg]'s max_p50, max_p999). */
+static void limit_lines(FILE *f, const struct rperf_run_inst *in)
+{
+	struct rperf_run_limit l[RPERF_RUN_NLIMITS];
+
+	if (!rperf_run_inst_limits(in, l))
+		return;
+	for (size_t k = 0; k < RPERF_RUN_NLIMITS; k++)
+		if (l[k].over)
+			fprintf(f,
+				"limit: %s (%s -> %s): RTT p%g is %.3f us, above %s = %.3f us\n",
+				in->spec->name, in->spec->from, in->spec->to,
+				l[k].p, (double)l[k].value_ns / 1e3, l[k].key,
+				(double)l[k].limit_ns / 1e3);
+}
+
 static void problems(FILE *f, const struct rperf_run_results *r)
 {
 	size_t i;
@@ -395,6 +411,7 @@ static void problems(FILE *f, const struct rperf_run_results *r)
 				(unsigned long long)in->nonpositive);
 		if (in->precompleted || in->loop_precompleted)
 			precompleted_line(f, in);
+		limit_lines(f, in);
 	}
 }
 

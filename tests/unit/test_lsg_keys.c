@@ -198,6 +198,90 @@ static void job_keys(void **state)
 			  err, sizeof(err)));
 	assert_non_null(strstr(err, "t.ini:8"));
 	assert_non_null(strstr(err, "timestamps"));
+	/* RTT limits: job-file times (a bare number is seconds), judged by
+	 * the controller, never sent to an agent */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nmax_p50 = 20us\n"
+			  "max_p999 = 0.001\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].max_p50_ns, 20000);
+	assert_int_equal(job->inst[0].max_p999_ns, 1000000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "max_p50"));
+		assert_null(json_object_get(o, "max_p999"));
+		assert_int_equal(d.max_p50_ns, 0);
+		assert_int_equal(d.max_p999_ns, 0);
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nmax_p999 = 0\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "max_p999"));
+	/* latency_gap: rperf lat's --latency_gap, through the PLAN */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nlatency_gap = 2ms\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].latency_gap_ns, 2000000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_int_equal(json_integer_value(
+					 json_object_get(o, "latency_gap_ns")),
+				 2000000);
+		assert_int_equal(d.latency_gap_ns, 2000000);
+		json_decref(o);
+		job->inst[0].latency_gap_ns = 0; /* absent: none */
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "latency_gap_ns"));
+		assert_int_equal(d.latency_gap_ns, 0);
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nrate = 1M\n"
+				"latency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "t.ini:9: [lsg p] latency_gap: "));
+	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\n"
+				"schedule = fixed:100\nlatency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "keep one"));
+	assert_null(parse(HOSTS
+			  "[bsg p]\nfrom = h1\nto = h2\nlatency_gap = 1ms\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "applies to [lsg] sections only"));
+	/* warmup_samples: rperf lat's --warmup (samples), through the PLAN */
+	job = parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\nwarmup_samples = 1k\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	assert_int_equal(job->inst[0].warmup_samples, 1000);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+		char why[200];
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_int_equal(d.warmup_samples, 1000);
+		json_object_set_new(o, "warmup_samples", json_integer(0));
+		assert_int_equal(rperf_gen_spec_decode(o, &d, why, sizeof(why)),
+				 EBADMSG);
+		assert_non_null(strstr(why, "warmup_samples"));
+		json_decref(o);
+		job->inst[0].warmup_samples = 0; /* absent: the time */
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_null(json_object_get(o, "warmup_samples"));
+		json_decref(o);
+	}
+	rperf_job_free(job);
+	assert_null(parse(HOSTS
+			  "[bsg p]\nfrom = h1\nto = h2\nwarmup_samples = 10\n",
+			  err, sizeof(err)));
+	assert_non_null(strstr(err, "applies to [lsg] sections only"));
 	assert_null(parse(HOSTS "[lsg p]\nfrom = h1\nto = h2\niters = 0\n", err,
 			  sizeof(err)));
 	assert_non_null(strstr(err, "iters"));

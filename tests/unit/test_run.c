@@ -412,6 +412,82 @@ static void placement(void **state)
 	free(buf);
 }
 
+/* An [lsg]'s max_p50 / max_p999 (run_limits.c): a limit equal to the
+ * percentile passes, 1 ns below it is crossed; an instance without a
+ * limit, a BSG, and an LSG without samples are never judged; the JSON
+ * "limits" and the text's "limit:" line say which. */
+static void rtt_limits(void **state)
+{
+	struct rperf_job *job = fx_job(4);
+	struct rperf_run_results *r = NULL;
+	struct rperf_proto_report rep;
+	struct rperf_hist *a = fx_hist(1000, 1, 1000);
+	int64_t p50 = rperf_hist_percentile(a, 50);
+	int64_t p999 = rperf_hist_percentile(a, 99.9);
+	struct rperf_run_limit l[RPERF_RUN_NLIMITS];
+	json_t *root = NULL, *g, *lim;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	fx_inst(job, RPERF_GEN_LSG, "a", "h1", "h4", 0, 0);
+	fx_inst(job, RPERF_GEN_LSG, "b", "h2", "h4", 0, 0);
+	fx_inst(job, RPERF_GEN_LSG, "c", "h3", "h4", 0, 0);
+	job->inst[0].max_p50_ns = (uint64_t)p50;
+	job->inst[0].max_p999_ns = (uint64_t)p999 - 1;
+	job->inst[2].max_p50_ns = 1; /* no samples: not judged */
+	assert_int_equal(rperf_run_results_create(job, &r), 0);
+	fx_report(&rep, "h1", 1);
+	fx_lsg(&rep, 0, a);
+	fx_add(r, &rep);
+	fx_report(&rep, "h2", 1);
+	fx_lsg(&rep, 1, fx_hist(5000, 1, 100));
+	fx_add(r, &rep);
+	assert_int_equal(rperf_run_results_finish(r), 0);
+
+	assert_int_equal(rperf_run_inst_limits(&r->inst[0], l), 1);
+	assert_string_equal(l[0].key, "max_p50");
+	assert_false(l[0].over);
+	assert_int_equal(l[0].value_ns, p50);
+	assert_string_equal(l[1].key, "max_p999");
+	assert_true(l[1].over);
+	assert_int_equal(l[1].value_ns, p999);
+	assert_int_equal(rperf_run_inst_limits(&r->inst[1], l), 0);
+	assert_int_equal(rperf_run_inst_limits(&r->inst[2], l), 0);
+	assert_int_equal(rperf_run_results_over(r), 1);
+
+	assert_int_equal(rperf_run_report_json(r, &root), 0);
+	g = json_object_get(root, "generators");
+	lim = json_object_get(json_array_get(g, 0), "limits");
+	assert_int_equal(json_array_size(lim), 2);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(lim, 1), "key")),
+			    "max_p999");
+	assert_true(json_is_true(
+		json_object_get(json_array_get(lim, 1), "exceeded")));
+	assert_true(json_is_false(
+		json_object_get(json_array_get(lim, 0), "exceeded")));
+	assert_null(json_object_get(json_array_get(g, 1), "limits"));
+	lim = json_object_get(json_array_get(g, 2), "limits");
+	assert_true(json_is_null(
+		json_object_get(json_array_get(lim, 0), "value_us")));
+	json_decref(root);
+
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	assert_int_equal(rperf_run_report_text(mem, r), 0);
+	fclose(mem);
+	if (getenv("SHOW"))
+		fputs(buf, stderr);
+	assert_non_null(strstr(buf, "limit: a (h1 -> h4): RTT p99.9 is "));
+	assert_non_null(strstr(buf, ", above max_p999 = "));
+	assert_null(strstr(buf, "above max_p50"));
+	free(buf);
+	rperf_run_results_free(r);
+	fx_job_free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +504,7 @@ int main(void)
 		cmocka_unit_test(write_not_counted),
 		cmocka_unit_test_setup_teardown(placement, setup, teardown),
 		cmocka_unit_test(honest_receiver_rate),
+		cmocka_unit_test(rtt_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,13 @@
 #  - pacing, one unit for both paths (samples/s in the generator): rate =
 #    512k (bits/s of 64 B SENDs = 1000 samples/s) with iters = 500, and
 #    rperf lat --rate 1000 -n 500 beside it: each measured run lasts
-#    0.5 s (499 gaps of 1 ms; [0.45, 0.8] s under emulation).
+#    0.5 s (499 gaps of 1 ms; [0.45, 0.8] s under emulation);
+#  - warmup_samples = 50 (rperf lat's --warmup): exactly 50 warm-up
+#    samples, then iters = 200;
+#  - latency_gap = 2ms (rperf lat's --latency_gap) with iters = 250: the
+#    measured run lasts 0.5 s ([0.45, 0.8] s);
+#  - RTT limits as rperf lat's --max-p999: max_p999 = 1ns exits 1 with a
+#    limit: line and JSON limits, 1 s exits 0.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -59,6 +65,58 @@ run_job() {
 }
 # gen NAME FIELD: the first generator's FIELD in $OUT/NAME.json
 gen() { jq -r ".generators[0].$2" "$OUT/$1.json"; }
+
+# RTT limits of the [lsg] (rperf lat's --max-p50/--max-p999): judged on the
+# run's own figures, far from any lab RTT (10-2000 us): 1 ns is crossed,
+# 1 s is not. The rule itself (equal passes, no samples: not judged) is
+# unit.run's rtt_limits.
+limits() {
+	local over within v p
+	job limhi 1s $'max_p999 = 1ns\n'
+	run_job limhi
+	over=$RC
+	v=$(jq -r '.generators[0].limits[0] | "\(.key) \(.exceeded) \(.value_us)"' "$OUT/limhi.json")
+	p=$(jq -r '.generators[0].rtt_ns.p999 / 1000' "$OUT/limhi.json")
+	job limlo 1s $'max_p50 = 1\nmax_p999 = 1s\n'
+	run_job limlo
+	within=$RC
+	lab_result "limits over_status=$over over='$v' p999_us=$p within_status=$within within=$(jq -c '[.generators[0].limits[] | .exceeded]' "$OUT/limlo.json")"
+	echo "EXPECT max_p999 = 1ns: exit 1, a limit: line, stderr says so, JSON limits [max_p999 true, value_us = rtt_ns.p999]; max_p50 = 1 (s) and max_p999 = 1s: exit 0, both false, no limit: line"
+	echo "GOT exit $over, JSON '$v' (p999 $p us), text: $(grep '^limit:' /tmp/limhi.out); exit $within, $(jq -c '[.generators[0].limits[] | [.key, .exceeded]]' "$OUT/limlo.json")"
+	[ "$over" = 1 ] && [ "$within" = 0 ] &&
+		grep -q '^limit: limhi (h2 -> h1): RTT p99.9 is .* us, above max_p999 = 0.001 us$' /tmp/limhi.out &&
+		grep -q 'above an RTT limit' /tmp/limhi.err &&
+		jq -e '.generators[0].limits == [{"key": "max_p999", "limit_us": 0.001, "value_us": (.generators[0].rtt_ns.p999 / 1000), "exceeded": true}]' "$OUT/limhi.json" > /dev/null &&
+		jq -e '[.generators[0].limits[] | [.key, .exceeded]] == [["max_p50", false], ["max_p999", false]]' "$OUT/limlo.json" > /dev/null &&
+		! grep -q '^limit:' /tmp/limlo.out
+}
+
+# latency_gap (rperf lat's --latency_gap): 250 samples 2 ms apart, start
+# to start: a measured run of 0.498 s (249 gaps; [0.45, 0.8] s under
+# emulation, as the pacing check), no more samples than asked
+gap() {
+	local s n
+	job gap 10s $'latency_gap = 2ms\niters = 250\n'
+	run_job gap
+	s=$(gen gap seconds) n=$(gen gap samples)
+	lab_result "latency_gap status=$RC samples=$n seconds=$s"
+	echo "EXPECT status 0, 250 samples, the measured run in [0.45, 0.8] s (249 gaps of 2 ms)"
+	echo "GOT status $RC, $n samples in $s s"
+	[ "$RC" = 0 ] && [ "$n" = 250 ] && lab_expect_range "rperf run seconds" "$s" 0.45 0.8
+}
+
+# warmup_samples (rperf lat's --warmup): the warm-up is that many samples
+# instead of the [global] warmup time: JSON warmup exactly 50, then iters
+warm() {
+	local w n
+	job warm 10s $'warmup_samples = 50\niters = 200\n'
+	run_job warm
+	w=$(gen warm warmup) n=$(gen warm samples)
+	lab_result "warmup_samples status=$RC warmup=$w samples=$n"
+	echo "EXPECT status 0, warmup 50, samples 200"
+	echo "GOT status $RC, warmup $w, samples $n"
+	[ "$RC" = 0 ] && [ "$w" = 50 ] && [ "$n" = 200 ]
+}
 
 setup() { lab_agents_start 2; }
 
@@ -233,5 +291,8 @@ check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
+check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
+check "warmup_samples = 50: a warm-up of exactly 50 samples"     warm
+check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 lab_agents_stop
 lab_summary
