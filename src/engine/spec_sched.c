@@ -2,8 +2,8 @@
 /*
  * The spec's optional keys (spec.h): the LSG's probe schedule and its
  * closed loop's latency gap, the BSG's on/off phases, the time-series
- * interval. Absent keys take the
- * defaults (an older controller's PLAN stays valid).
+ * interval. Absent keys take the defaults (an older controller's PLAN
+ * stays valid).
  */
 #include "engine/spec.h"
 
