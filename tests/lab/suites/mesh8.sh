@@ -122,9 +122,8 @@ p10_us() {
 # that adds what the link did not fails. Both figures are printed.
 one_port() {
 	local lo hi O Z rise px pz pid_x pid_z
-	O=$((X % 8 + 1))
+	O=$((X % 8 + 1)) # the next host after X, and the one after it: never X
 	Z=$((O % 8 + 1))
-	[ "$Z" = "$X" ] && Z=$((Z % 8 + 1))
 	tc_retry lab_delay "h$X" "${D}us" || return 1
 	ping -n -i 0.02 -I "10.77.0.$O" "10.77.0.$X" > "$OUT/ping-x.txt" 2> /dev/null &
 	pid_x=$!
@@ -148,7 +147,7 @@ one_port() {
 	echo "GOT row h$X p10 (us): $(jq -c --argjson i $((X - 1)) '[.mesh.matrix[$i][] | if . == null then null else (.p10_ns / 1000 | floor) end]' "$OUT/mesh-port1.json")"
 	local added
 	added=$(jq '.mesh.suspects[0].added_ns // 0 | floor' "$OUT/mesh-port1.json")
-	echo "GOT added $((added / 1000)) us: D + $((added / 1000 - D)) us, the link's delivered (ping) $(((added - rise) / 1000)) us; netem's own lateness (ping): +$((rise / 1000 - D)) us"
+	echo "GOT added $((added / 1000)) us: D + $((added / 1000 - D)) us, the link's delivered (ping) + $(((added - rise) / 1000)) us; netem's own lateness (ping): +$((rise / 1000 - D)) us"
 	jq -e --arg h "h$X" --argjson lo "$lo" --argjson hi "$hi" \
 		'(.mesh.suspects | length) == 1 and .mesh.suspects[0].kind == "port" and
 		.mesh.suspects[0].host == $h and .mesh.suspects[0].added_ns >= $lo and
