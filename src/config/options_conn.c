@@ -87,6 +87,7 @@ const struct rperf_opt rperf_opts_conn[] = {
 	  .max = 65536,
 	  .metavar = "N",
 	  .dflt = "512",
+	  .job = JOB_AS_CLI("rx_depth", LS | BS | IN, 363, JSPEC(test.rx_depth)),
 	  .help = "Receive queue depth (kept full off the critical path)." },
 	{ .name = "qp-timeout",
 	  .letter = 'u',

@@ -149,6 +149,16 @@ struct rperf_gen_inst {
 	struct rperf_proto_result res;
 };
 
+/* Receives a spec's sink keeps posted on each QP, and an LSG source on its
+ * loopback receiver: the spec's "rx_depth" (rperf lat and bw's -r, job key
+ * rx_depth; the device must take it) or RPERF_ENGINE_RX_DEPTH (capped at
+ * what the device takes). An LSG source solicits every depth/4-th SEND. */
+unsigned int rperf_engine_rx_depth(const struct rperf_gen_spec *s);
+/* The depth an end on @d posts for @s: 0 or EINVAL with @err naming the key
+ * when the spec's rx_depth is above what @d takes. */
+int rperf_engine_rx_depth_on(const struct rperf_gen_spec *s,
+			     const struct rperf_dev *d, unsigned int *out,
+			     char *err, size_t errlen);
 /* Stall limit of a spec: rperf_rc_stall_ns() (4x what RC takes to give
  * up, at least 5 s), capped at RPERF_ENGINE_MAX_STALL_NS. */
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p);

@@ -17,7 +17,7 @@
 #include "engine/limits.h"
 
 /* QPs and bytes one instance end creates (gen_lsg.c, gen_bsg.c,
- * gen_sink.c; receive queues at their deepest, RPERF_ENGINE_RX_DEPTH). */
+ * gen_sink.c; receive queues at rperf_engine_rx_depth). */
 static void inst_cost(const struct rperf_gen_spec *s, bool source,
 		      uint64_t *qps, uint64_t *bytes)
 {
@@ -38,7 +38,7 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 		q[1] = (struct rperf_pin_req){ .qps = 1,
 					       .send_depth = 1,
 					       .recv_depth =
-						       RPERF_ENGINE_RX_DEPTH };
+						       rperf_engine_rx_depth(s) };
 		nq = 2;
 	} else if (source) {
 		q[0] = (struct rperf_pin_req){ .qps = s->qps,
@@ -50,7 +50,7 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 		q[0] = (struct rperf_pin_req){
 			.qps = s->kind == RPERF_GEN_LSG ? 1 : s->qps,
 			.send_depth = 1,
-			.recv_depth = RPERF_ENGINE_RX_DEPTH,
+			.recv_depth = rperf_engine_rx_depth(s),
 			.buf_bytes = s->size
 		};
 	}

@@ -107,11 +107,11 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!l)
 		return ENOMEM;
 	g->priv = l;
-	l->rx_depth = RPERF_ENGINE_RX_DEPTH;
-	if ((int)l->rx_depth > g->dev->attr.max_qp_wr)
-		l->rx_depth = (unsigned int)g->dev->attr.max_qp_wr;
 	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, false);
 	l->res_ok = rc == 0;
+	if (!rc)
+		rc = rperf_engine_rx_depth_on(&g->spec, g->dev, &l->rx_depth,
+					      err, errlen);
 	if (!rc)
 		rc = rperf_verb_dev_check(g->dev, g->spec.verb, err, errlen);
 	if (!rc)
@@ -213,7 +213,9 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->size = g->spec.size;
 	c->pair_order = g->spec.pair_order;
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
-	c->solicit_every = RPERF_ENGINE_RX_DEPTH / 4;
+	c->solicit_every = rperf_engine_rx_depth(&g->spec) / 4 ?
+				   rperf_engine_rx_depth(&g->spec) / 4 :
+				   1;
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
 	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
@@ -223,11 +225,11 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->nic = l->stamps.nic ? &l->nic : NULL;
 	/* open schedules: samples in flight within the send queues (one
 	 * SEND each per sample) and far below the sink's posted receives
-	 * (RPERF_ENGINE_RX_DEPTH, refilled every solicit_every) */
+	 * (rperf_engine_rx_depth, refilled every solicit_every) */
 	c->schedule = g->spec.schedule;
 	c->seed = g->spec.id + 1;
 	c->max_inflight = rperf_lsg_max_inflight(RPERF_ENGINE_LSG_SEND_DEPTH,
-						 RPERF_ENGINE_RX_DEPTH,
+						 rperf_engine_rx_depth(&g->spec),
 						 c->solicit_every);
 }
 

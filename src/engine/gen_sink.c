@@ -5,7 +5,7 @@
  * is rperf bw's too (gen/rx.c: SENDs and WRITE_WITH_IMM counted, receives
  * reposted); the engine's one sink thread calls sink_drain() for every
  * sink of the device. An LSG sink re-arms for solicited events only (the
- * source solicits every RPERF_ENGINE_RX_DEPTH/4-th SEND, as rperf lat's
+ * source solicits every rperf_engine_rx_depth()/4-th SEND, as rperf lat's
  * server does), so it wakes a few times per queue, never per message. A
  * BSG sink of RDMA WRITEs has nothing to count (no receive completion):
  * its messages and bytes stay 0 and the controller says so. A BSG sink
@@ -34,17 +34,6 @@ struct sink {
 	struct rperf_rx_series series; /* BSG with an interval */
 };
 
-static unsigned int depth(const struct rperf_dev *d)
-{
-	int max = d->attr.max_qp_wr;
-
-	if (d->attr.max_cqe > 0 && d->attr.max_cqe < max)
-		max = d->attr.max_cqe;
-	return max > 0 && (unsigned int)max < RPERF_ENGINE_RX_DEPTH ?
-		       (unsigned int)max :
-		       RPERF_ENGINE_RX_DEPTH;
-}
-
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
@@ -61,17 +50,19 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	s->conn.dev = g->dev;
 	s->conn.vcfg = g->vcfg;
 	s->conn.max_size = g->spec.size;
-	s->conn.rx_depth = depth(g->dev);
 	s->conn.recvs = lsg || rperf_verb_consumes_recv(g->spec.verb);
 	access = IBV_ACCESS_REMOTE_WRITE | rperf_verb_access(g->spec.verb);
-	rc = rperf_gen_conn_open(
-		&s->conn,
-		&(struct rperf_qp_cfg){ .send_depth = 1,
-					.recv_depth = s->conn.rx_depth,
-					.recv_events = s->conn.recvs,
-					.access = access },
-		lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
-		errlen);
+	rc = rperf_engine_rx_depth_on(&g->spec, g->dev, &s->conn.rx_depth, err,
+				      errlen);
+	if (!rc)
+		rc = rperf_gen_conn_open(
+			&s->conn,
+			&(struct rperf_qp_cfg){ .send_depth = 1,
+						.recv_depth = s->conn.rx_depth,
+						.recv_events = s->conn.recvs,
+						.access = access },
+			lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
+			errlen);
 	/* rdma_cm: listening before ENDPOINTS, which say the port */
 	if (!rc && g->spec.test.rdma_cm)
 		rc = rperf_gen_conn_cm_listen(&s->conn, 0, err, errlen);

@@ -69,7 +69,9 @@ struct rperf_test_spec {
 	int atomic_op; /* "atomic_op": with verb atomic, enum rperf_atomic_op */
 	uint64_t iters; /* "iters": messages per QP; 0: duration_ns */
 	bool infinite; /* "infinite": until the client says DONE */
-	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default */
+	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default
+			      (a PLAN's BSG or LSG too: its sink's queues
+			      and an LSG's loopback receiver) */
 	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm (a
 			 PLAN's BSG or LSG too: rperf_spec_plan_keys_decode) */
 	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */

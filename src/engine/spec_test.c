@@ -3,8 +3,9 @@
  * The keys of a generator spec that only rperf lat and rperf bw use (their
  * PARAMS; struct rperf_test_spec in spec.h): optional, written only when
  * set, so a PLAN of rperf run carries none of them but "atomic_op" (an
- * atomic generator's operation) and "rdma_cm" (its QPs connected through
- * rdma_cm), either way of running it.
+ * atomic generator's operation), "rdma_cm" (its QPs connected through
+ * rdma_cm) and "rx_depth" (the receives its ends keep posted), either way
+ * of running it.
  */
 #include "engine/spec.h"
 
@@ -89,7 +90,9 @@ static int get_count(const json_t *o, const char *key, uint64_t max,
 int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 				char *why, size_t wl)
 {
+	uint64_t rx = 0;
 	char name[32];
+	int rc;
 
 	if (get_name(o, "atomic_op", rperf_atomic_names, &s->test.atomic_op,
 		     name, sizeof(name))) {
@@ -97,7 +100,12 @@ int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 			 rperf_atomic_name(0), rperf_atomic_name(1));
 		return EBADMSG;
 	}
-	return get_flag(o, "rdma_cm", &s->test.rdma_cm, why, wl);
+	rc = get_count(o, "rx_depth", RPERF_SPEC_TEST_MAX_RX_DEPTH, &rx, why,
+		       wl);
+	s->test.rx_depth = (uint32_t)rx;
+	if (!rc)
+		rc = get_flag(o, "rdma_cm", &s->test.rdma_cm, why, wl);
+	return rc;
 }
 
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
@@ -121,7 +129,6 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 			   size_t wl)
 {
 	struct rperf_test_spec *t = &s->test;
-	uint64_t rx = 0;
 	char name[32];
 	int rc;
 
@@ -137,10 +144,6 @@ int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 	if (rperf_spec_plan_keys_decode(o, s, why, wl))
 		return EBADMSG;
 	rc = get_count(o, "iters", UINT64_MAX, &t->iters, why, wl);
-	if (!rc)
-		rc = get_count(o, "rx_depth", RPERF_SPEC_TEST_MAX_RX_DEPTH, &rx,
-			       why, wl);
-	t->rx_depth = (uint32_t)rx;
 	if (!rc)
 		rc = get_flag(o, "infinite", &t->infinite, why, wl);
 	if (!rc)

@@ -303,6 +303,10 @@ static void units(void **state)
 		  "t.ini:12: [bsg a] rdma_cm: '2' is out of range");
 	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrdma_cm=2\n",
 		  "t.ini:12: [lsg a] rdma_cm: '2' is out of range");
+	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\nrx_depth=0\n",
+		  "t.ini:12: [bsg a] rx_depth: '0' is out of range");
+	parse_bad(HOSTS4 "[lsg a]\nfrom=h2\nto=h1\nrx_depth=65537\n",
+		  "t.ini:12: [lsg a] rx_depth: '65537' is out of range");
 	parse_bad(HOSTS4 "[bsg a]\nfrom=h2\nto=h1\ntx_depth=8\npost_list=16\n",
 		  "t.ini:13: [bsg a] post_list: 16 is above tx_depth 8");
 }
@@ -411,7 +415,8 @@ static void wire_codec(void **state)
 		       "[bsg a]\nfrom=h3\nto=h1\nverb=atomic\n"
 		       "[bsg a8]\nfrom=h4\nto=h1\nverb=atomic\nsize=8\n"
 		       "[bsg in]\nfrom=h4\nto=h1\nsize=64\ninline=256\n"
-		       "rdma_cm=1\n",
+		       "rdma_cm=1\nrx_depth=16\n"
+		       "[lsg l]\nfrom=h3\nto=h2\nrx_depth=65536\n",
 	};
 
 	(void)state;
@@ -429,6 +434,9 @@ static void wire_codec(void **state)
 			assert_int_equal(job->inst[3].inline_size, 256);
 			assert_false(job->inst[2].test.rdma_cm);
 			assert_true(job->inst[3].test.rdma_cm);
+			assert_int_equal(job->inst[2].test.rx_depth, 0);
+			assert_int_equal(job->inst[3].test.rx_depth, 16);
+			assert_int_equal(job->inst[4].test.rx_depth, 65536);
 		}
 		rperf_job_free(job);
 	}

@@ -380,6 +380,42 @@ static void inline_cost(void **state)
 	assert_true(c1.bytes > c0.bytes);
 }
 
+/* rx_depth: the spec's, refused above the device's queues, else the
+ * default capped at them; the agent counts it in what it admits. */
+static void rx_depth(void **state)
+{
+	struct rperf_gen_spec s;
+	struct rperf_dev d = { .name = "dev0" };
+	struct rperf_proto_plan p = { .host = "h1", .sinks = &s, .nsinks = 1 };
+	struct rperf_plan_cost c0, c1;
+	unsigned int n = 0;
+	char err[256] = "";
+
+	(void)state;
+	lsg(&s, RPERF_GEN_BSG);
+	d.attr.max_qp_wr = 16384;
+	d.attr.max_cqe = 300;
+	assert_int_equal(rperf_engine_rx_depth(&s), RPERF_ENGINE_RX_DEPTH);
+	assert_int_equal(rperf_engine_rx_depth_on(&s, &d, &n, err, sizeof(err)),
+			 0);
+	assert_int_equal(n, 300);
+	rperf_engine_plan_cost(&p, &c0);
+	s.test.rx_depth = 8;
+	assert_int_equal(rperf_engine_rx_depth(&s), 8);
+	assert_int_equal(rperf_engine_rx_depth_on(&s, &d, &n, err, sizeof(err)),
+			 0);
+	assert_int_equal(n, 8);
+	rperf_engine_plan_cost(&p, &c1);
+	assert_int_equal(c1.qps, c0.qps);
+	assert_true(c1.bytes < c0.bytes);
+	s.test.rx_depth = 301;
+	assert_int_equal(rperf_engine_rx_depth_on(&s, &d, &n, err, sizeof(err)),
+			 ERANGE);
+	assert_string_equal(
+		err,
+		"rx_depth: 301 is above what dev0 allows; accepted: at most 300 (max_qp_wr 16384, max_cqe 300)");
+}
+
 static void report_note(void **state)
 {
 	struct rperf_proto_result res;
@@ -462,6 +498,7 @@ int main(void)
 		cmocka_unit_test(spec_keys),	cmocka_unit_test(spec_refusals),
 		cmocka_unit_test(spec_methods), cmocka_unit_test(job_keys),
 		cmocka_unit_test(job_methods),	cmocka_unit_test(inline_cost),
+		cmocka_unit_test(rx_depth),
 		cmocka_unit_test(report_note),	cmocka_unit_test(stamps_choice),
 	};
 

@@ -285,6 +285,25 @@ static void test_plan_verbs(void **state)
 	json_object_set_new(o, "rdma_cm", json_string("yes"));
 	expect_bad(o, "rdma_cm");
 	json_decref(o);
+	/* rx_depth: absent = 0 (the engine's default), else 1..65536 */
+	s.test.rdma_cm = false;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_null(json_object_get(o, "rx_depth"));
+	json_decref(o);
+	s.test.rx_depth = 16;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.test.rx_depth, 16);
+	json_object_set_new(o, "kind", json_string("lsg"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.test.rx_depth, 16);
+	json_object_set_new(o, "rx_depth", json_integer(0));
+	expect_bad(o, "rx_depth");
+	json_object_set_new(o, "rx_depth", json_integer(65537));
+	expect_bad(o, "rx_depth");
+	json_object_set_new(o, "rx_depth", json_string("16"));
+	expect_bad(o, "rx_depth");
+	json_decref(o);
 }
 
 static void test_rejects(void **state)

@@ -13,7 +13,13 @@
 #    packet sent;
 #  - inline = 64 (rperf bw -I): 64 B SENDs posted inline, each received;
 #  - rdma_cm = 1 (rperf bw -R), 2 QPs each way: `rdma resource show cm_id`
-#    lists rperf's connected ids mid-run, every SEND received.
+#    lists rperf's connected ids mid-run, every SEND received;
+#  - rx_depth = 1 (rperf bw -r) on a BSG of 4 KiB SENDs, 8 in flight: the
+#    sink's one receive cannot take them, so h1's Soft-RoCE answers with
+#    RNR NAKs (its hw_counters/send_rnr_err rises), and RC's retries still
+#    deliver every SEND; an LSG with rx_depth = 4 beside it takes samples;
+#    rx_depth = 65536, above what rxe_h1's queues take, is refused naming
+#    the key and the device.
 # Completion events on the sources (tests/lab/README.md: only a latency
 # client may busy-poll in the lab). Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -134,11 +140,35 @@ rdma_cm_bsg() {
 	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ "$m2" -gt 0 ] && [ "$rm2" = "$m2" ] && [ "$ids" -ge 8 ]
 }
 
+# the Soft-RoCE counter $2 of host $1 (hw_counters)
+rnr() { cat "/sys/class/infiniband/rxe_$1/ports/1/hw_counters/$2" 2> /dev/null || echo 0; }
+
+rx_depth_keys() {
+	local m rm n0 n1 s
+	job rx $'verb = send\nsize = 4K\nrx_depth = 1\n'
+	printf '[lsg probe]\nfrom = h1\nto = h2\ncompletion = event\nrx_depth = 4\nrate = 256k\n' >> "$OUT/rx.ini"
+	n0=$(rnr h1 send_rnr_err)
+	run_ok rx || return 1
+	n1=$(rnr h1 send_rnr_err)
+	m=$(gen rx messages) rm=$(gen rx received_messages)
+	s=$(jq -r '.generators[] | select(.name == "probe") | .samples' "$OUT/rx.json")
+	lab_result "rx_depth messages=$m received=$rm rnr_naks=$((n1 - n0)) lsg_samples=$s"
+	echo "EXPECT messages > 0, received = messages, RNR NAKs sent by h1 > 0 (1 receive posted, 8 SENDs in flight); the LSG (rx_depth 4) took samples"
+	echo "GOT messages $m, received $rm, $((n1 - n0)) RNR NAKs from h1 (send_rnr_err $n0 -> $n1), LSG samples $s"
+	[ "$m" -gt 0 ] && [ "$rm" = "$m" ] && [ $((n1 - n0)) -gt 0 ] && [ "$s" -gt 0 ] || return 1
+	job rxbig $'verb = send\nsize = 4K\nrx_depth = 65536\n'
+	run_job rxbig
+	echo "EXPECT a non-zero status, stderr naming 'rx_depth: 65536 is above what rxe_h1 allows'"
+	echo "GOT status $RC: $(head -c 300 /tmp/rxbig.err)"
+	[ "$RC" != 0 ] && grep -q "rx_depth: 65536 is above what rxe_h1 allows" /tmp/rxbig.err
+}
+
 check "2 agents listening (TLS, the lab key)"                   setup
 check "verb = read: requests from h2, the data from h1"         read_bsg
 check "verb = atomic: 8 B operations, request and answer each"  atomic_bsg
 check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_refused
 check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
 check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
+check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_keys
 lab_agents_stop
 lab_summary
