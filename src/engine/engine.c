@@ -30,27 +30,6 @@ uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p)
 	return t < RPERF_ENGINE_MAX_STALL_NS ? t : RPERF_ENGINE_MAX_STALL_NS;
 }
 
-unsigned int rperf_engine_rx_depth(const struct rperf_gen_spec *s)
-{
-	return s->test.rx_depth ? s->test.rx_depth : RPERF_ENGINE_RX_DEPTH;
-}
-
-int rperf_engine_rx_depth_on(const struct rperf_gen_spec *s,
-			     const struct rperf_dev *d, unsigned int *out,
-			     char *err, size_t errlen)
-{
-	int max = d->attr.max_qp_wr;
-
-	*out = rperf_engine_rx_depth(s);
-	if (s->test.rx_depth)
-		return rperf_gen_depth_check(d, "rx_depth", *out, err, errlen);
-	if (d->attr.max_cqe > 0 && d->attr.max_cqe < max)
-		max = d->attr.max_cqe;
-	if (max > 0 && (unsigned int)max < *out)
-		*out = (unsigned int)max;
-	return 0;
-}
-
 void rperf_engine_ep(const struct rperf_gen_inst *g, const struct rperf_qp *qp,
 		     const struct rperf_buf *buf,
 		     struct rperf_ctrl_endpoint *out)

@@ -6,7 +6,8 @@
  * instances (--max-instances) and every instance's planned end after GO
  * (--max-duration: start offset + warm-up + duration); and, at CONNECT,
  * every peer endpoint against the address of the host at the other end
- * (limits_gid.c, the servers' GID rule).
+ * (limits_gid.c, the servers' GID rule); and the receive depth an end
+ * posts for a spec, bounded by its device.
  */
 #include "engine/engine.h"
 
@@ -15,6 +16,28 @@
 #include <stdio.h>
 
 #include "engine/limits.h"
+#include "gen/rx.h"
+
+unsigned int rperf_engine_rx_depth(const struct rperf_gen_spec *s)
+{
+	return s->test.rx_depth ? s->test.rx_depth : RPERF_ENGINE_RX_DEPTH;
+}
+
+int rperf_engine_rx_depth_on(const struct rperf_gen_spec *s,
+			     const struct rperf_dev *d, unsigned int *out,
+			     char *err, size_t errlen)
+{
+	int max = d->attr.max_qp_wr;
+
+	*out = rperf_engine_rx_depth(s);
+	if (s->test.rx_depth)
+		return rperf_gen_depth_check(d, "rx_depth", *out, err, errlen);
+	if (d->attr.max_cqe > 0 && d->attr.max_cqe < max)
+		max = d->attr.max_cqe;
+	if (max > 0 && (unsigned int)max < *out)
+		*out = (unsigned int)max;
+	return 0;
+}
 
 /* QPs and bytes one instance end creates (gen_lsg.c, gen_bsg.c,
  * gen_sink.c; receive queues at rperf_engine_rx_depth). */
@@ -35,10 +58,11 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 			.inline_size = s->inline_size,
 			.buf_bytes = 2 * s->size
 		};
-		q[1] = (struct rperf_pin_req){ .qps = 1,
-					       .send_depth = 1,
-					       .recv_depth =
-						       rperf_engine_rx_depth(s) };
+		q[1] = (struct rperf_pin_req){
+			.qps = 1,
+			.send_depth = 1,
+			.recv_depth = rperf_engine_rx_depth(s)
+		};
 		nq = 2;
 	} else if (source) {
 		q[0] = (struct rperf_pin_req){ .qps = s->qps,

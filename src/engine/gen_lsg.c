@@ -201,6 +201,8 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 		    struct rperf_lsg_cfg *c)
 {
 	const struct lsg_src *l = g->priv;
+	/* the sink's receives (the same spec): solicited every rx/4-th SEND */
+	unsigned int rx = rperf_engine_rx_depth(&g->spec);
 
 	memset(c, 0, sizeof(*c));
 	c->clk = g->clk;
@@ -213,9 +215,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->size = g->spec.size;
 	c->pair_order = g->spec.pair_order;
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
-	c->solicit_every = rperf_engine_rx_depth(&g->spec) / 4 ?
-				   rperf_engine_rx_depth(&g->spec) / 4 :
-				   1;
+	c->solicit_every = rx / 4 ? rx / 4 : 1; /* as lat's client */
 	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
 	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
@@ -229,8 +229,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->schedule = g->spec.schedule;
 	c->seed = g->spec.id + 1;
 	c->max_inflight = rperf_lsg_max_inflight(RPERF_ENGINE_LSG_SEND_DEPTH,
-						 rperf_engine_rx_depth(&g->spec),
-						 c->solicit_every);
+						 rx, c->solicit_every);
 }
 
 /* The warm-up: samples taken and dropped; 0 or the run's error. */

@@ -61,8 +61,8 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 						.recv_depth = s->conn.rx_depth,
 						.recv_events = s->conn.recvs,
 						.access = access },
-			lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access, err,
-			errlen);
+			lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access,
+			err, errlen);
 	/* rdma_cm: listening before ENDPOINTS, which say the port */
 	if (!rc && g->spec.test.rdma_cm)
 		rc = rperf_gen_conn_cm_listen(&s->conn, 0, err, errlen);

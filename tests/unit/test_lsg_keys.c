@@ -495,11 +495,15 @@ static void stamps_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(spec_keys),	cmocka_unit_test(spec_refusals),
-		cmocka_unit_test(spec_methods), cmocka_unit_test(job_keys),
-		cmocka_unit_test(job_methods),	cmocka_unit_test(inline_cost),
+		cmocka_unit_test(spec_keys),
+		cmocka_unit_test(spec_refusals),
+		cmocka_unit_test(spec_methods),
+		cmocka_unit_test(job_keys),
+		cmocka_unit_test(job_methods),
+		cmocka_unit_test(inline_cost),
 		cmocka_unit_test(rx_depth),
-		cmocka_unit_test(report_note),	cmocka_unit_test(stamps_choice),
+		cmocka_unit_test(report_note),
+		cmocka_unit_test(stamps_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
