@@ -244,6 +244,7 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		return rc;
 	}
 	fill_local(a, &p.device);
+	p.stall_limit_ns = a->cfg.limits.stall_ns;
 	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
 		 p.experiment);

@@ -75,13 +75,15 @@ static void agent_limits(const struct rperf_cli_config *cfg,
 	out->max_duration_ns = cfg->max_duration_ns ?
 				       cfg->max_duration_ns :
 				       RPERF_ENGINE_MAX_DURATION_NS;
+	out->stall_ns = l.stall_ns;
 	rperf_limits_bytes(out->max_memory, mem, sizeof(mem));
 	snprintf(
 		line, sizeof(line),
-		"limits per PLAN: --max-memory %s, --max-qps %llu, --max-instances %llu, --max-duration %.0f s",
+		"limits per PLAN: --max-memory %s, --max-qps %llu, --max-instances %llu, --max-duration %.0f s, --stall-limit %.1f s",
 		mem, (unsigned long long)out->max_qps,
 		(unsigned long long)out->max_instances,
-		(double)out->max_duration_ns / 1e9);
+		(double)out->max_duration_ns / 1e9,
+		(double)out->stall_ns / 1e9);
 	log_line(NULL, line);
 }
 

@@ -47,7 +47,7 @@ const struct rperf_opt rperf_opts_limits[] = {
 	  .help = "Agent: refuse a PLAN in which a generator would end more than TIME after GO (its start offset + warm-up + duration)." },
 	{ .name = "stall-limit",
 	  .type = RPERF_OT_TIME,
-	  .cmds = T,
+	  .cmds = T | A,
 	  .off = OFF(stall_ns),
 	  .min = 100 * NS_MS,
 	  .max = 3600 * NS_S,
@@ -55,7 +55,7 @@ const struct rperf_opt rperf_opts_limits[] = {
 	  .metavar = "TIME",
 	  .dflt = "5s",
 	  .scope = RPERF_SCOPE_HOST,
-	  .help = "Server: a peer that makes no progress costs at most TIME (its sends stalled: the run ends; nothing arriving: the sink sleeps on completion events), whatever -u/--qp-timeout and retries the client asks for." },
+	  .help = "Server or agent: a peer that makes no progress costs at most TIME (its sends stalled: the run or the generator ends; nothing arriving: the sink sleeps on completion events), whatever -u/--qp-timeout and retries the client or the job asks for." },
 };
 
 const size_t rperf_nopts_limits =

@@ -182,6 +182,7 @@ static void inst_init(struct rperf_engine *e, struct rperf_gen_inst *g,
 	g->vcfg.retry_count = s->path.retry_count;
 	g->clk = e->clk;
 	g->cpu = cpu;
+	g->stall_ns = rperf_engine_inst_stall_ns(&s->path, e->stall_limit_ns);
 	g->engine = e;
 	g->res.id = s->id;
 	g->res.role = r;
@@ -301,6 +302,7 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 	if (!e)
 		return ENOMEM;
 	e->clk = clk;
+	e->stall_limit_ns = plan->stall_limit_ns;
 	e->efd = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	e->inst = calloc(n ? n : 1, sizeof(*e->inst));

@@ -131,6 +131,10 @@ struct rperf_gen_inst {
 	struct rperf_verbs_cfg vcfg; /* device + this spec's path */
 	const struct rperf_clock *clk;
 	int cpu; /* -1: no pinning */
+	uint64_t stall_ns; /* no progress for this long ends a source's run
+			      and puts a sink to sleep: its path's
+			      rperf_engine_stall_ns(), at most the agent's
+			      --stall-limit */
 	struct rperf_placement place; /* sources: decided at setup (their
 					 buffers allocated under its memory
 					 policy), applied by their thread */
@@ -159,6 +163,10 @@ unsigned int rperf_engine_rx_depth(const struct rperf_gen_spec *s);
 int rperf_engine_rx_depth_on(const struct rperf_gen_spec *s,
 			     const struct rperf_dev *d, unsigned int *out,
 			     char *err, size_t errlen);
+/* An instance's stall limit: rperf_engine_stall_ns(@p), at most @limit_ns
+ * (an agent's --stall-limit; 0: none). */
+uint64_t rperf_engine_inst_stall_ns(const struct rperf_path_spec *p,
+				    uint64_t limit_ns);
 /* Stall limit of a spec: rperf_rc_stall_ns() (4x what RC takes to give
  * up, at least 5 s), capped at RPERF_ENGINE_MAX_STALL_NS. */
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p);
@@ -235,6 +243,8 @@ struct rperf_plan_limits {
 	uint64_t max_qps; /* QPs created on the host */
 	uint64_t max_instances; /* instance ends on the host */
 	uint64_t max_duration_ns; /* latest start + warm-up + duration */
+	uint64_t stall_ns; /* --stall-limit: every instance's stall limit at
+			      most this (rperf_gen_inst.stall_ns) */
 };
 
 /* What @p would cost its host: QPs, bytes pinned (limits.c's estimate of

@@ -6,8 +6,9 @@
  * instances (--max-instances) and every instance's planned end after GO
  * (--max-duration: start offset + warm-up + duration); and, at CONNECT,
  * every peer endpoint against the address of the host at the other end
- * (limits_gid.c, the servers' GID rule); and the receive depth an end
- * posts for a spec, bounded by its device.
+ * (limits_gid.c, the servers' GID rule); and what an instance may hold
+ * of its host at run time: its stall limit under the agent's
+ * --stall-limit, the receive depth it posts, bounded by its device.
  */
 #include "engine/engine.h"
 
@@ -17,6 +18,14 @@
 
 #include "engine/limits.h"
 #include "gen/rx.h"
+
+uint64_t rperf_engine_inst_stall_ns(const struct rperf_path_spec *p,
+				    uint64_t limit_ns)
+{
+	uint64_t t = rperf_engine_stall_ns(p);
+
+	return limit_ns && limit_ns < t ? limit_ns : t;
+}
 
 unsigned int rperf_engine_rx_depth(const struct rperf_gen_spec *s)
 {

@@ -25,6 +25,7 @@ struct rperf_engine {
 	double sink_cpu; /* its CPU time, seconds, once joined */
 	struct rperf_proto_plan addrs; /* only the PLAN's "hosts": whose
 					  endpoints may be connected */
+	uint64_t stall_limit_ns; /* the plan's: the agent's --stall-limit */
 	bool went; /* GO arrived at go_rx_ns (REPORT "go_rx_ns") */
 	uint64_t go_rx_ns;
 };

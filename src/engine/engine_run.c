@@ -159,9 +159,8 @@ static int sink_prepare(struct rperf_engine *e, struct sink_run *s)
 		s->nslot++;
 		if (g->spec.sink_completion == RPERF_COMPLETION_POLL)
 			s->events = false;
-		if (!s->spin_ns ||
-		    rperf_engine_stall_ns(&g->spec.path) < s->spin_ns)
-			s->spin_ns = rperf_engine_stall_ns(&g->spec.path);
+		if (!s->spin_ns || g->stall_ns < s->spin_ns)
+			s->spin_ns = g->stall_ns;
 	}
 	return 0;
 }

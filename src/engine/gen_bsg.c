@@ -121,6 +121,7 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	int rc;
 
 	rperf_bsg_spec_cfg(&g->spec, &c);
+	c.stall_ns = g->stall_ns; /* the agent's --stall-limit too */
 	c.duration_ns = g->spec.warmup_ns + g->spec.duration_ns +
 			RPERF_ENGINE_BSG_TAIL_NS;
 	c.on_interval = bsg_tick;

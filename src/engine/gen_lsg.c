@@ -216,7 +216,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->pair_order = g->spec.pair_order;
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
 	c->solicit_every = rx / 4 ? rx / 4 : 1; /* as lat's client */
-	c->stall_ns = rperf_engine_stall_ns(&g->spec.path);
+	c->stall_ns = g->stall_ns;
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
 	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
 	c->gap_ns = g->spec.latency_gap_ns; /* closed loop, rate 0 (spec) */

@@ -210,6 +210,9 @@ struct rperf_proto_plan {
 	 * the other end's address: see src/engine/engine_limits.c) */
 	struct rperf_proto_host_addr *hosts;
 	size_t nhosts;
+	/* Local, never on the wire: the agent's --stall-limit (0: none), set
+	 * before rperf_engine_create (rperf_gen_inst.stall_ns) */
+	uint64_t stall_limit_ns;
 };
 /* decode also checks: from/to == host as above, ids unique in the plan,
  * nsources + nsinks <= RPERF_PROTO_MAX_INSTANCES, every "hosts" address

@@ -35,6 +35,7 @@ struct rperf_engine {
 
 static struct {
 	int created, connected, went, stopped, destroyed;
+	uint64_t stall_limit_ns; /* the plan's at create */
 	struct rperf_engine *eng;
 	char log[64][256];
 	int nlog;
@@ -56,6 +57,7 @@ static inline int f_create(const struct rperf_proto_plan *plan,
 	}
 	e->efd = eventfd(0, EFD_NONBLOCK);
 	e->nsrc = plan->nsources;
+	fake.stall_limit_ns = plan->stall_limit_ns;
 	fake.created++;
 	fake.eng = e;
 	*out = e;
@@ -202,7 +204,8 @@ static inline struct rperf_agent *agent(bool key, int timeout_ms)
 				     .clk = &clk,
 				     .engine = &fake_engine,
 				     .log = on_log,
-				     .local = local };
+				     .local = local,
+				     .limits = { .stall_ns = 2000000000ull } };
 	struct rperf_agent *a = NULL;
 	char err[256];
 

@@ -22,6 +22,8 @@ static void test_full_run(void **state)
 	greet(a, fd);
 	ask(a, fd, RPERF_CTRL_PLAN, plan(""), RPERF_CTRL_ENDPOINTS, &m);
 	assert_int_equal(fake.created, 1);
+	/* the agent's --stall-limit reaches the engine with the plan */
+	assert_int_equal(fake.stall_limit_ns, 2000000000ull);
 	assert_true(logged("authenticated (TLS)"));
 	assert_int_equal(
 		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);

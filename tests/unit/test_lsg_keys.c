@@ -416,6 +416,24 @@ static void rx_depth(void **state)
 		"rx_depth: 301 is above what dev0 allows; accepted: at most 300 (max_qp_wr 16384, max_cqe 300)");
 }
 
+/* An instance's stall limit: its path's, at most the agent's. */
+static void stall_limit(void **state)
+{
+	struct rperf_path_spec p = { .qp_timeout = 18, .retry_count = 7 };
+	uint64_t rc;
+
+	(void)state;
+	rc = rperf_engine_stall_ns(&p);
+	assert_true(rc > 30000000000ull); /* 4 x 8 x 4.096 us x 2^18 */
+	assert_int_equal(rperf_engine_inst_stall_ns(&p, 0), rc);
+	assert_int_equal(rperf_engine_inst_stall_ns(&p, 2000000000ull),
+			 2000000000ull);
+	assert_int_equal(rperf_engine_inst_stall_ns(&p, rc + 1), rc);
+	p.qp_timeout = 31; /* RC's give-up time in hours: the engine's cap */
+	assert_int_equal(rperf_engine_inst_stall_ns(&p, 0),
+			 RPERF_ENGINE_MAX_STALL_NS);
+}
+
 static void report_note(void **state)
 {
 	struct rperf_proto_result res;
@@ -495,15 +513,11 @@ static void stamps_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(spec_keys),
-		cmocka_unit_test(spec_refusals),
-		cmocka_unit_test(spec_methods),
-		cmocka_unit_test(job_keys),
-		cmocka_unit_test(job_methods),
-		cmocka_unit_test(inline_cost),
-		cmocka_unit_test(rx_depth),
-		cmocka_unit_test(report_note),
-		cmocka_unit_test(stamps_choice),
+		cmocka_unit_test(spec_keys),	cmocka_unit_test(spec_refusals),
+		cmocka_unit_test(spec_methods), cmocka_unit_test(job_keys),
+		cmocka_unit_test(job_methods),	cmocka_unit_test(inline_cost),
+		cmocka_unit_test(rx_depth),	cmocka_unit_test(stall_limit),
+		cmocka_unit_test(report_note),	cmocka_unit_test(stamps_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

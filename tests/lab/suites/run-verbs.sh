@@ -19,7 +19,11 @@
 #    RNR NAKs (its hw_counters/send_rnr_err rises), and RC's retries still
 #    deliver every SEND; an LSG with rx_depth = 4 beside it takes samples;
 #    rx_depth = 65536, above what rxe_h1's queues take, is refused naming
-#    the key and the device.
+#    the key and the device;
+#  - agents restarted with --stall-limit 2s: a BSG (qp_timeout 18: RC gives
+#    up after ~34 s) whose sink's port drops everything from 2 s on ends
+#    with "no completion for 2.0 s" (the agent's limit, not RC's nor the
+#    default 5 s).
 # Completion events on the sources (tests/lab/README.md: only a latency
 # client may busy-poll in the lab). Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -163,6 +167,27 @@ rx_depth_keys() {
 	[ "$RC" != 0 ] && grep -q "rx_depth: 65536 is above what rxe_h1 allows" /tmp/rxbig.err
 }
 
+# the agents' --stall-limit against a path that drops everything mid-run
+stall_limit() {
+	local t0 el err
+	lab_agents_stop
+	lab_agents_start 2 --stall-limit 2s || return 1
+	echo "INFO $(grep -h 'limits per PLAN' /tmp/agent-h2.log | head -1)"
+	job st $'verb = send\nsize = 4K\nrate = 40M\n'
+	sed -i 's/^duration = 2s/duration = 20s/' "$OUT/st.ini"
+	(sleep 2; tc -n sw qdisc replace dev h1-sw root netem loss 100%) &
+	t0=$EPOCHREALTIME
+	run_job st
+	el=$(lab_since "$t0")
+	wait
+	lab_port_reset h1
+	err=$( (jq -r '.generators[0].error // empty' "$OUT/st.json" 2> /dev/null; cat /tmp/st.out /tmp/st.err) | grep -o 'no completion for [0-9.]* s' | head -1)
+	lab_result "stall_limit status=$RC seconds=$el error='$err'"
+	echo "EXPECT a non-zero status, the BSG's error 'no completion for 2.0 s' (the agent's --stall-limit; RC's own would be ~34 s, the default 5.0 s)"
+	echo "GOT status $RC after $el s, '$err'"
+	[ "$RC" != 0 ] && [ "$err" = "no completion for 2.0 s" ]
+}
+
 check "2 agents listening (TLS, the lab key)"                   setup
 check "verb = read: requests from h2, the data from h1"         read_bsg
 check "verb = atomic: 8 B operations, request and answer each"  atomic_bsg
@@ -170,5 +195,6 @@ check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_ref
 check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
 check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
 check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_keys
+check "agents' --stall-limit 2s: a dropped path ends the BSG in 2 s" stall_limit
 lab_agents_stop
 lab_summary
