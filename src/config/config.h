@@ -46,13 +46,6 @@ struct rperf_str_list {
 	size_t n;
 };
 
-/* --use_hugepages: page size of the generator buffers */
-enum rperf_hugepages {
-	RPERF_HUGE_NONE = 0,
-	RPERF_HUGE_2M,
-	RPERF_HUGE_1G,
-};
-
 struct rperf_run_boot; /* src/run/run.h */
 
 struct rperf_cli_config {
@@ -94,7 +87,7 @@ struct rperf_cli_config {
 	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
 	int64_t cpu_node; /* -1: the NIC's node */
 	int64_t mem_node; /* -1: the NIC's node */
-	int hugepages; /* enum rperf_hugepages */
+	int hugepages; /* enum rperf_hugepages (engine/spec.h) */
 	int64_t vl; /* --vl: -1 unset (use --sl) */
 
 	/* measurement */

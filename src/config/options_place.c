@@ -2,11 +2,7 @@
 /* Options, group "place" (see options.h for the order). */
 #include "config/options_priv.h"
 
-/* Indexes match enum rperf_hugepages. */
-static const struct rperf_name hugepages[] = { { "none", NULL },
-					       { "2M", NULL },
-					       { "1G", NULL },
-					       { NULL, NULL } };
+#include "engine/spec.h" /* rperf_hugepage_names */
 
 const struct rperf_opt rperf_opts_place[] = {
 	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
@@ -36,11 +32,13 @@ const struct rperf_opt rperf_opts_place[] = {
 	  .type = RPERF_OT_ENUM,
 	  .cmds = T,
 	  .off = OFF(hugepages),
-	  .choices = hugepages,
+	  .choices = rperf_hugepage_names,
 	  .bare = "2M",
 	  .metavar = "SIZE",
 	  .dflt = "none",
 	  .scope = RPERF_SCOPE_HOST,
+	  .job = JOB_ENUM("hugepages", HO, 165, JHOST(hugepages),
+			  rperf_hugepage_names, 0),
 	  .help = "Generator buffers in huge pages: 2M or 1G (--use_hugepages alone: 2M; a size needs the =); falls back to normal pages with a warning." },
 	{ .name = "vl",
 	  .type = RPERF_OT_INT,

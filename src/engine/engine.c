@@ -326,6 +326,7 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 	e->vcfg.dev_name = e->dev_name[0] ? e->dev_name : NULL;
 	e->vcfg.ib_port = plan->device.port;
 	e->vcfg.gid_index = plan->device.gid_index;
+	e->vcfg.huge_shift = rperf_hugepage_shift(plan->device.hugepages);
 	rc = rperf_dev_open(&e->vcfg, &e->dev, err, errlen);
 	if (!rc)
 		rc = setup_all(e, plan, err, errlen);
@@ -529,6 +530,9 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 	snprintf(out->host, sizeof(out->host), "%s", host);
 	out->has_go_rx = e->went;
 	out->go_rx_ns = e->go_rx_ns;
+	if (e->dev)
+		snprintf(out->buffers_note, sizeof(out->buffers_note), "%s",
+			 e->dev->buf_note);
 	/* the start instant its sources actually kept: the earliest of
 	 * (woke - its start offset) */
 	for (i = 0; i < e->n; i++) {

@@ -366,6 +366,10 @@ struct rperf_proto_report {
 	 * sources actually started (the start barrier's skew) */
 	bool has_start;
 	uint64_t start_ns;
+	/* "buffers_note" (optional): why the host's generator buffers are
+	 * not on the huge pages the plan asked for, or not locked (rperf
+	 * lat's note); "" when they are */
+	char buffers_note[RPERF_PROTO_ERROR_LEN];
 	/* "counters" (optional, counters_json.h): the host's RDMA device
 	 * and netdev counters per interval, rows from the sources' start on
 	 * the agent's clock; ncols 0: none */

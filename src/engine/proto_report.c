@@ -244,6 +244,8 @@ int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out)
 		rc = rperf_ctrl_set_u64(o, "go_rx_ns", r->go_rx_ns);
 	if (!rc && r->has_start)
 		rc = rperf_ctrl_set_u64(o, "start_ns", r->start_ns);
+	if (!rc && r->buffers_note[0])
+		rc = rperf_ctrl_set_str(o, "buffers_note", r->buffers_note);
 	if (!rc && r->counters.ncols)
 		rc = counters_set(o, &r->counters);
 	return rperf_proto_finish(o, "instances", a, rc, out);
@@ -366,17 +368,28 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	return rc ? rc : rperf_proto_traffic_decode(o, r, idx, why, whylen);
 }
 
-/* optional "dry_run" (boolean), "start_ns" and "go_rx_ns" (u64) */
+/* optional "dry_run" (boolean), "buffers_note" (string), "start_ns" and
+ * "go_rx_ns" (u64) */
 static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
 		       size_t whylen)
 {
 	const json_t *d = json_object_get(o, "dry_run");
+	const json_t *note = json_object_get(o, "buffers_note");
 
 	if (d && !json_is_boolean(d)) {
 		snprintf(why, whylen, "'dry_run' not a boolean");
 		return EBADMSG;
 	}
 	r->dry_run = json_is_true(d);
+	if (note && !json_is_string(note)) {
+		snprintf(why, whylen, "'buffers_note' not a string");
+		return EBADMSG;
+	}
+	if (note) {
+		snprintf(r->buffers_note, sizeof(r->buffers_note), "%s",
+			 json_string_value(note));
+		rperf_ctrl_text_clean(r->buffers_note);
+	}
 	if (json_object_get(o, "start_ns")) {
 		if (rperf_ctrl_get_u64(o, "start_ns", 0, UINT64_MAX,
 				       &r->start_ns)) {

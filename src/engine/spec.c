@@ -5,6 +5,7 @@
  * both directions, so the encoder and the decoder cannot drift apart.
  */
 #include "engine/spec.h"
+#include "engine/spec_priv.h"
 #include "engine/spec_traffic.h"
 
 #include <errno.h>
@@ -208,37 +209,6 @@ static bool name_ok(const char *s)
 	return true;
 }
 
-static bool node_ok(int node)
-{
-	return node >= -1 && node <= RPERF_SPEC_MAX_NODE;
-}
-
-/* An optional NUMA node key: absent = -1; present: an integer in
- * [-1, RPERF_SPEC_MAX_NODE]. 0 or EBADMSG with @why. */
-static int get_node(const json_t *o, const char *key, int *out, char *why,
-		    size_t wl)
-{
-	int64_t v;
-
-	*out = -1;
-	if (!json_object_get(o, key))
-		return 0;
-	if (rperf_ctrl_get_i64(o, key, -1, RPERF_SPEC_MAX_NODE, &v)) {
-		snprintf(why, wl, "'%s' not an integer in [-1, %d]", key,
-			 RPERF_SPEC_MAX_NODE);
-		return EBADMSG;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-static int set_nodes(json_t *o, int cpu_node, int mem_node)
-{
-	int rc = rperf_ctrl_set_i64(o, "cpu_node", cpu_node);
-
-	return rc ? rc : rperf_ctrl_set_i64(o, "mem_node", mem_node);
-}
-
 /* Every field in range (the encoder refuses to ship a bad spec); @test:
  * the two-host tests' bounds and keys. */
 static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
@@ -295,7 +265,8 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 		snprintf(why, wl, "'from' and 'to' are both '%s'", s->from);
 		return EBADMSG;
 	}
-	if (!node_ok(s->cpu_node) || !node_ok(s->mem_node)) {
+	if (!rperf_spec_node_ok(s->cpu_node) ||
+	    !rperf_spec_node_ok(s->mem_node)) {
 		snprintf(why, wl, "'cpu_node', 'mem_node' must be in [-1, %d]",
 			 RPERF_SPEC_MAX_NODE);
 		return EBADMSG;
@@ -341,7 +312,7 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 	if (!rc)
 		rc = rperf_ctrl_set_double(o, "rate_bps", s->rate_bps);
 	if (!rc)
-		rc = set_nodes(o, s->cpu_node, s->mem_node);
+		rc = rperf_spec_set_nodes(o, s->cpu_node, s->mem_node);
 	if (!rc && s->inline_size)
 		rc = rperf_ctrl_set_u64(o, "inline", s->inline_size);
 	if (!rc)
@@ -487,9 +458,11 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = EBADMSG;
 	}
 	if (!rc)
-		rc = get_node(obj, "cpu_node", &t.cpu_node, why, whylen);
+		rc = rperf_spec_get_node(obj, "cpu_node", &t.cpu_node, why,
+					 whylen);
 	if (!rc)
-		rc = get_node(obj, "mem_node", &t.mem_node, why, whylen);
+		rc = rperf_spec_get_node(obj, "mem_node", &t.mem_node, why,
+					 whylen);
 	if (!rc)
 		rc = get_inline(obj, &t, why, whylen);
 	if (!rc)
@@ -519,76 +492,4 @@ int rperf_gen_spec_decode_test(const json_t *obj, struct rperf_gen_spec *s,
 			       char *why, size_t whylen)
 {
 	return spec_decode(obj, true, s, why, whylen);
-}
-
-/* ---- host selection ---- */
-
-static bool host_sel_ok(const struct rperf_host_sel *h)
-{
-	return memchr(h->device, '\0', sizeof(h->device)) && h->port >= 1 &&
-	       h->port <= 255 && h->gid_index >= -1 && h->gid_index <= 255 &&
-	       h->cpu >= -1 && h->cpu < RPERF_SPEC_MAX_CPU &&
-	       node_ok(h->cpu_node) && node_ok(h->mem_node);
-}
-
-int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
-{
-	json_t *o;
-
-	if (!h || !out || !host_sel_ok(h))
-		return EINVAL;
-	o = json_object();
-	if (!o)
-		return ENOMEM;
-	if (rperf_ctrl_set_str(o, "device", h->device) ||
-	    rperf_ctrl_set_i64(o, "port", h->port) ||
-	    rperf_ctrl_set_i64(o, "gid_index", h->gid_index) ||
-	    rperf_ctrl_set_i64(o, "cpu", h->cpu) ||
-	    set_nodes(o, h->cpu_node, h->mem_node)) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
-}
-
-int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
-			  char *why, size_t whylen)
-{
-	struct rperf_host_sel t;
-	int64_t port, gid, cpu;
-
-	if (!obj || !h || !why || !whylen)
-		return EINVAL;
-	memset(&t, 0, sizeof(t));
-	if (!json_is_object(obj) ||
-	    rperf_ctrl_get_str(obj, "device", t.device, sizeof(t.device))) {
-		snprintf(why, whylen,
-			 "'device' missing or not a string of "
-			 "< %d bytes",
-			 RPERF_NAME_LEN);
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "port", 1, 255, &port)) {
-		snprintf(why, whylen, "'port' missing or not in [1, 255]");
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "gid_index", -1, 255, &gid)) {
-		snprintf(why, whylen,
-			 "'gid_index' missing or not in [-1, 255]");
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "cpu", -1, RPERF_SPEC_MAX_CPU - 1, &cpu)) {
-		snprintf(why, whylen, "'cpu' missing or not in [-1, %d]",
-			 RPERF_SPEC_MAX_CPU - 1);
-		return EBADMSG;
-	}
-	t.port = (int)port;
-	t.gid_index = (int)gid;
-	t.cpu = (int)cpu;
-	if (get_node(obj, "cpu_node", &t.cpu_node, why, whylen) ||
-	    get_node(obj, "mem_node", &t.mem_node, why, whylen))
-		return EBADMSG;
-	*h = t;
-	return 0;
 }

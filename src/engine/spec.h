@@ -46,7 +46,23 @@ struct rperf_host_sel {
 	int cpu_node; /* "cpu_node": default of its sources, -1 = the NIC's
 			 node (optional on the wire, absent = -1) */
 	int mem_node; /* "mem_node": likewise for their buffers */
+	int hugepages; /* "hugepages": enum rperf_hugepages, the pages of
+			  the generators' buffers (optional on the wire,
+			  absent = none) */
 };
+
+/* Huge pages for the buffers of a host's generators (rperf lat and bw's
+ * --use_hugepages, job key hugepages): names in rperf_hugepage_names
+ * (index = value); no free huge page: normal pages and a note. */
+enum rperf_hugepages {
+	RPERF_HUGEPAGES_NONE = 0,
+	RPERF_HUGEPAGES_2M = 1,
+	RPERF_HUGEPAGES_1G = 2,
+	RPERF_HUGEPAGES_N = 3,
+};
+extern const struct rperf_name rperf_hugepage_names[];
+/* The page shift of @hugepages: 21, 30, or 0 (normal pages). */
+int rperf_hugepage_shift(int hugepages);
 
 /* Path parameters of the RC connection. */
 struct rperf_path_spec {

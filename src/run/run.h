@@ -138,6 +138,9 @@ struct rperf_run_host {
 	uint64_t start_at_ctrl_ns; /* 0: GO carried no start instant */
 	bool has_start;
 	uint64_t start_ns;
+	/* its REPORT's "buffers_note": huge pages asked and not free, or
+	 * buffers not locked; "" none */
+	char buffers_note[RPERF_RUN_WHY_LEN];
 	/* its REPORT's "counters": RDMA device and netdev counters per
 	 * interval, rows from the start instant */
 	struct rperf_ctr_series counters;

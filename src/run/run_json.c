@@ -313,6 +313,13 @@ static json_t *json_host(const struct rperf_run_host *h)
 		e |= set(o, "link_layer", json_string(h->link_layer));
 		e |= set(o, "clock",
 			 h->clock ? json_incref(h->clock) : json_null());
+		e |= set(
+			o, "hugepages",
+			json_string(rperf_hugepage_names[h->host->sel.hugepages]
+					    .name));
+		e |= set(o, "buffers_note",
+			 rperf_rpt_json_str(
+				 h->buffers_note[0] ? h->buffers_note : NULL));
 		e |= json_agg(snd, &h->sent, true);
 		e |= json_agg(rcv, &h->received, false);
 		e |= set(o, "sent", snd);

@@ -336,6 +336,8 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 	h->go_rx_ns = rep->go_rx_ns;
 	h->has_start = rep->has_start;
 	h->start_ns = rep->start_ns;
+	snprintf(h->buffers_note, sizeof(h->buffers_note), "%s",
+		 rep->buffers_note);
 	rperf_ctr_series_move(&h->counters, &rep->counters);
 	if (extra) {
 		const json_t *clk = json_object_get(extra, "clock");

@@ -220,7 +220,8 @@ static void clocks(FILE *f, const struct rperf_run_results *r)
 
 /* Once per generator section: its destination cannot count RDMA WRITEs,
  * READs or atomics; every instance whose destination's intervals were
- * left out. */
+ * left out; every host whose buffers are not what the job asked (huge
+ * pages not free) or not locked. */
 static void write_notes(FILE *f, const struct rperf_run_results *r)
 {
 	for (size_t i = 0; i < r->job->ninst; i++) {
@@ -239,6 +240,11 @@ static void write_notes(FILE *f, const struct rperf_run_results *r)
 			fprintf(f, "note: %s: %s\n", s->name,
 				RPERF_RUN_ROWS_DROPPED);
 	}
+	for (size_t i = 0; i < r->job->nhosts; i++)
+		if (r->hosts[i].buffers_note[0])
+			fprintf(f, "note: %s: buffers: %s\n",
+				r->hosts[i].host->name,
+				r->hosts[i].buffers_note);
 }
 
 /* The link layer of host @name: "infiniband", "ethernet" or "" unknown. */

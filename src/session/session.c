@@ -24,9 +24,7 @@ void rperf_session_verbs_cfg(const struct rperf_cli_config *cfg,
 	v->qp_timeout = (uint8_t)cfg->qp_timeout;
 	v->retry_count = (uint8_t)cfg->retry_count;
 	v->sl = (uint8_t)cfg->sl;
-	v->huge_shift = cfg->hugepages == RPERF_HUGE_1G ? 30 :
-			cfg->hugepages == RPERF_HUGE_2M ? 21 :
-							  0;
+	v->huge_shift = rperf_hugepage_shift(cfg->hugepages);
 	/* --tclass, else -T/--tos (rdma_cm's name for it), else 0 */
 	v->tclass = (uint8_t)(cfg->tclass >= 0 ? cfg->tclass :
 			      cfg->tos >= 0    ? cfg->tos :

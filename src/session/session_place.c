@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/spec.h"
 #include "host/place.h"
 #include "host/preflight.h"
 #include "verbs/verbs.h"
 
 #define BUSY_SAMPLE_MS 50
-
-static const char *const huge_names[] = { "none", "2M", "1G" };
 
 static void fill_platform(const struct rperf_session_host *h, const char *dev,
 			  struct rperf_platform *plat)
@@ -62,9 +61,9 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 		rc = rperf_place_apply(&h->place, msg, sizeof(msg));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", msg);
-	if (cfg->hugepages >= 0 && cfg->hugepages <= RPERF_HUGE_1G)
+	if (cfg->hugepages >= 0 && cfg->hugepages < RPERF_HUGEPAGES_N)
 		snprintf(h->place.hugepages, sizeof(h->place.hugepages), "%s",
-			 huge_names[cfg->hugepages]);
+			 rperf_hugepage_names[cfg->hugepages].name);
 	fill_platform(h, dev, plat);
 	if (!dev[0])
 		return 0; /* no device: the run fails at dev_open */

@@ -115,9 +115,9 @@ static void test_out_of_order(void **state)
 	expect_end(a, fd, RPERF_CTRL_ERROR, "no such device");
 	rperf_agent_destroy(a);
 	/* the agent's -d fills in a device the job left open */
-	local = (struct rperf_host_sel){ "broken", 1, -1, -1, -1, -1 };
+	local = (struct rperf_host_sel){ "broken", 1, -1, -1, -1, -1, 0 };
 	a = agent(false, 2000);
-	local = (struct rperf_host_sel){ "", 0, -1, -1, -1, -1 };
+	local = (struct rperf_host_sel){ "", 0, -1, -1, -1, -1, 0 };
 	fd = dial(a);
 	greet(a, fd);
 	tx(fd, RPERF_CTRL_PLAN, plan(""));

@@ -335,18 +335,18 @@ static void placement_options(void **state)
 	assert_int_equal(r.cfg.cpu_node, -1);
 	assert_int_equal(r.cfg.mem_node, -1);
 	assert_int_equal(r.cfg.vl, -1);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_NONE);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_NONE);
 	parse(&r, "bw", "--cpu-node", "1", "--mem-node", "0", "--use_hugepages",
 	      "--vl", "2", "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.cpu_node, 1);
 	assert_int_equal(r.cfg.mem_node, 0);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_2M);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_2M);
 	assert_int_equal(r.cfg.vl, 2);
 	assert_string_equal(r.cfg.host, "10.0.0.1");
 	parse(&r, "lat", "--use_hugepages=1G", "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGE_1G);
+	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_1G);
 	parse(&r, "lat", "--use_hugepages=4K", "10.0.0.1", NULL);
 	expect_error("--use_hugepages: '4K' is not a choice", &r);
 	parse(&r, "lat", "--vl", "15", "10.0.0.1", NULL);

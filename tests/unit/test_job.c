@@ -447,8 +447,9 @@ static void placement_keys(void **state)
 {
 	struct rperf_job *job = parse_ok(
 		"[host h1]\ncontrol = 10.0.0.1\ncpu_node = 1\nmem_node = 0\n"
-		"[host h2]\ncontrol = 10.0.0.2\ncpu = 3\n"
+		"[host h2]\ncontrol = 10.0.0.2\ncpu = 3\nhugepages = 1G\n"
 		"[host h3]\ncontrol = 10.0.0.3\ncpu_node = auto\n"
+		"hugepages = none\n"
 		"[lsg a]\nfrom = h1, h2\nto = h3\n"
 		"[bsg b]\nfrom = h1\nto = h2\ncpu_node = 2\nmem_node = 1023\n");
 	const struct rperf_job_host *h = rperf_job_host(job, "h1");
@@ -456,6 +457,11 @@ static void placement_keys(void **state)
 	(void)state;
 	assert_int_equal(h->sel.cpu_node, 1);
 	assert_int_equal(h->sel.mem_node, 0);
+	assert_int_equal(h->sel.hugepages, RPERF_HUGEPAGES_NONE);
+	assert_int_equal(rperf_job_host(job, "h2")->sel.hugepages,
+			 RPERF_HUGEPAGES_1G);
+	assert_int_equal(rperf_job_host(job, "h3")->sel.hugepages,
+			 RPERF_HUGEPAGES_NONE);
 	h = rperf_job_host(job, "h2");
 	assert_int_equal(h->sel.cpu, 3);
 	assert_int_equal(h->sel.cpu_node, -1);
@@ -474,6 +480,11 @@ static void placement_keys(void **state)
 	rperf_job_free(job);
 	parse_bad(HOSTS4 "[lsg a]\nfrom = h1\nto = h2\ncpu_node = 1024\n",
 		  "cpu_node");
+	parse_bad("[host h1]\ncontrol = a\nhugepages = 4K\n"
+		  "[host h2]\ncontrol = b\n[lsg a]\nfrom = h1\nto = h2\n",
+		  "t.ini:3: [host h1] hugepages: '4K'");
+	parse_bad(HOSTS4 "[lsg a]\nfrom = h1\nto = h2\nhugepages = 2M\n",
+		  "hugepages");
 	parse_bad("[host h1]\ncontrol = 10.0.0.1\nmem_node = -2\n"
 		  "[host h2]\ncontrol = 10.0.0.2\n"
 		  "[lsg a]\nfrom = h1\nto = h2\n",

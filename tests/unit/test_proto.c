@@ -412,7 +412,9 @@ static void test_report_dry_run(void **state)
 	struct rperf_proto_report r = { .host = "h1",
 					.dry_run = true,
 					.has_go_rx = true,
-					.go_rx_ns = 123456789012ull },
+					.go_rx_ns = 123456789012ull,
+					.buffers_note =
+						"no free 2M huge pages" },
 				  d;
 	struct rperf_ctrl_msg m;
 	char why[256];
@@ -426,7 +428,18 @@ static void test_report_dry_run(void **state)
 	assert_true(d.dry_run);
 	assert_true(d.has_go_rx);
 	assert_int_equal(d.go_rx_ns, 123456789012ull);
+	assert_string_equal(d.buffers_note, "no free 2M huge pages");
 	rperf_proto_report_fini(&d);
+	json_object_set_new(o, "buffers_note", json_integer(2));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 EBADMSG);
+	assert_string_equal(why, "'buffers_note' not a string");
+	json_object_set_new(o, "buffers_note", json_string("a\nb"));
+	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
+			 0);
+	assert_null(strchr(d.buffers_note, '\n')); /* peer text cleaned */
+	rperf_proto_report_fini(&d);
+	json_object_del(o, "buffers_note");
 	json_object_set_new(o, "dry_run", json_string("yes"));
 	assert_int_equal(rperf_proto_report_decode(&m, &d, why, sizeof(why)),
 			 EBADMSG);
@@ -441,6 +454,7 @@ static void test_report_dry_run(void **state)
 			 0);
 	assert_false(d.dry_run);
 	assert_false(d.has_go_rx);
+	assert_string_equal(d.buffers_note, "");
 	rperf_proto_report_fini(&d);
 	json_decref(o);
 }

@@ -353,7 +353,7 @@ static void test_rejects(void **state)
 
 static void test_host_sel(void **state)
 {
-	struct rperf_host_sel h = { "rxe_h1", 1, 3, 2, 1, 0 }, t;
+	struct rperf_host_sel h = { "rxe_h1", 1, 3, 2, 1, 0, 0 }, t;
 	char why[128];
 	json_t *o = NULL;
 
@@ -364,6 +364,27 @@ static void test_host_sel(void **state)
 	assert_int_equal(t.port, 1);
 	assert_int_equal(t.gid_index, 3);
 	assert_int_equal(t.cpu, 2);
+	/* hugepages: absent = none; "2M", "1G"; anything else refused */
+	assert_null(json_object_get(o, "hugepages"));
+	assert_int_equal(t.hugepages, RPERF_HUGEPAGES_NONE);
+	json_decref(o);
+	h.hugepages = RPERF_HUGEPAGES_1G;
+	assert_int_equal(rperf_host_sel_encode(&h, &o), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "hugepages")),
+			    "1G");
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.hugepages, RPERF_HUGEPAGES_1G);
+	assert_int_equal(rperf_hugepage_shift(t.hugepages), 30);
+	assert_int_equal(rperf_hugepage_shift(RPERF_HUGEPAGES_2M), 21);
+	assert_int_equal(rperf_hugepage_shift(RPERF_HUGEPAGES_NONE), 0);
+	json_object_set_new(o, "hugepages", json_string("4K"));
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_string_equal(why, "'hugepages' not one of none, 2M, 1G");
+	json_object_set_new(o, "hugepages", json_integer(21));
+	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	json_object_set_new(o, "hugepages", json_string("2M"));
 	json_object_set_new(o, "port", json_integer(0));
 	assert_int_equal(rperf_host_sel_decode(o, &t, why, sizeof(why)),
 			 EBADMSG);
@@ -383,6 +404,9 @@ static void test_host_sel(void **state)
 			 EBADMSG);
 	assert_non_null(strstr(why, "device"));
 	json_decref(o);
+	h.hugepages = RPERF_HUGEPAGES_N;
+	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
+	h.hugepages = RPERF_HUGEPAGES_NONE;
 	h.port = 0;
 	assert_int_equal(rperf_host_sel_encode(&h, &o), EINVAL);
 }
@@ -391,7 +415,7 @@ static void test_host_sel(void **state)
 static void test_nodes(void **state)
 {
 	struct rperf_gen_spec s, t;
-	struct rperf_host_sel h = { "", 1, -1, -1, 2, 1023 }, u;
+	struct rperf_host_sel h = { "", 1, -1, -1, 2, 1023, 0 }, u;
 	char why[160];
 	json_t *o = NULL;
 

@@ -20,6 +20,9 @@
 #    deliver every SEND; an LSG with rx_depth = 4 beside it takes samples;
 #    rx_depth = 65536, above what rxe_h1's queues take, is refused naming
 #    the key and the device;
+#  - [host h2] hugepages = 2M: with no huge page free the run measures on
+#    normal pages and says so (hosts[].buffers_note, a note: line); with
+#    16 free, h2's agent takes some of them mid-run and says nothing;
 #  - agents restarted with --stall-limit 2s: a BSG (qp_timeout 18: RC gives
 #    up after ~34 s) whose sink's port drops everything from 2 s on ends
 #    with "no completion for 2.0 s" (the agent's limit, not RC's nor the
@@ -167,6 +170,37 @@ rx_depth_keys() {
 	[ "$RC" != 0 ] && grep -q "rx_depth: 65536 is above what rxe_h1 allows" /tmp/rxbig.err
 }
 
+# HugePages_Free of the VM (every host's agent shares its kernel)
+huge_free() { awk '/^HugePages_Free/ { print $2 }' /proc/meminfo; }
+
+hugepages_host() {
+	local note free0 mid hp
+	echo 0 > /proc/sys/vm/nr_hugepages
+	job hp0 $'verb = send\nsize = 4K\nrate = 20M\n'
+	sed -i '/^\[host h2\]/a hugepages = 2M' "$OUT/hp0.ini"
+	run_ok hp0 || return 1
+	note=$(jq -r '.hosts[] | select(.name == "h2") | .buffers_note' "$OUT/hp0.json")
+	echo "EXPECT no huge page free: exit 0, h2's buffers_note 'no free 2M huge pages ...: normal pages used', a note: line"
+	echo "GOT '$note'; text: $(grep '^note: h2: buffers' /tmp/hp0.out)"
+	case $note in "no free 2M huge pages"*) ;; *) return 1 ;; esac
+	grep -q '^note: h2: buffers: no free 2M huge pages' /tmp/hp0.out || return 1
+	echo 16 > /proc/sys/vm/nr_hugepages
+	free0=$(huge_free)
+	job hp1 $'verb = send\nsize = 4K\nrate = 20M\n'
+	sed -i '/^\[host h2\]/a hugepages = 2M' "$OUT/hp1.ini"
+	(sleep 1.5; huge_free > /tmp/hp-mid.txt) &
+	run_job hp1
+	wait
+	mid=$(cat /tmp/hp-mid.txt)
+	echo 0 > /proc/sys/vm/nr_hugepages
+	note=$(jq -r '.hosts[] | select(.name == "h2") | .buffers_note' "$OUT/hp1.json")
+	hp=$(jq -r '.hosts[] | select(.name == "h2") | .hugepages' "$OUT/hp1.json")
+	lab_result "hugepages note_none_free='$(jq -r '.hosts[] | select(.name == "h2") | .buffers_note' "$OUT/hp0.json")' free_before=$free0 free_mid=$mid status=$RC"
+	echo "EXPECT 16 free: exit 0, HugePages_Free below $free0 mid-run, h2's hugepages 2M, buffers_note null"
+	echo "GOT status $RC, HugePages_Free $free0 -> $mid mid-run, hugepages $hp, buffers_note $note"
+	[ "$RC" = 0 ] && [ -n "$mid" ] && [ "$mid" -lt "$free0" ] && [ "$hp" = 2M ] && [ "$note" = null ]
+}
+
 # the agents' --stall-limit against a path that drops everything mid-run
 stall_limit() {
 	local t0 el err
@@ -195,6 +229,7 @@ check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_ref
 check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
 check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
 check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_keys
+check "hugepages = 2M: none free, a note; 16 free, taken mid-run" hugepages_host
 check "agents' --stall-limit 2s: a dropped path ends the BSG in 2 s" stall_limit
 lab_agents_stop
 lab_summary
