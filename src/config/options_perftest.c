@@ -67,6 +67,7 @@ const struct rperf_opt rperf_opts_perftest[] = {
 	  .max = 16777216,
 	  .metavar = "N",
 	  .dflt = "the post list (-l)",
+	  .job = JOB_AS_CLI("burst_size", BS | IN, 415, JSPEC(burst_size)),
 	  .help = "With --rate_limit: messages the client may post back to back (the token bucket's depth)." },
 	{ .name = "no_peak-bw",
 	  .letter = 'N',

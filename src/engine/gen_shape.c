@@ -35,6 +35,7 @@ void rperf_bsg_spec_cfg(const struct rperf_gen_spec *s, struct rperf_bsg_cfg *c)
 		.events = s->completion == RPERF_COMPLETION_EVENT &&
 			  !s->test.bidir,
 		.limit_per_s = rperf_bsg_spec_limit(s),
+		.burst = (uint32_t)s->burst_size, /* <= 2^24 (spec) */
 		.interval_ns = s->interval_ns,
 		.on_ns = s->on_ns,
 		.off_ns = s->off_ns,

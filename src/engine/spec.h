@@ -169,6 +169,10 @@ struct rperf_gen_spec {
 	uint64_t period_ns; /* "period_ns": one burst per period */
 	uint64_t jitter_ns; /* "jitter_ns": each burst's start delayed by a
 			       uniform 0..jitter_ns (< period_ns) */
+	uint64_t burst_size; /* "burst_size": with rate_bps, the messages a
+				BSG may post back to back (its token
+				bucket's depth, full at the start: rperf
+				bw --burst_size); 0: its post list */
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
 	/* Controller only, never on the wire: an LSG instance whose RTT p50
 	 * or p99.9 is above one of these (ns; 0: none) makes rperf run exit

@@ -12,7 +12,7 @@
 static bool shaped(const struct rperf_gen_spec *s)
 {
 	return s->stop_ns || s->max_bytes || s->max_messages || s->sizes.n ||
-	       s->burst_bytes || s->period_ns || s->jitter_ns;
+	       s->burst_bytes || s->period_ns || s->jitter_ns || s->burst_size;
 }
 
 static int dist_check(const struct rperf_gen_spec *s, char *why, size_t wl)
@@ -54,8 +54,12 @@ int rperf_spec_traffic_check(const struct rperf_gen_spec *s, char *why,
 		return 0;
 	if (s->kind != RPERF_GEN_BSG) {
 		snprintf(why, wl,
-			 "'stop_ns', 'bytes', 'messages', 'sizes' and 'burst' "
-			 "apply to BSGs only");
+			 "'stop_ns', 'bytes', 'messages', 'sizes', 'burst' "
+			 "and 'burst_size' apply to BSGs only");
+		return EBADMSG;
+	}
+	if (s->burst_size && !(s->rate_bps > 0)) {
+		snprintf(why, wl, "'burst_size' needs 'rate_bps'");
 		return EBADMSG;
 	}
 	if (s->stop_ns && (s->stop_ns <= s->start_ns ||
@@ -107,6 +111,7 @@ int rperf_spec_traffic_fill(const struct rperf_gen_spec *s, json_t *o)
 		{ "stop_ns", s->stop_ns },	 { "bytes", s->max_bytes },
 		{ "messages", s->max_messages }, { "burst", s->burst_bytes },
 		{ "period_ns", s->period_ns },	 { "jitter_ns", s->jitter_ns },
+		{ "burst_size", s->burst_size },
 	};
 	int rc = 0;
 
@@ -164,6 +169,7 @@ int rperf_spec_traffic_decode(const json_t *o, struct rperf_gen_spec *t,
 		{ "burst", &t->burst_bytes, RPERF_SPEC_MAX_BURST },
 		{ "period_ns", &t->period_ns, RPERF_SPEC_MAX_TIME_NS },
 		{ "jitter_ns", &t->jitter_ns, RPERF_SPEC_MAX_TIME_NS },
+		{ "burst_size", &t->burst_size, RPERF_SPEC_MAX_BURST_SIZE },
 	};
 
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {

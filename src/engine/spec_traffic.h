@@ -18,6 +18,7 @@
 
 #define RPERF_SPEC_MIN_PERIOD_NS 1000000ull /* an incast's period */
 #define RPERF_SPEC_MAX_BURST (1ull << 40) /* bytes per burst per sender */
+#define RPERF_SPEC_MAX_BURST_SIZE 16777216ull /* burst_size, messages */
 
 /* EBADMSG with @why naming the key, or 0. */
 int rperf_spec_traffic_check(const struct rperf_gen_spec *s, char *why,

@@ -99,6 +99,12 @@ int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 			m, kv ? kv->line : s->line, s, "size",
 			"a size distribution applies to [bsg] sections only; give an LSG one size");
 	}
+	if (g->spec.burst_size && !(g->spec.rate_bps > 0)) {
+		kv = kv_of(s, "burst_size");
+		return job_fail(
+			m, kv ? kv->line : s->line, s, "burst_size",
+			"the depth of the rate's token bucket: set rate too, or leave burst_size out");
+	}
 	if (s->type == JOB_SECT_INCAST)
 		return check_incast(g, m);
 	if (g->spec.stop_ns && g->spec.stop_ns <= g->spec.start_ns) {

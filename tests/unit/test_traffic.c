@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "engine/gen_shape.h"
 #include "engine/spec.h"
 #include "gen/bsg.h"
 #include "gen/size_dist.h"
@@ -174,6 +175,18 @@ static void job_keys(void **state)
 		"cannot open");
 	job_bad(H2 "[bsg x]\nfrom = a\nto = b\nsize = @/dev/null\n",
 		"regular file");
+	/* burst_size: rperf bw --burst_size, with a rate */
+	job = job_ok(H2 "[bsg x]\nfrom = a\nto = b\nrate = 20M\n"
+			"burst_size = 64\n");
+	assert_int_equal(job->inst[0].burst_size, 64);
+	rperf_job_free(job);
+	job_bad(H2 "[bsg x]\nfrom = a\nto = b\nrate = 20M\n"
+		   "burst_size = 16777217\n",
+		"[bsg x] burst_size: '16777217' is out of range");
+	job_bad(H2 "[bsg x]\nfrom = a\nto = b\nburst_size = 64\n",
+		"t.ini:8: [bsg x] burst_size: the depth of the rate's token bucket: set rate too");
+	job_bad(H2 "[lsg x]\nfrom = a\nto = b\nburst_size = 64\n",
+		"burst_size");
 }
 
 #define H4 H2 "[host c]\ncontrol = 10.0.0.3\n[host d]\ncontrol = 10.0.0.4\n"
@@ -242,6 +255,33 @@ static void spec_wire(void **state)
 	assert_true(t.sizes.weight[1] == 3.0);
 	assert_true(t.sizes.cdf[0] == 0.25);
 	assert_int_equal(t.burst_bytes, 4096);
+	assert_int_equal(t.burst_size, 0);
+	json_decref(o);
+	/* burst_size: the token bucket's depth of a paced BSG */
+	s.rate_bps = 20e6;
+	s.burst_size = 64;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.burst_size, 64);
+	{
+		struct rperf_bsg_cfg c;
+
+		rperf_bsg_spec_cfg(&t, &c);
+		assert_int_equal(c.burst, 64);
+	}
+	json_object_set_new(o, "burst_size", json_integer(16777217));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "burst_size"));
+	json_object_set_new(o, "burst_size", json_integer(64));
+	json_object_set_new(o, "rate_bps", json_integer(0));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_string_equal(why, "'burst_size' needs 'rate_bps'");
+	json_decref(o);
+	s.rate_bps = 0;
+	s.burst_size = 0;
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
 	/* hostile: weights missing, bad, a size above size, stop before
 	 * start, jitter not below the period */
 	json_object_del(o, "size_weights");

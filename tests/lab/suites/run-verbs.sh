@@ -20,6 +20,10 @@
 #    deliver every SEND; an LSG with rx_depth = 4 beside it takes samples;
 #    rx_depth = 65536, above what rxe_h1's queues take, is refused naming
 #    the key and the device;
+#  - burst_size (rperf bw --burst_size) = 16777216 at rate = 20M: the
+#    token bucket starts that full, so the 2 s run is not paced (at least
+#    3 x the rate), where the same BSG without it keeps the rate (at most
+#    1.25 x);
 #  - [host h2] hugepages = 2M: with no huge page free the run measures on
 #    normal pages and says so (hosts[].buffers_note, a note: line); with
 #    16 free, h2's agent takes some of them mid-run and says nothing;
@@ -170,6 +174,19 @@ rx_depth_keys() {
 	[ "$RC" != 0 ] && grep -q "rx_depth: 65536 is above what rxe_h1 allows" /tmp/rxbig.err
 }
 
+burst_size_bsg() {
+	local g0 g1
+	job bs0 $'verb = send\nsize = 4K\nrate = 20M\n'
+	run_ok bs0 || return 1
+	job bs1 $'verb = send\nsize = 4K\nrate = 20M\nburst_size = 16777216\n'
+	run_ok bs1 || return 1
+	g0=$(gen bs0 gbps) g1=$(gen bs1 gbps)
+	lab_result "burst_size paced_gbps=$g0 full_bucket_gbps=$g1 rate_gbps=0.02"
+	echo "EXPECT without burst_size at most 1.25 x 0.02 Gb/s; with a bucket of 16777216 messages at least 3 x 0.02 Gb/s"
+	echo "GOT $g0 Gb/s, $g1 Gb/s"
+	awk -v a="$g0" -v b="$g1" 'BEGIN { exit !(a > 0 && a <= 0.025 && b >= 0.06) }'
+}
+
 # HugePages_Free of the VM (every host's agent shares its kernel)
 huge_free() { awk '/^HugePages_Free/ { print $2 }' /proc/meminfo; }
 
@@ -229,6 +246,7 @@ check "verb = atomic, size = 64: refused naming the key, exit 2" atomic_size_ref
 check "inline = 64: 64 B SENDs inline, every one received"     inline_bsg
 check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
 check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_keys
+check "burst_size = 16777216: the full bucket is not paced"  burst_size_bsg
 check "hugepages = 2M: none free, a note; 16 free, taken mid-run" hugepages_host
 check "agents' --stall-limit 2s: a dropped path ends the BSG in 2 s" stall_limit
 lab_agents_stop
