@@ -248,7 +248,7 @@ struct rperf_plan_limits {
 };
 
 /* What @p would cost its host: QPs, bytes pinned (limits.c's estimate of
- * every instance end, receive queues at RPERF_ENGINE_RX_DEPTH), instance
+ * every instance end, receive queues at rperf_engine_rx_depth), instance
  * ends, the latest planned end after GO; the costliest and the last
  * instance (for the refusal text). */
 struct rperf_plan_cost {
