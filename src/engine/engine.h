@@ -68,6 +68,7 @@
 #include "util/mono.h"
 
 #define RPERF_ENGINE_RX_DEPTH 512 /* receives kept posted at a sink */
+#define RPERF_ENGINE_ECHO_DEPTH 16 /* a pingpong sink's replies in flight */
 /* An LSG's wire and loopback send queues: an open schedule keeps up to
  * RPERF_LSG_MAX_INFLIGHT (64) samples in flight, one slot spare (16 capped
  * a poisson:500 prober of a 28 ms queue at 15 and it fell behind) */

@@ -82,7 +82,9 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 	} else {
 		q[0] = (struct rperf_pin_req){
 			.qps = s->kind == RPERF_GEN_LSG ? 1 : s->qps,
-			.send_depth = 1,
+			.send_depth = s->test.method == RPERF_METHOD_PINGPONG ?
+					      RPERF_ENGINE_ECHO_DEPTH :
+					      1,
 			.recv_depth = rperf_engine_rx_depth(s),
 			.buf_bytes = s->size
 		};

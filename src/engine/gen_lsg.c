@@ -137,6 +137,11 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 					  l->rx_depth)))
 		snprintf(err, errlen, "posting loopback receives: %s",
 			 strerror(rc));
+	/* pingpong: the reply's receive (gen/lsg.c reposts one a sample) */
+	if (!rc && g->spec.test.method == RPERF_METHOD_PINGPONG &&
+	    (rc = rperf_post_recvs(l->wire, &l->rx_buf, g->spec.size, 1)))
+		snprintf(err, errlen, "posting the reply's receive: %s",
+			 strerror(rc));
 	if (!rc)
 		rc = rperf_qp_connect_pair(l->loop_tx, l->loop_rx, g->dev,
 					   &g->vcfg, err, errlen);

@@ -6,7 +6,9 @@
  * reposted); the engine's one sink thread calls sink_drain() for every
  * sink of the device. An LSG sink re-arms for solicited events only (the
  * source solicits every rperf_engine_rx_depth()/4-th SEND, as rperf lat's
- * server does), so it wakes a few times per queue, never per message. A
+ * server does), so it wakes a few times per queue, never per message;
+ * a pingpong LSG's sink sends every SEND back at once (gen/echo.h, as
+ * rperf lat's server) and wakes on every one. A
  * BSG sink of RDMA WRITEs has nothing to count (no receive completion):
  * its messages and bytes stay 0 and the controller says so. A BSG sink
  * with an interval keeps what arrived per interval (gen/series.h) on the
@@ -44,7 +46,9 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		return ENOMEM;
 	g->priv = s;
 	s->events = g->spec.sink_completion == RPERF_COMPLETION_EVENT;
-	s->solicited = lsg;
+	/* pingpong: every SEND sent back at once, so every one wakes it */
+	s->conn.echo = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG;
+	s->solicited = lsg && !s->conn.echo;
 	s->series.interval_ns = lsg ? 0 : g->spec.interval_ns;
 	s->series.at_ns = g->spec.start_ns;
 	s->conn.dev = g->dev;
@@ -57,10 +61,13 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!rc)
 		rc = rperf_gen_conn_open(
 			&s->conn,
-			&(struct rperf_qp_cfg){ .send_depth = 1,
-						.recv_depth = s->conn.rx_depth,
-						.recv_events = s->conn.recvs,
-						.access = access },
+			&(struct rperf_qp_cfg){
+				.send_depth = s->conn.echo ?
+						      RPERF_ENGINE_ECHO_DEPTH :
+						      1,
+				.recv_depth = s->conn.rx_depth,
+				.recv_events = s->conn.recvs,
+				.access = access },
 			lsg ? 1 : g->spec.qps, IBV_ACCESS_LOCAL_WRITE | access,
 			err, errlen);
 	/* rdma_cm: listening before ENDPOINTS, which say the port */

@@ -80,18 +80,19 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
  * A PLAN's LSG: rperf lat's rules of --method with --verb. The rperf
  * method times operations that complete on the remote ACK (SEND, WRITE);
  * READ and atomics complete when their data is back: postpoll only. An
- * agent's sink does not answer in software: no pingpong.
+ * agent's sink echoes SENDs (gen/echo.h): pingpong with verb send (rperf
+ * lat's pingpong write needs the server told each size: lat only).
  */
 static int method_verb_check(const struct rperf_gen_spec *s, char *why,
 			     size_t wl)
 {
 	int m = s->test.method, v = s->verb;
 
-	if (m != RPERF_METHOD_RPERF && m != RPERF_METHOD_POSTPOLL) {
+	if (m == RPERF_METHOD_PINGPONG && v != RPERF_VERB_SEND) {
 		snprintf(
 			why, wl,
-			"'method' %s with rperf run: its sink answers nothing in software; accepted: rperf or postpoll (rperf lat runs pingpong)",
-			rperf_method_name(m));
+			"'method' pingpong with verb %s: an agent's sink echoes SENDs only; accepted: verb = send (rperf lat runs pingpong write)",
+			rperf_verb_name(v));
 		return EBADMSG;
 	}
 	if (v == RPERF_VERB_WRITE_IMM) {

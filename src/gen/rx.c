@@ -10,6 +10,8 @@
 
 #include <rperf/clock.h>
 
+#include "gen/echo.h"
+
 #define RX_BATCH 32
 #define RX_SPIN 256 /* empty drains between control-socket checks */
 
@@ -35,6 +37,9 @@ static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
 
 	while ((n = ibv_poll_cq(qp->recv_cq, RX_BATCH, wc)) > 0) {
 		for (int i = 0; i < n; i++) {
+			if (c->echo && rperf_echo_one(qp, &c->buf, c->max_size,
+						      &wc[i], err, errlen))
+				return EIO;
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				snprintf(err, errlen, "receive completion: %s",
 					 ibv_wc_status_str(wc[i].status));
@@ -43,8 +48,8 @@ static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
 			count(x, &wc[i]);
 		}
 		*got += n;
-		if (rperf_post_recvs(qp, &c->buf, c->max_size,
-				     (unsigned int)n)) {
+		if (!c->echo && rperf_post_recvs(qp, &c->buf, c->max_size,
+						 (unsigned int)n)) {
 			snprintf(err, errlen, "reposting receives failed");
 			return EIO;
 		}
@@ -53,7 +58,7 @@ static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
 		snprintf(err, errlen, "ibv_poll_cq failed");
 		return EIO;
 	}
-	return 0;
+	return c->echo ? rperf_echo_reap(qp, err, errlen) : 0;
 }
 
 int rperf_rx_drain(struct rperf_gen_conn *c, struct rperf_rx_count *x, int *got,

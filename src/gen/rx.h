@@ -31,6 +31,8 @@ struct rperf_gen_conn {
 	unsigned int
 		rx_depth; /* receives kept posted per QP (server, -b client) */
 	bool recvs; /* the verb consumes receives (server, -b client) */
+	bool echo; /* pingpong: every SEND received is sent back at once
+		      (gen/echo.h), not counted and reposted in batches */
 	/* -R, rdma_cm = true: one rdma_cm connection per QP (verbs_cm.h,
 	 * shared with rperf lat); the listening end's cm[0] also listens */
 	struct rperf_cm *cm;

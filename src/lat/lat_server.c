@@ -28,6 +28,7 @@
 #include "session/session_ctrl.h"
 #include "session/session_life.h"
 #include "engine/endpoint.h"
+#include "gen/echo.h"
 
 struct server {
 	const struct rperf_cli_config *cfg;
@@ -180,36 +181,22 @@ static int event_loop(struct server *sv)
 /* Reap reply completions; a failed one ends the round. */
 static int reap_sends(struct server *sv)
 {
-	struct ibv_wc wc[16];
-	int n = ibv_poll_cq(sv->conn.wire->send_cq, 16, wc);
+	char err[96];
 
-	for (int i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return fail(sv, "reply SEND: %s",
-				    ibv_wc_status_str(wc[i].status));
-	return n < 0 ? fail(sv, "ibv_poll_cq failed") : 0;
+	return rperf_echo_reap(sv->conn.wire, err, sizeof(err)) ?
+		       fail(sv, "%s", err) :
+		       0;
 }
 
 static int echo(struct server *sv, const struct ibv_wc *wc)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)sv->conn.recv_buf.addr,
-			       .length = wc->byte_len,
-			       .lkey = sv->conn.recv_buf.mr->lkey };
-	struct ibv_send_wr wr = { .sg_list = &sge,
-				  .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED },
-			   *bad;
+	char err[96];
 
-	if (wc->status != IBV_WC_SUCCESS)
-		return fail(sv, "receive completion: %s",
-			    ibv_wc_status_str(wc->status));
+	if (rperf_echo_one(sv->conn.wire, &sv->conn.recv_buf, sv->conn.max_size,
+			   wc, err, sizeof(err)))
+		return fail(sv, "%s", err);
 	sv->received++;
 	sv->bytes += wc->byte_len;
-	if (ibv_post_send(sv->conn.wire->qp, &wr, &bad) ||
-	    rperf_post_recvs(sv->conn.wire, &sv->conn.recv_buf,
-			     sv->conn.max_size, 1))
-		return fail(sv, "posting the reply failed");
 	return 0;
 }
 

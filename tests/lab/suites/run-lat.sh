@@ -21,7 +21,8 @@
 #    postpoll by default: RDMA READ Request 0x0c), verb = atomic (8 B:
 #    FETCH_ADD 0x14; atomic_op = cmp_and_swap: COMPARE_SWAP 0x13),
 #    inline = 64 with SENDs (SEND Only 0x04);
-#    method = pingpong refused naming rperf lat, exit 2;
+#    method = pingpong (rperf lat's): h1's agent echoes every SEND (SEND
+#    Only 0x04 leaving h1, at least one per sample), 500 samples;
 #  - rdma_cm = 1 (rperf lat -R): mid-run `rdma resource show cm_id` lists
 #    rperf's connected ids at both ends of the wire QP, samples taken;
 #  - pacing, one unit for both paths (samples/s in the generator): rate =
@@ -228,13 +229,20 @@ verb_read() { verb_ok vr $'verb = read\nsize = 4K\n' 0x0c postpoll read; }
 verb_atomic() { verb_ok va $'verb = atomic\n' 0x14 postpoll atomic; }
 verb_cas() { verb_ok vc $'verb = atomic\natomic_op = cmp_and_swap\n' 0x13 postpoll atomic; }
 send_inline() { verb_ok vi $'inline = 64\n' 0x04 rperf send; }
-no_pingpong() {
-	job pp 2s $'method = pingpong\n'
+# pingpong: the sink's agent sends every SEND back (gen/echo.h): SEND Only
+# packets leaving h1, one per sample at least
+pingpong() {
+	local caps pkts n
+	job pp 10s $'iters = 500\nmethod = pingpong\n'
+	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = 0x04" || return 1
 	run_job pp
-	lab_result "pingpong status=$RC"
-	echo "EXPECT status 2, the refusal naming rperf lat"
-	echo "GOT status $RC, $(grep -ho "method.*rperf lat runs pingpong" /tmp/pp.out /tmp/pp.err | head -n 1)"
-	[ "$RC" = 2 ] && grep -q "rperf lat runs pingpong" /tmp/pp.out /tmp/pp.err
+	caps=$(lab_capture_stop)
+	pkts=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
+	n=$(($(gen pp samples) + $(gen pp warmup)))
+	lab_result "pingpong status=$RC samples+warmup=$n echo_pkts=$pkts p50_ns=$(gen pp rtt_ns.p50)"
+	echo "EXPECT status 0, samples 500, method pingpong, >= samples + warm-up SEND Only packets from h1 (the echoes)"
+	echo "GOT status $RC, samples $(gen pp samples), method $(gen pp method), $pkts echoes for $n samples, p50 $(gen pp rtt_ns.p50) ns"
+	[ "$RC" = 0 ] && [ "$(gen pp samples)" = 500 ] && [ "$(gen pp method)" = pingpong ] && [ "$pkts" -ge "$n" ]
 }
 
 lsg_rdma_cm() {
@@ -288,7 +296,7 @@ check "verb = read: postpoll READs on the wire"                     verb_read
 check "verb = atomic: postpoll FETCH_ADDs on the wire"              verb_atomic
 check "atomic_op = cmp_and_swap: COMPARE_SWAPs on the wire"         verb_cas
 check "inline = 64: SENDs posted inline, each on the wire"          send_inline
-check "method = pingpong refused (rperf lat runs it), exit 2"       no_pingpong
+check "method = pingpong: h1's agent echoes every SEND"           pingpong
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
