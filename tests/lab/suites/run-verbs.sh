@@ -191,7 +191,7 @@ burst_size_bsg() {
 huge_free() { awk '/^HugePages_Free/ { print $2 }' /proc/meminfo; }
 
 hugepages_host() {
-	local note free0 mid hp
+	local note free0 mid hp pid
 	echo 0 > /proc/sys/vm/nr_hugepages
 	job hp0 $'verb = send\nsize = 4K\nrate = 20M\n'
 	sed -i '/^\[host h2\]/a hugepages = 2M' "$OUT/hp0.ini"
@@ -206,8 +206,9 @@ hugepages_host() {
 	job hp1 $'verb = send\nsize = 4K\nrate = 20M\n'
 	sed -i '/^\[host h2\]/a hugepages = 2M' "$OUT/hp1.ini"
 	(sleep 1.5; huge_free > /tmp/hp-mid.txt) &
+	pid=$!
 	run_job hp1
-	wait
+	wait "$pid" # not every job: the agents are this shell's too
 	mid=$(cat /tmp/hp-mid.txt)
 	echo 0 > /proc/sys/vm/nr_hugepages
 	note=$(jq -r '.hosts[] | select(.name == "h2") | .buffers_note' "$OUT/hp1.json")
@@ -220,17 +221,18 @@ hugepages_host() {
 
 # the agents' --stall-limit against a path that drops everything mid-run
 stall_limit() {
-	local t0 el err
+	local t0 el err pid
 	lab_agents_stop
 	lab_agents_start 2 --stall-limit 2s || return 1
 	echo "INFO $(grep -h 'limits per PLAN' /tmp/agent-h2.log | head -1)"
 	job st $'verb = send\nsize = 4K\nrate = 40M\n'
 	sed -i 's/^duration = 2s/duration = 20s/' "$OUT/st.ini"
 	(sleep 2; tc -n sw qdisc replace dev h1-sw root netem loss 100%) &
+	pid=$!
 	t0=$EPOCHREALTIME
 	run_job st
 	el=$(lab_since "$t0")
-	wait
+	wait "$pid"
 	lab_port_reset h1
 	err=$( (jq -r '.generators[0].error // empty' "$OUT/st.json" 2> /dev/null; cat /tmp/st.out /tmp/st.err) | grep -o 'no completion for [0-9.]* s' | head -1)
 	lab_result "stall_limit status=$RC seconds=$el error='$err'"
