@@ -170,6 +170,8 @@ const struct rperf_opt rperf_opts_measure[] = {
 	  .cmds = L,
 	  .off = OFF(breakdown),
 	  .scope = RPERF_SCOPE_CLIENT,
+	  .job = JOB_OWN("breakdown", LS, 313, JSPEC(breakdown), RPERF_OT_INT,
+			 0, 1),
 	  .help = "Report post cost, T_L - T_P, T_W - T_P and RTT, each at p50 and p99.9." },
 	{ .name = "raw",
 	  .type = RPERF_OT_STR,

@@ -555,7 +555,8 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 		if (g->ops->result)
 			(void)g->ops->result(g);
 		out->res[i] = g->res; /* histograms move into the report */
-		g->res.rtt = g->res.wire = g->res.loop = NULL;
+		for (size_t k = 0; k < RPERF_PROTO_NHIST; k++)
+			*rperf_proto_result_hist(&g->res, k) = NULL;
 		g->res.bursts = NULL; /* moved too */
 		g->res.nbursts = 0;
 		memset(&g->res.series, 0, sizeof(g->res.series));
@@ -577,9 +578,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 
 		if (g->ops && g->ops->teardown)
 			g->ops->teardown(g);
-		rperf_hist_destroy(g->res.rtt);
-		rperf_hist_destroy(g->res.wire);
-		rperf_hist_destroy(g->res.loop);
+		rperf_proto_result_hists_fini(&g->res);
 		rperf_proto_traffic_fini(&g->res);
 		rperf_lsg_series_fini(&g->res.series);
 		rperf_bsg_series_fini(&g->res.bsg_series);

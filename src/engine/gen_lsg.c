@@ -21,7 +21,8 @@
  * atomic on the sink's buffer, polled to completion; messages up to the
  * spec's inline size are posted inline (lat's -I); with the spec's
  * rdma_cm its wire QP is connected through rdma_cm (lat's -R), as a
- * BSG's QPs are.
+ * BSG's QPs are. With the spec's breakdown each ibv_post_send is timed
+ * too (lat's --breakdown): the result's post_wire and post_loop.
  */
 #include "engine/engine.h"
 
@@ -107,7 +108,7 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 	if (!l)
 		return ENOMEM;
 	g->priv = l;
-	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, false);
+	rc = rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF, g->spec.breakdown);
 	l->res_ok = rc == 0;
 	if (!rc)
 		rc = rperf_engine_rx_depth_on(&g->spec, g->dev, &l->rx_depth,
@@ -219,6 +220,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->remote_size = l->peer_buf.size;
 	c->size = g->spec.size;
 	c->pair_order = g->spec.pair_order;
+	c->breakdown = g->spec.breakdown; /* each post timed too */
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
 	c->solicit_every = rx / 4 ? rx / 4 : 1; /* as lat's client */
 	c->stall_ns = g->stall_ns;
@@ -247,7 +249,7 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 
 	if (!g->spec.warmup_ns && !g->spec.warmup_samples)
 		return 0;
-	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, false);
+	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, c->breakdown);
 	if (rc) {
 		snprintf(g->res.error, sizeof(g->res.error), "warm-up: %s",
 			 strerror(rc));
@@ -343,7 +345,10 @@ static int lsg_result(struct rperf_gen_inst *g)
 		g->res.rtt = l->res.rtt;
 		g->res.wire = l->res.wire;
 		g->res.loop = l->res.loop;
+		g->res.post_wire = l->res.post_wire; /* breakdown: */
+		g->res.post_loop = l->res.post_loop; /* else NULL */
 		l->res.rtt = l->res.wire = l->res.loop = NULL;
+		l->res.post_wire = l->res.post_loop = NULL;
 	}
 	return 0;
 }

@@ -93,6 +93,9 @@
  *                completions, as rperf lat --timestamps; optional),
  *                "timestamps_note": why auto fell back to CPU stamps
  *                (optional, absent when it did not),
+ *                "post_wire_hist","post_loop_hist": each ibv_post_send's
+ *                time on the wire QP and the loopback QP (optional: the
+ *                spec's breakdown),
  *    BSG source: "messages","bytes","posted","post_calls",
  *    source (both kinds, optional): "placement": {"nic_node","cpu_node",
  *                "mem_node" (integers, -1 = unknown / not bound),
@@ -313,6 +316,7 @@ struct rperf_proto_result {
 	 * CPU stamps, as rperf lat's note; "" when it did not */
 	char ts_note[RPERF_PROTO_ERROR_LEN];
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
+	struct rperf_hist *post_wire, *post_loop; /* owned, breakdown only */
 	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
 	 * "lag_bound_ns", "lag_p99_ns", "lag_max_ns", "inflight_max"} */
 	struct rperf_sched_figs sched;
@@ -377,6 +381,11 @@ struct rperf_proto_report {
 };
 /* An LSG source result must carry all three histograms (EINVAL). decode
  * destroys nothing it did not create; _fini destroys the histograms. */
+#define RPERF_PROTO_NHIST 5 /* rtt, wire, loop, post_wire, post_loop */
+/* Result @r's histogram @i (< RPERF_PROTO_NHIST); destroy them all. */
+struct rperf_hist **rperf_proto_result_hist(struct rperf_proto_result *r,
+					    size_t i);
+void rperf_proto_result_hists_fini(struct rperf_proto_result *r);
 int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out);
 int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 			      struct rperf_proto_report *r, char *why,

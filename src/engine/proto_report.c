@@ -24,7 +24,11 @@ static const char *const bsg_counters[] = {
 	"post_calls",
 };
 static const char *const sink_counters[] = { "messages", "bytes" };
-static const char *const hist_keys[] = { "rtt_hist", "wire_hist", "loop_hist" };
+/* the first three required (an LSG source's), then the optional ones */
+static const char *const hist_keys[RPERF_PROTO_NHIST] = {
+	"rtt_hist", "wire_hist", "loop_hist", "post_wire_hist", "post_loop_hist"
+};
+#define REQUIRED_HISTS 3
 
 static uint64_t *counter(struct rperf_proto_result *r, const char *key)
 {
@@ -73,9 +77,22 @@ static bool has_hists(const struct rperf_proto_result *r)
 	return r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_LSG;
 }
 
-static struct rperf_hist **hist_of(struct rperf_proto_result *r, size_t i)
+struct rperf_hist **rperf_proto_result_hist(struct rperf_proto_result *r,
+					    size_t i)
 {
-	return i == 0 ? &r->rtt : i == 1 ? &r->wire : &r->loop;
+	struct rperf_hist **h[RPERF_PROTO_NHIST] = { &r->rtt, &r->wire,
+						     &r->loop, &r->post_wire,
+						     &r->post_loop };
+
+	return h[i];
+}
+
+void rperf_proto_result_hists_fini(struct rperf_proto_result *r)
+{
+	for (size_t i = 0; i < RPERF_PROTO_NHIST; i++) {
+		rperf_hist_destroy(*rperf_proto_result_hist(r, i));
+		*rperf_proto_result_hist(r, i) = NULL;
+	}
 }
 
 static int hist_set(json_t *o, const char *key, const struct rperf_hist *h)
@@ -166,9 +183,13 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 		rc = rperf_ctrl_set_u64(o, keys[i],
 					*counter((struct rperf_proto_result *)r,
 						 keys[i]));
-	for (i = 0; !rc && has_hists(r) && i < 3; i++)
-		rc = hist_set(o, hist_keys[i],
-			      *hist_of((struct rperf_proto_result *)r, i));
+	for (i = 0; !rc && has_hists(r) && i < RPERF_PROTO_NHIST; i++) {
+		const struct rperf_hist *h = *rperf_proto_result_hist(
+			(struct rperf_proto_result *)r, i);
+
+		if (h || i < REQUIRED_HISTS)
+			rc = hist_set(o, hist_keys[i], h);
+	}
 	if (!rc && has_hists(r))
 		rc = rperf_ctrl_set_str(o, "timestamps",
 					r->nic_ts ? "nic" : "cpu");
@@ -350,8 +371,10 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 			return EBADMSG;
 		}
 	}
-	for (i = 0; has_hists(r) && i < 3; i++) {
-		rc = hist_get(o, hist_keys[i], hist_of(r, i));
+	for (i = 0; has_hists(r) && i < RPERF_PROTO_NHIST; i++) {
+		if (i >= REQUIRED_HISTS && !json_object_get(o, hist_keys[i]))
+			continue;
+		rc = hist_get(o, hist_keys[i], rperf_proto_result_hist(r, i));
 		if (rc) {
 			snprintf(why, whylen, "instances[%zu]: '%s' bad", idx,
 				 hist_keys[i]);
@@ -455,9 +478,7 @@ void rperf_proto_report_fini(struct rperf_proto_report *r)
 	if (!r)
 		return;
 	for (i = 0; r->res && i < r->n; i++) {
-		rperf_hist_destroy(r->res[i].rtt);
-		rperf_hist_destroy(r->res[i].wire);
-		rperf_hist_destroy(r->res[i].loop);
+		rperf_proto_result_hists_fini(&r->res[i]);
 		rperf_proto_traffic_fini(&r->res[i]);
 		rperf_lsg_series_fini(&r->res[i].series);
 		rperf_bsg_series_fini(&r->res[i].bsg_series);

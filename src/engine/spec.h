@@ -123,6 +123,10 @@ struct rperf_gen_spec {
 			   window ends) and test.method ("method": rperf or
 			   postpoll), and its "verb" (send, write, read,
 			   atomic) is what the method times */
+	bool breakdown; /* "breakdown": an LSG also times each ibv_post_send
+			   and its REPORT carries those histograms (rperf
+			   lat's --breakdown); optional, absent = false
+			   (spec_lsg.c, a PLAN's key) */
 	/* BSG */
 	int verb; /* "verb": "send"|"write"|"write_imm"|"read"|"atomic"
 		     (enum rperf_verb) */

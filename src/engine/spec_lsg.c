@@ -5,7 +5,8 @@
  * --timestamps), and in a PLAN "iters", the samples to take (rperf lat's
  * -n; the spec's window caps the run) and "method" (rperf lat's --method:
  * rperf or postpoll; "verb" then says what it times, as lat's --verb) and
- * "warmup_samples", a warm-up counted in samples (rperf lat's --warmup).
+ * "warmup_samples", a warm-up counted in samples (rperf lat's --warmup),
+ * and "breakdown" (rperf lat's --breakdown: each post timed too).
  * All optional: a spec without them is encoded as before.
  */
 #include "engine/spec.h"
@@ -29,6 +30,8 @@ int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o)
 		return ENOMEM;
 	if (s->warmup_samples &&
 	    rperf_ctrl_set_u64(o, "warmup_samples", s->warmup_samples))
+		return ENOMEM;
+	if (s->breakdown && rperf_ctrl_set_bool(o, "breakdown", true))
 		return ENOMEM;
 	return 0;
 }
@@ -71,6 +74,12 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 		snprintf(why, wl,
 			 "'warmup_samples' not an integer in [1, %llu]",
 			 RPERF_SPEC_MAX_ITERS);
+		return EBADMSG;
+	}
+	s->breakdown = false;
+	if (json_object_get(o, "breakdown") &&
+	    rperf_ctrl_get_bool(o, "breakdown", &s->breakdown)) {
+		snprintf(why, wl, "'breakdown' not true or false");
 		return EBADMSG;
 	}
 	return 0;
@@ -130,6 +139,11 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 	if (s->warmup_samples) {
 		snprintf(why, wl,
 			 "'warmup_samples' with a BSG (only an LSG has it)");
+		return EBADMSG;
+	}
+	if (s->breakdown) {
+		snprintf(why, wl,
+			 "'breakdown' with a BSG (only an LSG has it)");
 		return EBADMSG;
 	}
 	if (!test && s->test.method != RPERF_METHOD_RPERF) {

@@ -10,6 +10,7 @@
 
 #include <rperf/report.h>
 
+#include "report/report_breakdown.h"
 #include "report/report_limit.h"
 
 static int write_raw(FILE *f, void *arg)
@@ -124,41 +125,31 @@ int rperf_lat_print_samples(const struct rperf_lat_run *run)
 	return rc;
 }
 
-static void row(FILE *out, const char *what, const struct rperf_hist *h)
-{
-	if (!h)
-		return;
-	fprintf(out, "    %-26s p50 %10.3f   p99.9 %10.3f\n", what,
-		(double)rperf_hist_percentile(h, 50) / 1e3,
-		(double)rperf_hist_percentile(h, 99.9) / 1e3);
-}
-
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 {
-	bool rp;
-
 	if (!run->cfg->breakdown)
 		return;
 	fprintf(run->out, "\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
+		int m = rperf_lat_res_method(run, i);
 
 		if (!r->samples)
 			continue;
-		rp = rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF;
-		fprintf(run->out, "  %s %llu B%s\n",
-			rperf_method_name(rperf_lat_res_method(run, i)),
+		fprintf(run->out, "  %s %llu B%s\n", rperf_method_name(m),
 			(unsigned long long)rperf_lat_res_size(run, i),
 			r->precompleted * 2 > r->samples ?
 				" (complete inside the post: the post cost includes the round trip)" :
 				"");
-		row(run->out, "post cost, wire", r->post_wire);
-		row(run->out, "post cost, loopback SEND", r->post_loop);
-		row(run->out, "T_L - T_P (loopback)", r->loop);
-		row(run->out, "T_W - T_P (wire)", r->wire);
-		row(run->out, rp ? "RTT = wire - loopback" : "RTT = T_C - T_P",
-		    r->rtt);
-		row(run->out, "RTT/2 (perftest's figure)", r->half);
+		rperf_rpt_breakdown_rows(
+			run->out, &(struct rperf_rpt_breakdown){
+					  .equation1 = m == RPERF_METHOD_RPERF,
+					  .post_wire = r->post_wire,
+					  .post_loop = r->post_loop,
+					  .loop = r->loop,
+					  .wire = r->wire,
+					  .rtt = r->rtt,
+					  .half = r->half });
 	}
 }
 

@@ -61,6 +61,9 @@ struct rperf_run_inst {
 	double cpu_seconds;
 	/* LSG source */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL when absent */
+	/* each ibv_post_send's time, wire and loopback QP: the spec's
+	 * breakdown (owned; NULL without it) */
+	struct rperf_hist *post_wire, *post_loop;
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	char ts_note[RPERF_RUN_WHY_LEN]; /* why timestamps = auto fell back
 					    to CPU stamps; "" if not */

@@ -39,6 +39,18 @@ static json_t *stats(const struct rperf_hist *h)
 				    RPERF_RPT_NDEFAULT_PCTS);
 }
 
+/* The breakdown's post costs: null when not reported (the postpoll and
+ * pingpong methods post no loopback operation). */
+static int breakdown(json_t *o, const struct rperf_run_inst *in)
+{
+	const struct rperf_hist *loop = in->post_loop;
+
+	if (loop && !rperf_hist_count(loop))
+		loop = NULL;
+	return set(o, "post_wire_ns", stats(in->post_wire)) |
+	       set(o, "post_loop_ns", stats(loop));
+}
+
 /* Gb/s of @bytes over @dur_ns; null over no time. */
 static json_t *gbps_of(uint64_t bytes, uint64_t dur_ns)
 {
@@ -232,6 +244,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 		e |= set(o, "rtt_ns", stats(in->rtt));
 		e |= set(o, "wire_ns", stats(in->wire));
 		e |= set(o, "loop_ns", stats(in->loop));
+		if (s->breakdown) /* as rperf lat --breakdown's */
+			e |= breakdown(o, in);
 	} else {
 		/* null: that end never reported (its host failed) */
 		e |= set(o, "gbps",

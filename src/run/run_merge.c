@@ -77,7 +77,9 @@ static void inst_free(struct rperf_run_inst *in)
 	rperf_hist_destroy(in->rtt);
 	rperf_hist_destroy(in->wire);
 	rperf_hist_destroy(in->loop);
-	in->rtt = in->wire = in->loop = NULL;
+	rperf_hist_destroy(in->post_wire);
+	rperf_hist_destroy(in->post_loop);
+	in->rtt = in->wire = in->loop = in->post_wire = in->post_loop = NULL;
 	free(in->bursts);
 	in->bursts = NULL;
 }
@@ -281,7 +283,9 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->rtt = p->rtt;
 		in->wire = p->wire;
 		in->loop = p->loop;
-		p->rtt = p->wire = p->loop = NULL;
+		in->post_wire = p->post_wire;
+		in->post_loop = p->post_loop;
+		p->rtt = p->wire = p->loop = p->post_wire = p->post_loop = NULL;
 		in->has_end = p->has_end;
 		in->end_ns = p->end_ns;
 		in->bursts = p->bursts; /* moves too */

@@ -22,6 +22,7 @@
 #include "gen/bw_math.h"
 #include "gen/gen.h"
 #include "gen/lsg.h"
+#include "report/report_breakdown.h"
 #include "util/rate_text.h"
 
 #define HDR_FMT "%-16s %-4s %-21s %-15s %9s %9s %9s %9s %11s %11s%s%s\n"
@@ -119,6 +120,42 @@ static void instances(FILE *f, const struct rperf_run_results *r)
 		line(f, in->spec->name, rperf_gen_kind_name(in->spec->kind),
 		     path, c ? c->name : "?", &a,
 		     rperf_run_status_name(in->status), COL_BOTH);
+	}
+}
+
+/* The [lsg] sections with breakdown: the components of their RTT. */
+static void breakdowns(FILE *f, const struct rperf_run_results *r)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < r->job->ninst; i++) {
+		const struct rperf_run_inst *in = &r->inst[i];
+		const struct rperf_gen_spec *s = in->spec;
+
+		if (!s->breakdown || !in->samples)
+			continue;
+		if (first)
+			fprintf(f,
+				"\nbreakdown (usec, p50 and p99.9; the components of the RTT):\n");
+		first = false;
+		fprintf(f, "  %s (%s -> %s): %s %s %llu B%s\n", s->name,
+			s->from, s->to, rperf_method_name(s->test.method),
+			rperf_verb_name(s->verb), (unsigned long long)s->size,
+			in->precompleted * 2 > in->samples ?
+				" (complete inside the post: the post cost includes the round trip)" :
+				"");
+		rperf_rpt_breakdown_rows(
+			f, &(struct rperf_rpt_breakdown){
+				   .equation1 = s->test.method ==
+						RPERF_METHOD_RPERF,
+				   .loop_op = s->verb == RPERF_VERB_WRITE ?
+						      "WRITE" :
+						      "SEND",
+				   .post_wire = in->post_wire,
+				   .post_loop = in->post_loop,
+				   .loop = in->loop,
+				   .wire = in->wire,
+				   .rtt = in->rtt });
 	}
 }
 
@@ -432,6 +469,7 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 	if (!r->aborted) {
 		instances(f, r);
 		aggregates(f, r);
+		breakdowns(f, r);
 		legend(f, r);
 		rates_note(f, r);
 		clocks(f, r);

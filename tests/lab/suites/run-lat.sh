@@ -34,7 +34,9 @@
 #  - latency_gap = 2ms (rperf lat's --latency_gap) with iters = 250: the
 #    measured run lasts 0.5 s ([0.45, 0.8] s);
 #  - RTT limits as rperf lat's --max-p999: max_p999 = 1ns exits 1 with a
-#    limit: line and JSON limits, 1 s exits 0.
+#    limit: line and JSON limits, 1 s exits 0;
+#  - breakdown = 1 (rperf lat's --breakdown): each post timed, counted
+#    once per sample, below its completion; pingpong has no loopback post.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -117,6 +119,33 @@ warm() {
 	echo "EXPECT status 0, warmup 50, samples 200"
 	echo "GOT status $RC, warmup $w, samples $n"
 	[ "$RC" = 0 ] && [ "$w" = 50 ] && [ "$n" = 200 ]
+}
+
+# breakdown = 1 (rperf lat's --breakdown): every sample's posts are timed
+# (post_wire_ns and post_loop_ns count the samples, none dropped), a post
+# returns before its completion is polled (CPU stamps on rxe: post cost
+# p50 <= T_W - T_P p50, and the same for the loopback), the text has the
+# rows; with method = pingpong there is no loopback post: post_loop_ns null
+breakdown() {
+	local n q
+	job bd 10s $'iters = 1000\nbreakdown = 1\n'
+	run_job bd
+	job bdp 10s $'iters = 300\nbreakdown = 1\nmethod = pingpong\n'
+	q=$RC
+	run_job bdp
+	n=$(jq -c '.generators[0] | [.samples, .post_wire_ns.count, .post_loop_ns.count, .post_wire_ns.p50, .wire_ns.p50, .post_loop_ns.p50, .loop_ns.p50]' "$OUT/bd.json")
+	lab_result "breakdown status=$q samples,post_wire.count,post_loop.count,post_wire.p50,wire.p50,post_loop.p50,loop.p50=$n pingpong_status=$RC pingpong=$(jq -c '.generators[0] | [.samples, .post_wire_ns.count, .post_loop_ns]' "$OUT/bdp.json")"
+	echo "EXPECT status 0, 1000 samples, post_wire_ns and post_loop_ns count 1000, post p50 > 0 and <= T_W - T_P p50 (wire), <= T_L - T_P p50 (loopback); rows in the text; pingpong: 300 samples, post_wire_ns count 300, post_loop_ns null, 'RTT = T_C - T_P'"
+	echo "GOT status $q, [samples, post_wire count, post_loop count, post_wire p50, wire p50, post_loop p50, loop p50] = $n; pingpong status $RC"
+	grep -A7 '^breakdown' /tmp/bd.out /tmp/bdp.out | sed 's/^/  /'
+	[ "$q" = 0 ] && [ "$RC" = 0 ] &&
+		jq -e '.generators[0] | .samples == 1000 and .post_wire_ns.count == 1000 and .post_loop_ns.count == 1000 and .post_wire_ns.p50 > 0 and .post_loop_ns.p50 > 0 and .post_wire_ns.p50 <= .wire_ns.p50 and .post_loop_ns.p50 <= .loop_ns.p50' "$OUT/bd.json" > /dev/null &&
+		jq -e '.generators[0] | .samples == 300 and .post_wire_ns.count == 300 and .post_loop_ns == null' "$OUT/bdp.json" > /dev/null &&
+		grep -q '^  bd (h2 -> h1): rperf send 64 B' /tmp/bd.out &&
+		grep -q '^    post cost, loopback SEND .* p50 ' /tmp/bd.out &&
+		grep -q '^    RTT = wire - loopback ' /tmp/bd.out &&
+		grep -q '^    RTT = T_C - T_P ' /tmp/bdp.out &&
+		! grep -q 'post cost, loopback' /tmp/bdp.out
 }
 
 setup() { lab_agents_start 2; }
@@ -302,5 +331,6 @@ check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
 check "warmup_samples = 50: a warm-up of exactly 50 samples"     warm
 check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
+check "breakdown = 1: every post timed, before its completion"      breakdown
 lab_agents_stop
 lab_summary
