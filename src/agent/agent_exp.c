@@ -134,7 +134,7 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
 					.max_size = RPERF_SPEC_MAX_SIZE,
-					.nfeatures = 2 };
+					.nfeatures = 3 };
 	struct rperf_ctrl_hello h;
 	json_t *o = NULL;
 	int rc;
@@ -152,6 +152,8 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		 RPERF_PROTO_FEATURE_HEARTBEAT);
 	snprintf(w.features[1], sizeof(w.features[1]), "%s",
 		 RPERF_PROTO_FEATURE_CLOCK_SYNC);
+	snprintf(w.features[2], sizeof(w.features[2]), "%s",
+		 RPERF_PROTO_FEATURE_LIVE);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = say(a, RPERF_CTRL_WELCOME, o);
@@ -331,8 +333,10 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		return EBADMSG;
 	}
 	rc = rperf_proto_go_start_at(m, &at);
-	if (rc && rc != ENOENT) {
-		fail(a, RPERF_CTRL_ERROR, "malformed GO: start_at_ns");
+	if ((rc && rc != ENOENT) || agent_live_go(a, m)) {
+		fail(a, RPERF_CTRL_ERROR,
+		     rc && rc != ENOENT ? "malformed GO: start_at_ns" :
+					  "malformed GO: live");
 		return EBADMSG;
 	}
 	/* the controller's instant on our clock (start barrier), or
@@ -518,13 +522,28 @@ void agent_exp_on_first(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		dispatch(a, m);
 }
 
+/* A HEARTBEAT, with the live rows waiting when the controller asked for
+ * them. 0 or errno. */
+static int beat(struct rperf_agent *a)
+{
+	json_t *o = NULL;
+	int rc = agent_live_payload(a, &o);
+
+	if (!rc)
+		rc = say(a, RPERF_CTRL_HEARTBEAT, o);
+	json_decref(o);
+	return rc;
+}
+
 void agent_exp_on_engine(struct rperf_agent *a)
 {
 	if (!a->exp.eng || !a->engine->poll(a->exp.eng))
 		return;
 	if (a->exp.s.state != RPERF_PROTO_RUNNING)
 		return; /* FINISHED sent already, or STOP came first */
-	if (say(a, RPERF_CTRL_FINISHED, NULL))
+	/* the sources' last rows go out before FINISHED brings STOP */
+	if ((a->exp.live && a->exp.hb_ns && beat(a)) ||
+	    say(a, RPERF_CTRL_FINISHED, NULL))
 		agent_exp_end(a, "the controller went away (FINISHED)");
 	else
 		agent_log(a, "controller %s: every source ended; FINISHED",
@@ -551,7 +570,7 @@ void agent_exp_heartbeat(struct rperf_agent *a, uint64_t now_ns)
 	if (!heartbeating(a) || now_ns < a->exp.hb_next_ns)
 		return;
 	a->exp.hb_next_ns = now_ns + a->exp.hb_ns;
-	if (say(a, RPERF_CTRL_HEARTBEAT, NULL))
+	if (beat(a))
 		agent_exp_end(a, "the controller went away (HEARTBEAT)");
 }
 

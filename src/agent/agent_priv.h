@@ -42,6 +42,7 @@ struct agent_exp {
 	struct rperf_proto_session s;
 	uint64_t hb_ns; /* GO's heartbeat interval, 0: none */
 	uint64_t hb_next_ns; /* the next HEARTBEAT is due */
+	bool live; /* GO asked for live rows (agent_live.c) */
 	struct rperf_engine *eng;
 	char host[RPERF_NAME_LEN];
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
@@ -76,6 +77,11 @@ void agent_exp_on_msg(struct rperf_agent *a);
 void agent_exp_on_engine(struct rperf_agent *a);
 /* Send the HEARTBEAT when due (from GO to REPORT). */
 void agent_exp_heartbeat(struct rperf_agent *a, uint64_t now_ns);
+/* agent_live.c: GO's "live" (the engine keeps rows from now on): 0 or
+ * EBADMSG; a HEARTBEAT's payload: the rows waiting (*out NULL when the
+ * controller did not ask), 0 or ENOMEM. */
+int agent_live_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m);
+int agent_live_payload(struct rperf_agent *a, json_t **out);
 /* The next thing the loop must wake up for: the deadline or a HEARTBEAT. */
 uint64_t agent_exp_wake_ns(const struct rperf_agent *a);
 /* The deadline passed. */

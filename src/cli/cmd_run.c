@@ -84,6 +84,11 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 	o->heartbeat_ns = c->cfg->heartbeat_ns;
 	o->timeout_ns = c->cfg->run_timeout_ns;
 	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
+	if (c->cfg->live) { /* the rows on stdout, before the report */
+		o->on_live = rperf_run_live_text;
+		o->on_live_skipped = rperf_run_live_skipped_text;
+		o->live_arg = stdout;
+	}
 }
 
 int run_cmd_exit_status(const struct rperf_run_results *r)

@@ -61,6 +61,7 @@ struct rperf_cli_config {
 	bool insecure;
 	uint64_t heartbeat_ns;
 	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
+	bool live; /* run: print the sources' interval rows as they come */
 
 	/* device and connection */
 	const char *ib_dev;

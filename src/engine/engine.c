@@ -305,6 +305,7 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 	e->stall_limit_ns = plan->stall_limit_ns;
 	e->efd = -1;
 	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_init(&e->live_lock, NULL);
 	e->inst = calloc(n ? n : 1, sizeof(*e->inst));
 	e->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (!e->inst || e->efd < 0) {
@@ -589,5 +590,6 @@ void rperf_engine_destroy(struct rperf_engine *e)
 	if (e->efd >= 0)
 		close(e->efd);
 	pthread_mutex_destroy(&e->lock);
+	pthread_mutex_destroy(&e->live_lock);
 	free(e);
 }

@@ -77,6 +77,7 @@
 #define RPERF_ENGINE_BSG_TAIL_NS RPERF_PROTO_BSG_TAIL_NS
 #define RPERF_ENGINE_STOP_GRACE_NS 300000000ull
 #define RPERF_ENGINE_CM_TIMEOUT_MS 20000 /* each rdma_cm step of a QP */
+#define RPERF_ENGINE_LIVE_RING 64 /* live rows an instance keeps */
 
 struct rperf_engine;
 struct rperf_gen_inst;
@@ -150,6 +151,10 @@ struct rperf_gen_inst {
 	_Atomic uint64_t go_ns;
 	uint64_t woke_ns; /* when its thread passed start_at_ns; 0: never */
 	struct rperf_engine *engine;
+	/* live rows (engine_live.c, under the engine's live_lock): the
+	 * newest interval rows not taken yet by a HEARTBEAT */
+	struct rperf_live_row live[RPERF_ENGINE_LIVE_RING];
+	uint64_t live_pushed, live_taken;
 	/* results */
 	struct rperf_proto_result res;
 };
@@ -233,6 +238,21 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 			struct rperf_proto_report *out);
 /* Stop, tear every instance down, close the device. NULL-safe. */
 void rperf_engine_destroy(struct rperf_engine *e);
+
+/* ---- live rows (engine_live.c; proto.h's HEARTBEAT rows) ---- */
+
+/* Keep live rows from now on (before GO: a GO with "live"). */
+void rperf_engine_live_on(struct rperf_engine *e);
+/* From a source's thread: one interval row of @g as it completes (kept
+ * only after rperf_engine_live_on; when RPERF_ENGINE_LIVE_RING rows are
+ * waiting, the oldest is overwritten and counted skipped). */
+void rperf_engine_live_push(struct rperf_gen_inst *g,
+			    const struct rperf_live_row *r);
+/* The rows waiting, instance by instance and oldest first, up to @cap
+ * into @out (*n; the rest wait for the next call); *skipped: the rows
+ * overwritten since the last call. */
+void rperf_engine_live_take(struct rperf_engine *e, struct rperf_live_row *out,
+			    size_t cap, size_t *n, uint64_t *skipped);
 
 /* ---- what an agent accepts (engine_limits.c) ---- */
 

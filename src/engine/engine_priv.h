@@ -26,6 +26,11 @@ struct rperf_engine {
 	struct rperf_proto_plan addrs; /* only the PLAN's "hosts": whose
 					  endpoints may be connected */
 	uint64_t stall_limit_ns; /* the plan's: the agent's --stall-limit */
+	/* live rows: kept from rperf_engine_live_on; live_lock guards every
+	 * instance's ring and the count of rows overwritten */
+	bool live;
+	pthread_mutex_t live_lock;
+	uint64_t live_skipped;
 	bool went; /* GO arrived at go_rx_ns (REPORT "go_rx_ns") */
 	uint64_t go_rx_ns;
 };

@@ -32,6 +32,7 @@ struct bsg_src {
 	struct rperf_bsg_series series;
 	uint64_t origin_ns; /* the run's start after GO */
 	struct rperf_bsg_tick last;
+	struct rperf_gen_inst *g; /* its instance: live rows */
 };
 
 /* One interval's completions (the callback's figures are cumulative). */
@@ -50,6 +51,12 @@ static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
 	/* past RPERF_SERIES_MAX or out of memory: the totals still count */
 	(void)rperf_bsg_series_push(&b->series, &v);
 	b->last = *t;
+	rperf_engine_live_push(b->g,
+			       &(struct rperf_live_row){ .kind = RPERF_GEN_BSG,
+							 .start_ns = v.start_ns,
+							 .dur_ns = v.dur_ns,
+							 .messages = v.messages,
+							 .bytes = v.bytes });
 }
 
 static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
@@ -126,6 +133,7 @@ static int bsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 			RPERF_ENGINE_BSG_TAIL_NS;
 	c.on_interval = bsg_tick;
 	c.arg = b;
+	b->g = g;
 	c.stop = stop;
 	rperf_bsg_spec_shape(g, &c);
 

@@ -203,6 +203,22 @@ static int lsg_connect(struct rperf_gen_inst *g,
 	return rperf_engine_conn_connect(g, &l->wire_conn, peer, err, errlen);
 }
 
+/* A measured interval's row, live (its start from GO, as the REPORT's). */
+static void lsg_row(void *arg, const struct rperf_lsg_interval *iv)
+{
+	struct rperf_gen_inst *g = arg;
+	const struct lsg_src *l = g->priv;
+
+	rperf_engine_live_push(
+		g, &(struct rperf_live_row){ .kind = RPERF_GEN_LSG,
+					     .start_ns = iv->start_ns +
+							 l->series_at_ns,
+					     .samples = iv->samples,
+					     .p50_ns = iv->p50_ns,
+					     .p99_ns = iv->p99_ns,
+					     .max_ns = iv->max_ns });
+}
+
 static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 		    struct rperf_lsg_cfg *c)
 {
@@ -292,6 +308,8 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 	c.duration_ns = g->spec.duration_ns;
 	c.iters = g->spec.test.iters; /* the window caps it */
 	c.interval_ns = g->spec.interval_ns;
+	c.on_row = lsg_row;
+	c.row_arg = g;
 	/* the series' origin: GO (start_at_ns is GO's t0 + start_ns) */
 	l->series_at_ns = rperf_mono_ns() - (g->start_at_ns - g->spec.start_ns);
 	rc = rperf_lsg_run(&c, &q, &l->res);

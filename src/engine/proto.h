@@ -295,6 +295,49 @@ int rperf_proto_clock_reply_encode(uint32_t seq, uint64_t rx_ns, uint64_t tx_ns,
 int rperf_proto_clock_reply_decode(const struct rperf_ctrl_msg *m,
 				   uint32_t *seq, uint64_t *rx_ns,
 				   uint64_t *tx_ns);
+/* ---- live rows (proto_live.c) ----
+ * An agent with the WELCOME feature "live", sent a GO with "live": true,
+ * puts in each HEARTBEAT the interval rows (the spec's interval_ns, the
+ * same rows as the REPORT's "intervals") its sources completed since the
+ * previous one: {"rows":[row...], "skipped": u64 (optional: rows that
+ * were overwritten before a HEARTBEAT took them; the REPORT has them)}.
+ * A row: {"id":N, "kind":"bsg", "start_ns" (from GO), "dur_ns",
+ * "messages", "bytes"} or {"id":N, "kind":"lsg", "start_ns", "samples",
+ * "p50_ns", "p99_ns", "max_ns"} (at most RPERF_PROTO_MAX_LIVE_ROWS). A
+ * controller that did not ask gets none; an agent without the feature
+ * ignores "live" (its HEARTBEATs stay empty). */
+#define RPERF_PROTO_FEATURE_LIVE "live"
+#define RPERF_PROTO_MAX_LIVE_ROWS 1024u
+
+struct rperf_live_row {
+	uint32_t id;
+	enum rperf_gen_kind kind;
+	uint64_t start_ns, dur_ns; /* BSG: its length; LSG: 0 */
+	uint64_t messages, bytes; /* BSG: completed in it */
+	uint64_t samples; /* LSG */
+	int64_t p50_ns, p99_ns, max_ns; /* LSG's RTT; 0 without samples */
+};
+
+struct rperf_proto_live {
+	struct rperf_live_row *rows; /* [n], owned */
+	size_t n;
+	uint64_t skipped;
+};
+
+/* GO's optional "live" (set / read: absent = false): 0, ENOMEM, EBADMSG. */
+int rperf_proto_go_set_live(json_t *go);
+int rperf_proto_go_live(const struct rperf_ctrl_msg *m, bool *live);
+/* A HEARTBEAT's payload with @n rows (<= RPERF_PROTO_MAX_LIVE_ROWS, else
+ * EINVAL) and @skipped: 0, ENOMEM, EINVAL. */
+int rperf_proto_live_encode(const struct rperf_live_row *rows, size_t n,
+			    uint64_t skipped, json_t **out);
+/* A HEARTBEAT (an empty one: no rows): 0, or EBADMSG with @why naming the
+ * row and key; ENOMEM. _fini frees the rows. */
+int rperf_proto_live_decode(const struct rperf_ctrl_msg *m,
+			    struct rperf_proto_live *out, char *why,
+			    size_t whylen);
+void rperf_proto_live_fini(struct rperf_proto_live *l);
+
 /* GO's optional "start_at_ns" (added to an encoded GO / read from one:
  * 0, ENOENT when absent, EBADMSG, ENOMEM). */
 int rperf_proto_go_set_start_at(json_t *go, uint64_t start_at_ns);

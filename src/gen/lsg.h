@@ -94,6 +94,10 @@ struct rperf_lsg_cfg {
 	/* time series (gen/series.h): samples per interval of this length,
 	 * by post time, from the first counted sample; 0: none */
 	uint64_t interval_ns;
+	/* called with each interval's row as it is kept (NULL: none; the
+	 * row's start is from the first counted sample) */
+	void (*on_row)(void *arg, const struct rperf_lsg_interval *row);
+	void *row_arg;
 };
 
 #define RPERF_LSG_MAX_INFLIGHT 64

@@ -11,6 +11,9 @@ static int flush(struct lsg_run *r)
 
 	r->iv_k++;
 	r->iv_next += r->iv_ticks;
+	if (!rc && r->cfg->on_row)
+		r->cfg->on_row(r->cfg->row_arg,
+			       &r->res->series.iv[r->res->series.n - 1]);
 	return rc == ENOMEM ?
 		       lsg_fail(r, rc, "%s",
 				"out of memory keeping the time series") :

@@ -312,7 +312,22 @@ struct rperf_run_opts {
 	uint64_t timeout_ns; /* 0 = the job's */
 	uint64_t start_in_ns; /* GO -> start; 0 = default (200 ms + 1 ms/host) */
 	uint64_t margin_ns; /* after the planned end; 0 = default (timeout) */
+	/* live rows (rperf run --live; NULL: none asked): each interval row
+	 * of a source as its agent's HEARTBEAT brings it (rows of one
+	 * instance in order; the REPORT's intervals have every row), and the
+	 * rows an agent overwrote before a HEARTBEAT took them */
+	void (*on_live)(void *arg, const struct rperf_gen_spec *spec,
+			const struct rperf_live_row *row);
+	void (*on_live_skipped)(void *arg, const char *host, uint64_t n);
+	void *live_arg;
 };
+
+/* Live rows as text (run_live.c), @arg a FILE *: one line each, flushed:
+ * "live [START-END s] NAME (FROM -> TO) bsg: G Gb/s, M msgs" or "... lsg:
+ * N samples, RTT p50 X us, p99 Y us, max Z us" (times from GO). */
+void rperf_run_live_text(void *arg, const struct rperf_gen_spec *spec,
+			 const struct rperf_live_row *row);
+void rperf_run_live_skipped_text(void *arg, const char *host, uint64_t n);
 
 /*
  * Run @job: connect, plan, connect QPs, start at one instant, stop, gather

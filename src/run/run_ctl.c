@@ -443,7 +443,7 @@ static void go_all(struct run_ctl *c)
 	json_t *p = NULL, **gos;
 	size_t i;
 
-	if (rperf_proto_go_encode(c->start_in_ns, c->heartbeat_ns, &p)) {
+	if (run_go_encode(c, &p)) {
 		snprintf(c->first_failure, sizeof(c->first_failure),
 			 "cannot build GO");
 		c->setup_failed = true;

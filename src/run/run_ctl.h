@@ -88,6 +88,13 @@ bool run_synced(struct run_ctl *c);
 void run_sync_finish(struct run_ctl *c);
 /* @base (GO) for @a: a new reference; with "start_at_ns" = @t_ctrl on
  * @a's clock when its offset is known. NULL: out of memory. */
+/* run_live.c: the GO of every agent (one that asks for live rows when
+ * the options take them): 0, ENOMEM, EINVAL; a HEARTBEAT's rows to the
+ * options' hook, each checked to be a source of @a's host of its kind
+ * (else @a fails: a bad message). */
+int run_go_encode(const struct run_ctl *c, json_t **out);
+void run_live_heartbeat(struct run_ctl *c, struct run_agent *a,
+			const struct rperf_ctrl_msg *m);
 json_t *run_sync_go(struct run_ctl *c, struct run_agent *a, json_t *base,
 		    uint64_t t_ctrl);
 /* The agent of host @name, NULL if none. */

@@ -340,6 +340,7 @@ static void on_other(struct run_ctl *c, struct run_agent *a,
 		a->finished = true;
 		break;
 	case RPERF_CTRL_HEARTBEAT: /* heard_ns is set: alive */
+		run_live_heartbeat(c, a, m);
 		break;
 	case RPERF_CTRL_BYE:
 		a->ph = AG_DONE;

@@ -51,6 +51,18 @@ static void experiment(const struct rperf_ctrl_msg *m)
 		}
 		(void)rperf_proto_go_start_at(m, &rx);
 	}
+	{ /* GO's live, a HEARTBEAT's live rows */
+		struct rperf_proto_live l;
+		bool live;
+
+		(void)rperf_proto_go_live(m, &live);
+		if (!rperf_proto_live_decode(m, &l, why, sizeof(why))) {
+			if (rperf_proto_live_encode(l.rows, l.n, l.skipped, &o))
+				abort();
+			json_decref(o);
+			rperf_proto_live_fini(&l);
+		}
+	}
 	if (!rperf_proto_plan_decode(m, &plan, why, sizeof(why))) {
 		if (rperf_proto_plan_encode(&plan, &o))
 			abort();

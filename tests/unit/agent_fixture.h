@@ -35,6 +35,7 @@ struct rperf_engine {
 
 static struct {
 	int created, connected, went, stopped, destroyed;
+	int live_on, live_taken;
 	uint64_t stall_limit_ns; /* the plan's at create */
 	struct rperf_engine *eng;
 	char log[64][256];
@@ -147,9 +148,46 @@ static inline const char *f_link(const struct rperf_engine *e)
 	return "ethernet";
 }
 
+/* live rows: GO with "live" turns them on; the first take hands one BSG
+ * row of instance 3 and 2 skipped, later takes nothing */
+static inline void f_live_on(struct rperf_engine *e)
+{
+	(void)e;
+	fake.live_on++;
+}
+
+static inline void f_live_take(struct rperf_engine *e,
+			       struct rperf_live_row *out, size_t cap,
+			       size_t *n, uint64_t *skipped)
+{
+	(void)e;
+	*n = 0;
+	*skipped = 0;
+	if (fake.live_taken++ || !cap)
+		return;
+	out[0] = (struct rperf_live_row){ .id = 3,
+					  .kind = RPERF_GEN_BSG,
+					  .start_ns = 1000000000,
+					  .dur_ns = 500000000,
+					  .messages = 7,
+					  .bytes = 7 * 65536 };
+	*n = 1;
+	*skipped = 2;
+}
+
 static const struct rperf_agent_engine fake_engine = {
-	f_create, f_endpoints, f_connect, f_go,	  f_fd, f_poll,
-	f_stop,	  f_report,    f_destroy, f_link, NULL, NULL,
+	.create = f_create,
+	.endpoints = f_endpoints,
+	.connect = f_connect,
+	.go = f_go,
+	.fd = f_fd,
+	.poll = f_poll,
+	.stop = f_stop,
+	.report = f_report,
+	.destroy = f_destroy,
+	.link_layer = f_link,
+	.live_on = f_live_on,
+	.live_take = f_live_take,
 };
 
 static inline void on_log(void *arg, const char *line)

@@ -44,6 +44,7 @@ struct fake {
 	const char *name;
 	const char *key; /* the agent's TLS key, NULL = plain channel */
 	bool beats; /* announces and sends HEARTBEATs */
+	const char *beat_json; /* their payload (NULL: none) */
 	enum fake_mode mode;
 	int lfd;
 	uint16_t port;
@@ -149,7 +150,11 @@ static inline int await_stop(struct fake *f, int fd, uint64_t hb_ns,
 
 		if (rc != ETIMEDOUT)
 			return rc;
-		if (send_msg(fd, RPERF_CTRL_HEARTBEAT, NULL))
+		json_t *p = f->beat_json ? json_loads(f->beat_json, 0, NULL) :
+					   NULL;
+
+		rc = send_msg(fd, RPERF_CTRL_HEARTBEAT, p); /* takes @p */
+		if (rc)
 			return EPIPE;
 	}
 	return recv_type(f, fd, RPERF_CTRL_STOP, m);
@@ -368,6 +373,10 @@ static inline double now_s(void)
 }
 
 static uint64_t heartbeat_ns; /* the controller's --heartbeat; 0: 1 s */
+/* the controller's live hooks (NULL: --live not given) */
+static void (*live_row)(void *arg, const struct rperf_gen_spec *spec,
+			const struct rperf_live_row *row);
+static void (*live_skipped)(void *arg, const char *host, uint64_t n);
 
 /* The controller with @key (TLS-PSK), or --insecure without. */
 static volatile sig_atomic_t stop_flag;
@@ -377,7 +386,9 @@ static inline struct rperf_run_results *run(struct rperf_job *j, struct fake *f,
 {
 	struct rperf_run_opts o = { .start_in_ns = 20 * MS,
 				    .margin_ns = 200 * MS,
-				    .heartbeat_ns = heartbeat_ns };
+				    .heartbeat_ns = heartbeat_ns,
+				    .on_live = live_row,
+				    .on_live_skipped = live_skipped };
 	struct rperf_run_results *r = NULL;
 	char err[256] = "";
 	double t0;

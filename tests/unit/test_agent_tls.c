@@ -100,11 +100,82 @@ static void test_heartbeat(void **state)
 	rperf_agent_destroy(a);
 }
 
+/* GO with "live": the HEARTBEATs carry the engine's rows (once each) and
+ * the count it skipped; without it the engine keeps none and the
+ * HEARTBEATs carry nothing. */
+static void live_run(bool live)
+{
+	struct rperf_agent *a = agent(false, 2000);
+	struct rperf_proto_eps eps;
+	struct rperf_proto_live l;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL;
+	size_t rows = 0;
+	uint64_t skipped = 0;
+	int fd;
+
+	memset(&fake, 0, sizeof(fake));
+	client(NULL);
+	fd = dial(a);
+	greet(a, fd);
+	ask(a, fd, RPERF_CTRL_PLAN, plan(""), RPERF_CTRL_ENDPOINTS, &m);
+	assert_int_equal(
+		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
+	rperf_proto_eps_fini(&eps);
+	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
+	if (live)
+		assert_int_equal(rperf_proto_go_set_live(o), 0);
+	tx(fd, RPERF_CTRL_GO, o);
+	for (int i = 0; i < 4; i++) {
+		step(a);
+		usleep(25000);
+	}
+	tx(fd, RPERF_CTRL_STOP, NULL);
+	step(a);
+	for (;;) {
+		assert_int_equal(rx(fd, &m), 0);
+		if (m.type != RPERF_CTRL_HEARTBEAT)
+			break;
+		assert_int_equal(
+			rperf_proto_live_decode(&m, &l, why, sizeof(why)), 0);
+		if (live && l.n) {
+			assert_int_equal(l.rows[0].id, 3);
+			assert_int_equal(l.rows[0].kind, RPERF_GEN_BSG);
+			assert_int_equal(l.rows[0].messages, 7);
+		}
+		rows += l.n;
+		skipped += l.skipped;
+		rperf_proto_live_fini(&l);
+		rperf_ctrl_msg_release(&m);
+	}
+	assert_int_equal(m.type, RPERF_CTRL_REPORT);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rows, live ? 1 : 0);
+	assert_int_equal(skipped, live ? 2 : 0);
+	assert_int_equal(fake.live_on, live ? 1 : 0);
+	hang_up(fd);
+	step(a);
+	rperf_agent_destroy(a);
+}
+
+static void test_live(void **state)
+{
+	(void)state;
+	live_run(true);
+	live_run(false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wrong_key),
 		cmocka_unit_test(test_heartbeat),
+		cmocka_unit_test(test_live),
 	};
 	int rc;
 

@@ -100,6 +100,74 @@ static void silent_after_go(void **state)
 	fx_job_free(j);
 }
 
+static struct {
+	int rows, bad;
+	uint64_t messages, skipped;
+	char host[16];
+} seen;
+
+static void on_row(void *arg, const struct rperf_gen_spec *s,
+		   const struct rperf_live_row *r)
+{
+	(void)arg;
+	seen.rows++;
+	seen.bad += strcmp(s->name, "bulk") || r->kind != RPERF_GEN_BSG;
+	seen.messages = r->messages;
+}
+
+static void on_skipped(void *arg, const char *host, uint64_t n)
+{
+	(void)arg;
+	seen.skipped += n;
+	snprintf(seen.host, sizeof(seen.host), "%s", host);
+}
+
+/* --live: h2's HEARTBEAT rows of its BSG reach the hook; h1's row naming
+ * h2's instance fails h1 (a bad message), the others run on. */
+static void live_rows(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	j->inst[0].duration_ns = j->inst[1].duration_ns = 400 * MS;
+	for (int i = 0; i < 3; i++) {
+		f[i].key = "right";
+		f[i].beats = true;
+		f[i].mode = FAKE_NO_FINISH;
+	}
+	f[1].beat_json = "{\"rows\": [{\"id\": 1, \"kind\": \"bsg\", "
+			 "\"start_ns\": 0, \"dur_ns\": 100000000, "
+			 "\"messages\": 77, \"bytes\": 5046272}], "
+			 "\"skipped\": 4}";
+	f[0].beat_json = "{\"rows\": [{\"id\": 1, \"kind\": \"bsg\", "
+			 "\"start_ns\": 0, \"dur_ns\": 1, \"messages\": 1, "
+			 "\"bytes\": 1}]}";
+	memset(&seen, 0, sizeof(seen));
+	heartbeat_ns = 100 * MS;
+	live_row = on_row;
+	live_skipped = on_skipped;
+	r = run(j, f, "right", &secs);
+	live_row = NULL;
+	live_skipped = NULL;
+	heartbeat_ns = 0;
+	assert_true(seen.rows >= 2);
+	assert_int_equal(seen.bad, 0);
+	assert_int_equal(seen.messages, 77);
+	assert_true(seen.skipped >= 8 && seen.skipped % 4 == 0);
+	assert_string_equal(seen.host, "h2");
+	assert_int_equal(rperf_run_results_nfailed(r), 1);
+	assert_true(r->hosts[0].failed);
+	assert_non_null(strstr(
+		r->hosts[0].why,
+		"bad HEARTBEAT: rows[0]: instance 1 is not a bsg source of this host"));
+	assert_false(r->hosts[1].failed);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
 static void right_key(void **state)
 {
 	struct rperf_job *j = job3();
@@ -124,6 +192,7 @@ int main(void)
 		cmocka_unit_test(right_key),
 		cmocka_unit_test(fake_agent_refused),
 		cmocka_unit_test(silent_after_go),
+		cmocka_unit_test(live_rows),
 	};
 
 	signal(SIGPIPE, SIG_IGN); /* as the CLI: OpenSSL writes with write() */

@@ -27,6 +27,10 @@
 #  - [host h2] hugepages = 2M: with no huge page free the run measures on
 #    normal pages and says so (hosts[].buffers_note, a note: line); with
 #    16 free, h2's agent takes some of them mid-run and says nothing;
+#  - --live with a BSG and an LSG, interval 0.5 s: every row of the
+#    report's intervals came on stdout during the run (same messages and
+#    samples, in order), none skipped, the first >= 1.5 s before the
+#    report;
 #  - agents restarted with --stall-limit 2s: a BSG (qp_timeout 18: RC gives
 #    up after ~34 s) whose sink's port drops everything from 2 s on ends
 #    with "no completion for 2.0 s" (the agent's limit, not RC's nor the
@@ -219,6 +223,39 @@ hugepages_host() {
 	[ "$RC" = 0 ] && [ -n "$mid" ] && [ "$mid" -lt "$free0" ] && [ "$hp" = 2M ] && [ "$note" = null ]
 }
 
+# --live (rperf bw --interval's live lines): a BSG (4 KiB SENDs, 20 Mb/s)
+# and an LSG beside it, interval 0.5 s, a 3 s window; each stdout line
+# stamped as it arrives. Every interval row of the report came live, the
+# same figures (messages of the BSG, samples of the LSG, in order), none
+# skipped, the first one long before the report
+live_rows() {
+	local tl tr bl bj ll lj d
+	job live $'verb = send\nsize = 4K\nrate = 20M\ninterval = 0.5s\n'
+	sed -i 's/^duration = 2s/duration = 3s/' "$OUT/live.ini"
+	printf '[lsg probe]\nfrom = h2\nto = h1\nqp_timeout = 18\ninterval = 0.5s\n' >> "$OUT/live.ini"
+	timeout "$T" rperf run --live --key-file "$LAB_KEY" --out_json_file "$OUT/live.json" \
+		"$OUT/live.ini" 2> /tmp/live.err |
+		while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done > /tmp/live.out
+	RC=${PIPESTATUS[0]}
+	sed 's/^/  [out] /' /tmp/live.out | head -n 40
+	sed 's/^/  [err] /' /tmp/live.err
+	tl=$(awk '$2 == "live" { print $1; exit }' /tmp/live.out)
+	tr=$(awk '$2 == "rperf" && $3 == "run" { print $1; exit }' /tmp/live.out)
+	bl=$(grep ' live (h2 -> h1) bsg: ' /tmp/live.out | sed 's/.* \([0-9]*\) msgs$/\1/' | tr '\n' ' ')
+	bj=$(jq -r '.generators[] | select(.name == "live") | .intervals[] | select(.messages != null) | .messages' "$OUT/live.json" | tr '\n' ' ')
+	ll=$(grep ' probe (h2 -> h1) lsg: ' /tmp/live.out | sed 's/.* lsg: \([0-9]*\) samples.*/\1/' | tr '\n' ' ')
+	lj=$(jq -r '.generators[] | select(.name == "probe") | .intervals[] | .samples' "$OUT/live.json" | tr '\n' ' ')
+	d=$(awk -v a="$tl" -v b="$tr" 'BEGIN { if (a != "" && b != "") printf "%.3f", b - a }')
+	lab_result "live status=$RC bsg_live='$bl' bsg_report='$bj' lsg_live='$ll' lsg_report='$lj' first_live=$tl report=$tr"
+	echo "EXPECT status 0; the BSG's live messages = its report intervals' (>= 6 rows), the LSG's live samples = its report intervals' (>= 5 rows), no 'live: ... row(s)' skipped line, the first live line >= 1.5 s before the report"
+	echo "GOT status $RC; BSG live [$bl] report [$bj]; LSG live [$ll] report [$lj]; first live line $d s before the report"
+	[ "$RC" = 0 ] && [ -n "$tl" ] && [ -n "$tr" ] &&
+		[ "$bl" = "$bj" ] && [ "$(wc -w <<< "$bl")" -ge 6 ] &&
+		[ "$ll" = "$lj" ] && [ "$(wc -w <<< "$ll")" -ge 5 ] &&
+		! grep -q ' live: [0-9]* row(s)' /tmp/live.out &&
+		lab_expect_range "seconds from the first live line to the report" "$d" 1.5 60
+}
+
 # the agents' --stall-limit against a path that drops everything mid-run
 stall_limit() {
 	local t0 el err pid
@@ -250,6 +287,7 @@ check "rdma_cm = 1, 2 QPs each way: connected through rdma_cm" rdma_cm_bsg
 check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_keys
 check "burst_size = 16777216: the full bucket is not paced"  burst_size_bsg
 check "hugepages = 2M: none free, a note; 16 free, taken mid-run" hugepages_host
+check "--live: every interval row on stdout as it came, as reported" live_rows
 check "agents' --stall-limit 2s: a dropped path ends the BSG in 2 s" stall_limit
 lab_agents_stop
 lab_summary
