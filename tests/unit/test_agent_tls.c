@@ -53,17 +53,15 @@ static void test_wrong_key(void **state)
 	rperf_agent_destroy(a);
 }
 
-/* From GO to REPORT a HEARTBEAT every GO heartbeat_ns. */
-static void test_heartbeat(void **state)
+/* A plain controller of @a through PLAN and CONNECT: its socket. */
+static int armed(struct rperf_agent *a)
 {
-	struct rperf_agent *a = agent(false, 2000);
 	struct rperf_proto_eps eps;
 	struct rperf_ctrl_msg m;
 	char why[256];
 	json_t *o = NULL;
-	int fd, beats = 0;
+	int fd;
 
-	(void)state;
 	client(NULL);
 	fd = dial(a);
 	greet(a, fd);
@@ -75,6 +73,19 @@ static void test_heartbeat(void **state)
 	rperf_proto_eps_fini(&eps);
 	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
 	rperf_ctrl_msg_release(&m);
+	return fd;
+}
+
+/* From GO to REPORT a HEARTBEAT every GO heartbeat_ns. */
+static void test_heartbeat(void **state)
+{
+	struct rperf_agent *a = agent(false, 2000);
+	struct rperf_ctrl_msg m;
+	json_t *o = NULL;
+	int fd, beats = 0;
+
+	(void)state;
+	fd = armed(a);
 	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
 	tx(fd, RPERF_CTRL_GO, o);
 	for (int i = 0; i < 6; i++) { /* 6 x 50 ms: >= 5 beats of 20 ms */
@@ -106,7 +117,6 @@ static void test_heartbeat(void **state)
 static void live_run(bool live)
 {
 	struct rperf_agent *a = agent(false, 2000);
-	struct rperf_proto_eps eps;
 	struct rperf_proto_live l;
 	struct rperf_ctrl_msg m;
 	char why[256];
@@ -116,17 +126,7 @@ static void live_run(bool live)
 	int fd;
 
 	memset(&fake, 0, sizeof(fake));
-	client(NULL);
-	fd = dial(a);
-	greet(a, fd);
-	ask(a, fd, RPERF_CTRL_PLAN, plan(""), RPERF_CTRL_ENDPOINTS, &m);
-	assert_int_equal(
-		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
-	rperf_ctrl_msg_release(&m);
-	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
-	rperf_proto_eps_fini(&eps);
-	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
-	rperf_ctrl_msg_release(&m);
+	fd = armed(a);
 	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
 	if (live)
 		assert_int_equal(rperf_proto_go_set_live(o), 0);
