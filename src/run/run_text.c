@@ -469,9 +469,9 @@ int rperf_run_report_text(FILE *f, const struct rperf_run_results *r)
 	if (!r->aborted) {
 		instances(f, r);
 		aggregates(f, r);
-		breakdowns(f, r);
 		legend(f, r);
 		rates_note(f, r);
+		breakdowns(f, r);
 		clocks(f, r);
 		write_notes(f, r);
 	}
