@@ -54,6 +54,8 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 		rc = rperf_run_check_writable(c->json_path, err, errlen);
 	if (!rc && cfg->prom_file)
 		rc = rperf_run_check_writable(cfg->prom_file, err, errlen);
+	if (!rc && cfg->hist_file)
+		rc = rperf_run_check_writable(cfg->hist_file, err, errlen);
 	return rc;
 }
 
@@ -194,11 +196,32 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 			c->cfg->prom_file, strerror(rc));
 		status = RPERF_EXIT_RUNTIME;
 	}
+	rc = c->cfg->hist_file && !r->aborted ?
+		     rperf_run_write_hist(c->cfg->hist_file, r) :
+		     0;
+	if (rc) {
+		fprintf(stderr, "rperf run: writing %s: %s\n",
+			c->cfg->hist_file, strerror(rc));
+		status = RPERF_EXIT_RUNTIME;
+	}
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else
 		run_cmd_status_line(r, status);
 	return status;
+}
+
+/* A [mesh] (rperf mesh, or a job with one): its pairs, not LSG
+ * instances, so no --hist. */
+static int mesh(struct run_cmd *c, const volatile sig_atomic_t *stop)
+{
+	if (!c->cfg->hist_file)
+		return rperf_cmd_mesh(c, stop);
+	fprintf(stderr,
+		"rperf run: --hist with a [mesh]: not supported; accepted: the pairs' RTTs in its JSON (--out_json_file)\n");
+	rperf_job_free(c->job);
+	c->job = NULL;
+	return RPERF_EXIT_USAGE;
 }
 
 int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
@@ -209,14 +232,14 @@ int run_cmd_one(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	int rc, status;
 
 	if (c->cfg->mesh_cmd) /* rperf mesh HOSTS-OR-JOB */
-		return rperf_cmd_mesh(c, stop);
+		return mesh(c, stop);
 	rc = run_cmd_load(c, NULL, 0, &c->job, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 	}
 	if (c->job->mesh) /* a [mesh]: round by round (cmd_mesh.c) */
-		return rperf_cmd_mesh(c, stop);
+		return mesh(c, stop);
 	run_cmd_opts(c, &o);
 	rc = rperf_run_execute(c->job, &o, stop, &r, err, sizeof(err));
 	if (rc) {
@@ -254,9 +277,12 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
-	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->prom_file) {
+	} else if ((cfg->sweeps.n || cfg->repeat > 1) &&
+		   (cfg->prom_file || cfg->hist_file)) {
 		fprintf(stderr,
-			"rperf run: --prom with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its --prom\n");
+			"rperf run: %s with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its %s\n",
+			cfg->prom_file ? "--prom" : "--hist",
+			cfg->prom_file ? "--prom" : "--hist");
 		status = RPERF_EXIT_USAGE;
 	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->every_ns) {
 		fprintf(stderr,

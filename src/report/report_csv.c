@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_cdf.h"
 #include "report_int.h"
 
 static const char *const hist_names[] = { "rtt", "wire", "loop" };
@@ -166,24 +167,32 @@ int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n)
 	return rperf_rpt_io_status(f);
 }
 
-int rperf_report_cdf_csv(FILE *f, const struct rperf_hist *h, uint64_t size,
-			 uint64_t repeat, bool header)
+int rperf_rpt_cdf_rows(FILE *f, const struct rperf_hist *h, const char *prefix)
 {
 	struct rperf_hist_iter it;
 
 	if (!f || !h)
 		return EINVAL;
-	if (header)
-		fputs("size,repeat,lo_ns,hi_ns,value_ns,count,cumulative,fraction\n",
-		      f);
 	rperf_hist_iter_init(&it, h);
 	while (rperf_hist_next(&it)) {
 		if (fprintf(f,
-			    "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
-			    ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.9f\n",
-			    size, repeat, it.lo, it.hi, it.value, it.count,
+			    "%s%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu64
+			    ",%" PRIu64 ",%.9f\n",
+			    prefix, it.lo, it.hi, it.value, it.count,
 			    it.cumulative, it.fraction) < 0)
 			break;
 	}
 	return rperf_rpt_io_status(f);
+}
+
+int rperf_report_cdf_csv(FILE *f, const struct rperf_hist *h, uint64_t size,
+			 uint64_t repeat, bool header)
+{
+	char prefix[48];
+
+	if (header && f)
+		fputs("size,repeat," RPERF_RPT_CDF_COLUMNS "\n", f);
+	snprintf(prefix, sizeof(prefix), "%" PRIu64 ",%" PRIu64 ",", size,
+		 repeat);
+	return rperf_rpt_cdf_rows(f, h, prefix);
 }

@@ -277,6 +277,11 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out);
 int rperf_run_write_json(const char *path, const struct rperf_run_results *r);
 /* The JSON document in the Prometheus text format (--prom), atomically. */
 int rperf_run_write_prom(const char *path, const struct rperf_run_results *r);
+/* --hist: every LSG's RTT CDF (rows of its non-empty buckets, in ns: the
+ * merged histogram the report's percentiles come from) as CSV, atomically:
+ * generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction.
+ * 0 or errno. */
+int rperf_run_write_hist(const char *path, const struct rperf_run_results *r);
 /* Can a file be created beside @path (checked before the experiment)? */
 int rperf_run_check_writable(const char *path, char *err, size_t errlen);
 

@@ -8,7 +8,7 @@
 # --prom file current, SIGTERM between runs and SIGINT during one stop it
 # cleanly, bad TIME refused. A --prom file that cannot
 # be written is refused before anything runs (exit 2); --prom with --sweep
-# is refused (exit 2). The example Grafana dashboard queries only metrics
+# is refused (exit 2); --hist (every LSG's RTT CDF) likewise. The example Grafana dashboard queries only metrics
 # that exist. The figures of a real run: lab suite run-prom.
 # Usage: prom.sh PATH/TO/rperf
 set -uo pipefail
@@ -86,6 +86,17 @@ if [ "$rc" = 2 ] && grep -q "nodir/r.prom" "$tmp/err"; then ok "unwritable --pro
 "$RPERF" run --insecure --prom "$tmp/s.prom" --sweep global.duration=100ms,200ms "$tmp/job.ini" > /dev/null 2> "$tmp/err"
 rc=$?
 if [ "$rc" = 2 ] && grep -q -- "--prom with --sweep" "$tmp/err"; then ok "--prom with --sweep: exit 2"; else bad "--prom --sweep: exit $rc: $(head -c 200 "$tmp/err")"; fi
+# --hist, written beside the report like --prom: the dry run's LSG has no
+# samples (the header alone); refused unwritable, with --sweep, with a mesh
+"$RPERF" run --insecure --hist "$tmp/r.csv" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$tmp/r.csv")" = "generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction" ]; then ok "run --hist: the CSV header, no rows (dry run)"; else bad "run --hist: exit $rc, $(head -c 200 "$tmp/r.csv" "$tmp/err")"; fi
+"$RPERF" run --insecure --hist "$tmp/nodir/r.csv" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "nodir/r.csv" "$tmp/err"; then ok "unwritable --hist: exit 2 before the run"; else bad "unwritable --hist: exit $rc: $(head -c 200 "$tmp/err")"; fi
+"$RPERF" run --insecure --hist "$tmp/s.csv" --sweep global.duration=100ms,200ms "$tmp/job.ini" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q -- "--hist with --sweep" "$tmp/err"; then ok "--hist with --sweep: exit 2"; else bad "--hist --sweep: exit $rc: $(head -c 200 "$tmp/err")"; fi
 # a mesh (a job with [mesh]) writes its matrix: promtool accepts it, its
 # cells and counts are the JSON's (dry run: NaN quantiles, null in JSON)
 pv() { grep -E "$2" "$1" | head -1 | awk '{ print $NF }'; }
@@ -96,6 +107,9 @@ if "$RPERF" run --insecure --out_json_file "$tmp/m.json" --prom "$tmp/m.prom" "$
 else
 	bad "mesh --prom: $(head -c 300 "$tmp/err") $(head -3 "$tmp/lint")"
 fi
+"$RPERF" run --insecure --hist "$tmp/m.csv" "$tmp/mesh.ini" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q -- "--hist with a \[mesh\]" "$tmp/err" && [ ! -e "$tmp/m.csv" ]; then ok "--hist with a [mesh]: exit 2, no file"; else bad "--hist mesh: exit $rc: $(head -c 200 "$tmp/err")"; fi
 same "mesh cell a->b samples" "$(pv "$tmp/m.prom" '^rperf_mesh_samples\{.*from="a",to="b"')" "$(jq '.mesh.matrix[0][1].samples' "$tmp/m.json")"
 same "mesh cell c->a _count" "$(pv "$tmp/m.prom" '^rperf_mesh_rtt_seconds_count\{.*from="c",to="a"')" "$(jq '.mesh.matrix[2][0].samples' "$tmp/m.json")"
 same "mesh cells ok" "$(grep -c '^rperf_mesh_cell_ok{.*} 1$' "$tmp/m.prom")" "$(jq '[.mesh.matrix[][] | select(. != null and .status == "ok")] | length' "$tmp/m.json")"

@@ -10,12 +10,49 @@
  */
 #include "fake_agent.h"
 
+#include <inttypes.h>
+
 static void *stopper(void *arg)
 {
 	(void)arg;
 	usleep(300000);
 	stop_flag = 1;
 	return NULL;
+}
+
+/* --hist of @r: the LSG's CDF, its 1000 samples in rows that add up, the
+ * BSG has none. */
+static void hist_file(const struct rperf_run_results *r)
+{
+	char path[] = "/tmp/rperf-hist-XXXXXX", line[256];
+	uint64_t count, cum = 0, sum = 0;
+	int fd = mkstemp(path), rows = 0;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(rperf_run_write_hist(path, r), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(
+		line,
+		"generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction\n");
+	while (fgets(line, sizeof(line), f)) {
+		assert_int_equal(strncmp(line, "lat,h1,h3,64,", 13), 0);
+		assert_int_equal(sscanf(line,
+					"lat,h1,h3,64,%*d,%*d,%*d,%" SCNu64
+					",%" SCNu64,
+					&count, &cum),
+				 2);
+		sum += count;
+		rows++;
+	}
+	fclose(f);
+	unlink(path);
+	assert_true(rows >= 1);
+	assert_int_equal(sum, 1000);
+	assert_int_equal(cum, 1000);
 }
 
 static void whole_flow(void **state)
@@ -43,6 +80,7 @@ static void whole_flow(void **state)
 	assert_string_equal(r->hosts[0].link_layer, "infiniband");
 	assert_non_null(r->hosts[0].clock);
 	assert_true(secs < 2.0);
+	hist_file(r);
 	rperf_run_results_free(r);
 	fx_job_free(j);
 }

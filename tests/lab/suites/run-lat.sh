@@ -36,7 +36,9 @@
 #  - RTT limits as rperf lat's --max-p999: max_p999 = 1ns exits 1 with a
 #    limit: line and JSON limits, 1 s exits 0;
 #  - breakdown = 1 (rperf lat's --breakdown): each post timed, counted
-#    once per sample, below its completion; pingpong has no loopback post.
+#    once per sample, below its completion; pingpong has no loopback post;
+#  - --hist FILE (rperf lat's --hist): the LSG's CDF rows hold every sample
+#    and agree with the JSON's p50 and max.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -146,6 +148,33 @@ breakdown() {
 		grep -q '^    RTT = wire - loopback ' /tmp/bd.out &&
 		grep -q '^    RTT = T_C - T_P ' /tmp/bdp.out &&
 		! grep -q 'post cost, loopback' /tmp/bdp.out
+}
+
+# --hist (rperf lat's --hist): the LSG's RTT CDF as CSV rows, its
+# generator first; the rows hold every sample (count adds up to the JSON's
+# samples, cumulative ends there), the JSON's p50 and max fall in the rows
+# the CDF puts them in
+hist_csv() {
+	local n rows sum p50 max r50 rmax
+	job hc 10s $'iters = 2000\n'
+	timeout "$T" rperf run --key-file "$LAB_KEY" --hist "$OUT/hc.csv" --out_json_file "$OUT/hc.json" \
+		"$OUT/hc.ini" > /tmp/hc.out 2> /tmp/hc.err
+	RC=$?
+	sed 's/^/  [err] /' /tmp/hc.err
+	head -3 "$OUT/hc.csv" | sed 's/^/  [csv] /'
+	n=$(gen hc samples) p50=$(gen hc rtt_ns.p50) max=$(gen hc rtt_ns.max)
+	rows=$(grep -c '^hc,h2,h1,64,' "$OUT/hc.csv")
+	sum=$(awk -F, 'NR > 1 { s += $8 } END { print s + 0 }' "$OUT/hc.csv")
+	r50=$(awk -F, -v n="$n" 'NR > 1 && $9 >= n / 2 { print $5 ":" $6; exit }' "$OUT/hc.csv")
+	rmax=$(tail -1 "$OUT/hc.csv" | awk -F, '{ print $5 ":" $6 }')
+	lab_result "hist status=$RC samples=$n rows=$rows count_sum=$sum p50=$p50 p50_row=$r50 max=$max last_row=$rmax"
+	echo "EXPECT status 0; the header, rows 'hc,h2,h1,64,...' whose counts add up to the $n samples (the last cumulative too); the JSON p50 inside the row where the cumulative passes half, the max inside the last row"
+	echo "GOT status $RC, $rows rows, counts $sum, p50 $p50 in row $r50, max $max in row $rmax"
+	[ "$RC" = 0 ] && [ "$n" = 2000 ] && [ "$rows" -ge 1 ] && [ "$sum" = "$n" ] &&
+		[ "$(head -1 "$OUT/hc.csv")" = "generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction" ] &&
+		[ "$(tail -1 "$OUT/hc.csv" | cut -d, -f9)" = "$n" ] &&
+		awk -v r="$r50" -v v="$p50" 'BEGIN { split(r, a, ":"); exit !(v >= a[1] && v <= a[2]) }' &&
+		awk -v r="$rmax" -v v="$max" 'BEGIN { split(r, a, ":"); exit !(v >= a[1] && v <= a[2]) }'
 }
 
 setup() { lab_agents_start 2; }
@@ -332,5 +361,6 @@ check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
 check "warmup_samples = 50: a warm-up of exactly 50 samples"     warm
 check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 check "breakdown = 1: every post timed, before its completion"      breakdown
+check "--hist: the LSG's RTT CDF as CSV, every sample in it"      hist_csv
 lab_agents_stop
 lab_summary
