@@ -52,7 +52,16 @@ struct lsg_src {
 	struct rperf_gen_conn wire_conn;
 	uint64_t series_at_ns; /* the measured run's start after GO */
 	struct rperf_nic_clock nic;
+	uint8_t wseq; /* pingpong write: the last sequence byte sent */
 };
+
+/* Pingpong with RDMA WRITE: the sink WRITEs each reply into rx_buf
+ * through the wire QP, whose last byte the run polls (gen/echo.h). */
+static bool wpp(const struct rperf_gen_spec *s)
+{
+	return s->test.method == RPERF_METHOD_PINGPONG &&
+	       s->verb == RPERF_VERB_WRITE;
+}
 
 static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 	      struct rperf_qp **out, const char *what, char *err, size_t errlen)
@@ -65,8 +74,10 @@ static int qp(struct rperf_gen_inst *g, uint32_t send, uint32_t recv,
 		.recv_depth = recv,
 		.send_ts = l->stamps.nic && send > 1,
 		.inline_size = send > 1 ? g->spec.inline_size : 0,
-		.access = out == &l->loop_rx ? rperf_verb_access(g->spec.verb) :
-					       0
+		.access = out == &l->loop_rx ||
+					  (out == &l->wire && wpp(&g->spec)) ?
+				  rperf_verb_access(g->spec.verb) :
+				  0
 	};
 	int rc = rperf_qp_create(g->dev, &q, out);
 
@@ -140,6 +151,7 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 			 strerror(rc));
 	/* pingpong: the reply's receive (gen/lsg.c reposts one a sample) */
 	if (!rc && g->spec.test.method == RPERF_METHOD_PINGPONG &&
+	    !wpp(&g->spec) &&
 	    (rc = rperf_post_recvs(l->wire, &l->rx_buf, g->spec.size, 1)))
 		snprintf(err, errlen, "posting the reply's receive: %s",
 			 strerror(rc));
@@ -157,7 +169,9 @@ static int lsg_endpoints(struct rperf_gen_inst *g,
 	out->qps = calloc(1, sizeof(*out->qps));
 	if (!out->qps)
 		return ENOMEM;
-	rperf_engine_ep(g, l->wire, NULL, &out->qps[0]);
+	/* pingpong write: the sink's replies land in rx_buf */
+	rperf_engine_ep(g, l->wire, wpp(&g->spec) ? &l->rx_buf : NULL,
+			&out->qps[0]);
 	out->nqps = 1;
 	return 0;
 }
@@ -222,7 +236,7 @@ static void lsg_row(void *arg, const struct rperf_lsg_interval *iv)
 static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 		    struct rperf_lsg_cfg *c)
 {
-	const struct lsg_src *l = g->priv;
+	struct lsg_src *l = g->priv;
 	/* the sink's receives (the same spec): solicited every rx/4-th SEND */
 	unsigned int rx = rperf_engine_rx_depth(&g->spec);
 
@@ -236,6 +250,7 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->remote_size = l->peer_buf.size;
 	c->size = g->spec.size;
 	c->pair_order = g->spec.pair_order;
+	c->wseq = &l->wseq; /* pingpong write, across warm-up and run */
 	c->breakdown = g->spec.breakdown; /* each post timed too */
 	c->yield = g->spec.completion == RPERF_COMPLETION_EVENT;
 	c->solicit_every = rx / 4 ? rx / 4 : 1; /* as lat's client */

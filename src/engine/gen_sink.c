@@ -8,7 +8,9 @@
  * source solicits every rperf_engine_rx_depth()/4-th SEND, as rperf lat's
  * server does), so it wakes a few times per queue, never per message;
  * a pingpong LSG's sink sends every SEND back at once (gen/echo.h, as
- * rperf lat's server) and wakes on every one. A
+ * rperf lat's server) and wakes on every one; with verb write it polls
+ * the last byte of its buffer and WRITEs each sample back (it never
+ * sleeps: a WRITE makes no completion; it counts the samples answered). A
  * BSG sink of RDMA WRITEs has nothing to count (no receive completion):
  * its messages and bytes stay 0 and the controller says so. A BSG sink
  * with an interval keeps what arrived per interval (gen/series.h) on the
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "engine/endpoint.h"
+#include "gen/echo.h"
 #include "gen/gen.h"
 #include "gen/rx.h"
 #include "gen/series.h"
@@ -34,6 +37,11 @@ struct sink {
 	bool events;
 	int solicited; /* ibv_req_notify_cq's solicited_only */
 	struct rperf_rx_series series; /* BSG with an interval */
+	/* pingpong write (gen/echo.h): the source's reply buffer, the last
+	 * sequence byte answered */
+	bool wecho;
+	struct rperf_ctrl_endpoint peer;
+	uint8_t seq;
 };
 
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
@@ -46,8 +54,12 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		return ENOMEM;
 	g->priv = s;
 	s->events = g->spec.sink_completion == RPERF_COMPLETION_EVENT;
-	/* pingpong: every SEND sent back at once, so every one wakes it */
-	s->conn.echo = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG;
+	/* pingpong: every SEND sent back at once, so every one wakes it;
+	 * with verb write the byte it polls is answered */
+	s->conn.echo = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG &&
+		       g->spec.verb == RPERF_VERB_SEND;
+	s->wecho = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG &&
+		   g->spec.verb == RPERF_VERB_WRITE;
 	s->solicited = lsg && !s->conn.echo;
 	s->series.interval_ns = lsg ? 0 : g->spec.interval_ns;
 	s->series.at_ns = g->spec.start_ns;
@@ -62,7 +74,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		rc = rperf_gen_conn_open(
 			&s->conn,
 			&(struct rperf_qp_cfg){
-				.send_depth = s->conn.echo ?
+				.send_depth = s->conn.echo || s->wecho ?
 						      RPERF_ENGINE_ECHO_DEPTH :
 						      1,
 				.recv_depth = s->conn.rx_depth,
@@ -89,8 +101,13 @@ static int sink_connect(struct rperf_gen_inst *g,
 			size_t errlen)
 {
 	struct sink *s = g->priv;
+	int rc = rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
 
-	return rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
+	if (rc || !s->wecho)
+		return rc;
+	s->peer = peer->qps[0]; /* one QP: the connect checked the count */
+	return rperf_peer_buf_check(&s->peer, RPERF_VERB_WRITE, g->spec.size,
+				    "the LSG source", err, errlen);
 }
 
 static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)
@@ -103,10 +120,15 @@ static size_t sink_fds(struct rperf_gen_inst *g, struct pollfd *pf, size_t cap)
 	return 1;
 }
 
-/* Poll mode going to sleep: every receive CQ armed. */
+/* Poll mode going to sleep: every receive CQ armed. Not a pingpong
+ * write's: an incoming WRITE makes no completion to wake on, so the
+ * thread keeps polling its byte. */
 static int sink_arm(struct rperf_gen_inst *g)
 {
 	struct sink *s = g->priv;
+
+	if (s->wecho)
+		return EAGAIN;
 
 	for (size_t i = 0; i < s->conn.nqp; i++)
 		if (ibv_req_notify_cq(s->conn.qp[i]->recv_cq, s->solicited))
@@ -121,6 +143,25 @@ static uint64_t since_start(const struct rperf_gen_inst *g)
 
 	go += go ? g->spec.start_ns : 0;
 	return go && now > go ? now - go : 0;
+}
+
+/* Pingpong write: answer the byte if it turned, reap the replies; *got
+ * counts an answer (the sink's messages: the samples it answered). */
+static int wecho(struct sink *s, uint64_t size, int *got, char *err,
+		 size_t errlen)
+{
+	struct rperf_qp *qp = s->conn.qp[0];
+	bool ans;
+	int rc = rperf_echo_write(qp, &s->conn.buf, size,
+				  s->peer.addr + s->peer.size, s->peer.rkey,
+				  &s->seq, &ans, err, errlen);
+
+	if (!rc && ans) {
+		s->rx.messages++;
+		s->rx.bytes += size;
+		(*got)++;
+	}
+	return rc ? rc : rperf_echo_reap(qp, "WRITE", err, errlen);
 }
 
 static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
@@ -141,7 +182,8 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 			 "taking completion events failed");
 		return EIO;
 	}
-	if (rperf_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err))) {
+	if (rperf_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err)) ||
+	    (s->wecho && wecho(s, g->spec.size, &got, err, sizeof(err)))) {
 		snprintf(g->res.error, sizeof(g->res.error), "%s", err);
 		return EIO;
 	}

@@ -89,19 +89,27 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
  * A PLAN's LSG: rperf lat's rules of --method with --verb. The rperf
  * method times operations that complete on the remote ACK (SEND, WRITE);
  * READ and atomics complete when their data is back: postpoll only. An
- * agent's sink echoes SENDs (gen/echo.h): pingpong with verb send (rperf
- * lat's pingpong write needs the server told each size: lat only).
+ * agent's sink answers pingpong (gen/echo.h): SENDs, or with verb write
+ * the byte it polls, which needs a busy-polling sink.
  */
 static int method_verb_check(const struct rperf_gen_spec *s, char *why,
 			     size_t wl)
 {
 	int m = s->test.method, v = s->verb;
 
-	if (m == RPERF_METHOD_PINGPONG && v != RPERF_VERB_SEND) {
+	if (m == RPERF_METHOD_PINGPONG && v != RPERF_VERB_SEND &&
+	    v != RPERF_VERB_WRITE) {
 		snprintf(
 			why, wl,
-			"'method' pingpong with verb %s: an agent's sink echoes SENDs only; accepted: verb = send (rperf lat runs pingpong write)",
+			"'method' pingpong with verb %s: the sink answers SENDs and WRITEs; accepted: verb = send or write",
 			rperf_verb_name(v));
+		return EBADMSG;
+	}
+	if (m == RPERF_METHOD_PINGPONG && v == RPERF_VERB_WRITE &&
+	    s->sink_completion != RPERF_COMPLETION_POLL) {
+		snprintf(
+			why, wl,
+			"'method' pingpong with verb write and sink_completion event: the sink polls a byte of its buffer (a WRITE makes no completion to wake on); accepted: [global] sink_completion = poll");
 		return EBADMSG;
 	}
 	if (v == RPERF_VERB_WRITE_IMM) {

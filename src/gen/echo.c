@@ -31,14 +31,15 @@ int rperf_echo_one(struct rperf_qp *qp, const struct rperf_buf *buf,
 	return 0;
 }
 
-int rperf_echo_reap(struct rperf_qp *qp, char *err, size_t errlen)
+int rperf_echo_reap(struct rperf_qp *qp, const char *op, char *err,
+		    size_t errlen)
 {
 	struct ibv_wc wc[16];
 	int n = ibv_poll_cq(qp->send_cq, 16, wc);
 
 	for (int i = 0; i < n; i++)
 		if (wc[i].status != IBV_WC_SUCCESS) {
-			snprintf(err, errlen, "reply SEND: %s",
+			snprintf(err, errlen, "reply %s: %s", op,
 				 ibv_wc_status_str(wc[i].status));
 			return EIO;
 		}
@@ -46,5 +47,37 @@ int rperf_echo_reap(struct rperf_qp *qp, char *err, size_t errlen)
 		snprintf(err, errlen, "ibv_poll_cq failed");
 		return EIO;
 	}
+	return 0;
+}
+
+int rperf_echo_write(struct rperf_qp *qp, const struct rperf_buf *buf,
+		     uint64_t size, uint64_t peer_end, uint32_t rkey,
+		     uint8_t *seq, bool *answered, char *err, size_t errlen)
+{
+	const volatile uint8_t *last =
+		(const volatile uint8_t *)buf->addr + buf->len - 1;
+	uint8_t want = (uint8_t)(*seq % 255 + 1);
+	struct ibv_sge sge = { .addr = (uintptr_t)buf->addr + buf->len - size,
+			       .length = (uint32_t)size,
+			       .lkey = buf->mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad;
+
+	*answered = false;
+	if (*last != want)
+		return 0;
+	if (size <= qp->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	wr.wr.rdma.remote_addr = peer_end - size;
+	wr.wr.rdma.rkey = rkey;
+	if (ibv_post_send(qp->qp, &wr, &bad)) {
+		snprintf(err, errlen, "posting the reply WRITE failed");
+		return EIO;
+	}
+	*seq = want;
+	*answered = true;
 	return 0;
 }

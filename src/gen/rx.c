@@ -58,7 +58,7 @@ static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
 		snprintf(err, errlen, "ibv_poll_cq failed");
 		return EIO;
 	}
-	return c->echo ? rperf_echo_reap(qp, err, errlen) : 0;
+	return c->echo ? rperf_echo_reap(qp, "SEND", err, errlen) : 0;
 }
 
 int rperf_rx_drain(struct rperf_gen_conn *c, struct rperf_rx_count *x, int *got,

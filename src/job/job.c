@@ -254,13 +254,16 @@ static int check_atomic_op(const struct job_gen *g, const struct job_msg *m)
 
 /* An LSG's method with its verb (spec_lsg.c); verb = read or atomic
  * without a method measures by postpoll, as rperf lat --verb. */
-static int check_lsg(struct job_gen *g, const struct job_msg *m)
+static int check_lsg(const struct rperf_job *job, struct job_gen *g,
+		     const struct job_msg *m)
 {
 	const struct job_kv *kv = find_kv(g->sect, "method");
 	char why[300];
 
 	if (g->spec.kind != RPERF_GEN_LSG)
 		return 0;
+	/* its sink's completion ([global]): a pingpong write's must poll */
+	g->spec.sink_completion = job->sink_completion;
 	if (!kv && rperf_verb_responder_only(g->spec.verb))
 		g->spec.test.method = RPERF_METHOD_POSTPOLL;
 	if (!rperf_spec_lsg_check(&g->spec, false, why, sizeof(why)))
@@ -304,7 +307,7 @@ static int check_gen(const struct rperf_job *job, struct job_gen *g,
 				job_where(m, g->from_kv->line, where,
 					  sizeof(where)));
 	if (job_check_shape(g, m) || check_atomic(g, m) ||
-	    check_atomic_op(g, m) || check_lsg(g, m))
+	    check_atomic_op(g, m) || check_lsg(job, g, m))
 		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
 		kv = find_kv(s, "post_list");

@@ -197,6 +197,7 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	if (rc)
 		goto free_mesh;
 	/* its probes are an LSG's: schedule, method with verb (spec_lsg.c) */
+	g.spec.sink_completion = job->sink_completion;
 	if (rperf_spec_sched_check(&g.spec, why, sizeof(why)) ||
 	    rperf_spec_lsg_check(&g.spec, false, why, sizeof(why))) {
 		rc = job_fail(m, s->line, s, NULL, "%s", why);
@@ -210,7 +211,6 @@ int job_mesh_build(struct rperf_job *job, const struct job_sect *s,
 	/* the LSG keys went into g.spec, the mesh's own into mesh->spec */
 	g.spec.duration_ns = mesh->spec.duration_ns;
 	g.spec.warmup_ns = mesh->spec.warmup_ns;
-	g.spec.sink_completion = job->sink_completion;
 	memcpy(g.spec.name, s->name, sizeof(g.spec.name));
 	mesh->spec = g.spec;
 	if (c.has_hosts) {

@@ -183,7 +183,7 @@ static int reap_sends(struct server *sv)
 {
 	char err[96];
 
-	return rperf_echo_reap(sv->conn.wire, err, sizeof(err)) ?
+	return rperf_echo_reap(sv->conn.wire, "SEND", err, sizeof(err)) ?
 		       fail(sv, "%s", err) :
 		       0;
 }

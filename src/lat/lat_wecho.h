@@ -5,7 +5,8 @@
  * buffer, that byte carrying a sequence number (1..255, then 1 again); our
  * software polls the byte and, when it turns to the next number, WRITEs
  * the same bytes back to the end of the client's buffer, where the client
- * polls its last byte. No receive is consumed either way.
+ * polls its last byte (the responder: gen/echo.h, an agent's sink's too).
+ * No receive is consumed either way.
  */
 #ifndef RPERF_LAT_WECHO_H
 #define RPERF_LAT_WECHO_H

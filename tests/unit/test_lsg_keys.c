@@ -159,13 +159,17 @@ static void spec_methods(void **state)
 	assert_int_equal(method_trip(RPERF_METHOD_RPERF, RPERF_VERB_ATOMIC,
 				     "method = postpoll"),
 			 EBADMSG);
-	/* pingpong: the sink's agent echoes SENDs (gen/echo.c) */
+	/* pingpong: the sink's agent echoes SENDs (gen/echo.c); a WRITE's
+	 * byte only with a busy-polling sink (the default sleeps) */
 	assert_int_equal(
 		method_trip(RPERF_METHOD_PINGPONG, RPERF_VERB_SEND, NULL), 0);
 	assert_int_equal(
 		method_trip(RPERF_METHOD_PINGPONG, RPERF_VERB_WRITE,
-			    "echoes SENDs only; accepted: verb = send"),
+			    "accepted: [global] sink_completion = poll"),
 		EBADMSG);
+	assert_int_equal(method_trip(RPERF_METHOD_PINGPONG, RPERF_VERB_READ,
+				     "accepted: verb = send or write"),
+			 EBADMSG);
 }
 
 static struct rperf_job *parse(const char *text, char *err, size_t errlen)
@@ -359,7 +363,25 @@ static void job_methods(void **state)
 	lsg_bad("verb = read\nmethod = rperf\n", "t.ini:8",
 		"method = postpoll");
 	lsg_bad("method = pingpong\nverb = write\n", "t.ini:8",
-		"rperf lat runs pingpong write");
+		"accepted: [global] sink_completion = poll");
+	lsg_bad("method = pingpong\nverb = read\n", "t.ini:8",
+		"accepted: verb = send or write");
+	/* pingpong write with busy-polling sinks: through the PLAN */
+	job = parse("[global]\nsink_completion = poll\n" HOSTS
+		    "[lsg p]\nfrom = h1\nto = h2\nmethod = pingpong\n"
+		    "verb = write\n",
+		    err, sizeof(err));
+	assert_non_null(job);
+	{
+		struct rperf_gen_spec d;
+		json_t *o = NULL;
+
+		assert_int_equal(plan_trip(&job->inst[0], &d, &o), 0);
+		assert_int_equal(d.test.method, RPERF_METHOD_PINGPONG);
+		assert_int_equal(d.verb, RPERF_VERB_WRITE);
+		json_decref(o);
+	}
+	rperf_job_free(job);
 	lsg_bad("method = all\n", "t.ini:8", "method");
 	lsg_bad("verb = write_imm\n", "t.ini:8", "not a latency test");
 	lsg_bad("atomic_op = cmp_and_swap\n", "t.ini:8",

@@ -498,7 +498,7 @@ static void test_job_mesh_errors(void **state)
 		     "[mesh m] tx_depth: applies to [bsg] sections only");
 	/* its probes are an LSG's: lat's rules of method with verb */
 	expect_error(HOSTS3 "[mesh m]\nmethod = pingpong\nverb = write\n",
-		     "rperf lat runs pingpong write");
+		     "accepted: [global] sink_completion = poll");
 	expect_error(HOSTS3 "[mesh m]\nverb = read\n", "method = postpoll");
 	expect_error(HOSTS3 "[mesh m]\nhots = all\n",
 		     "[mesh m] hots: unknown key; did you mean 'hosts'?");

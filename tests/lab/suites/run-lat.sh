@@ -22,7 +22,9 @@
 #    FETCH_ADD 0x14; atomic_op = cmp_and_swap: COMPARE_SWAP 0x13),
 #    inline = 64 with SENDs (SEND Only 0x04);
 #    method = pingpong (rperf lat's): h1's agent echoes every SEND (SEND
-#    Only 0x04 leaving h1, at least one per sample), 500 samples;
+#    Only 0x04 leaving h1, at least one per sample), 500 samples; with
+#    verb = write and busy-polling sinks it WRITEs each one back (RDMA
+#    WRITE Only 0x0a leaving h1, at least one per sample);
 #  - rdma_cm = 1 (rperf lat -R): mid-run `rdma resource show cm_id` lists
 #    rperf's connected ids at both ends of the wire QP, samples taken;
 #  - pacing, one unit for both paths (samples/s in the generator): rate =
@@ -303,6 +305,26 @@ pingpong() {
 	[ "$RC" = 0 ] && [ "$(gen pp samples)" = 500 ] && [ "$(gen pp method)" = pingpong ] && [ "$pkts" -ge "$n" ]
 }
 
+# method = pingpong with verb = write (rperf lat's, ib_write_lat): h1's
+# agent polls its buffer's last byte and WRITEs each sample back (RDMA
+# WRITE Only 0x0a leaving h1, at least one per sample); its sinks poll
+# ([global] sink_completion = poll: a WRITE makes no completion to wake on)
+pingpong_write() {
+	local caps pkts n
+	job ppw 10s $'iters = 500\nmethod = pingpong\nverb = write\n'
+	sed -i '/^\[global\]/a sink_completion = poll' "$OUT/ppw.ini"
+	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = 0x0a" || return 1
+	run_job ppw
+	caps=$(lab_capture_stop)
+	pkts=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
+	n=$(($(gen ppw samples) + $(gen ppw warmup)))
+	lab_result "pingpong_write status=$RC samples+warmup=$n write_pkts=$pkts p50_ns=$(gen ppw rtt_ns.p50)"
+	echo "EXPECT status 0, samples 500, method pingpong, verb write, >= samples + warm-up RDMA WRITE Only packets from h1 (its replies)"
+	echo "GOT status $RC, samples $(gen ppw samples), method $(gen ppw method), verb $(gen ppw verb), $pkts WRITEs from h1 for $n samples, p50 $(gen ppw rtt_ns.p50) ns"
+	[ "$RC" = 0 ] && [ "$(gen ppw samples)" = 500 ] && [ "$(gen ppw method)" = pingpong ] &&
+		[ "$(gen ppw verb)" = write ] && [ "$pkts" -ge "$n" ]
+}
+
 lsg_rdma_cm() {
 	local n ids pid
 	job cm 3s $'rdma_cm = 1\n'
@@ -355,6 +377,7 @@ check "verb = atomic: postpoll FETCH_ADDs on the wire"              verb_atomic
 check "atomic_op = cmp_and_swap: COMPARE_SWAPs on the wire"         verb_cas
 check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong: h1's agent echoes every SEND"           pingpong
+check "pingpong with verb = write: h1's agent WRITEs every one back" pingpong_write
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
