@@ -289,41 +289,29 @@ verb_read() { verb_ok vr $'verb = read\nsize = 4K\n' 0x0c postpoll read; }
 verb_atomic() { verb_ok va $'verb = atomic\n' 0x14 postpoll atomic; }
 verb_cas() { verb_ok vc $'verb = atomic\natomic_op = cmp_and_swap\n' 0x13 postpoll atomic; }
 send_inline() { verb_ok vi $'inline = 64\n' 0x04 rperf send; }
-# pingpong: the sink's agent sends every SEND back (gen/echo.h): SEND Only
-# packets leaving h1, one per sample at least
-pingpong() {
+# pingpong (gen/echo.h): the sink's agent answers every sample, each
+# answer a packet of BTH opcode OP leaving h1 (one per sample at least).
+# pp_ok NAME VERB OP [GLOBAL-KEY]: 500 samples of verb VERB
+pp_ok() {
 	local caps pkts n
-	job pp 10s $'iters = 500\nmethod = pingpong\n'
-	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = 0x04" || return 1
-	run_job pp
+	job "$1" 10s "$(printf 'iters = 500\nmethod = pingpong\nverb = %s\n' "$2")"$'\n'
+	[ -n "${4:-}" ] && sed -i "/^\[global\]/a $4" "$OUT/$1.ini"
+	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = $3" || return 1
+	run_job "$1"
 	caps=$(lab_capture_stop)
 	pkts=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
-	n=$(($(gen pp samples) + $(gen pp warmup)))
-	lab_result "pingpong status=$RC samples+warmup=$n echo_pkts=$pkts p50_ns=$(gen pp rtt_ns.p50)"
-	echo "EXPECT status 0, samples 500, method pingpong, >= samples + warm-up SEND Only packets from h1 (the echoes)"
-	echo "GOT status $RC, samples $(gen pp samples), method $(gen pp method), $pkts echoes for $n samples, p50 $(gen pp rtt_ns.p50) ns"
-	[ "$RC" = 0 ] && [ "$(gen pp samples)" = 500 ] && [ "$(gen pp method)" = pingpong ] && [ "$pkts" -ge "$n" ]
+	n=$(($(gen "$1" samples) + $(gen "$1" warmup)))
+	lab_result "pingpong_$2 status=$RC samples+warmup=$n answer_pkts=$pkts p50_ns=$(gen "$1" rtt_ns.p50)"
+	echo "EXPECT status 0, samples 500, method pingpong, verb $2, >= samples + warm-up packets of opcode $3 from h1 (the answers)"
+	echo "GOT status $RC, samples $(gen "$1" samples), method $(gen "$1" method), verb $(gen "$1" verb), $pkts answers for $n samples, p50 $(gen "$1" rtt_ns.p50) ns"
+	[ "$RC" = 0 ] && [ "$(gen "$1" samples)" = 500 ] && [ "$(gen "$1" method)" = pingpong ] &&
+		[ "$(gen "$1" verb)" = "$2" ] && [ "$pkts" -ge "$n" ]
 }
-
-# method = pingpong with verb = write (rperf lat's, ib_write_lat): h1's
-# agent polls its buffer's last byte and WRITEs each sample back (RDMA
-# WRITE Only 0x0a leaving h1, at least one per sample); its sinks poll
-# ([global] sink_completion = poll: a WRITE makes no completion to wake on)
-pingpong_write() {
-	local caps pkts n
-	job ppw 10s $'iters = 500\nmethod = pingpong\nverb = write\n'
-	sed -i '/^\[global\]/a sink_completion = poll' "$OUT/ppw.ini"
-	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = 0x0a" || return 1
-	run_job ppw
-	caps=$(lab_capture_stop)
-	pkts=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
-	n=$(($(gen ppw samples) + $(gen ppw warmup)))
-	lab_result "pingpong_write status=$RC samples+warmup=$n write_pkts=$pkts p50_ns=$(gen ppw rtt_ns.p50)"
-	echo "EXPECT status 0, samples 500, method pingpong, verb write, >= samples + warm-up RDMA WRITE Only packets from h1 (its replies)"
-	echo "GOT status $RC, samples $(gen ppw samples), method $(gen ppw method), verb $(gen ppw verb), $pkts WRITEs from h1 for $n samples, p50 $(gen ppw rtt_ns.p50) ns"
-	[ "$RC" = 0 ] && [ "$(gen ppw samples)" = 500 ] && [ "$(gen ppw method)" = pingpong ] &&
-		[ "$(gen ppw verb)" = write ] && [ "$pkts" -ge "$n" ]
-}
+# SENDs sent back (SEND Only 0x04); with verb = write (ib_write_lat's
+# way) the sink polls its buffer's last byte and WRITEs each sample back
+# (RDMA WRITE Only 0x0a): its sinks must poll, a WRITE makes no completion
+pingpong() { pp_ok pp send 0x04; }
+pingpong_write() { pp_ok ppw write 0x0a 'sink_completion = poll'; }
 
 lsg_rdma_cm() {
 	local n ids pid
