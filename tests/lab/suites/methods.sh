@@ -18,28 +18,42 @@ client() {
 	return "$r"
 }
 
-all_methods() {
-	local j=$OUT/all.json rp pp po
+# one --method all run into $OUT/all-$1.json: its structure checked (three
+# results, the breakdown); RP, PP, PO its RTT p50s
+methods_once() {
+	local j=$OUT/all-$1.json
 	lab_assert_crossed 10000 client --method all -n 2000 --warmup 200 --pair-order sequential \
 		--breakdown --out_json_file "$j" || { cat /tmp/cli.log /tmp/cli.err; return 1; }
 	sed -n '/#bytes/,/^$/p' /tmp/cli.log
 	echo "EXPECT three results: rperf, pingpong, postpoll"
 	echo "GOT $(jq -c '[.results[].method]' "$j")"
 	[ "$(jq -c '[.results[].method]' "$j")" = '["rperf","pingpong","postpoll"]' ] || return 1
-	rp=$(jget "$j" '.results[0].rtt_ns.p50')
-	pp=$(jget "$j" '.results[1].rtt_ns.p50')
-	po=$(jget "$j" '.results[2].rtt_ns.p50')
-	lab_result "methods_p50_ns rperf=$rp pingpong=$pp (half $(jget "$j" '.results[1].half_rtt_ns.p50')) postpoll=$po"
+	RP=$(jget "$j" '.results[0].rtt_ns.p50')
+	PP=$(jget "$j" '.results[1].rtt_ns.p50')
+	PO=$(jget "$j" '.results[2].rtt_ns.p50')
+	lab_result "methods_p50_ns rperf=$RP pingpong=$PP (half $(jget "$j" '.results[1].half_rtt_ns.p50')) postpoll=$PO"
 	grep -q '^breakdown' /tmp/cli.log || { echo "GOT no breakdown block"; return 1; }
 	jq -e '.results[0] | has("post_wire_ns") and has("post_loop_ns")' "$j" > /dev/null || { echo "GOT no post cost in JSON"; return 1; }
-	# by design rperf's RTT is the lowest (Equation 1 takes the local
-	# software and PCIe out, pingpong and postpoll keep them); measured in
-	# one run: pingpong / rperf 2.67, postpoll / rperf 2.33 (the rounds of
-	# issue 25 add theirs as RESULT methods_ratio), far from 1
-	lab_result "methods_ratio pingpong_over_rperf=$(awk -v a="$pp" -v b="$rp" 'BEGIN { printf "%.2f", a / b }') postpoll_over_rperf=$(awk -v a="$po" -v b="$rp" 'BEGIN { printf "%.2f", a / b }')"
-	echo "EXPECT rperf's RTT p50 the lowest"
-	echo "GOT rperf=$rp pingpong=$pp postpoll=$po"
-	[ "$rp" -lt "$pp" ] && [ "$rp" -lt "$po" ]
+	lab_result "methods_ratio pingpong_over_rperf=$(awk -v a="$PP" -v b="$RP" 'BEGIN { printf "%.2f", a / b }') postpoll_over_rperf=$(awk -v a="$PO" -v b="$RP" 'BEGIN { printf "%.2f", a / b }')"
+}
+
+# By design rperf's RTT is the lowest (Equation 1 takes the local software
+# and PCIe out, pingpong and postpoll keep them): postpoll / rperf 1.48 to
+# 4.00 and pingpong / rperf 2.35 to 5.39 over 6 rounds, but once (CI,
+# 82e6f34) the emulator slowed the rperf phase of the connection alone
+# (rperf 46.2 us, twice its usual 21-23 us; postpoll 43.6 us): the three
+# methods run one after another, so a disturbed phase can invert them. A
+# second run on a new connection then decides; each run must show rperf
+# lowest by itself (a broken Equation 1 fails both).
+all_methods() {
+	local k
+	for k in 1 2; do
+		methods_once "$k" || return 1
+		echo "EXPECT rperf's RTT p50 the lowest (run $k of at most 2)"
+		echo "GOT rperf=$RP pingpong=$PP postpoll=$PO"
+		[ "$RP" -lt "$PP" ] && [ "$RP" -lt "$PO" ] && return 0
+	done
+	return 1
 }
 
 files() {
