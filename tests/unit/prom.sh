@@ -80,23 +80,23 @@ if [ "$(value '^rperf_run_rtt_seconds\{.*quantile="0.5"')" = NaN ]; then
 else
 	bad "dry run: RTT p50 is $(value '^rperf_run_rtt_seconds\{.*quantile="0.5"')"
 fi
-"$RPERF" run --insecure --prom "$tmp/nodir/r.prom" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q "nodir/r.prom" "$tmp/err"; then ok "unwritable --prom: exit 2 before the run"; else bad "unwritable --prom: exit $rc: $(head -c 200 "$tmp/err")"; fi
-"$RPERF" run --insecure --prom "$tmp/s.prom" --sweep global.duration=100ms,200ms "$tmp/job.ini" > /dev/null 2> "$tmp/err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q -- "--prom with --sweep" "$tmp/err"; then ok "--prom with --sweep: exit 2"; else bad "--prom --sweep: exit $rc: $(head -c 200 "$tmp/err")"; fi
+# refused WHAT TEXT ARGS...: rperf run ARGS exits 2 saying TEXT
+refused() {
+	local what=$1 text=$2 rc
+	shift 2
+	"$RPERF" run --insecure "$@" > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "$text" "$tmp/err"; then ok "$what: exit 2"; else bad "$what: exit $rc: $(head -c 200 "$tmp/err")"; fi
+}
+refused "unwritable --prom (before the run)" "nodir/r.prom" --prom "$tmp/nodir/r.prom" "$tmp/job.ini"
+refused "--prom with --sweep" "--prom with --sweep" --prom "$tmp/s.prom" --sweep global.duration=100ms,200ms "$tmp/job.ini"
 # --hist, written beside the report like --prom: the dry run's LSG has no
 # samples (the header alone); refused unwritable, with --sweep, with a mesh
 "$RPERF" run --insecure --hist "$tmp/r.csv" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
 rc=$?
 if [ "$rc" = 0 ] && [ "$(cat "$tmp/r.csv")" = "generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction" ]; then ok "run --hist: the CSV header, no rows (dry run)"; else bad "run --hist: exit $rc, $(head -c 200 "$tmp/r.csv" "$tmp/err")"; fi
-"$RPERF" run --insecure --hist "$tmp/nodir/r.csv" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q "nodir/r.csv" "$tmp/err"; then ok "unwritable --hist: exit 2 before the run"; else bad "unwritable --hist: exit $rc: $(head -c 200 "$tmp/err")"; fi
-"$RPERF" run --insecure --hist "$tmp/s.csv" --sweep global.duration=100ms,200ms "$tmp/job.ini" > /dev/null 2> "$tmp/err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q -- "--hist with --sweep" "$tmp/err"; then ok "--hist with --sweep: exit 2"; else bad "--hist --sweep: exit $rc: $(head -c 200 "$tmp/err")"; fi
+refused "unwritable --hist (before the run)" "nodir/r.csv" --hist "$tmp/nodir/r.csv" "$tmp/job.ini"
+refused "--hist with --sweep" "--hist with --sweep" --hist "$tmp/s.csv" --sweep global.duration=100ms,200ms "$tmp/job.ini"
 # a mesh (a job with [mesh]) writes its matrix: promtool accepts it, its
 # cells and counts are the JSON's (dry run: NaN quantiles, null in JSON)
 pv() { grep -E "$2" "$1" | head -1 | awk '{ print $NF }'; }

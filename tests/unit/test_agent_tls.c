@@ -76,6 +76,19 @@ static int armed(struct rperf_agent *a)
 	return fd;
 }
 
+/* After GO: @n steps of the agent's loop 25 ms apart, one more, then
+ * STOP and the step that answers it. */
+static void run_then_stop(struct rperf_agent *a, int fd, int n)
+{
+	for (int i = 0; i < n; i++) {
+		step(a);
+		usleep(25000);
+	}
+	step(a);
+	tx(fd, RPERF_CTRL_STOP, NULL);
+	step(a);
+}
+
 /* From GO to REPORT a HEARTBEAT every GO heartbeat_ns. */
 static void test_heartbeat(void **state)
 {
@@ -88,13 +101,7 @@ static void test_heartbeat(void **state)
 	fd = armed(a);
 	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
 	tx(fd, RPERF_CTRL_GO, o);
-	for (int i = 0; i < 6; i++) { /* 6 x 50 ms: >= 5 beats of 20 ms */
-		step(a);
-		usleep(25000);
-	}
-	step(a);
-	tx(fd, RPERF_CTRL_STOP, NULL);
-	step(a);
+	run_then_stop(a, fd, 6); /* 6 x 50 ms: >= 5 beats of 20 ms */
 	for (;;) {
 		assert_int_equal(rx(fd, &m), 0);
 		if (m.type != RPERF_CTRL_HEARTBEAT)
@@ -131,12 +138,7 @@ static void live_run(bool live)
 	if (live)
 		assert_int_equal(rperf_proto_go_set_live(o), 0);
 	tx(fd, RPERF_CTRL_GO, o);
-	for (int i = 0; i < 4; i++) {
-		step(a);
-		usleep(25000);
-	}
-	tx(fd, RPERF_CTRL_STOP, NULL);
-	step(a);
+	run_then_stop(a, fd, 4);
 	for (;;) {
 		assert_int_equal(rx(fd, &m), 0);
 		if (m.type != RPERF_CTRL_HEARTBEAT)
