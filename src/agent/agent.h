@@ -73,6 +73,10 @@ struct rperf_agent_engine {
 	int (*create_cfg)(const struct rperf_agent_cfg *cfg,
 			  const struct rperf_proto_plan *plan,
 			  struct rperf_engine **out, char *err, size_t errlen);
+	/* the next round on the same QPs (PLAN "rounds"; NULL: no rounds,
+	 * the agent does not offer the feature) */
+	int (*round)(struct rperf_engine *e, uint32_t k, char *err,
+		     size_t errlen);
 	/* live rows (may be NULL: the HEARTBEATs carry none) */
 	void (*live_on)(struct rperf_engine *e);
 	void (*live_take)(struct rperf_engine *e, struct rperf_live_row *out,

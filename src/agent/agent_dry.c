@@ -277,6 +277,25 @@ static void dry_stop(struct rperf_engine *e)
 	(void)timerfd_settime(dry(e)->tfd, 0, &off, NULL);
 }
 
+/* The next round: its timer re-armed at the next GO, nothing else kept. */
+static int dry_round(struct rperf_engine *e, uint32_t k, char *err,
+		     size_t errlen)
+{
+	struct dry_engine *d = dry(e);
+
+	(void)k; /* the agent checked it against the plan */
+	if (!d->went) {
+		snprintf(err, errlen, "dry run: a round before any GO");
+		return EINVAL;
+	}
+	dry_stop(e);
+	if (d->armed)
+		dry_starter_release(d->starter, d->slot);
+	d->went = d->started = d->ended = d->armed = false;
+	d->go_rx_ns = d->t0_ns = d->start_ns = 0;
+	return 0;
+}
+
 static int empty_hists(struct rperf_proto_result *r)
 {
 	int rc = rperf_hist_create(RPERF_HIST_DEFAULT_BITS, &r->rtt);
@@ -333,6 +352,7 @@ const struct rperf_agent_engine rperf_agent_dry_engine = {
 	.stop = dry_stop,
 	.report = dry_report,
 	.destroy = dry_destroy,
+	.round = dry_round,
 	.link_layer = NULL, /* no device: no link layer to name */
 	.link_gbps = NULL, /* nor a rate */
 };

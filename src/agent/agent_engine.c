@@ -14,6 +14,7 @@ const struct rperf_agent_engine rperf_agent_real_engine = {
 	.destroy = rperf_engine_destroy,
 	.link_layer = rperf_engine_link_layer,
 	.link_gbps = rperf_engine_link_gbps,
+	.round = rperf_engine_round,
 	.live_on = rperf_engine_live_on,
 	.live_take = rperf_engine_live_take,
 };

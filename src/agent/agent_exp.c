@@ -154,6 +154,9 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		 RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	snprintf(w.features[2], sizeof(w.features[2]), "%s",
 		 RPERF_PROTO_FEATURE_LIVE);
+	if (a->engine->round)
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_ROUNDS);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = say(a, RPERF_CTRL_WELCOME, o);
@@ -251,6 +254,8 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
 		 p.experiment);
 	a->exp.nsources = p.nsources;
+	a->exp.rounds = p.rounds ? p.rounds : 1;
+	a->exp.round = 0;
 	agent_log(a,
 		  "controller %s: PLAN '%s' for host %s: %zu source(s), "
 		  "%zu sink(s) on %s",
@@ -332,6 +337,11 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, "malformed GO");
 		return EBADMSG;
 	}
+	rc = agent_round_go(a, m, why, sizeof(why));
+	if (rc) {
+		fail(a, RPERF_CTRL_ERROR, why);
+		return rc;
+	}
 	rc = rperf_proto_go_start_at(m, &at);
 	if ((rc && rc != ENOENT) || agent_live_go(a, m)) {
 		fail(a, RPERF_CTRL_ERROR,
@@ -403,7 +413,12 @@ static int on_stop(struct rperf_agent *a)
 	if (!rc) {
 		agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
 			  a->exp.peer, r.n);
-		expect(a, "BYE", STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
+		a->exp.reported = true;
+		expect(a,
+		       a->exp.round + 1 < a->exp.rounds ?
+			       "BYE or the next round's GO" :
+			       "BYE",
+		       STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	}
 	rperf_proto_report_fini(&r);
 	return rc;

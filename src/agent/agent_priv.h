@@ -43,6 +43,8 @@ struct agent_exp {
 	uint64_t hb_ns; /* GO's heartbeat interval, 0: none */
 	uint64_t hb_next_ns; /* the next HEARTBEAT is due */
 	bool live; /* GO asked for live rows (agent_live.c) */
+	uint32_t rounds, round; /* the PLAN's rounds; the one running */
+	bool reported; /* REPORT sent: a GO now is the next round's */
 	struct rperf_engine *eng;
 	char host[RPERF_NAME_LEN];
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
@@ -86,6 +88,11 @@ int agent_live_payload(struct rperf_agent *a, json_t **out);
 uint64_t agent_exp_wake_ns(const struct rperf_agent *a);
 /* The deadline passed. */
 void agent_exp_on_deadline(struct rperf_agent *a);
+/* GO's "round" (agent_round.c): 0 the first time; after a REPORT the
+ * plan's next round, its instances reset on the same QPs. 0, or errno
+ * with @why (the ERROR to send). */
+int agent_round_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m,
+		   char *why, size_t whylen);
 /* agent_ctr.c: the interval from the PLAN, the start at GO, a reading at
  * each tick, the series into the REPORT at STOP, freed at the end. */
 void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p);

@@ -277,6 +277,10 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	} else if (cfg->same_qps && !cfg->sweeps.n) {
+		fprintf(stderr,
+			"rperf run: --same-qps without --sweep: no points to run on the same QPs; accepted: --sweep lsg.NAME.size=LIST --same-qps\n");
+		status = RPERF_EXIT_USAGE;
 	} else if ((cfg->sweeps.n || cfg->repeat > 1) &&
 		   (cfg->prom_file || cfg->hist_file)) {
 		fprintf(stderr,

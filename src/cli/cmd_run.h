@@ -68,6 +68,9 @@ void run_cmd_summary(const struct rperf_run_results *r);
 /* Load every point's job of @s (cmd_run_sweep.c); the first error on
  * stderr: 0 or its errno. */
 int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s);
+/* --same-qps: the loaded points differ only in message sizes (else the
+ * line on stderr and EINVAL). */
+int run_cmd_rounds_check(struct run_cmd *c, const struct rperf_sweep *s);
 /* rperf run --check (cmd_run_check.c): an exit status (0 or 2). */
 int rperf_cmd_run_check(struct run_cmd *c);
 /* A job with a [mesh], or rperf mesh HOSTS-OR-JOB (cmd_mesh.c): loads

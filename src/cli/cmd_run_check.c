@@ -46,9 +46,13 @@ static int check_sweep(struct run_cmd *c, struct rperf_sweep *s)
 	uint64_t total = 0;
 	int rc = run_cmd_load_points(c, s);
 
+	if (!rc && c->cfg->same_qps)
+		rc = run_cmd_rounds_check(c, s);
 	if (rc)
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
-	printf("sweep: %zu point(s)\n", s->npt);
+	printf("sweep: %zu point(s)%s\n", s->npt,
+	       c->cfg->same_qps ? ", as rounds on the same QPs (--same-qps)" :
+				  "");
 	for (size_t i = 0; i < s->npt; i++) {
 		printf("== sweep point %zu of %zu:", i + 1, s->npt);
 		for (size_t k = 0; k < s->pt[i].nassign; k++)

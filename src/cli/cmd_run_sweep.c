@@ -49,6 +49,20 @@ int run_cmd_load_points(struct run_cmd *c, struct rperf_sweep *s)
 	return 0;
 }
 
+int run_cmd_rounds_check(struct run_cmd *c, const struct rperf_sweep *s)
+{
+	const struct rperf_job *jobs[RPERF_SWEEP_MAX_POINTS];
+	char err[512] = "";
+	int rc;
+
+	for (size_t i = 0; i < s->npt; i++)
+		jobs[i] = s->pt[i].job;
+	rc = rperf_run_rounds_check(jobs, s->npt, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rperf run: %s: %s\n", c->cfg->job, err);
+	return rc;
+}
+
 /* "== sweep point 2 of 4: bsg.b.size = 4K, bsg.b.count = 2 (repeat 1 of 3)" */
 static void point_header(const struct rperf_sweep *s, size_t i, size_t rep,
 			 char *item, size_t len)
@@ -72,30 +86,14 @@ static void point_header(const struct rperf_sweep *s, size_t i, size_t rep,
 	fflush(stdout);
 }
 
-/* Run point @i once more (repeat @rep); its report on stdout (the
- * progress line paused for it). 0 or an exit status. */
-static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
-		     size_t rep, const volatile sig_atomic_t *stop,
-		     struct rperf_progress *pg)
+/* Point @i's results @r (owned by the sweep now): its report on stdout.
+ * 0 or an exit status. */
+static int point_done(struct rperf_sweep *s, size_t i,
+		      struct rperf_run_results *r)
 {
-	struct rperf_sweep_point *p = &s->pt[i];
-	struct rperf_run_results *r = NULL;
-	struct rperf_run_opts o;
-	char err[512] = "";
-	int rc, status;
+	const struct rperf_sweep_point *p = &s->pt[i];
+	int rc = rperf_run_report_text(stdout, r), status;
 
-	point_header(s, i, rep, err, sizeof(err));
-	run_cmd_opts(c, &o);
-	rperf_progress_item(pg, i * s->repeat + rep, err);
-	err[0] = '\0';
-	rc = rperf_run_execute(p->job, &o, stop, &r, err, sizeof(err));
-	rperf_progress_pause(pg);
-	if (rc) {
-		fprintf(stderr, "rperf run: %s: %s\n",
-			p->origin ? p->origin : "the run", err);
-		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_RUNTIME;
-	}
-	rc = rperf_run_report_text(stdout, r);
 	fflush(stdout);
 	if (rc)
 		fprintf(stderr, "rperf run: writing the report: %s\n",
@@ -109,6 +107,65 @@ static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
 	if (r->interrupted)
 		s->interrupted = true;
 	rperf_sweep_set_result(s, i, r);
+	return status;
+}
+
+static int run_failed(const struct rperf_sweep_point *p, int rc,
+		      const char *err)
+{
+	fprintf(stderr, "rperf run: %s: %s\n",
+		p->origin ? p->origin : "the run", err);
+	return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_RUNTIME;
+}
+
+/* Run point @i once more (repeat @rep); its report on stdout (the
+ * progress line paused for it). 0 or an exit status. */
+static int run_point(struct run_cmd *c, struct rperf_sweep *s, size_t i,
+		     size_t rep, const volatile sig_atomic_t *stop,
+		     struct rperf_progress *pg)
+{
+	struct rperf_sweep_point *p = &s->pt[i];
+	struct rperf_run_results *r = NULL;
+	struct rperf_run_opts o;
+	char err[512] = "";
+	int rc;
+
+	point_header(s, i, rep, err, sizeof(err));
+	run_cmd_opts(c, &o);
+	rperf_progress_item(pg, i * s->repeat + rep, err);
+	rc = rperf_run_execute(p->job, &o, stop, &r, err, sizeof(err));
+	rperf_progress_pause(pg);
+	return rc ? run_failed(p, rc, err) : point_done(s, i, r);
+}
+
+/* --same-qps: every point as a round of one experiment (repeat @rep);
+ * each round's report under its point's header. The highest status. */
+static int run_rounds(struct run_cmd *c, struct rperf_sweep *s, size_t rep,
+		      const volatile sig_atomic_t *stop,
+		      struct rperf_progress *pg)
+{
+	const struct rperf_job *jobs[RPERF_SWEEP_MAX_POINTS];
+	struct rperf_run_results *r[RPERF_SWEEP_MAX_POINTS];
+	struct rperf_run_opts o;
+	char err[512] = "";
+	int rc, status = RPERF_EXIT_OK, st;
+
+	for (size_t i = 0; i < s->npt; i++)
+		jobs[i] = s->pt[i].job;
+	run_cmd_opts(c, &o);
+	snprintf(err, sizeof(err), "%zu rounds on the same QPs", s->npt);
+	rperf_progress_item(pg, rep * s->npt, err);
+	rc = rperf_run_execute_rounds(jobs, s->npt, &o, stop, r, err,
+				      sizeof(err));
+	rperf_progress_pause(pg);
+	if (rc)
+		return run_failed(&s->pt[0], rc, err);
+	for (size_t i = 0; i < s->npt && r[i]; i++) {
+		point_header(s, i, rep, err, sizeof(err));
+		st = point_done(s, i, r[i]);
+		if (st > status)
+			status = st;
+	}
 	return status;
 }
 
@@ -149,6 +206,8 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 	s->sets = cfg->sets.v;
 	s->nsets = cfg->sets.n;
 	rc = run_cmd_load_points(c, s);
+	if (!rc && cfg->same_qps)
+		rc = run_cmd_rounds_check(c, s);
 	if (rc) {
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 		goto free_sweep;
@@ -163,7 +222,11 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 			s->interrupted = true;
 			break;
 		}
-		st = run_point(c, s, i / s->repeat, i % s->repeat, stop, &pg);
+		if (cfg->same_qps && i % s->npt)
+			continue; /* one experiment runs every point */
+		st = cfg->same_qps ? run_rounds(c, s, i / s->npt, stop, &pg) :
+				     run_point(c, s, i / s->repeat,
+					       i % s->repeat, stop, &pg);
 		if (st > status) /* internal 4, runtime 3, a limit 1 */
 			status = st;
 	}

@@ -159,6 +159,8 @@ struct rperf_cli_config {
 	/* run: job edits and sweeps (options_run.c) */
 	struct rperf_str_list sweeps; /* --sweep SECTION.NAME.KEY=V1,V2,... */
 	bool zip; /* --zip: the sweeps' i-th values together */
+	bool same_qps; /* --same-qps: the sweep's points as rounds on one
+			  set of QPs (only sizes swept) */
 	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
 	const char *hosts_map;
 	/* perftest's flags (config/options_perftest.c) */

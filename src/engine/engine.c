@@ -303,6 +303,7 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 		return ENOMEM;
 	e->clk = clk;
 	e->stall_limit_ns = plan->stall_limit_ns;
+	e->rounds = plan->rounds ? plan->rounds : 1;
 	e->efd = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->live_lock, NULL);
@@ -445,9 +446,10 @@ int rperf_engine_connect(struct rperf_engine *e,
 				 g->ops->name, g->spec.name, g->spec.id,
 				 why[0] ? why : strerror(rc));
 	}
-	if (!rc)
-		rc = rperf_engine_sink_start(e, err, errlen);
-	return rc;
+	if (rc)
+		return rc;
+	rperf_engine_round_sizes(e); /* round 0's, after the buffers' checks */
+	return rperf_engine_sink_start(e, err, errlen);
 }
 
 int rperf_engine_fd(const struct rperf_engine *e)

@@ -112,6 +112,10 @@ struct rperf_gen_ops {
 	 * gone: outstanding work never completes): flush its QPs (to ERROR,
 	 * every WR completes in error). Called from another thread. */
 	void (*abort)(struct rperf_gen_inst *g);
+	/* a round after the first (rperf_engine_round; the previous one
+	 * stopped and reported): forget its counters and figures, keep QPs,
+	 * buffers and posted receives. NULL: it keeps none. */
+	void (*round)(struct rperf_gen_inst *g);
 	/* fill g->res (counters, histograms moved into it) */
 	int (*result)(struct rperf_gen_inst *g);
 	void (*teardown)(struct rperf_gen_inst *g);
@@ -236,6 +240,16 @@ void rperf_engine_stop(struct rperf_engine *e);
  * rperf_proto_report_fini). */
 int rperf_engine_report(struct rperf_engine *e, const char *host,
 			struct rperf_proto_report *out);
+/* Rounds on the same QPs (engine_round.c; the PLAN's "rounds"): the
+ * plan's count, and the next round @k after the previous one's REPORT:
+ * stop (idempotent), reset every instance's figures and counters (QPs,
+ * buffers, posted receives and the connections kept), restart the sink
+ * thread; the next rperf_engine_go runs round @k, every instance at its
+ * round_sizes entry. 0, or EINVAL (@k not the next round of the plan),
+ * EIO (an instance's QPs were flushed: no round on them) with @err. */
+uint32_t rperf_engine_rounds(const struct rperf_engine *e);
+int rperf_engine_round(struct rperf_engine *e, uint32_t k, char *err,
+		       size_t errlen);
 /* Stop, tear every instance down, close the device. NULL-safe. */
 void rperf_engine_destroy(struct rperf_engine *e);
 

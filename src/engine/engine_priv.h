@@ -31,10 +31,14 @@ struct rperf_engine {
 	bool live;
 	pthread_mutex_t live_lock;
 	uint64_t live_skipped;
+	uint32_t rounds, round; /* the plan's (>= 1); the one GO runs */
 	bool went; /* GO arrived at go_rx_ns (REPORT "go_rx_ns") */
 	uint64_t go_rx_ns;
 };
 
+/* Every instance's size for round e->round (its round_sizes entry), set
+ * before the sink thread starts (engine_round.c). */
+void rperf_engine_round_sizes(struct rperf_engine *e);
 /* Start / stop (join) the sink thread; start is a no-op without sinks. */
 int rperf_engine_sink_start(struct rperf_engine *e, char *err, size_t errlen);
 void rperf_engine_sink_stop(struct rperf_engine *e);

@@ -189,6 +189,21 @@ static int bsg_result(struct rperf_gen_inst *g)
 	return rperf_bsg_result_shape(g, &b->res, &b->bursts);
 }
 
+static void bsg_round(struct rperf_gen_inst *g)
+{
+	struct bsg_src *b = g->priv;
+
+	if (!b)
+		return;
+	memset(&b->res, 0, sizeof(b->res));
+	free(b->bursts.t); /* an incast run allocates its log */
+	memset(&b->bursts, 0, sizeof(b->bursts));
+	rperf_bsg_series_fini(&b->series);
+	memset(&b->last, 0, sizeof(b->last));
+	b->ran = false;
+	b->origin_ns = 0;
+}
+
 static void bsg_teardown(struct rperf_gen_inst *g)
 {
 	struct bsg_src *b = g->priv;
@@ -210,6 +225,7 @@ const struct rperf_gen_ops rperf_gen_bsg_source = {
 	.connect = bsg_connect,
 	.run = bsg_run,
 	.abort = bsg_abort,
+	.round = bsg_round,
 	.result = bsg_result,
 	.teardown = bsg_teardown,
 };

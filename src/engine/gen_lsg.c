@@ -386,6 +386,21 @@ static int lsg_result(struct rperf_gen_inst *g)
 	return 0;
 }
 
+static void lsg_round(struct rperf_gen_inst *g)
+{
+	struct lsg_src *l = g->priv;
+
+	if (!l)
+		return;
+	if (l->res_ok)
+		rperf_lsg_res_fini(&l->res);
+	l->res_ok = !rperf_lsg_res_init(&l->res, RPERF_METHOD_RPERF,
+					g->spec.breakdown);
+	l->warm_samples = 0;
+	l->series_at_ns = 0;
+	/* wseq goes on: the sink's byte follows it across rounds */
+}
+
 static void lsg_teardown(struct rperf_gen_inst *g)
 {
 	struct lsg_src *l = g->priv;
@@ -411,6 +426,7 @@ const struct rperf_gen_ops rperf_gen_lsg_source = {
 	.connect = lsg_connect,
 	.run = lsg_run,
 	.abort = lsg_abort,
+	.round = lsg_round,
 	.result = lsg_result,
 	.teardown = lsg_teardown,
 };

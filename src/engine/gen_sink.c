@@ -213,6 +213,21 @@ static int sink_result(struct rperf_gen_inst *g)
 	return 0;
 }
 
+static void sink_round(struct rperf_gen_inst *g)
+{
+	struct sink *s = g->priv;
+
+	if (!s)
+		return;
+	memset(&s->rx, 0, sizeof(s->rx));
+	rperf_bsg_series_fini(&s->series.s);
+	s->series = (struct rperf_rx_series){
+		.interval_ns = s->series.interval_ns,
+		.at_ns = s->series.at_ns,
+	};
+	/* seq goes on: the source's byte follows it across rounds */
+}
+
 static void sink_teardown(struct rperf_gen_inst *g)
 {
 	struct sink *s = g->priv;
@@ -234,6 +249,7 @@ const struct rperf_gen_ops rperf_gen_sink = {
 	.sink_fds = sink_fds,
 	.sink_drain = sink_drain,
 	.sink_arm = sink_arm,
+	.round = sink_round,
 	.result = sink_result,
 	.teardown = sink_teardown,
 };

@@ -213,6 +213,10 @@ struct rperf_proto_plan {
 	 * the other end's address: see src/engine/engine_limits.c) */
 	struct rperf_proto_host_addr *hosts;
 	size_t nhosts;
+	/* "rounds" (optional, absent: 1; proto_rounds.c): GO -> REPORT
+	 * cycles on the same QPs; each spec's round_sizes has this many
+	 * entries or none (its size every round) */
+	uint32_t rounds;
 	/* Local, never on the wire: the agent's --stall-limit (0: none), set
 	 * before rperf_engine_create (rperf_gen_inst.stall_ns) */
 	uint64_t stall_limit_ns;
@@ -323,6 +327,24 @@ struct rperf_proto_live {
 	size_t n;
 	uint64_t skipped;
 };
+
+/* ---- rounds on the same QPs (proto_rounds.c) ----
+ * An agent with the WELCOME feature "rounds" takes a PLAN with "rounds":
+ * N (2..RPERF_SPEC_MAX_ROUNDS; absent: 1) whose specs may carry
+ * "round_sizes" (N sizes each). After its REPORT of round k it waits for
+ * either BYE or, for round k + 1 < N, CLOCK exchanges and a GO with
+ * "round": k + 1: it resets every instance's figures, keeps its QPs,
+ * connections and buffers, and runs the round at its round_sizes entry.
+ * A GO's "round" (absent: 0) must be the next round, else ERROR. */
+#define RPERF_PROTO_FEATURE_ROUNDS "rounds"
+/* PLAN's "rounds" (encode when > 1; decode checks every spec's count):
+ * 0, ENOMEM, EBADMSG with @why. */
+int rperf_proto_plan_rounds_encode(const struct rperf_proto_plan *p, json_t *o);
+int rperf_proto_plan_rounds_decode(const json_t *o, struct rperf_proto_plan *p,
+				   char *why, size_t whylen);
+/* GO's "round": set (@k > 0 only) / read (absent: 0). 0, ENOMEM, EBADMSG. */
+int rperf_proto_go_set_round(json_t *go, uint32_t k);
+int rperf_proto_go_round(const struct rperf_ctrl_msg *m, uint32_t *k);
 
 /* GO's optional "live" (set / read: absent = false): 0, ENOMEM, EBADMSG. */
 int rperf_proto_go_set_live(json_t *go);

@@ -157,6 +157,8 @@ int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out)
 		    json_object_set(o, "sinks", snk) ||
 		    json_object_set(o, "hosts", hosts)))
 		rc = ENOMEM;
+	if (!rc)
+		rc = rperf_proto_plan_rounds_encode(p, o);
 	json_decref(hosts);
 	json_decref(dev);
 	json_decref(src);
@@ -336,6 +338,8 @@ int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 	}
 	if (!rc)
 		rc = unique_ids(p, why, whylen);
+	if (!rc)
+		rc = rperf_proto_plan_rounds_decode(m->payload, p, why, whylen);
 	if (rc)
 		rperf_proto_plan_fini(p);
 	return rc;

@@ -33,6 +33,9 @@ static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(FINISHED), RECV, T(STOP), P(STOP_RCVD) },
 	{ P(STOP_RCVD), SEND, T(REPORT), P(AWAIT_BYE) },
 	{ P(AWAIT_BYE), RECV, T(BYE), P(BYE_RCVD) },
+	/* the next round on the same QPs (PLAN "rounds") */
+	{ P(AWAIT_BYE), RECV, T(GO), P(RUNNING) },
+	{ P(AWAIT_BYE), RECV, T(CLOCK), P(CLOCK_RCVD) },
 	{ P(BYE_RCVD), SEND, T(BYE), P(CLOSED) },
 };
 
@@ -58,6 +61,8 @@ static const struct rperf_ctrl_transition controller_table[] = {
 	{ P(C_AWAIT_REPORT), RECV, T(FINISHED), P(C_AWAIT_REPORT) },
 	{ P(C_AWAIT_REPORT), RECV, T(REPORT), P(C_REPORT_RCVD) },
 	{ P(C_REPORT_RCVD), SEND, T(BYE), P(C_AWAIT_BYE) },
+	{ P(C_REPORT_RCVD), SEND, T(GO), P(C_RUNNING) }, /* next round */
+	{ P(C_REPORT_RCVD), SEND, T(CLOCK), P(C_AWAIT_CLOCK) },
 	{ P(C_AWAIT_BYE), RECV, T(BYE), P(CLOSED) },
 };
 

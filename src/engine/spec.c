@@ -272,7 +272,8 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 		return EBADMSG;
 	}
 	if (rperf_spec_sched_check(s, why, wl) ||
-	    rperf_spec_lsg_check(s, test, why, wl))
+	    rperf_spec_lsg_check(s, test, why, wl) ||
+	    rperf_spec_rounds_check(s, why, wl))
 		return EBADMSG;
 	return rperf_spec_traffic_check(s, why, wl);
 }
@@ -321,6 +322,8 @@ static int spec_fill(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_spec_lsg_encode(s, o);
 	if (!rc)
 		rc = rperf_spec_traffic_fill(s, o);
+	if (!rc)
+		rc = rperf_spec_rounds_encode(s, o);
 	if (!rc)
 		rc = rperf_test_spec_encode(s, o);
 	return rc;
@@ -471,6 +474,8 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		rc = rperf_spec_lsg_decode(obj, test, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_traffic_decode(obj, &t, why, whylen);
+	if (!rc && !test)
+		rc = rperf_spec_rounds_decode(obj, &t, why, whylen);
 	if (rc)
 		return rc;
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */

@@ -25,6 +25,7 @@
 #include "gen/size_dist.h"
 
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
+#define RPERF_SPEC_MAX_ROUNDS 64 /* rounds of one PLAN on its QPs */
 
 enum rperf_gen_kind {
 	RPERF_GEN_LSG = 1, /* "lsg": closed loop, RPerf RTT (Equation 1) */
@@ -177,6 +178,14 @@ struct rperf_gen_spec {
 				BSG may post back to back (its token
 				bucket's depth, full at the start: rperf
 				bw --burst_size); 0: its post list */
+	/* Rounds on the same QPs (spec_rounds.c; optional on the wire,
+	 * absent: n = 0): "round_sizes", the message size of each round of
+	 * a PLAN with "rounds" (one entry per round, each 1..size: size is
+	 * what the QPs and buffers are made for); not with "sizes" */
+	struct rperf_round_sizes {
+		uint64_t v[RPERF_SPEC_MAX_ROUNDS];
+		uint32_t n;
+	} round_sizes;
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
 	/* Controller only, never on the wire: an LSG instance whose RTT p50
 	 * or p99.9 is above one of these (ns; 0: none) makes rperf run exit
@@ -268,6 +277,15 @@ int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
  * default), check (a BSG has none of them; a PLAN's LSG: rperf lat's
  * rules of method with verb, no pingpong). 0, ENOMEM, or EBADMSG with
  * @why naming the key. */
+/* "round_sizes" (spec_rounds.c): check, encode (only when n > 0), decode
+ * (absent: n = 0). 0 or EBADMSG with @why naming the key; ENOMEM. */
+int rperf_spec_rounds_check(const struct rperf_gen_spec *s, char *why,
+			    size_t wl);
+int rperf_spec_rounds_encode(const struct rperf_gen_spec *s, json_t *o);
+int rperf_spec_rounds_decode(const json_t *o, struct rperf_gen_spec *s,
+			     char *why, size_t wl);
+/* The size of round @k of @s: its round_sizes entry, else its size. */
+uint64_t rperf_spec_round_size(const struct rperf_gen_spec *s, uint32_t k);
 int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o);
 int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);

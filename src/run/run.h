@@ -346,4 +346,22 @@ int rperf_run_execute(const struct rperf_job *job,
 		      const volatile sig_atomic_t *stop,
 		      struct rperf_run_results **out, char *err, size_t errlen);
 
+/*
+ * Rounds on the same QPs (run_rounds.c; rperf run --sweep ... --same-qps):
+ * @jobs[0..n) (n <= RPERF_SPEC_MAX_ROUNDS) must differ only in their
+ * generators' message sizes (rperf_run_rounds_check: 0 or EINVAL with
+ * @err naming the point and the section). They run as one experiment:
+ * connections, QPs and buffers made once, for each instance's largest
+ * size; round k runs at jobs[k]'s sizes and its results go to out[k]. A
+ * round not reached (interrupted, a host gone) leaves out[k] NULL. Returns
+ * as rperf_run_execute; agents without the "rounds" feature fail.
+ */
+int rperf_run_rounds_check(const struct rperf_job *const *jobs, size_t n,
+			   char *err, size_t errlen);
+int rperf_run_execute_rounds(const struct rperf_job *const *jobs, size_t n,
+			     const struct rperf_run_opts *opts,
+			     const volatile sig_atomic_t *stop,
+			     struct rperf_run_results **out, char *err,
+			     size_t errlen);
+
 #endif

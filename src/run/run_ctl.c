@@ -300,93 +300,6 @@ static bool all_closed(struct run_ctl *c)
 	return true;
 }
 
-/* One agent per host with a source or a sink. */
-static int make_agents(struct run_ctl *c)
-{
-	const struct rperf_job *job = c->job;
-
-	c->ag = calloc(job->nhosts ? job->nhosts : 1, sizeof(*c->ag));
-	if (!c->ag)
-		return ENOMEM;
-	for (size_t i = 0; i < job->nhosts; i++) {
-		const struct rperf_job_host *h = &job->hosts[i];
-		struct run_agent *a;
-		size_t src, dst;
-
-		rperf_run_host_roles(job, h, &src, &dst);
-		if (!src && !dst)
-			continue;
-		a = &c->ag[c->nag++];
-		a->host = h;
-		a->has_sources = src > 0;
-		run_conn_init(&a->conn);
-		rperf_proto_session_init(&a->sess, RPERF_PROTO_CONTROLLER);
-	}
-	return 0;
-}
-
-/* Where @a's agent listens: the launcher's address, else the job's. */
-static int agent_addr(struct run_ctl *c, const struct run_agent *a,
-		      struct run_dial *d)
-{
-	const struct rperf_run_boot *b = c->opts->boot;
-
-	d->addr = a->host->control;
-	d->port = a->host->control_port;
-	for (size_t i = 0; b && i < b->n; i++) {
-		if (!strcmp(b->hosts[i].name, a->host->name)) {
-			d->addr = b->hosts[i].addr;
-			d->port = b->hosts[i].port;
-			return 0;
-		}
-	}
-	return b ? ENOENT : 0;
-}
-
-static int dial(struct run_ctl *c)
-{
-	struct run_dial *d = calloc(c->nag ? c->nag : 1, sizeof(*d));
-	char why[RPERF_RUN_WHY_LEN];
-	size_t i;
-	int rc;
-
-	if (!d)
-		return ENOMEM;
-	for (i = 0; i < c->nag; i++) {
-		if (agent_addr(c, &c->ag[i], &d[i]))
-			run_fail(c, &c->ag[i],
-				 "the launcher started no agent for this host");
-		d[i].timeout_ns = c->timeout_ns;
-		d[i].stop = c->stop;
-		d[i].tls_ctx = c->tls;
-	}
-	c->t_start = rperf_mono_ns();
-	rc = run_dial_all(d, c->nag);
-	c->res->connect_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
-	for (i = 0; i < c->nag; i++) {
-		if (c->ag[i].ph == AG_FAILED) { /* no address of its own */
-			rperf_ctrl_tls_free(d[i].tls);
-			if (d[i].fd >= 0)
-				close(d[i].fd);
-			continue;
-		}
-		c->ag[i].conn.fd = d[i].fd;
-		c->ag[i].conn.tls = d[i].tls;
-		if (d[i].fd < 0) {
-			run_dial_why(&d[i], why, sizeof(why));
-			run_fail(c, &c->ag[i], "%s", why);
-		} else if ((rc = run_peer_addr(d[i].fd, &c->ag[i].addr,
-					       c->ag[i].addr_text,
-					       sizeof(c->ag[i].addr_text)))) {
-			run_fail(c, &c->ag[i], "no peer address: %s",
-				 strerror(rc));
-			rc = 0;
-		}
-	}
-	free(d);
-	return rc;
-}
-
 static void hello_all(struct run_ctl *c)
 {
 	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION };
@@ -443,7 +356,8 @@ static void go_all(struct run_ctl *c)
 	json_t *p = NULL, **gos;
 	size_t i;
 
-	if (run_go_encode(c, &p)) {
+	if (run_go_encode(c, &p) ||
+	    rperf_proto_go_set_round(p, (uint32_t)c->round)) {
 		snprintf(c->first_failure, sizeof(c->first_failure),
 			 "cannot build GO");
 		c->setup_failed = true;
@@ -496,29 +410,30 @@ static void ctl_fini(struct run_ctl *c)
 	rperf_ctrl_tls_ctx_free(c->tls);
 }
 
-/* Phases 2 to 4 (the agents are connected). */
-static int experiment(struct run_ctl *c)
+/* Every agent reported this round (waits for the next) or is closed. */
+static bool round_closed(struct run_ctl *c)
+{
+	for (size_t i = 0; i < c->nag; i++)
+		if (live(&c->ag[i]) && c->ag[i].ph != AG_REPORTED)
+			return false;
+	return true;
+}
+
+/* One round: the start barrier, GO, the run, STOP and the REPORTs. 0, or
+ * the loop's failure; *aborted when the round could not start. */
+static int one_round(struct run_ctl *c, bool *aborted)
 {
 	struct run_hooks *hooks = NULL;
-	uint64_t t_sync;
+	uint64_t t_sync = rperf_mono_ns();
 	int rc;
 
-	hello_all(c);
-	rc = loop(c, all_armed, NULL, true);
-	if (rc == EINTR)
-		c->res->interrupted = true;
-	if (rc || c->setup_failed) {
-		abort_all(c);
-		return rc == EINTR ? 0 : rc;
-	}
-	c->res->setup_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
 	/* the start barrier: every agent's clock offset */
-	t_sync = rperf_mono_ns();
 	run_sync_start(c);
 	rc = loop(c, run_synced, NULL, true);
 	if (rc == EINTR)
 		c->res->interrupted = true;
 	if (rc || c->setup_failed) {
+		*aborted = true;
 		abort_all(c);
 		return rc == EINTR ? 0 : rc;
 	}
@@ -526,6 +441,7 @@ static int experiment(struct run_ctl *c)
 	c->res->sync_seconds = (double)(rperf_mono_ns() - t_sync) / 1e9;
 	go_all(c);
 	if (c->setup_failed) {
+		*aborted = true;
 		abort_all(c);
 		return 0;
 	}
@@ -538,16 +454,42 @@ static int experiment(struct run_ctl *c)
 	if (rc && rc != EINTR && rc != ETIMEDOUT)
 		return rc;
 	stop_all(c);
-	/* each agent's REPORT and BYE are bounded by their own deadlines */
-	rc = loop(c, all_closed, NULL, false);
+	/* each agent's REPORT (and BYE) are bounded by their own deadlines */
+	rc = loop(c, round_closed, NULL, false);
 	c->res->elapsed = (double)(rperf_mono_ns() - c->t_go) / 1e9;
 	return rc;
 }
 
-int rperf_run_execute(const struct rperf_job *job,
-		      const struct rperf_run_opts *opts,
-		      const volatile sig_atomic_t *stop,
-		      struct rperf_run_results **out, char *err, size_t errlen)
+/* Phases 2 to 4 (the agents are connected), once per round. */
+static int experiment(struct run_ctl *c)
+{
+	bool aborted = false;
+	int rc;
+
+	hello_all(c);
+	rc = loop(c, all_armed, NULL, true);
+	if (rc == EINTR)
+		c->res->interrupted = true;
+	if (rc || c->setup_failed) {
+		abort_all(c);
+		return rc == EINTR ? 0 : rc;
+	}
+	c->res->setup_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
+	do
+		rc = one_round(c, &aborted);
+	while (!rc && !aborted && run_round_next(c));
+	if (aborted)
+		return rc;
+	run_bye_all(c);
+	rc = loop(c, all_closed, NULL, false);
+	return rc;
+}
+
+int run_ctl_execute(const struct rperf_job *job,
+		    struct rperf_run_results *const *rs, size_t nrounds,
+		    const struct rperf_run_opts *opts,
+		    const volatile sig_atomic_t *stop, size_t *nrun, char *err,
+		    size_t errlen)
 {
 	struct rperf_run_opts eff = *opts;
 	struct run_ctl c;
@@ -560,6 +502,9 @@ int rperf_run_execute(const struct rperf_job *job,
 	}
 	memset(&c, 0, sizeof(c));
 	c.job = job;
+	c.rs = rs;
+	c.nrounds = nrounds;
+	c.res = rs[0];
 	c.opts = &eff;
 	c.stop = stop;
 	c.timeout_ns = opts->timeout_ns ? opts->timeout_ns : job->timeout_ns;
@@ -568,33 +513,54 @@ int rperf_run_execute(const struct rperf_job *job,
 	rc = run_conn_tls(&eff.auth, eff.insecure, &c.tls, err, errlen);
 	if (rc)
 		return rc;
-	rc = rperf_run_results_create(job, &c.res);
-	if (!rc) {
-		c.res->timeout_ns = c.timeout_ns;
-		c.res->insecure = c.tls == NULL;
-		c.res->channel = !c.tls	      ? "plain" :
+	for (size_t k = 0; k < nrounds; k++) {
+		rs[k]->timeout_ns = c.timeout_ns;
+		rs[k]->insecure = c.tls == NULL;
+		rs[k]->channel = !c.tls	      ? "plain" :
 				 eff.auth.psk ? "tls-psk" :
 						"tls-cert";
-		c.res->heartbeat_seconds = (double)c.heartbeat_ns / 1e9;
-		rc = make_agents(&c);
+		rs[k]->heartbeat_seconds = (double)c.heartbeat_ns / 1e9;
 	}
+	rc = run_make_agents(&c);
 	c.start_in_ns = opts->start_in_ns ?
 				opts->start_in_ns :
 				rperf_run_default_start_in_ns(c.nag);
 	if (!rc)
-		rc = dial(&c);
+		rc = run_dial_agents(&c);
 	if (!rc && c.setup_failed)
 		abort_all(&c);
 	else if (!rc)
 		rc = experiment(&c);
-	if (!rc)
-		rc = rperf_run_results_finish(c.res);
 	ctl_fini(&c);
-	if (rc) {
+	*nrun = c.round + 1;
+	if (rc)
 		snprintf(err, errlen, "rperf run: %s", strerror(rc));
-		rperf_run_results_free(c.res);
+	return rc;
+}
+
+int rperf_run_execute(const struct rperf_job *job,
+		      const struct rperf_run_opts *opts,
+		      const volatile sig_atomic_t *stop,
+		      struct rperf_run_results **out, char *err, size_t errlen)
+{
+	struct rperf_run_results *r = NULL;
+	size_t nrun = 0;
+	int rc;
+
+	err[0] = '\0';
+	rc = rperf_run_results_create(job, &r);
+
+	if (!rc)
+		rc = run_ctl_execute(job, &r, 1, opts, stop, &nrun, err,
+				     errlen);
+	if (!rc)
+		rc = rperf_run_results_finish(r);
+	if (rc) {
+		if (!err[0])
+			snprintf(err, errlen, "rperf run: %s", strerror(rc));
+		rperf_run_results_free(r);
 		return rc;
 	}
-	*out = c.res;
+	*out = r;
 	return 0;
 }

@@ -19,6 +19,7 @@ enum run_phase {
 	AG_ARMED, /* waiting for the others */
 	AG_RUNNING, /* GO sent */
 	AG_REPORTING, /* STOP sent: REPORT expected */
+	AG_REPORTED, /* REPORT in: the next round's GO (or BYE) comes */
 	AG_BYE, /* BYE sent: BYE expected */
 	AG_DONE,
 	AG_FAILED,
@@ -52,7 +53,11 @@ struct run_ctl {
 	const struct rperf_job *job;
 	const struct rperf_run_opts *opts;
 	const volatile sig_atomic_t *stop;
-	struct rperf_run_results *res;
+	struct rperf_run_results *res; /* the running round's: rs[round] */
+	/* rounds on the same QPs (run_rounds.c): every round's results (one
+	 * without rounds), and the one running */
+	struct rperf_run_results *const *rs;
+	size_t nrounds, round;
 	struct run_agent *ag;
 	size_t nag;
 	uint64_t timeout_ns;
@@ -66,6 +71,25 @@ struct run_ctl {
 	char first_failure[RPERF_RUN_WHY_LEN];
 };
 
+/* Run @job (with rounds: its instances' round_sizes) for @nrounds rounds
+ * into @rs[0..nrounds) (created, not finished); *nrun: the rounds that
+ * ran (their results are filled). 0, or ENOMEM / EINVAL with @err; agent
+ * failures are results. */
+int run_ctl_execute(const struct rperf_job *job,
+		    struct rperf_run_results *const *rs, size_t nrounds,
+		    const struct rperf_run_opts *opts,
+		    const volatile sig_atomic_t *stop, size_t *nrun, char *err,
+		    size_t errlen);
+/* run_rounds.c: after a round's REPORTs, on to the next one (true: every
+ * agent waits for it; c->res is its results) or not (the last, an agent
+ * gone, interrupted); every agent still waiting gets its BYE. */
+bool run_round_next(struct run_ctl *c);
+void run_bye_all(struct run_ctl *c);
+/* run_agents.c: one agent per host with a source or a sink (0, ENOMEM);
+ * every agent's control connection dialled at once (an agent that cannot
+ * be reached fails; 0 or ENOMEM). */
+int run_make_agents(struct run_ctl *c);
+int run_dial_agents(struct run_ctl *c);
 /* Mark @a failed (closes its connection, records why in the results). */
 void run_fail(struct run_ctl *c, struct run_agent *a, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

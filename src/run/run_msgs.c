@@ -33,6 +33,15 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 	a->clock_sync = rperf_ctrl_has_feature(
 		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
 		RPERF_PROTO_FEATURE_CLOCK_SYNC);
+	if (c->nrounds > 1 &&
+	    !rperf_ctrl_has_feature(
+		    (const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
+		    RPERF_PROTO_FEATURE_ROUNDS)) {
+		run_fail(
+			c, a,
+			"the agent runs no rounds on the same QPs (an older rperf agent?): run the sweep without --same-qps");
+		return;
+	}
 	for (size_t i = 0; i < c->job->ninst; i++) {
 		const struct rperf_gen_spec *s = &c->job->inst[i];
 
@@ -107,6 +116,7 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 	snprintf(plan.experiment, sizeof(plan.experiment), "%s", c->job->path);
 	snprintf(plan.host, sizeof(plan.host), "%s", a->host->name);
 	plan.device = a->host->sel;
+	plan.rounds = (uint32_t)c->nrounds;
 	rc = pick_specs(c->job, a->host->name, false, &plan.sources,
 			&plan.nsources);
 	if (!rc)
@@ -218,12 +228,15 @@ static void on_endpoints(struct run_ctl *c, struct run_agent *a,
 	if (!eps_own(c, a) || !eps_complete(c, a) ||
 	    !eps_addr(c, a, json_string_value(ll)))
 		return;
-	if (json_is_string(ll))
-		rperf_run_results_set_link(c->res, a->host->name,
-					   json_string_value(ll));
-	if (json_is_number(gbps))
-		rperf_run_results_set_link_gbps(c->res, a->host->name,
-						json_number_value(gbps));
+	for (i = 0; i < c->nrounds; i++) {
+		if (json_is_string(ll))
+			rperf_run_results_set_link(c->rs[i], a->host->name,
+						   json_string_value(ll));
+		if (json_is_number(gbps))
+			rperf_run_results_set_link_gbps(
+				c->rs[i], a->host->name,
+				json_number_value(gbps));
+	}
 	a->ph = AG_PLANNED;
 	for (i = 0; i < c->nag; i++)
 		if (c->ag[i].ph != AG_PLANNED)
@@ -315,7 +328,9 @@ static void on_report(struct run_ctl *c, struct run_agent *a,
 		return;
 	}
 	a->reported = true;
-	if (!run_send(c, a, RPERF_CTRL_BYE, NULL))
+	if (c->round + 1 < c->nrounds)
+		a->ph = AG_REPORTED; /* the next round's GO, or BYE, comes */
+	else if (!run_send(c, a, RPERF_CTRL_BYE, NULL))
 		a->ph = AG_BYE;
 }
 

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* PLAN's "rounds" and GO's "round": rounds on the same QPs (proto.h). */
+#include "engine/proto.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+static int check_specs(const struct rperf_gen_spec *s, size_t n,
+		       uint32_t rounds, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].round_sizes.n && s[i].round_sizes.n != rounds) {
+			snprintf(
+				why, whylen,
+				"instance %u: 'round_sizes' has %u entries for %u rounds",
+				s[i].id, s[i].round_sizes.n, rounds);
+			return EBADMSG;
+		}
+	}
+	return 0;
+}
+
+int rperf_proto_plan_rounds_encode(const struct rperf_proto_plan *p, json_t *o)
+{
+	char why[128];
+
+	if (p->rounds > RPERF_SPEC_MAX_ROUNDS ||
+	    check_specs(p->sources, p->nsources, p->rounds ? p->rounds : 1, why,
+			sizeof(why)) ||
+	    check_specs(p->sinks, p->nsinks, p->rounds ? p->rounds : 1, why,
+			sizeof(why)))
+		return EINVAL;
+	if (p->rounds <= 1)
+		return 0;
+	return rperf_ctrl_set_u64(o, "rounds", p->rounds) ? ENOMEM : 0;
+}
+
+int rperf_proto_plan_rounds_decode(const json_t *o, struct rperf_proto_plan *p,
+				   char *why, size_t whylen)
+{
+	uint64_t v = 1;
+	int rc = rperf_ctrl_get_u64(o, "rounds", 1, RPERF_SPEC_MAX_ROUNDS, &v);
+
+	if (rc && rc != ENOENT) {
+		snprintf(why, whylen, "'rounds' not an integer in [1, %d]",
+			 RPERF_SPEC_MAX_ROUNDS);
+		return EBADMSG;
+	}
+	p->rounds = rc ? 1 : (uint32_t)v;
+	rc = check_specs(p->sources, p->nsources, p->rounds, why, whylen);
+	return rc ? rc :
+		    check_specs(p->sinks, p->nsinks, p->rounds, why, whylen);
+}
+
+int rperf_proto_go_set_round(json_t *go, uint32_t k)
+{
+	if (!k)
+		return 0;
+	return rperf_ctrl_set_u64(go, "round", k) ? ENOMEM : 0;
+}
+
+int rperf_proto_go_round(const struct rperf_ctrl_msg *m, uint32_t *k)
+{
+	uint64_t v = 0;
+	int rc = rperf_ctrl_get_u64(m->payload, "round", 0,
+				    RPERF_SPEC_MAX_ROUNDS - 1, &v);
+
+	if (rc && rc != ENOENT)
+		return EBADMSG;
+	*k = rc ? 0 : (uint32_t)v;
+	return 0;
+}
