@@ -24,6 +24,13 @@ int agent_round_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m,
 		snprintf(why, whylen, "GO of round %u before round 0 ran", k);
 		return EPROTO;
 	}
+	if (k != a->exp.round + 1 || k >= a->exp.rounds) {
+		snprintf(
+			why, whylen,
+			"GO for round %u: the plan's next round is %u (of %u, counted from 0)",
+			k, a->exp.round + 1, a->exp.rounds);
+		return EPROTO;
+	}
 	if (!a->engine->round) {
 		snprintf(why, whylen,
 			 "GO after REPORT: this agent runs no rounds");

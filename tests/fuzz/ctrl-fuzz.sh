@@ -41,7 +41,8 @@ for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
 done
 for f in spec.c spec_traffic.c proto_auth.c proto_plan.c proto_go.c \
 	proto_clock.c proto_report.c proto_traffic.c proto_session.c spec_sched.c \
-	proto_sched.c spec_test.c spec_lsg.c spec_host.c proto_live.c; do
+	proto_sched.c spec_test.c spec_lsg.c spec_host.c proto_live.c \
+	proto_rounds.c spec_rounds.c; do
 	srcs+=("$src/src/engine/$f")
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes

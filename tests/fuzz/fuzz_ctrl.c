@@ -55,7 +55,10 @@ static void experiment(const struct rperf_ctrl_msg *m)
 		struct rperf_proto_live l;
 		bool live;
 
+		uint32_t k;
+
 		(void)rperf_proto_go_live(m, &live);
+		(void)rperf_proto_go_round(m, &k); /* rounds on the same QPs */
 		if (!rperf_proto_live_decode(m, &l, why, sizeof(why))) {
 			if (rperf_proto_live_encode(l.rows, l.n, l.skipped, &o))
 				abort();

@@ -36,6 +36,8 @@ struct rperf_engine {
 static struct {
 	int created, connected, went, stopped, destroyed;
 	int live_on, live_taken;
+	int rounds; /* rounds after the first */
+	uint32_t round; /* the last one asked */
 	uint64_t stall_limit_ns; /* the plan's at create */
 	struct rperf_engine *eng;
 	char log[64][256];
@@ -100,6 +102,17 @@ static inline int f_go(struct rperf_engine *e, uint64_t t0, char *err,
 	(void)err;
 	(void)len;
 	fake.went++;
+	return 0;
+}
+
+static inline int f_round(struct rperf_engine *e, uint32_t k, char *err,
+			  size_t len)
+{
+	(void)e;
+	(void)err;
+	(void)len;
+	fake.rounds++;
+	fake.round = k;
 	return 0;
 }
 
@@ -188,6 +201,7 @@ static const struct rperf_agent_engine fake_engine = {
 	.link_layer = f_link,
 	.live_on = f_live_on,
 	.live_take = f_live_take,
+	.round = f_round,
 };
 
 static inline void on_log(void *arg, const char *line)

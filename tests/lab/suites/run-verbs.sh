@@ -31,6 +31,13 @@
 #    report's intervals came on stdout during the run (same messages and
 #    samples, in order), none skipped, the first >= 1.5 s before the
 #    report;
+#  - --sweep over sizes with --same-qps (a BSG 1K/4K/16K and an LSG
+#    8/64/1024 B, zipped): 3 rounds of one experiment: every RC QP of
+#    rperf seen during them (rdma resource show qp, every 0.4 s) is one of
+#    the same set, each agent took one controller and logged rounds 2 and
+#    3 "on the same QPs"; each round's BSG moved messages of its own size
+#    (bytes = messages x size) and its sink counted that round's messages
+#    only (received = sent), and its LSG took samples at its size;
 #  - agents restarted with --stall-limit 2s: a BSG (qp_timeout 18: RC gives
 #    up after ~34 s) whose sink's port drops everything from 2 s on ends
 #    with "no completion for 2.0 s" (the agent's limit, not RC's nor the
@@ -256,6 +263,46 @@ live_rows() {
 		lab_expect_range "seconds from the first live line to the report" "$d" 1.5 60
 }
 
+# --same-qps: rperf's RC QPs (device/QPN) now, one per line
+rc_qps() { rdma resource show qp 2> /dev/null | grep 'type RC' | grep 'comm rperf' | sed 's/^link \([^ ]*\) lqpn \([0-9]*\).*/\1:\2/'; }
+same_qps() {
+	local pid c0 c1 conns r2 r3 k bad="" all per
+	job sq $'verb = send\nsize = 1K\nrate = 20M\n'
+	sed -i 's/^duration = 2s/duration = 1s/' "$OUT/sq.ini"
+	printf '[lsg probe]\nfrom = h2\nto = h1\nqp_timeout = 18\n' >> "$OUT/sq.ini"
+	c0=$(cat /tmp/agent-h1.log /tmp/agent-h2.log | grep -c ': connected$')
+	rm -f /tmp/sq-qps.txt
+	(for k in $(seq 1 40); do rc_qps | tr '\n' ' ' >> /tmp/sq-qps.txt; echo >> /tmp/sq-qps.txt; sleep 0.4; done) &
+	pid=$!
+	timeout "$T" rperf run --key-file "$LAB_KEY" --out_json_file "$OUT/sq.json" \
+		--sweep bsg.sq.size=1K,4K,16K --sweep lsg.probe.size=8,64,1024 --zip --same-qps \
+		"$OUT/sq.ini" > /tmp/sq.out 2> /tmp/sq.err
+	RC=$?
+	kill "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	sed 's/^/  [out] /' /tmp/sq.out | grep -E 'sweep|^  \[out\] (probe|sq) ' | head -n 20
+	sed 's/^/  [err] /' /tmp/sq.err
+	c1=$(cat /tmp/agent-h1.log /tmp/agent-h2.log | grep -c ': connected$')
+	conns=$((c1 - c0))
+	r2=$(grep -c 'round 2 of 3 on the same QPs' /tmp/agent-h1.log /tmp/agent-h2.log | awk -F: '{ s += $2 } END { print s + 0 }')
+	r3=$(grep -c 'round 3 of 3 on the same QPs' /tmp/agent-h1.log /tmp/agent-h2.log | awk -F: '{ s += $2 } END { print s + 0 }')
+	all=$(tr ' ' '\n' < /tmp/sq-qps.txt | grep . | sort -u | wc -l)
+	per=$(awk '{ if (NF > m) m = NF } END { print m + 0 }' /tmp/sq-qps.txt)
+	for k in 0 1 2; do
+		jq -r --argjson k "$k" '.points[$k] | [.status, (.report.generators[] | select(.name == "sq") | .size, .messages, .bytes, .received_messages), (.report.generators[] | select(.name == "probe") | .size, .samples)] | @tsv' "$OUT/sq.json" > /tmp/sq-$k.tsv 2> /dev/null
+		echo "INFO round $((k + 1)): status, BSG size, messages, bytes, received, LSG size, samples: $(tr '\t' ' ' < /tmp/sq-$k.tsv)"
+		read -r st bs bm bb br ls lsmp < /tmp/sq-$k.tsv
+		case $k in 0) want=(1024 8) ;; 1) want=(4096 64) ;; 2) want=(16384 1024) ;; esac
+		[ "$st" = ok ] && [ "$bs" = "${want[0]}" ] && [ "$bm" -gt 0 ] && [ "$bb" = $((bm * bs)) ] &&
+			[ "$br" = "$bm" ] && [ "$ls" = "${want[1]}" ] && [ "$lsmp" -gt 0 ] || bad="$bad $((k + 1))"
+	done
+	lab_result "same_qps status=$RC controllers=$conns round2=$r2 round3=$r3 distinct_rc_qps=$all max_at_once=$per bad_rounds='$bad'"
+	echo "EXPECT status 0; 2 controller connections (one per agent); rounds 2 and 3 logged by both agents; every rperf RC QP seen is one of the set seen at once (>= 6: LSG 3 + its sink 1 + BSG 1 + its sink 1); per round: the BSG's size, bytes = messages x size, received = messages, the LSG's size, samples > 0"
+	echo "GOT status $RC; $conns connections; round 2 x$r2, round 3 x$r3; $all distinct RC QPs, at most $per at once; rounds failing:${bad:- none}"
+	[ "$RC" = 0 ] && [ "$conns" = 2 ] && [ "$r2" = 2 ] && [ "$r3" = 2 ] &&
+		[ "$per" -ge 6 ] && [ "$all" = "$per" ] && [ -z "$bad" ]
+}
+
 # the agents' --stall-limit against a path that drops everything mid-run
 stall_limit() {
 	local t0 el err pid
@@ -288,6 +335,7 @@ check "rx_depth = 1: RNR NAKs, every SEND delivered; 65536 refused" rx_depth_key
 check "burst_size = 16777216: the full bucket is not paced"  burst_size_bsg
 check "hugepages = 2M: none free, a note; 16 free, taken mid-run" hugepages_host
 check "--live: every interval row on stdout as it came, as reported" live_rows
+check "--same-qps: 3 sizes as rounds on one set of QPs"         same_qps
 check "agents' --stall-limit 2s: a dropped path ends the BSG in 2 s" stall_limit
 lab_agents_stop
 lab_summary
