@@ -202,6 +202,7 @@ int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 		return rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
 	}
 	s->job_path = cfg->job;
+	s->same_qps = cfg->same_qps;
 	s->hosts_map = cfg->hosts_map;
 	s->sets = cfg->sets.v;
 	s->nsets = cfg->sets.n;

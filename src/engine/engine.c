@@ -581,10 +581,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 
 		if (g->ops && g->ops->teardown)
 			g->ops->teardown(g);
-		rperf_proto_result_hists_fini(&g->res);
-		rperf_proto_traffic_fini(&g->res);
-		rperf_lsg_series_fini(&g->res.series);
-		rperf_bsg_series_fini(&g->res.bsg_series);
+		rperf_engine_result_fini(&g->res);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

@@ -240,14 +240,13 @@ void rperf_engine_stop(struct rperf_engine *e);
  * rperf_proto_report_fini). */
 int rperf_engine_report(struct rperf_engine *e, const char *host,
 			struct rperf_proto_report *out);
-/* Rounds on the same QPs (engine_round.c; the PLAN's "rounds"): the
- * plan's count, and the next round @k after the previous one's REPORT:
+/* Rounds on the same QPs (engine_round.c; the PLAN's "rounds"): the next
+ * round @k after the previous one's REPORT:
  * stop (idempotent), reset every instance's figures and counters (QPs,
  * buffers, posted receives and the connections kept), restart the sink
  * thread; the next rperf_engine_go runs round @k, every instance at its
  * round_sizes entry. 0, or EINVAL (@k not the next round of the plan),
  * EIO (an instance's QPs were flushed: no round on them) with @err. */
-uint32_t rperf_engine_rounds(const struct rperf_engine *e);
 int rperf_engine_round(struct rperf_engine *e, uint32_t k, char *err,
 		       size_t errlen);
 /* Stop, tear every instance down, close the device. NULL-safe. */

@@ -15,16 +15,19 @@
 
 #include "gen/series.h"
 
-uint32_t rperf_engine_rounds(const struct rperf_engine *e)
-{
-	return e->rounds;
-}
-
 void rperf_engine_round_sizes(struct rperf_engine *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		e->inst[i].spec.size =
 			rperf_spec_round_size(&e->inst[i].spec, e->round);
+}
+
+void rperf_engine_result_fini(struct rperf_proto_result *r)
+{
+	rperf_proto_result_hists_fini(r);
+	rperf_proto_traffic_fini(r);
+	rperf_lsg_series_fini(&r->series);
+	rperf_bsg_series_fini(&r->bsg_series);
 }
 
 /* Free what the previous round's result still owns; keep who it is and
@@ -39,10 +42,7 @@ static void result_reset(struct rperf_gen_inst *g)
 		.place = g->res.place,
 	};
 
-	rperf_proto_result_hists_fini(&g->res);
-	rperf_proto_traffic_fini(&g->res);
-	rperf_lsg_series_fini(&g->res.series);
-	rperf_bsg_series_fini(&g->res.bsg_series);
+	rperf_engine_result_fini(&g->res);
 	g->res = keep;
 }
 

@@ -179,6 +179,8 @@ static void header(FILE *f, const struct rperf_sweep *s, const struct cols *c)
 		fprintf(f, "%s %s",
 			i == 1 ? (s->zip ? "; zipped with" : "; times") : ",",
 			s->ax[i].key);
+	if (s->same_qps)
+		fprintf(f, "; as rounds on the same QPs");
 	if (s->repeat > 1)
 		fprintf(f, "; %zu repeats each (the table shows the last)",
 			s->repeat);

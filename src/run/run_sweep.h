@@ -85,6 +85,8 @@ struct rperf_sweep {
 	size_t nax; /* 0: --repeat of one job */
 	bool zip; /* the i-th values of every axis together (else the
 		     cartesian product, the last axis fastest) */
+	bool same_qps; /* every point a round on one set of QPs (--same-qps;
+			  set by the caller) */
 	size_t repeat; /* runs per point, >= 1 */
 	struct rperf_sweep_point pt[RPERF_SWEEP_MAX_POINTS];
 	size_t npt;

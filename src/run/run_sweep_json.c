@@ -231,6 +231,7 @@ int rperf_sweep_report_json(const struct rperf_sweep *s, json_t **out)
 	for (size_t i = 0; !e && i < s->nax; i++)
 		e |= json_array_append_new(axes, axis_obj(&s->ax[i]));
 	e |= set(root, "zip", json_boolean(s->zip));
+	e |= set(root, "same_qps", json_boolean(s->same_qps));
 	e |= set(root, "repeat", json_integer((json_int_t)s->repeat));
 	e |= set(root, "interrupted", json_boolean(s->interrupted));
 	e |= set(root, "points", pts);

@@ -49,7 +49,9 @@ rounds() {
 	echo "     connections $conns, round 2 x$r2, round 3 x$r3; points $got"
 	[ "$conns" = 6 ] && [ "$r2" = 6 ] && [ "$r3" = 6 ] &&
 		[ "$got" = '[[0,"ok",2,8,4096],[1,"ok",2,64,16384],[2,"ok",2,1024,65536]]' ] &&
-		[ "$(grep -c '^== sweep point' "$work/r.txt")" = 6 ]
+		[ "$(grep -c '^== sweep point' "$work/r.txt")" = 6 ] &&
+		[ "$(jq .same_qps "$work/r.json")" = true ] &&
+		grep -q '; as rounds on the same QPs' "$work/r.txt"
 }
 t "3 sizes x 2 repeats as rounds on one connection per agent" rounds
 
