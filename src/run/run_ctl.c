@@ -419,6 +419,20 @@ static bool round_closed(struct run_ctl *c)
 	return true;
 }
 
+/* After a set-up step's loop (its @rc): interrupted or an agent failed,
+ * every agent is told (ERROR) and true returned, *rc the experiment's. */
+static bool setup_aborted(struct run_ctl *c, int *rc)
+{
+	if (*rc == EINTR)
+		c->res->interrupted = true;
+	if (!*rc && !c->setup_failed)
+		return false;
+	abort_all(c);
+	if (*rc == EINTR)
+		*rc = 0;
+	return true;
+}
+
 /* One round: the start barrier, GO, the run, STOP and the REPORTs. 0, or
  * the loop's failure; *aborted when the round could not start. */
 static int one_round(struct run_ctl *c, bool *aborted)
@@ -430,21 +444,13 @@ static int one_round(struct run_ctl *c, bool *aborted)
 	/* the start barrier: every agent's clock offset */
 	run_sync_start(c);
 	rc = loop(c, run_synced, NULL, true);
-	if (rc == EINTR)
-		c->res->interrupted = true;
-	if (rc || c->setup_failed) {
-		*aborted = true;
-		abort_all(c);
-		return rc == EINTR ? 0 : rc;
-	}
+	if ((*aborted = setup_aborted(c, &rc)))
+		return rc;
 	run_sync_finish(c);
 	c->res->sync_seconds = (double)(rperf_mono_ns() - t_sync) / 1e9;
 	go_all(c);
-	if (c->setup_failed) {
-		*aborted = true;
-		abort_all(c);
-		return 0;
-	}
+	if ((*aborted = setup_aborted(c, &rc)))
+		return rc;
 	/* a thread that did not start is reported per switch, not fatal */
 	(void)run_hooks_start(c->res, c->t_go + c->start_in_ns, &hooks);
 	rc = loop(c, sources_done, &c->t_end, true);
@@ -468,12 +474,8 @@ static int experiment(struct run_ctl *c)
 
 	hello_all(c);
 	rc = loop(c, all_armed, NULL, true);
-	if (rc == EINTR)
-		c->res->interrupted = true;
-	if (rc || c->setup_failed) {
-		abort_all(c);
-		return rc == EINTR ? 0 : rc;
-	}
+	if (setup_aborted(c, &rc))
+		return rc;
 	c->res->setup_seconds = (double)(rperf_mono_ns() - c->t_start) / 1e9;
 	do
 		rc = one_round(c, &aborted);

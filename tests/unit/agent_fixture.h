@@ -400,6 +400,30 @@ static inline json_t *plan(const char *device)
 	return o;
 }
 
+/* A plain controller of @a through PLAN @p (taken) and CONNECT: its
+ * socket. */
+static inline int armed(struct rperf_agent *a, json_t *p)
+{
+	struct rperf_proto_eps eps;
+	struct rperf_ctrl_msg m;
+	char why[256];
+	json_t *o = NULL;
+	int fd;
+
+	client(NULL);
+	fd = dial(a);
+	greet(a, fd);
+	ask(a, fd, RPERF_CTRL_PLAN, p, RPERF_CTRL_ENDPOINTS, &m);
+	assert_int_equal(
+		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
+	rperf_ctrl_msg_release(&m);
+	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
+	rperf_proto_eps_fini(&eps);
+	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
+	rperf_ctrl_msg_release(&m);
+	return fd;
+}
+
 static inline void expect_end(struct rperf_agent *a, int fd,
 			      enum rperf_ctrl_type want,
 			      const char *reason_part)

@@ -29,3 +29,21 @@ start_dry_agents() {
 	done
 	return 1
 }
+
+# dry_test_init NAME: $work (a temporary directory, removed at exit unless
+# KEEP is set), pids=() (killed at exit), $work/key (600: the agents' and
+# the controller's key), fail=0, and t NAME CMD... (an "ok" or "FAIL" line;
+# a failure sets fail=1).
+dry_test_init() {
+	work=$(mktemp -d "/tmp/rperf-$1.XXXXXX")
+	pids=()
+	trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+	printf '%s key\n' "$1" > "$work/key"
+	chmod 600 "$work/key"
+	fail=0
+}
+t() { # t NAME CMD...
+	local n=$1
+	shift
+	if "$@"; then echo "ok   $n"; else echo "FAIL $n"; fail=1; fi
+}

@@ -13,19 +13,9 @@
 set -uo pipefail
 rperf=${1:?usage: rounds-dry.sh RPERF}
 command -v jq > /dev/null || { echo "rounds-dry: jq is needed"; exit 77; }
-work=$(mktemp -d /tmp/rperf-rounds-dry.XXXXXX)
-pids=()
-trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-printf 'rounds-dry key\n' > "$work/key"
-chmod 600 "$work/key"
-fail=0
-t() { # t NAME CMD...
-	local n=$1
-	shift
-	if "$@"; then echo "ok   $n"; else echo "FAIL $n"; fail=1; fi
-}
 # shellcheck source=tests/unit/dry-agents.sh
 . "$(dirname "$0")/dry-agents.sh"
+dry_test_init rounds-dry
 start_dry_agents 3 "$work" --key-file "$work/key" --clock posix --timeout 30s ||
 	{ echo "FAIL 3 dry-run agents did not start"; exit 1; }
 {

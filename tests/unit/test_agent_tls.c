@@ -53,29 +53,6 @@ static void test_wrong_key(void **state)
 	rperf_agent_destroy(a);
 }
 
-/* A plain controller of @a through PLAN and CONNECT: its socket. */
-static int armed(struct rperf_agent *a)
-{
-	struct rperf_proto_eps eps;
-	struct rperf_ctrl_msg m;
-	char why[256];
-	json_t *o = NULL;
-	int fd;
-
-	client(NULL);
-	fd = dial(a);
-	greet(a, fd);
-	ask(a, fd, RPERF_CTRL_PLAN, plan(""), RPERF_CTRL_ENDPOINTS, &m);
-	assert_int_equal(
-		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
-	rperf_ctrl_msg_release(&m);
-	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
-	rperf_proto_eps_fini(&eps);
-	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
-	rperf_ctrl_msg_release(&m);
-	return fd;
-}
-
 /* After GO: @n steps of the agent's loop 25 ms apart, one more, then
  * STOP and the step that answers it. */
 static void run_then_stop(struct rperf_agent *a, int fd, int n)
@@ -98,7 +75,7 @@ static void test_heartbeat(void **state)
 	int fd, beats = 0;
 
 	(void)state;
-	fd = armed(a);
+	fd = armed(a, plan(""));
 	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
 	tx(fd, RPERF_CTRL_GO, o);
 	run_then_stop(a, fd, 6); /* 6 x 50 ms: >= 5 beats of 20 ms */
@@ -133,7 +110,7 @@ static void live_run(bool live)
 	int fd;
 
 	memset(&fake, 0, sizeof(fake));
-	fd = armed(a);
+	fd = armed(a, plan(""));
 	assert_int_equal(rperf_proto_go_encode(1000, 20000000ull, &o), 0);
 	if (live)
 		assert_int_equal(rperf_proto_go_set_live(o), 0);

@@ -153,6 +153,12 @@ static void test_session(void **state)
 		RPERF_CTRL_STOP,      RPERF_CTRL_REPORT,  RPERF_CTRL_BYE,
 		RPERF_CTRL_BYE,
 	};
+	static const enum rperf_ctrl_type ctl_path[] = { RPERF_CTRL_CLOCK,
+							 RPERF_CTRL_CLOCK,
+							 RPERF_CTRL_GO };
+	static const enum rperf_ctrl_dir ctl_dir[] = { RPERF_CTRL_SEND,
+						       RPERF_CTRL_RECV,
+						       RPERF_CTRL_SEND };
 	static const bool agent_rx[] = { 1, 0, 1, 0, 1, 0, 1, 1, 0, 1,
 					 0, 1, 1, 0, 1, 1, 0, 1, 0 };
 
@@ -166,18 +172,13 @@ static void test_session(void **state)
 					 agent_path[i]),
 				 0);
 	assert_int_equal(s.state, RPERF_PROTO_CLOSED);
-	/* the controller: after a REPORT, CLOCK or GO or BYE */
+	/* the controller: after a REPORT, CLOCK exchanges and the next GO */
 	rperf_proto_session_init(&s, RPERF_PROTO_CONTROLLER);
 	s.state = RPERF_PROTO_C_REPORT_RCVD;
-	assert_int_equal(rperf_proto_session_check(&s, RPERF_CTRL_SEND,
-						   RPERF_CTRL_CLOCK),
-			 0);
-	assert_int_equal(rperf_proto_session_check(&s, RPERF_CTRL_RECV,
-						   RPERF_CTRL_CLOCK),
-			 0);
-	assert_int_equal(rperf_proto_session_check(&s, RPERF_CTRL_SEND,
-						   RPERF_CTRL_GO),
-			 0);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(rperf_proto_session_check(&s, ctl_dir[i],
+							   ctl_path[i]),
+				 0);
 	assert_int_equal(s.state, RPERF_PROTO_C_RUNNING);
 	/* an agent never takes a PLAN or CONNECT after its REPORT */
 	rperf_proto_session_init(&s, RPERF_PROTO_AGENT);
@@ -191,27 +192,12 @@ static void test_session(void **state)
 }
 
 /* A controller of @a through PLAN ("rounds": @rounds) and CONNECT. */
-static int armed(struct rperf_agent *a, int rounds)
+static int armed_rounds(struct rperf_agent *a, int rounds)
 {
-	struct rperf_proto_eps eps;
-	struct rperf_ctrl_msg m;
-	char why[256];
-	json_t *o = NULL, *p = plan("");
-	int fd;
+	json_t *p = plan("");
 
-	client(NULL);
-	fd = dial(a);
-	greet(a, fd);
 	json_object_set_new(p, "rounds", json_integer(rounds));
-	ask(a, fd, RPERF_CTRL_PLAN, p, RPERF_CTRL_ENDPOINTS, &m);
-	assert_int_equal(
-		rperf_proto_endpoints_decode(&m, &eps, why, sizeof(why)), 0);
-	rperf_ctrl_msg_release(&m);
-	assert_int_equal(rperf_proto_connect_encode(&eps, &o), 0);
-	rperf_proto_eps_fini(&eps);
-	ask(a, fd, RPERF_CTRL_CONNECT, o, RPERF_CTRL_ARMED, &m);
-	rperf_ctrl_msg_release(&m);
-	return fd;
+	return armed(a, p);
 }
 
 static void go(struct rperf_agent *a, int fd, uint32_t k)
@@ -240,7 +226,7 @@ static void test_agent_rounds(void **state)
 	int fd;
 
 	(void)state;
-	fd = armed(a, 2);
+	fd = armed_rounds(a, 2);
 	go(a, fd, 0);
 	stop_report(a, fd);
 	assert_int_equal(fake.rounds, 0);
@@ -256,7 +242,7 @@ static void test_agent_rounds(void **state)
 	assert_int_equal(fake.destroyed, 1);
 	hang_up(fd);
 	/* a GO past the plan's rounds: ERROR, everything freed */
-	fd = armed(a, 2);
+	fd = armed_rounds(a, 2);
 	go(a, fd, 0);
 	stop_report(a, fd);
 	go(a, fd, 1);
@@ -267,7 +253,7 @@ static void test_agent_rounds(void **state)
 	expect_end(a, fd, RPERF_CTRL_ERROR, "the plan's next round is 2");
 	assert_int_equal(fake.destroyed, 2);
 	/* round 1 as the first GO */
-	fd = armed(a, 3);
+	fd = armed_rounds(a, 3);
 	assert_int_equal(rperf_proto_go_encode(1000, 0, &o), 0);
 	assert_int_equal(rperf_proto_go_set_round(o, 1), 0);
 	tx(fd, RPERF_CTRL_GO, o);
