@@ -364,6 +364,12 @@ static int lsg_result(struct rperf_gen_inst *g)
 	g->res.loop_precompleted = l->res.loop_precompleted;
 	g->res.seconds = l->res.seconds;
 	g->res.nic_ts = l->stamps.nic;
+	if (l->stamps.nic) /* the clock and its check, as rperf lat's */
+		g->res.nic_clock = (struct rperf_proto_nic_clock){
+			.hz = l->stamps.ts.hz,
+			.measured_hz = l->stamps.ts.measured_hz,
+			.ppm = l->stamps.ts.check_ppm,
+		};
 	snprintf(g->res.ts_note, sizeof(g->res.ts_note), "%s", l->stamps.note);
 	rperf_lsg_sched_figs(
 		&(struct rperf_lsg_cfg){ .schedule = g->spec.schedule },

@@ -93,6 +93,8 @@
  *                completions, as rperf lat --timestamps; optional),
  *                "timestamps_note": why auto fell back to CPU stamps
  *                (optional, absent when it did not),
+ *                "nic_clock": {"hz","measured_hz","ppm"} (optional, with
+ *                "timestamps": "nic": the NIC clock and its check),
  *                "post_wire_hist","post_loop_hist": each ibv_post_send's
  *                time on the wire QP and the loopback QP (optional: the
  *                spec's breakdown),
@@ -380,6 +382,13 @@ struct rperf_proto_result {
 	/* "timestamps_note" (optional): why timestamps = auto fell back to
 	 * CPU stamps, as rperf lat's note; "" when it did not */
 	char ts_note[RPERF_PROTO_ERROR_LEN];
+	/* "nic_clock" (optional, with "timestamps": "nic"): {"hz": the
+	 * device's hca_core_clock, "measured_hz": its counter against
+	 * CLOCK_MONOTONIC_RAW (0: not measured), "ppm": the one against the
+	 * other (0: not measured)}, as rperf lat checks it; hz 0: absent */
+	struct rperf_proto_nic_clock {
+		double hz, measured_hz, ppm;
+	} nic_clock;
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	struct rperf_hist *post_wire, *post_loop; /* owned, breakdown only */
 	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",

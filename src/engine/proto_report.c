@@ -111,6 +111,23 @@ static int hist_set(json_t *o, const char *key, const struct rperf_hist *h)
 	return rc;
 }
 
+#define NIC_MAX_HZ 1e12
+#define NIC_MAX_PPM 1e6
+
+static int nic_clock_set(json_t *o, const struct rperf_proto_nic_clock *c)
+{
+	json_t *n = json_object();
+
+	if (!n || rperf_ctrl_set_double(n, "hz", c->hz) ||
+	    rperf_ctrl_set_double(n, "measured_hz", c->measured_hz) ||
+	    rperf_ctrl_set_double(n, "ppm", c->ppm) ||
+	    json_object_set_new(o, "nic_clock", n)) {
+		json_decref(n);
+		return ENOMEM;
+	}
+	return 0;
+}
+
 static int place_set(json_t *o, const struct rperf_proto_placement *p)
 {
 	json_t *x = json_pack("{s:i, s:i, s:i, s:b}", "nic_node",
@@ -195,6 +212,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 					r->nic_ts ? "nic" : "cpu");
 	if (!rc && has_hists(r) && r->ts_note[0])
 		rc = rperf_ctrl_set_str(o, "timestamps_note", r->ts_note);
+	if (!rc && has_hists(r) && r->nic_ts && r->nic_clock.hz > 0)
+		rc = nic_clock_set(o, &r->nic_clock);
 	if (!rc && r->placed)
 		rc = place_set(o, &r->place);
 	if (!rc)
@@ -317,6 +336,31 @@ static int head_decode(const json_t *o, struct rperf_proto_result *r)
 	return 0;
 }
 
+/* optional "nic_clock", only with NIC stamps */
+static int nic_clock_decode(const json_t *o, struct rperf_proto_result *r,
+			    size_t idx, char *why, size_t whylen)
+{
+	const json_t *n = json_object_get(o, "nic_clock");
+	struct rperf_proto_nic_clock *c = &r->nic_clock;
+
+	if (!n)
+		return 0;
+	if (!r->nic_ts || !json_is_object(n) ||
+	    rperf_ctrl_get_double(n, "hz", 1, NIC_MAX_HZ, &c->hz) ||
+	    rperf_ctrl_get_double(n, "measured_hz", 0, NIC_MAX_HZ,
+				  &c->measured_hz) ||
+	    rperf_ctrl_get_double(n, "ppm", -NIC_MAX_PPM, NIC_MAX_PPM,
+				  &c->ppm)) {
+		snprintf(
+			why, whylen,
+			"instances[%zu]: 'nic_clock' not {hz, measured_hz, ppm} in range, or without NIC stamps",
+			idx);
+		*c = (struct rperf_proto_nic_clock){ 0 };
+		return EBADMSG;
+	}
+	return 0;
+}
+
 /* optional "timestamps": "nic" | "cpu", and "timestamps_note" (a string,
  * cut to fit, as "error") */
 static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
@@ -382,6 +426,8 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 		}
 	}
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
+	if (!rc && has_hists(r))
+		rc = nic_clock_decode(o, r, idx, why, whylen);
 	if (!rc && has_hists(r))
 		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
 	if (!rc && (has_hists(r) || r->kind == RPERF_GEN_BSG))

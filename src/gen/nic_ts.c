@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "gen/nic_ts.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,18 @@ double rperf_nic_rtt_ns(const struct rperf_nic_clock *nic,
 		rperf_clock_ticks_to_ns(cpu, (int64_t)(tp_wire - tp_loop));
 
 	return nic_ns - post_ns;
+}
+
+bool rperf_nic_clock_warning(double hz, double measured_hz, double ppm,
+			     char *buf, size_t len)
+{
+	if (!(measured_hz > 0) || !(fabs(ppm) > RPERF_NIC_CLOCK_MAX_PPM))
+		return false;
+	snprintf(
+		buf, len,
+		"the NIC clock runs at %.0f Hz, hca_core_clock says %.0f Hz (%+.0f ppm): NIC-stamped RTTs scale by that much",
+		measured_hz, hz, ppm);
+	return true;
 }
 
 int rperf_nic_stamps_choose(struct rperf_dev *d, int want, const char *key,

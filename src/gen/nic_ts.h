@@ -40,6 +40,15 @@ double rperf_nic_rtt_ns(const struct rperf_nic_clock *nic,
 			const struct rperf_clock *cpu, uint64_t tw, uint64_t tl,
 			uint64_t tp_wire, uint64_t tp_loop);
 
+/* Beyond this, a NIC clock measured against CLOCK_MONOTONIC_RAW is too far
+ * from its hca_core_clock for its stamps to be taken at that rate. */
+#define RPERF_NIC_CLOCK_MAX_PPM 1000.0
+/* A NIC clock of @hz (hca_core_clock) measured at @measured_hz (0: not
+ * measured), @ppm apart: beyond RPERF_NIC_CLOCK_MAX_PPM the warning's words
+ * in @buf ("the NIC clock runs at ...") and true; else false. */
+bool rperf_nic_clock_warning(double hz, double measured_hz, double ppm,
+			     char *buf, size_t len);
+
 /* The completion stamps of a run of the rperf method. */
 struct rperf_nic_stamps {
 	bool nic; /* the send CQs of wire and loop_tx carry NIC stamps */

@@ -9,7 +9,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,6 +302,7 @@ static void note_stamps(struct client *c)
 {
 	struct rperf_lat_run *run = c->run;
 	const struct rperf_dev_ts *ts = &c->conn.stamps.ts;
+	char w[256];
 
 	run->nic_ts = c->conn.stamps.nic;
 	run->nic_clock_hz = run->nic_ts ? ts->hz : 0;
@@ -310,12 +310,9 @@ static void note_stamps(struct client *c)
 	if (!run->nic_ts)
 		return;
 	c->nic = (struct rperf_nic_clock){ .hz = ts->hz, .mask = ts->mask };
-	if (ts->measured_hz > 0 && fabs(ts->check_ppm) > 1000)
-		rperf_session_warn(
-			&run->notes,
-			"%s: the NIC clock runs at %.0f Hz, hca_core_clock says %.0f Hz (%+.0f ppm): NIC-stamped RTTs scale by that much",
-			c->conn.dev->name, ts->measured_hz, ts->hz,
-			ts->check_ppm);
+	if (rperf_nic_clock_warning(ts->hz, ts->measured_hz, ts->check_ppm, w,
+				    sizeof(w)))
+		rperf_session_warn(&run->notes, "%s: %s", c->conn.dev->name, w);
 }
 
 static int lat_setup(void *arg, uint64_t max_size, char *err, size_t errlen)

@@ -67,6 +67,7 @@ struct rperf_run_inst {
 	bool nic_ts; /* LSG completions stamped by the NIC's clock */
 	char ts_note[RPERF_RUN_WHY_LEN]; /* why timestamps = auto fell back
 					    to CPU stamps; "" if not */
+	struct rperf_proto_nic_clock nic_clock; /* with nic_ts; hz 0: none */
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	struct rperf_sched_figs sched; /* open schedules: lag, late */
 	struct rperf_lsg_series series; /* per interval, from GO; owned */

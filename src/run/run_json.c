@@ -183,6 +183,19 @@ static int json_limits(json_t *o, const struct rperf_run_inst *in)
 }
 
 /* Why a BSG's destination has no count: the verb completes nothing there. */
+/* "nic_clock_hz" (rperf lat's key: the NIC clock's hca_core_clock, null
+ * without NIC stamps) and "nic_clock_ppm" (measured against it; null when
+ * not measured). */
+static int json_nic_clock(json_t *o, const struct rperf_run_inst *in)
+{
+	const struct rperf_proto_nic_clock *c = &in->nic_clock;
+	bool nic = in->nic_ts && c->hz > 0;
+
+	return set(o, "nic_clock_hz", nic ? json_real(c->hz) : json_null()) |
+	       set(o, "nic_clock_ppm",
+		   nic && c->measured_hz > 0 ? json_real(c->ppm) : json_null());
+}
+
 static const char *rx_note(int verb)
 {
 	return verb == RPERF_VERB_READ ?
@@ -230,6 +243,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 rperf_rpt_json_uint(in->loop_precompleted));
 		e |= set(o, "timestamps",
 			 json_string(in->nic_ts ? "nic" : "cpu"));
+		e |= json_nic_clock(o, in);
 		e |= set(o, "method",
 			 json_string(rperf_method_name(s->test.method)));
 		e |= set(o, "verb", json_string(rperf_verb_name(s->verb)));

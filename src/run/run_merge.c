@@ -277,6 +277,7 @@ static void keep(struct rperf_run_inst *in, struct rperf_proto_result *p)
 		in->posted = p->posted;
 		in->post_calls = p->post_calls;
 		in->nic_ts = p->nic_ts;
+		in->nic_clock = p->nic_clock;
 		snprintf(in->ts_note, sizeof(in->ts_note), "%s", p->ts_note);
 		in->placed = p->placed;
 		in->place = p->place;

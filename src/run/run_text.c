@@ -22,6 +22,7 @@
 #include "gen/bw_math.h"
 #include "gen/gen.h"
 #include "gen/lsg.h"
+#include "gen/nic_ts.h"
 #include "report/report_breakdown.h"
 #include "util/rate_text.h"
 
@@ -226,15 +227,23 @@ static void clock_line(FILE *f, const char *host, const json_t *clk)
 static void stamps_line(FILE *f, const char *host,
 			const struct rperf_run_inst *in)
 {
+	const struct rperf_proto_nic_clock *c = &in->nic_clock;
+	char w[256];
+
 	if (strcmp(in->spec->from, host))
 		return;
-	if (in->nic_ts)
-		fprintf(f, "  %s: %s: completions stamped by the NIC's clock\n",
-			host, in->spec->name);
-	else if (in->ts_note[0])
-		fprintf(f,
-			"  %s: %s: note: %s: CPU completion stamps (timestamps auto)\n",
-			host, in->spec->name, in->ts_note);
+	if (!in->nic_ts) {
+		if (in->ts_note[0])
+			fprintf(f,
+				"  %s: %s: note: %s: CPU completion stamps (timestamps auto)\n",
+				host, in->spec->name, in->ts_note);
+		return;
+	}
+	fprintf(f, "  %s: %s: completions stamped by the NIC's clock\n", host,
+		in->spec->name);
+	if (rperf_nic_clock_warning(c->hz, c->measured_hz, c->ppm, w,
+				    sizeof(w)))
+		fprintf(f, "  %s: %s: WARNING: %s\n", host, in->spec->name, w);
 }
 
 static void clocks(FILE *f, const struct rperf_run_results *r)
