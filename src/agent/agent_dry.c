@@ -42,6 +42,7 @@ struct dry_end {
 	enum rperf_proto_role role;
 	size_t nqps;
 	bool connected;
+	bool raw; /* an LSG keeping every sample: it sends none */
 };
 
 struct dry_engine {
@@ -110,6 +111,7 @@ static void add_ends(struct dry_engine *d, const struct rperf_gen_spec *s,
 		x->kind = s[i].kind;
 		x->role = role;
 		x->nqps = s[i].kind == RPERF_GEN_LSG ? 1 : s[i].qps;
+		x->raw = s[i].raw;
 	}
 }
 
@@ -335,6 +337,7 @@ static int dry_report(struct rperf_engine *e, const char *host,
 		r->kind = d->ends[i].kind;
 		if (r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_LSG)
 			rc = empty_hists(r);
+		r->has_raw = r->role == RPERF_ROLE_SOURCE && d->ends[i].raw;
 	}
 	if (rc)
 		rperf_proto_report_fini(out);

@@ -20,7 +20,6 @@
 
 #include "agent/agent_priv.h"
 #include "ctrl/ctrl.h"
-#include "report/report_json.h"
 
 #define NS_MS 1000000ull
 
@@ -98,8 +97,7 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 			    "nothing was created");
 }
 
-/* Send @t (state machine first). 0 or errno. */
-static int say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o)
+int agent_say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o)
 {
 	const struct rperf_ctrl_io io = { .fd = a->exp.fd,
 					  .timeout_ms = a->cfg.timeout_ms,
@@ -119,10 +117,10 @@ static void fail(struct rperf_agent *a, enum rperf_ctrl_type t,
 	char why[RPERF_CTRL_REASON_LEN + 32];
 
 	if (!rperf_ctrl_reason_encode(reason, &o)) {
-		if (t == RPERF_CTRL_REFUSE && say(a, t, o))
+		if (t == RPERF_CTRL_REFUSE && agent_say(a, t, o))
 			t = RPERF_CTRL_ERROR; /* REFUSE not allowed here */
 		if (t == RPERF_CTRL_ERROR)
-			(void)say(a, t, o);
+			(void)agent_say(a, t, o);
 		json_decref(o);
 	}
 	snprintf(why, sizeof(why), "%s %s",
@@ -157,9 +155,11 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	if (a->engine->round)
 		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 			 RPERF_PROTO_FEATURE_ROUNDS);
+	snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+		 RPERF_PROTO_FEATURE_SAMPLES);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
-		rc = say(a, RPERF_CTRL_WELCOME, o);
+		rc = agent_say(a, RPERF_CTRL_WELCOME, o);
 	json_decref(o);
 	if (!rc) {
 		agent_log(a, "controller %s: %s", a->exp.peer,
@@ -195,7 +195,7 @@ static int send_endpoints(struct rperf_agent *a)
 				  a->engine->link_gbps(a->exp.eng)))
 		rc = ENOMEM;
 	if (!rc)
-		rc = say(a, RPERF_CTRL_ENDPOINTS, o);
+		rc = agent_say(a, RPERF_CTRL_ENDPOINTS, o);
 	json_decref(o);
 	return rc;
 }
@@ -298,7 +298,7 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
 		return rc;
 	}
-	rc = say(a, RPERF_CTRL_ARMED, NULL);
+	rc = agent_say(a, RPERF_CTRL_ARMED, NULL);
 	if (!rc) {
 		agent_log(a, "controller %s: armed (QPs connected, sinks live)",
 			  a->exp.peer);
@@ -322,7 +322,7 @@ static int on_clock(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	rc = rperf_proto_clock_reply_encode(seq, rx, rperf_mono_ns(), &o);
 	if (!rc)
-		rc = say(a, RPERF_CTRL_CLOCK, o);
+		rc = agent_say(a, RPERF_CTRL_CLOCK, o);
 	json_decref(o);
 	return rc;
 }
@@ -368,60 +368,28 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	       in_ns + a->exp.run_end_ns +
 		       STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
 	if (!a->exp.nsources) /* nothing of ours to wait for */
-		rc = say(a, RPERF_CTRL_FINISHED, NULL);
+		rc = agent_say(a, RPERF_CTRL_FINISHED, NULL);
 	return rc;
-}
-
-/* A REPORT too big for one control message loses its sinks' time series
- * (each marked, the controller says so), not the run's results. */
-static void agent_exp_fit(struct rperf_agent *a, json_t *o)
-{
-	size_t n = 0;
-
-	if (!rperf_proto_report_fit(o, RPERF_CTRL_MAX_PAYLOAD, &n) && n)
-		agent_log(
-			a,
-			"REPORT: %zu sink(s) sent without their intervals (the REPORT would exceed %u bytes)",
-			n, RPERF_CTRL_MAX_PAYLOAD);
 }
 
 static int on_stop(struct rperf_agent *a)
 {
-	struct rperf_proto_report r;
-	json_t *o = NULL;
-	int rc;
+	char why[128] = "";
+	size_t n = 0;
+	int rc = agent_report(a, &n, why, sizeof(why));
 
-	a->engine->stop(a->exp.eng);
-	rc = a->engine->report(a->exp.eng, a->exp.host, &r);
-	if (rc) {
-		fail(a, RPERF_CTRL_ERROR, "building the report: out of memory");
+	if (rc && why[0])
+		fail(a, RPERF_CTRL_ERROR, why);
+	if (rc)
 		return rc;
-	}
-	agent_ctr_report(a, &r);
-	rc = rperf_proto_report_encode(&r, &o);
-	if (rc) {
-		rperf_proto_report_fini(&r);
-		fail(a, RPERF_CTRL_ERROR, "building the report failed");
-		return rc;
-	}
-	if (a->cfg.clk)
-		json_object_set_new(o, "clock",
-				    rperf_rpt_json_clock(a->cfg.clk, NULL));
-	agent_exp_fit(a, o);
-	rc = say(a, RPERF_CTRL_REPORT, o);
-	json_decref(o);
-	if (!rc) {
-		agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
-			  a->exp.peer, r.n);
-		a->exp.reported = true;
-		expect(a,
-		       a->exp.round + 1 < a->exp.rounds ?
-			       "BYE or the next round's GO" :
-			       "BYE",
-		       STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
-	}
-	rperf_proto_report_fini(&r);
-	return rc;
+	agent_log(a, "controller %s: STOP: REPORT sent (%zu results)",
+		  a->exp.peer, n);
+	a->exp.reported = true;
+	expect(a,
+	       a->exp.round + 1 < a->exp.rounds ? "BYE or the next round's GO" :
+						  "BYE",
+	       STEP_TIMEOUTS * ms_ns(a->cfg.timeout_ms));
+	return 0;
 }
 
 static void on_error(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
@@ -436,7 +404,7 @@ static void on_error(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 
 static void on_bye(struct rperf_agent *a)
 {
-	(void)say(a, RPERF_CTRL_BYE, NULL);
+	(void)agent_say(a, RPERF_CTRL_BYE, NULL);
 	agent_exp_end(a, "BYE: experiment done");
 }
 
@@ -545,7 +513,7 @@ static int beat(struct rperf_agent *a)
 	int rc = agent_live_payload(a, &o);
 
 	if (!rc)
-		rc = say(a, RPERF_CTRL_HEARTBEAT, o);
+		rc = agent_say(a, RPERF_CTRL_HEARTBEAT, o);
 	json_decref(o);
 	return rc;
 }
@@ -558,7 +526,7 @@ void agent_exp_on_engine(struct rperf_agent *a)
 		return; /* FINISHED sent already, or STOP came first */
 	/* the sources' last rows go out before FINISHED brings STOP */
 	if ((a->exp.live && a->exp.hb_ns && beat(a)) ||
-	    say(a, RPERF_CTRL_FINISHED, NULL))
+	    agent_say(a, RPERF_CTRL_FINISHED, NULL))
 		agent_exp_end(a, "the controller went away (FINISHED)");
 	else
 		agent_log(a, "controller %s: every source ended; FINISHED",

@@ -88,6 +88,13 @@ int agent_live_payload(struct rperf_agent *a, json_t **out);
 uint64_t agent_exp_wake_ns(const struct rperf_agent *a);
 /* The deadline passed. */
 void agent_exp_on_deadline(struct rperf_agent *a);
+/* Send @t to the controller (the state machine first). 0 or errno. */
+int agent_say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o);
+/* STOP (agent_report.c): stop the engine, send every sample of its LSGs
+ * with "raw" in SAMPLES frames, then the REPORT (its sinks' intervals left
+ * out when it would not fit one frame, and said so); *nres its results.
+ * 0, or errno with @why (the ERROR to send; "" when sending failed). */
+int agent_report(struct rperf_agent *a, size_t *nres, char *why, size_t whylen);
 /* GO's "round" (agent_round.c): 0 the first time; after a REPORT the
  * plan's next round, its instances reset on the same QPs. 0, or errno
  * with @why (the ERROR to send). */

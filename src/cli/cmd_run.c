@@ -56,6 +56,8 @@ int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 		rc = rperf_run_check_writable(cfg->prom_file, err, errlen);
 	if (!rc && cfg->hist_file)
 		rc = rperf_run_check_writable(cfg->hist_file, err, errlen);
+	if (!rc && cfg->raw_file)
+		rc = rperf_run_check_writable(cfg->raw_file, err, errlen);
 	return rc;
 }
 
@@ -86,6 +88,7 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 	o->heartbeat_ns = c->cfg->heartbeat_ns;
 	o->timeout_ns = c->cfg->run_timeout_ns;
 	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
+	o->raw = c->cfg->raw_file != NULL; /* every sample comes back */
 	if (c->cfg->live) { /* the rows on stdout, before the report */
 		o->on_live = rperf_run_live_text;
 		o->on_live_skipped = rperf_run_live_skipped_text;
@@ -204,6 +207,14 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 			c->cfg->hist_file, strerror(rc));
 		status = RPERF_EXIT_RUNTIME;
 	}
+	rc = c->cfg->raw_file && !r->aborted ?
+		     rperf_run_write_raw(c->cfg->raw_file, r) :
+		     0;
+	if (rc) {
+		fprintf(stderr, "rperf run: writing %s: %s\n", c->cfg->raw_file,
+			strerror(rc));
+		status = RPERF_EXIT_RUNTIME;
+	}
 	if (r->aborted)
 		fprintf(stderr, "rperf run: aborted: %s\n", r->abort_why);
 	else
@@ -212,13 +223,14 @@ static int report(struct run_cmd *c, const struct rperf_run_results *r)
 }
 
 /* A [mesh] (rperf mesh, or a job with one): its pairs, not LSG
- * instances, so no --hist. */
+ * instances, so no --hist or --raw. */
 static int mesh(struct run_cmd *c, const volatile sig_atomic_t *stop)
 {
-	if (!c->cfg->hist_file)
+	if (!c->cfg->hist_file && !c->cfg->raw_file)
 		return rperf_cmd_mesh(c, stop);
 	fprintf(stderr,
-		"rperf run: --hist with a [mesh]: not supported; accepted: the pairs' RTTs in its JSON (--out_json_file)\n");
+		"rperf run: %s with a [mesh]: not supported; accepted: the pairs' RTTs in its JSON (--out_json_file)\n",
+		c->cfg->hist_file ? "--hist" : "--raw");
 	rperf_job_free(c->job);
 	c->job = NULL;
 	return RPERF_EXIT_USAGE;
@@ -282,11 +294,14 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 			"rperf run: --same-qps without --sweep: no points to run on the same QPs; accepted: --sweep lsg.NAME.size=LIST --same-qps\n");
 		status = RPERF_EXIT_USAGE;
 	} else if ((cfg->sweeps.n || cfg->repeat > 1) &&
-		   (cfg->prom_file || cfg->hist_file)) {
+		   (cfg->prom_file || cfg->hist_file || cfg->raw_file)) {
+		const char *o = cfg->prom_file ? "--prom" :
+				cfg->hist_file ? "--hist" :
+						 "--raw";
+
 		fprintf(stderr,
 			"rperf run: %s with --sweep or --repeat: not supported; accepted: one run per value (--set KEY=VALUE), each with its %s\n",
-			cfg->prom_file ? "--prom" : "--hist",
-			cfg->prom_file ? "--prom" : "--hist");
+			o, o);
 		status = RPERF_EXIT_USAGE;
 	} else if ((cfg->sweeps.n || cfg->repeat > 1) && cfg->every_ns) {
 		fprintf(stderr,

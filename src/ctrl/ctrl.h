@@ -98,9 +98,12 @@ enum rperf_ctrl_type {
 	/* C->A {"seq"}, A->C {"seq","rx_ns","tx_ns"}: one clock exchange
 	 * between ARMED and GO (engine/proto.h, "clock-sync") */
 	RPERF_CTRL_CLOCK = 22,
+	/* A->C {"id","first","wire_ns","loop_ns","rtt_ns"}: an LSG's samples
+	 * between STOP and REPORT (engine/proto.h, "samples") */
+	RPERF_CTRL_SAMPLES = 23,
 };
 #define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
-#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_CLOCK
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_SAMPLES
 
 /* "HELLO", ... ; "?" for an unknown value. Never NULL. */
 const char *rperf_ctrl_type_name(int type);

@@ -31,6 +31,7 @@ static const char *const type_names[] = {
 	[RPERF_CTRL_REPORT] = "REPORT",
 	[RPERF_CTRL_HEARTBEAT] = "HEARTBEAT",
 	[RPERF_CTRL_CLOCK] = "CLOCK",
+	[RPERF_CTRL_SAMPLES] = "SAMPLES",
 };
 
 const char *rperf_ctrl_type_name(int type)

@@ -560,7 +560,9 @@ int rperf_engine_report(struct rperf_engine *e, const char *host,
 		out->res[i] = g->res; /* histograms move into the report */
 		for (size_t k = 0; k < RPERF_PROTO_NHIST; k++)
 			*rperf_proto_result_hist(&g->res, k) = NULL;
-		g->res.bursts = NULL; /* moved too */
+		g->res.bursts = NULL; /* moved too, as the samples */
+		g->res.raw = NULL;
+		g->res.nraw = 0;
 		g->res.nbursts = 0;
 		memset(&g->res.series, 0, sizeof(g->res.series));
 		memset(&g->res.bsg_series, 0, sizeof(g->res.bsg_series));
@@ -581,7 +583,7 @@ void rperf_engine_destroy(struct rperf_engine *e)
 
 		if (g->ops && g->ops->teardown)
 			g->ops->teardown(g);
-		rperf_engine_result_fini(&g->res);
+		rperf_proto_result_fini(&g->res);
 	}
 	free(e->inst);
 	rperf_proto_plan_fini(&e->addrs);

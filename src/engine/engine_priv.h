@@ -36,8 +36,6 @@ struct rperf_engine {
 	uint64_t go_rx_ns;
 };
 
-/* Free what a result owns (histograms, bursts, series). */
-void rperf_engine_result_fini(struct rperf_proto_result *r);
 /* Every instance's size for round e->round (its round_sizes entry), set
  * before the sink thread starts (engine_round.c). */
 void rperf_engine_round_sizes(struct rperf_engine *e);

@@ -22,14 +22,6 @@ void rperf_engine_round_sizes(struct rperf_engine *e)
 			rperf_spec_round_size(&e->inst[i].spec, e->round);
 }
 
-void rperf_engine_result_fini(struct rperf_proto_result *r)
-{
-	rperf_proto_result_hists_fini(r);
-	rperf_proto_traffic_fini(r);
-	rperf_lsg_series_fini(&r->series);
-	rperf_bsg_series_fini(&r->bsg_series);
-}
-
 /* Free what the previous round's result still owns; keep who it is and
  * where its source was placed (decided once, at setup). */
 static void result_reset(struct rperf_gen_inst *g)
@@ -42,7 +34,7 @@ static void result_reset(struct rperf_gen_inst *g)
 		.place = g->res.place,
 	};
 
-	rperf_engine_result_fini(&g->res);
+	rperf_proto_result_fini(&g->res);
 	g->res = keep;
 }
 

@@ -322,6 +322,7 @@ static int lsg_run(struct rperf_gen_inst *g, volatile sig_atomic_t *stop)
 		return rc;
 	c.duration_ns = g->spec.duration_ns;
 	c.iters = g->spec.test.iters; /* the window caps it */
+	c.keep_raw = g->spec.raw; /* the measured run's, not the warm-up's */
 	c.interval_ns = g->spec.interval_ns;
 	c.on_row = lsg_row;
 	c.row_arg = g;
@@ -379,6 +380,13 @@ static int lsg_result(struct rperf_gen_inst *g)
 		memset(&l->res.series, 0, sizeof(l->res.series));
 		for (size_t i = 0; i < g->res.series.n; i++)
 			g->res.series.iv[i].start_ns += l->series_at_ns;
+	}
+	if (g->spec.raw && !g->res.has_raw) { /* move the samples (once) */
+		g->res.raw = l->res.raw;
+		g->res.nraw = l->res.nraw;
+		g->res.has_raw = true;
+		l->res.raw = NULL;
+		l->res.nraw = l->res.raw_cap = 0;
 	}
 	if (!g->res.rtt) { /* move the histograms (once) */
 		g->res.rtt = l->res.rtt;

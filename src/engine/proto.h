@@ -134,6 +134,7 @@
 #include <jansson.h>
 
 #include <rperf/hist.h>
+#include <rperf/report.h>
 
 #include "ctrl/ctrl.h"
 #include "engine/spec.h"
@@ -330,6 +331,33 @@ struct rperf_proto_live {
 	uint64_t skipped;
 };
 
+/* ---- every sample (proto_samples.c) ----
+ * A PLAN's LSG with "raw": true (rperf run --raw; an agent with the
+ * WELCOME feature "samples") keeps every sample of its measured run; after
+ * STOP its agent sends them, in order, before its REPORT as SAMPLES
+ * frames {"id": N, "first": the index of the frame's first sample,
+ * "wire_ns": [...], "loop_ns": [...], "rtt_ns": [...]} (integers, one
+ * length, 1..RPERF_PROTO_SAMPLES_PER_FRAME), and the REPORT's result of
+ * that LSG says "raw_samples": the count sent. */
+#define RPERF_PROTO_FEATURE_SAMPLES "samples"
+#define RPERF_PROTO_SAMPLES_PER_FRAME 8192u
+struct rperf_proto_samples {
+	uint32_t id;
+	uint64_t first;
+	struct rperf_raw_sample *s; /* [n], owned; size 0 (the spec's) */
+	size_t n;
+};
+/* @n samples of instance @id from @first on: 0, ENOMEM, EINVAL (n 0 or
+ * above RPERF_PROTO_SAMPLES_PER_FRAME). */
+int rperf_proto_samples_encode(uint32_t id, uint64_t first,
+			       const struct rperf_raw_sample *s, size_t n,
+			       json_t **out);
+/* 0, or EBADMSG with @why naming the key; ENOMEM. _fini frees. */
+int rperf_proto_samples_decode(const struct rperf_ctrl_msg *m,
+			       struct rperf_proto_samples *out, char *why,
+			       size_t whylen);
+void rperf_proto_samples_fini(struct rperf_proto_samples *x);
+
 /* ---- rounds on the same QPs (proto_rounds.c) ----
  * An agent with the WELCOME feature "rounds" takes a PLAN with "rounds":
  * N (2..RPERF_SPEC_MAX_ROUNDS; absent: 1) whose specs may carry
@@ -389,6 +417,12 @@ struct rperf_proto_result {
 	struct rperf_proto_nic_clock {
 		double hz, measured_hz, ppm;
 	} nic_clock;
+	/* an LSG with "raw": every sample of its measured run (owned; the
+	 * agent sends them in SAMPLES, the REPORT says "raw_samples": n) */
+	struct rperf_raw_sample *raw;
+	size_t nraw;
+	bool has_raw; /* "raw_samples" present (decode: nraw is its count,
+			 raw NULL: the samples came in SAMPLES) */
 	struct rperf_hist *rtt, *wire, *loop; /* owned; NULL elsewhere */
 	struct rperf_hist *post_wire, *post_loop; /* owned, breakdown only */
 	/* "open_schedule" (optional, LSG with fixed/poisson): {"late",
@@ -460,6 +494,8 @@ struct rperf_proto_report {
 struct rperf_hist **rperf_proto_result_hist(struct rperf_proto_result *r,
 					    size_t i);
 void rperf_proto_result_hists_fini(struct rperf_proto_result *r);
+/* Free what a result owns: histograms, bursts, series, samples. */
+void rperf_proto_result_fini(struct rperf_proto_result *r);
 int rperf_proto_report_encode(const struct rperf_proto_report *r, json_t **out);
 int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 			      struct rperf_proto_report *r, char *why,

@@ -214,6 +214,8 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 		rc = rperf_ctrl_set_str(o, "timestamps_note", r->ts_note);
 	if (!rc && has_hists(r) && r->nic_ts && r->nic_clock.hz > 0)
 		rc = nic_clock_set(o, &r->nic_clock);
+	if (!rc && has_hists(r) && r->has_raw)
+		rc = rperf_ctrl_set_u64(o, "raw_samples", r->nraw);
 	if (!rc && r->placed)
 		rc = place_set(o, &r->place);
 	if (!rc)
@@ -361,6 +363,26 @@ static int nic_clock_decode(const json_t *o, struct rperf_proto_result *r,
 	return 0;
 }
 
+/* optional "raw_samples": the samples its agent sent in SAMPLES */
+static int raw_count_decode(const json_t *o, struct rperf_proto_result *r,
+			    size_t idx, char *why, size_t whylen)
+{
+	uint64_t n = 0;
+	int rc = rperf_ctrl_get_u64(o, "raw_samples", 0, INT64_MAX, &n);
+
+	if (rc == ENOENT)
+		return 0;
+	if (rc) {
+		snprintf(why, whylen,
+			 "instances[%zu]: 'raw_samples' not a count", idx);
+		return EBADMSG;
+	}
+	r->has_raw = true;
+	r->nraw = (size_t)n;
+	r->raw = NULL; /* they came in SAMPLES */
+	return 0;
+}
+
 /* optional "timestamps": "nic" | "cpu", and "timestamps_note" (a string,
  * cut to fit, as "error") */
 static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
@@ -428,6 +450,8 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
 	if (!rc && has_hists(r))
 		rc = nic_clock_decode(o, r, idx, why, whylen);
+	if (!rc && has_hists(r))
+		rc = raw_count_decode(o, r, idx, why, whylen);
 	if (!rc && has_hists(r))
 		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
 	if (!rc && (has_hists(r) || r->kind == RPERF_GEN_BSG))
@@ -517,18 +541,25 @@ int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 	return rc;
 }
 
+void rperf_proto_result_fini(struct rperf_proto_result *r)
+{
+	rperf_proto_result_hists_fini(r);
+	rperf_proto_traffic_fini(r);
+	rperf_lsg_series_fini(&r->series);
+	rperf_bsg_series_fini(&r->bsg_series);
+	free(r->raw);
+	r->raw = NULL;
+	r->nraw = 0;
+}
+
 void rperf_proto_report_fini(struct rperf_proto_report *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
-	for (i = 0; r->res && i < r->n; i++) {
-		rperf_proto_result_hists_fini(&r->res[i]);
-		rperf_proto_traffic_fini(&r->res[i]);
-		rperf_lsg_series_fini(&r->res[i].series);
-		rperf_bsg_series_fini(&r->res[i].bsg_series);
-	}
+	for (i = 0; r->res && i < r->n; i++)
+		rperf_proto_result_fini(&r->res[i]);
 	free(r->res);
 	r->res = NULL;
 	r->n = 0;

@@ -31,6 +31,7 @@ static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(FINISHED), SEND, T(HEARTBEAT), P(FINISHED) },
 	{ P(RUNNING), RECV, T(STOP), P(STOP_RCVD) },
 	{ P(FINISHED), RECV, T(STOP), P(STOP_RCVD) },
+	{ P(STOP_RCVD), SEND, T(SAMPLES), P(STOP_RCVD) }, /* "raw" LSGs */
 	{ P(STOP_RCVD), SEND, T(REPORT), P(AWAIT_BYE) },
 	{ P(AWAIT_BYE), RECV, T(BYE), P(BYE_RCVD) },
 	/* the next round on the same QPs (PLAN "rounds") */
@@ -59,6 +60,7 @@ static const struct rperf_ctrl_transition controller_table[] = {
 	{ P(C_FINISHED), SEND, T(STOP), P(C_AWAIT_REPORT) },
 	/* FINISHED may cross STOP on the wire */
 	{ P(C_AWAIT_REPORT), RECV, T(FINISHED), P(C_AWAIT_REPORT) },
+	{ P(C_AWAIT_REPORT), RECV, T(SAMPLES), P(C_AWAIT_REPORT) },
 	{ P(C_AWAIT_REPORT), RECV, T(REPORT), P(C_REPORT_RCVD) },
 	{ P(C_REPORT_RCVD), SEND, T(BYE), P(C_AWAIT_BYE) },
 	{ P(C_REPORT_RCVD), SEND, T(GO), P(C_RUNNING) }, /* next round */

@@ -124,6 +124,9 @@ struct rperf_gen_spec {
 			   window ends) and test.method ("method": rperf or
 			   postpoll), and its "verb" (send, write, read,
 			   atomic) is what the method times */
+	bool raw; /* "raw": an LSG keeps every sample of its measured run and
+		     its agent sends them in SAMPLES (rperf run --raw, rperf
+		     lat's --raw); optional, absent = false (spec_lsg.c) */
 	bool breakdown; /* "breakdown": an LSG also times each ibv_post_send
 			   and its REPORT carries those histograms (rperf
 			   lat's --breakdown); optional, absent = false

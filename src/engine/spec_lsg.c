@@ -33,6 +33,8 @@ int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o)
 		return ENOMEM;
 	if (s->breakdown && rperf_ctrl_set_bool(o, "breakdown", true))
 		return ENOMEM;
+	if (s->raw && rperf_ctrl_set_bool(o, "raw", true))
+		return ENOMEM;
 	return 0;
 }
 
@@ -74,6 +76,12 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 		snprintf(why, wl,
 			 "'warmup_samples' not an integer in [1, %llu]",
 			 RPERF_SPEC_MAX_ITERS);
+		return EBADMSG;
+	}
+	s->raw = false;
+	if (json_object_get(o, "raw") &&
+	    rperf_ctrl_get_bool(o, "raw", &s->raw)) {
+		snprintf(why, wl, "'raw' not true or false");
 		return EBADMSG;
 	}
 	s->breakdown = false;
@@ -149,9 +157,9 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 "'warmup_samples' with a BSG (only an LSG has it)");
 		return EBADMSG;
 	}
-	if (s->breakdown) {
-		snprintf(why, wl,
-			 "'breakdown' with a BSG (only an LSG has it)");
+	if (s->breakdown || s->raw) {
+		snprintf(why, wl, "'%s' with a BSG (only an LSG has it)",
+			 s->breakdown ? "breakdown" : "raw");
 		return EBADMSG;
 	}
 	if (!test && s->test.method != RPERF_METHOD_RPERF) {

@@ -150,21 +150,28 @@ int rperf_report_csv(FILE *f, const struct rperf_report *r)
 	return rperf_rpt_io_status(f);
 }
 
-int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n)
+int rperf_rpt_raw_rows(FILE *f, const struct rperf_raw_sample *s, size_t n,
+		       const char *prefix)
 {
-	size_t i;
-
-	if (!f || (n && !s))
+	if (!f || (n && !s) || !prefix)
 		return EINVAL;
-	fputs("size,wire_ns,loop_ns,rtt_ns\n", f);
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (fprintf(f,
-			    "%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
-			    s[i].size, s[i].wire_ns, s[i].loop_ns,
+			    "%s%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			    "\n",
+			    prefix, s[i].size, s[i].wire_ns, s[i].loop_ns,
 			    s[i].rtt_ns) < 0)
 			break;
 	}
 	return rperf_rpt_io_status(f);
+}
+
+int rperf_report_raw_csv(FILE *f, const struct rperf_raw_sample *s, size_t n)
+{
+	if (!f)
+		return EINVAL;
+	fputs(RPERF_RPT_RAW_COLUMNS "\n", f);
+	return rperf_rpt_raw_rows(f, s, n, "");
 }
 
 int rperf_rpt_cdf_rows(FILE *f, const struct rperf_hist *h, const char *prefix)

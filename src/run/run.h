@@ -68,6 +68,10 @@ struct rperf_run_inst {
 	char ts_note[RPERF_RUN_WHY_LEN]; /* why timestamps = auto fell back
 					    to CPU stamps; "" if not */
 	struct rperf_proto_nic_clock nic_clock; /* with nic_ts; hz 0: none */
+	/* rperf run --raw: every sample of the measured run, in order, as
+	 * its agent sent them in SAMPLES (owned; size = the spec's) */
+	struct rperf_raw_sample *raw;
+	size_t nraw, raw_cap;
 	uint64_t samples, warmup, nonpositive, precompleted, loop_precompleted;
 	struct rperf_sched_figs sched; /* open schedules: lag, late */
 	struct rperf_lsg_series series; /* per interval, from GO; owned */
@@ -283,6 +287,10 @@ int rperf_run_write_prom(const char *path, const struct rperf_run_results *r);
  * generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction.
  * 0 or errno. */
 int rperf_run_write_hist(const char *path, const struct rperf_run_results *r);
+/* rperf run --raw FILE (run_raw.c): every LSG's samples as rperf lat's
+ * --raw CSV rows with generator, from and to first, atomically. 0 or
+ * errno. */
+int rperf_run_write_raw(const char *path, const struct rperf_run_results *r);
 /* Can a file be created beside @path (checked before the experiment)? */
 int rperf_run_check_writable(const char *path, char *err, size_t errlen);
 
@@ -326,6 +334,9 @@ struct rperf_run_opts {
 			const struct rperf_live_row *row);
 	void (*on_live_skipped)(void *arg, const char *host, uint64_t n);
 	void *live_arg;
+	/* rperf run --raw: every LSG keeps every sample and its agent sends
+	 * them (agents without the "samples" feature fail) */
+	bool raw;
 };
 
 /* Live rows as text (run_live.c), @arg a FILE *: one line each, flushed:

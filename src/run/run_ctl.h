@@ -85,6 +85,14 @@ int run_ctl_execute(const struct rperf_job *job,
  * gone, interrupted); every agent still waiting gets its BYE. */
 bool run_round_next(struct run_ctl *c);
 void run_bye_all(struct run_ctl *c);
+/* run_raw.c (rperf run --raw): SAMPLES from @a, appended to its
+ * instance's samples (in order, an LSG source of @a's host; else @a
+ * fails); before a REPORT's merge, every raw LSG result of @a must say
+ * the count that came (false: @a failed). */
+void run_raw_samples(struct run_ctl *c, struct run_agent *a,
+		     const struct rperf_ctrl_msg *m);
+bool run_raw_complete(struct run_ctl *c, struct run_agent *a,
+		      const struct rperf_proto_report *rep);
 /* run_agents.c: one agent per host with a source or a sink (0, ENOMEM);
  * every agent's control connection dialled at once (an agent that cannot
  * be reached fails; 0 or ENOMEM). */

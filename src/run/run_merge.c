@@ -82,6 +82,9 @@ static void inst_free(struct rperf_run_inst *in)
 	in->rtt = in->wire = in->loop = in->post_wire = in->post_loop = NULL;
 	free(in->bursts);
 	in->bursts = NULL;
+	free(in->raw);
+	in->raw = NULL;
+	in->nraw = in->raw_cap = 0;
 }
 
 static void agg_free(struct rperf_run_agg *a)

@@ -33,6 +33,15 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 	a->clock_sync = rperf_ctrl_has_feature(
 		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
 		RPERF_PROTO_FEATURE_CLOCK_SYNC);
+	if (c->opts->raw && a->has_sources &&
+	    !rperf_ctrl_has_feature(
+		    (const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
+		    RPERF_PROTO_FEATURE_SAMPLES)) {
+		run_fail(
+			c, a,
+			"the agent cannot send every sample (an older rperf agent?): run without --raw");
+		return;
+	}
 	if (c->nrounds > 1 &&
 	    !rperf_ctrl_has_feature(
 		    (const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
@@ -122,6 +131,9 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 	if (!rc)
 		rc = pick_specs(c->job, a->host->name, true, &plan.sinks,
 				&plan.nsinks);
+	for (size_t i = 0; !rc && i < plan.nsources; i++)
+		plan.sources[i].raw = c->opts->raw &&
+				      plan.sources[i].kind == RPERF_GEN_LSG;
 	if (!rc)
 		rc = plan_hosts(c, a, &plan);
 	if (!rc)
@@ -319,6 +331,10 @@ static void on_report(struct run_ctl *c, struct run_agent *a,
 		snprintf(why, sizeof(why), "REPORT names host '%s'", rep.host);
 		rc = EBADMSG;
 	}
+	if (!rc && !run_raw_complete(c, a, &rep)) {
+		rperf_proto_report_fini(&rep);
+		return;
+	}
 	if (!rc)
 		rc = rperf_run_results_add_report(c->res, a->host->name, &rep,
 						  m->payload, why, sizeof(why));
@@ -394,6 +410,9 @@ void run_on_msg(struct run_ctl *c, struct run_agent *a,
 		break;
 	case RPERF_CTRL_CLOCK:
 		run_on_clock(c, a, m);
+		break;
+	case RPERF_CTRL_SAMPLES:
+		run_raw_samples(c, a, m);
 		break;
 	default:
 		on_other(c, a, m);

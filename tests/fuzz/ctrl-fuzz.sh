@@ -42,7 +42,7 @@ done
 for f in spec.c spec_traffic.c proto_auth.c proto_plan.c proto_go.c \
 	proto_clock.c proto_report.c proto_traffic.c proto_session.c spec_sched.c \
 	proto_sched.c spec_test.c spec_lsg.c spec_host.c proto_live.c \
-	proto_rounds.c spec_rounds.c; do
+	proto_rounds.c spec_rounds.c proto_samples.c; do
 	srcs+=("$src/src/engine/$f")
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes

@@ -66,6 +66,17 @@ static void experiment(const struct rperf_ctrl_msg *m)
 			rperf_proto_live_fini(&l);
 		}
 	}
+	{ /* SAMPLES: an LSG's every sample */
+		struct rperf_proto_samples x;
+
+		if (!rperf_proto_samples_decode(m, &x, why, sizeof(why))) {
+			if (rperf_proto_samples_encode(x.id, x.first, x.s, x.n,
+						       &o))
+				abort();
+			json_decref(o);
+			rperf_proto_samples_fini(&x);
+		}
+	}
 	if (!rperf_proto_plan_decode(m, &plan, why, sizeof(why))) {
 		if (rperf_proto_plan_encode(&plan, &o))
 			abort();

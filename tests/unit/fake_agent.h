@@ -55,6 +55,10 @@ struct fake {
 	size_t plan_hosts; /* PLAN "hosts" entries */
 	char plan_addr[64]; /* the first one's address */
 	char fail[128]; /* "" or what went wrong in the fake */
+	/* announces "samples" and sends 3 of each raw LSG source, the first
+	 * numbered samples_first (not 0: out of order) */
+	bool samples;
+	uint64_t samples_first;
 };
 
 static int io_ms = 5000;
@@ -132,11 +136,12 @@ static inline int handshake(struct fake *f, int fd)
 		send_msg(fd, RPERF_CTRL_REFUSE, p);
 		return 1;
 	}
-	if (f->beats) {
-		w.nfeatures = 1;
-		snprintf(w.features[0], sizeof(w.features[0]), "%s",
+	if (f->beats)
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 			 RPERF_PROTO_FEATURE_HEARTBEAT);
-	}
+	if (f->samples)
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_SAMPLES);
 	assert_int_equal(rperf_ctrl_welcome_encode(&w, &p), 0);
 	return send_msg(fd, RPERF_CTRL_WELCOME, p) ? -1 : 0;
 }
@@ -226,6 +231,19 @@ static inline bool check_connect(const struct rperf_ctrl_msg *m, size_t n)
 	return ok;
 }
 
+/* 3 samples of LSG @id in one SAMPLES frame. */
+static inline int send_samples(struct fake *f, int fd, uint32_t id)
+{
+	const struct rperf_raw_sample s[3] = { { 5000, 3000, 2000, 0 },
+					       { 5100, 3000, 2100, 0 },
+					       { 5200, 3000, 2200, 0 } };
+	json_t *p = NULL;
+
+	assert_int_equal(
+		rperf_proto_samples_encode(id, f->samples_first, s, 3, &p), 0);
+	return send_msg(fd, RPERF_CTRL_SAMPLES, p);
+}
+
 static inline int send_report(struct fake *f, int fd,
 			      const struct rperf_proto_plan *pl)
 {
@@ -239,9 +257,16 @@ static inline int send_report(struct fake *f, int fd,
 	for (i = 0; i < pl->nsources; i++) {
 		const struct rperf_gen_spec *s = &pl->sources[i];
 
+		if (s->kind == RPERF_GEN_LSG && s->raw &&
+		    send_samples(f, fd, s->id))
+			return -1;
 		if (s->kind == RPERF_GEN_LSG)
 			fx_lsg(&rep, s->id, fx_hist(2000, 10, 1000));
-		else
+		if (s->kind == RPERF_GEN_LSG && s->raw) {
+			rep.res[rep.n - 1].has_raw = true;
+			rep.res[rep.n - 1].nraw = 3;
+		}
+		if (s->kind != RPERF_GEN_LSG)
 			fx_counts(&rep, s->id, RPERF_ROLE_SOURCE, s->kind,
 				  250000000ull, 0.2);
 	}
@@ -373,6 +398,7 @@ static inline double now_s(void)
 }
 
 static uint64_t heartbeat_ns; /* the controller's --heartbeat; 0: 1 s */
+static bool run_raw; /* the controller's --raw */
 /* the controller's live hooks (NULL: --live not given) */
 static void (*live_row)(void *arg, const struct rperf_gen_spec *spec,
 			const struct rperf_live_row *row);
@@ -388,7 +414,8 @@ static inline struct rperf_run_results *run(struct rperf_job *j, struct fake *f,
 				    .margin_ns = 200 * MS,
 				    .heartbeat_ns = heartbeat_ns,
 				    .on_live = live_row,
-				    .on_live_skipped = live_skipped };
+				    .on_live_skipped = live_skipped,
+				    .raw = run_raw };
 	struct rperf_run_results *r = NULL;
 	char err[256] = "";
 	double t0;

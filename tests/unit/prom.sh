@@ -8,7 +8,8 @@
 # --prom file current, SIGTERM between runs and SIGINT during one stop it
 # cleanly, bad TIME refused. A --prom file that cannot
 # be written is refused before anything runs (exit 2); --prom with --sweep
-# is refused (exit 2); --hist (every LSG's RTT CDF) likewise. The example Grafana dashboard queries only metrics
+# is refused (exit 2); --hist (every LSG's RTT CDF) and --raw (every
+# sample) likewise. The example Grafana dashboard queries only metrics
 # that exist. The figures of a real run: lab suite run-prom.
 # Usage: prom.sh PATH/TO/rperf
 set -uo pipefail
@@ -97,6 +98,12 @@ rc=$?
 if [ "$rc" = 0 ] && [ "$(cat "$tmp/r.csv")" = "generator,from,to,size,lo_ns,hi_ns,value_ns,count,cumulative,fraction" ]; then ok "run --hist: the CSV header, no rows (dry run)"; else bad "run --hist: exit $rc, $(head -c 200 "$tmp/r.csv" "$tmp/err")"; fi
 refused "unwritable --hist (before the run)" "nodir/r.csv" --hist "$tmp/nodir/r.csv" "$tmp/job.ini"
 refused "--hist with --sweep" "--hist with --sweep" --hist "$tmp/s.csv" --sweep global.duration=100ms,200ms "$tmp/job.ini"
+# --raw likewise: the dry LSG's agent counts 0 samples in its REPORT
+"$RPERF" run --insecure --raw "$tmp/raw.csv" "$tmp/job.ini" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$tmp/raw.csv")" = "generator,from,to,size,wire_ns,loop_ns,rtt_ns" ]; then ok "run --raw: the CSV header, no rows (dry run)"; else bad "run --raw: exit $rc, $(head -c 200 "$tmp/raw.csv" "$tmp/err")"; fi
+refused "unwritable --raw (before the run)" "nodir/raw.csv" --raw "$tmp/nodir/raw.csv" "$tmp/job.ini"
+refused "--raw with --repeat" "--raw with --sweep or --repeat" --raw "$tmp/s.csv" --repeat 2 "$tmp/job.ini"
 # a mesh (a job with [mesh]) writes its matrix: promtool accepts it, its
 # cells and counts are the JSON's (dry run: NaN quantiles, null in JSON)
 pv() { grep -E "$2" "$1" | head -1 | awk '{ print $NF }'; }

@@ -495,6 +495,10 @@ static void run(enum rperf_proto_role_end end, const struct step *s, size_t n)
 			    (t == T(STOP) && s[i].t == T(FINISHED)) ||
 			    (t == T(CLOCK) && s[i].t == T(GO)) ||
 			    (t == T(GO) && s[i].t == T(CLOCK)) ||
+			    /* before a REPORT: SAMPLES (test_samples.c) */
+			    (t == T(SAMPLES) &&
+			     (ses.state == RPERF_PROTO_STOP_RCVD ||
+			      ses.state == RPERF_PROTO_C_AWAIT_REPORT)) ||
 			    /* after a REPORT: the next round (test_rounds.c) */
 			    (s[i].t == T(BYE) &&
 			     (t == T(GO) || t == T(CLOCK)) &&

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The controller of `rperf run` against hostile fake agents (issue 19): an
- * agent whose RoCE endpoints name a third party's GID is not relayed, and
- * a REFUSE full of escape codes reaches the terminal cleaned.
+ * agent whose RoCE endpoints name a third party's GID is not relayed, a
+ * REFUSE full of escape codes reaches the terminal cleaned, and --raw's
+ * SAMPLES out of order or missing fail their agent.
  */
 #include "fake_agent.h"
 
@@ -81,11 +82,50 @@ static void escapes_stripped(void **state)
 		fail_msg("the refusal is not shown, cleaned: %s", out);
 }
 
+/* --raw: every sample of h1's LSG comes in SAMPLES before its REPORT and
+ * is kept; an agent that sends them out of order, or cannot send them,
+ * fails. */
+static void raw_samples(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { { .samples = true },
+			     { .samples = true },
+			     { .samples = true } };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	run_raw = true;
+	r = run(j, f, NULL, &secs);
+	assert_false(r->hosts[0].failed);
+	assert_int_equal(r->inst[0].nraw, 3);
+	assert_int_equal(r->inst[0].raw[2].rtt_ns, 2200);
+	assert_int_equal(r->inst[0].raw[0].size, 64); /* the spec's */
+	rperf_run_results_free(r);
+	memset(f, 0, sizeof(f));
+	f[0] = (struct fake){ .samples = true, .samples_first = 5 };
+	f[1].samples = f[2].samples = true;
+	r = run(j, f, NULL, &secs);
+	assert_true(r->hosts[0].failed);
+	if (!strstr(r->hosts[0].why, "out of order"))
+		fail_msg("h1 failed for '%s'", r->hosts[0].why);
+	rperf_run_results_free(r);
+	memset(f, 0, sizeof(f)); /* h1 cannot send them: refused at WELCOME */
+	r = run(j, f, NULL, &secs);
+	assert_true(r->hosts[0].failed);
+	if (!strstr(r->hosts[0].why, "cannot send every sample"))
+		fail_msg("h1 failed for '%s'", r->hosts[0].why);
+	rperf_run_results_free(r);
+	run_raw = false;
+	fx_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(third_party_endpoints),
 		cmocka_unit_test(escapes_stripped),
+		cmocka_unit_test(raw_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,8 @@
 # run-lat.sh - what `rperf run`'s LSG shares with `rperf lat`, h2 -> h1
 # across the switch, one boot, 2 hosts:
 #   rxe-lab run --hosts 2 tests/lab/suites/run-lat.sh
+#  - --raw FILE: every sample of an LSG of 20000 (three SAMPLES frames)
+#    in the CSV, rtt = wire - loop per row, min/max/median the JSON's;
 #  - timestamps (auto, the default): Soft-RoCE has no completion
 #    timestamps, so CPU stamps, and the note rperf lat prints says why (in
 #    the text and in JSON timestamps_note), not a silent fall-back;
@@ -177,6 +179,35 @@ hist_csv() {
 		[ "$(tail -1 "$OUT/hc.csv" | cut -d, -f9)" = "$n" ] &&
 		awk -v r="$r50" -v v="$p50" 'BEGIN { split(r, a, ":"); exit !(v >= a[1] && v <= a[2]) }' &&
 		awk -v r="$rmax" -v v="$max" 'BEGIN { split(r, a, ":"); exit !(v >= a[1] && v <= a[2]) }'
+}
+
+# --raw: 20000 samples, more than two SAMPLES frames (8192 each) from h2's
+# agent after the run: every one in the CSV, in lat's columns after the
+# generator's, rtt = wire - loop on each row (CPU stamps), the rows' min
+# and max the JSON's (the histogram keeps both exactly) and their median
+# the JSON's p50 within the histogram's relative error
+raw_csv() {
+	local n rows bad min max med p50 jmin jmax rel
+	job rc 20s $'iters = 20000\n'
+	timeout "$T" rperf run --key-file "$LAB_KEY" --raw "$OUT/rc.csv" --out_json_file "$OUT/rc.json" \
+		"$OUT/rc.ini" > /tmp/rc.out 2> /tmp/rc.err
+	RC=$?
+	sed 's/^/  [err] /' /tmp/rc.err
+	head -3 "$OUT/rc.csv" | sed 's/^/  [csv] /'
+	n=$(gen rc samples) p50=$(gen rc rtt_ns.p50) jmin=$(gen rc rtt_ns.min) jmax=$(gen rc rtt_ns.max)
+	rel=$(gen rc rtt_ns.rel_error)
+	rows=$(grep -c '^rc,h2,h1,64,' "$OUT/rc.csv")
+	bad=$(awk -F, 'NR > 1 && $7 != $5 - $6' "$OUT/rc.csv" | wc -l)
+	min=$(awk -F, 'NR > 1 { print $7 }' "$OUT/rc.csv" | sort -n | head -1)
+	max=$(awk -F, 'NR > 1 { print $7 }' "$OUT/rc.csv" | sort -n | tail -1)
+	med=$(awk -F, 'NR > 1 { print $7 }' "$OUT/rc.csv" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	lab_result "raw status=$RC samples=$n rows=$rows rtt_not_wire_minus_loop=$bad min=$min/$jmin max=$max/$jmax median=$med p50=$p50 rel_error=$rel"
+	echo "EXPECT status 0; the header; 20000 rows 'rc,h2,h1,64,...' (the JSON's samples); rtt = wire - loop on every row; the rows' min and max = the JSON's; their median within 2 x rel_error of the JSON's p50"
+	echo "GOT status $RC; $rows rows of $n samples; $bad rows with rtt != wire - loop; min $min (JSON $jmin), max $max (JSON $jmax), median $med (JSON p50 $p50, rel_error $rel)"
+	[ "$RC" = 0 ] && [ "$n" = 20000 ] && [ "$rows" = "$n" ] && [ "$bad" = 0 ] &&
+		[ "$(head -1 "$OUT/rc.csv")" = "generator,from,to,size,wire_ns,loop_ns,rtt_ns" ] &&
+		[ "$min" = "$jmin" ] && [ "$max" = "$jmax" ] &&
+		awk -v m="$med" -v p="$p50" -v e="$rel" 'BEGIN { d = m - p; if (d < 0) d = -d; exit !(d <= 2 * e * p + 1) }'
 }
 
 setup() { lab_agents_start 2; }
@@ -373,5 +404,6 @@ check "warmup_samples = 50: a warm-up of exactly 50 samples"     warm
 check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 check "breakdown = 1: every post timed, before its completion"      breakdown
 check "--hist: the LSG's RTT CDF as CSV, every sample in it"      hist_csv
+check "--raw: 20000 samples in 3 SAMPLES frames, every one in the CSV" raw_csv
 lab_agents_stop
 lab_summary
