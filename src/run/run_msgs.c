@@ -16,6 +16,14 @@
 
 static void send_plan(struct run_ctl *c, struct run_agent *a);
 
+/* WELCOME @w announced @feature. */
+static bool has(const struct rperf_ctrl_welcome *w, const char *feature)
+{
+	return rperf_ctrl_has_feature(
+		(const char(*)[RPERF_CTRL_NAME_LEN])w->features, w->nfeatures,
+		feature);
+}
+
 static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		       const struct rperf_ctrl_msg *m)
 {
@@ -27,25 +35,16 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		run_fail(c, a, "bad WELCOME: %s", strerror(rc));
 		return;
 	}
-	a->heartbeat = rperf_ctrl_has_feature(
-		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
-		RPERF_PROTO_FEATURE_HEARTBEAT);
-	a->clock_sync = rperf_ctrl_has_feature(
-		(const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
-		RPERF_PROTO_FEATURE_CLOCK_SYNC);
+	a->heartbeat = has(&w, RPERF_PROTO_FEATURE_HEARTBEAT);
+	a->clock_sync = has(&w, RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	if (c->opts->raw && a->has_sources &&
-	    !rperf_ctrl_has_feature(
-		    (const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
-		    RPERF_PROTO_FEATURE_SAMPLES)) {
+	    !has(&w, RPERF_PROTO_FEATURE_SAMPLES)) {
 		run_fail(
 			c, a,
 			"the agent cannot send every sample (an older rperf agent?): run without --raw");
 		return;
 	}
-	if (c->nrounds > 1 &&
-	    !rperf_ctrl_has_feature(
-		    (const char(*)[RPERF_CTRL_NAME_LEN])w.features, w.nfeatures,
-		    RPERF_PROTO_FEATURE_ROUNDS)) {
+	if (c->nrounds > 1 && !has(&w, RPERF_PROTO_FEATURE_ROUNDS)) {
 		run_fail(
 			c, a,
 			"the agent runs no rounds on the same QPs (an older rperf agent?): run the sweep without --same-qps");
