@@ -355,7 +355,9 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	in_ns = t0 > now ? t0 - now : 0;
 	a->exp.hb_ns = hb_ns;
 	a->exp.hb_next_ns = now + hb_ns;
-	a->exp.go_end_ns = t0 + a->exp.busy_end_ns;
+	/* the busy refusal's "N s left": this round and the ones after */
+	a->exp.go_end_ns =
+		t0 + a->exp.busy_end_ns * (a->exp.rounds - a->exp.round);
 	rc = a->engine->go(a->exp.eng, t0, why, sizeof(why));
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
