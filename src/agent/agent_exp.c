@@ -152,9 +152,12 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		 RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	snprintf(w.features[2], sizeof(w.features[2]), "%s",
 		 RPERF_PROTO_FEATURE_LIVE);
-	if (a->engine->round)
+	if (a->engine->round) {
 		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 			 RPERF_PROTO_FEATURE_ROUNDS);
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_ROUND_METHODS);
+	}
 	snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 		 RPERF_PROTO_FEATURE_SAMPLES);
 	rc = rperf_ctrl_welcome_encode(&w, &o);

@@ -448,7 +448,7 @@ int rperf_engine_connect(struct rperf_engine *e,
 	}
 	if (rc)
 		return rc;
-	rperf_engine_round_sizes(e); /* round 0's, after the buffers' checks */
+	rperf_engine_round_apply(e); /* round 0's, after the buffers' checks */
 	return rperf_engine_sink_start(e, err, errlen);
 }
 

@@ -36,9 +36,10 @@ struct rperf_engine {
 	uint64_t go_rx_ns;
 };
 
-/* Every instance's size for round e->round (its round_sizes entry), set
- * before the sink thread starts (engine_round.c). */
-void rperf_engine_round_sizes(struct rperf_engine *e);
+/* Every instance's size and method for round e->round (its round_sizes
+ * and round_methods entries), set before the sink thread starts and
+ * before the ops' round() (engine_round.c). */
+void rperf_engine_round_apply(struct rperf_engine *e);
 /* Start / stop (join) the sink thread; start is a no-op without sinks. */
 int rperf_engine_sink_start(struct rperf_engine *e, char *err, size_t errlen);
 void rperf_engine_sink_stop(struct rperf_engine *e);

@@ -3,7 +3,8 @@
  * Rounds on the same QPs (engine.h, rperf_engine_round): after a round's
  * REPORT, every instance forgets its figures and counters and keeps its
  * QPs, buffers, posted receives and connection, as rperf lat's -a keeps
- * its QPs from one message size to the next.
+ * its QPs from one message size to the next, and takes the round's size
+ * and method (an LSG's round_methods: rperf lat's --method all).
  */
 #include "engine/engine.h"
 #include "engine/engine_priv.h"
@@ -15,11 +16,14 @@
 
 #include "gen/series.h"
 
-void rperf_engine_round_sizes(struct rperf_engine *e)
+void rperf_engine_round_apply(struct rperf_engine *e)
 {
-	for (size_t i = 0; i < e->n; i++)
-		e->inst[i].spec.size =
-			rperf_spec_round_size(&e->inst[i].spec, e->round);
+	for (size_t i = 0; i < e->n; i++) {
+		struct rperf_gen_spec *s = &e->inst[i].spec;
+
+		s->size = rperf_spec_round_size(s, e->round);
+		s->test.method = rperf_spec_round_method(s, e->round);
+	}
 }
 
 /* Free what the previous round's result still owns; keep who it is and
@@ -70,6 +74,8 @@ int rperf_engine_round(struct rperf_engine *e, uint32_t k, char *err,
 	rc = check_round(e, k, err, errlen);
 	if (rc)
 		return rc;
+	e->round = k;
+	rperf_engine_round_apply(e); /* before the ops' round: its method */
 	pthread_mutex_lock(&e->live_lock);
 	for (size_t i = 0; i < e->n; i++) {
 		struct rperf_gen_inst *g = &e->inst[i];
@@ -92,7 +98,5 @@ int rperf_engine_round(struct rperf_engine *e, uint32_t k, char *err,
 	e->sink_stop = 0;
 	e->went = false;
 	e->go_rx_ns = 0;
-	e->round = k;
-	rperf_engine_round_sizes(e);
 	return rperf_engine_sink_start(e, err, errlen);
 }

@@ -55,11 +55,11 @@ struct lsg_src {
 	uint8_t wseq; /* pingpong write: the last sequence byte sent */
 };
 
-/* Pingpong with RDMA WRITE: the sink WRITEs each reply into rx_buf
- * through the wire QP, whose last byte the run polls (gen/echo.h). */
+/* Pingpong with RDMA WRITE in some round: the sink WRITEs each reply into
+ * rx_buf through the wire QP, whose last byte the run polls (gen/echo.h). */
 static bool wpp(const struct rperf_gen_spec *s)
 {
-	return s->test.method == RPERF_METHOD_PINGPONG &&
+	return rperf_spec_any_method(s, RPERF_METHOD_PINGPONG) &&
 	       s->verb == RPERF_VERB_WRITE;
 }
 
@@ -149,8 +149,9 @@ static int lsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 					  l->rx_depth)))
 		snprintf(err, errlen, "posting loopback receives: %s",
 			 strerror(rc));
-	/* pingpong: the reply's receive (gen/lsg.c reposts one a sample) */
-	if (!rc && g->spec.test.method == RPERF_METHOD_PINGPONG &&
+	/* pingpong (in some round): the reply's receive (gen/lsg.c reposts
+	 * one a sample; a round of another method leaves it posted) */
+	if (!rc && rperf_spec_any_method(&g->spec, RPERF_METHOD_PINGPONG) &&
 	    !wpp(&g->spec) &&
 	    (rc = rperf_post_recvs(l->wire, &l->rx_buf, g->spec.size, 1)))
 		snprintf(err, errlen, "posting the reply's receive: %s",
@@ -177,11 +178,12 @@ static int lsg_endpoints(struct rperf_gen_inst *g,
 }
 
 /* The operation on the sink's buffer, SEND if none: postpoll WRITEs (verb
- * send too), verb write, read, atomic (as rperf lat's client). */
+ * send too, in any round), verb write, read, atomic (as rperf lat's
+ * client). */
 static int buf_verb(const struct rperf_gen_spec *s)
 {
 	if (s->verb == RPERF_VERB_SEND &&
-	    s->test.method == RPERF_METHOD_POSTPOLL)
+	    rperf_spec_any_method(s, RPERF_METHOD_POSTPOLL))
 		return RPERF_VERB_WRITE;
 	return s->verb;
 }

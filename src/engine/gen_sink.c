@@ -42,11 +42,30 @@ struct sink {
 	bool wecho;
 	struct rperf_ctrl_endpoint peer;
 	uint8_t seq;
+	/* a round changed the method: arm the CQs for its events (a CQ
+	 * armed for solicited SENDs only would not wake a pingpong) */
+	bool rearm;
 };
+
+/* What the sink does in this round (its spec's method: rounds may change
+ * it): pingpong sends every SEND back at once, so every one wakes it;
+ * with verb write the byte it polls is answered. */
+static void sink_mode(struct rperf_gen_inst *g, struct sink *s)
+{
+	bool pp = g->spec.kind == RPERF_GEN_LSG &&
+		  g->spec.test.method == RPERF_METHOD_PINGPONG;
+
+	s->conn.echo = pp && g->spec.verb == RPERF_VERB_SEND;
+	s->wecho = pp && g->spec.verb == RPERF_VERB_WRITE;
+	s->solicited = g->spec.kind == RPERF_GEN_LSG && !s->conn.echo;
+}
 
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
 	bool lsg = g->spec.kind == RPERF_GEN_LSG;
+	/* a round that answers: the replies' send queue */
+	bool answers = lsg &&
+		       rperf_spec_any_method(&g->spec, RPERF_METHOD_PINGPONG);
 	struct sink *s = calloc(1, sizeof(*s));
 	int access, rc;
 
@@ -54,13 +73,7 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		return ENOMEM;
 	g->priv = s;
 	s->events = g->spec.sink_completion == RPERF_COMPLETION_EVENT;
-	/* pingpong: every SEND sent back at once, so every one wakes it;
-	 * with verb write the byte it polls is answered */
-	s->conn.echo = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG &&
-		       g->spec.verb == RPERF_VERB_SEND;
-	s->wecho = lsg && g->spec.test.method == RPERF_METHOD_PINGPONG &&
-		   g->spec.verb == RPERF_VERB_WRITE;
-	s->solicited = lsg && !s->conn.echo;
+	sink_mode(g, s);
 	s->series.interval_ns = lsg ? 0 : g->spec.interval_ns;
 	s->series.at_ns = g->spec.start_ns;
 	s->conn.dev = g->dev;
@@ -74,9 +87,8 @@ static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 		rc = rperf_gen_conn_open(
 			&s->conn,
 			&(struct rperf_qp_cfg){
-				.send_depth = s->conn.echo || s->wecho ?
-						      RPERF_ENGINE_ECHO_DEPTH :
-						      1,
+				.send_depth =
+					answers ? RPERF_ENGINE_ECHO_DEPTH : 1,
 				.recv_depth = s->conn.rx_depth,
 				.recv_events = s->conn.recvs,
 				.access = access },
@@ -103,7 +115,10 @@ static int sink_connect(struct rperf_gen_inst *g,
 	struct sink *s = g->priv;
 	int rc = rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
 
-	if (rc || !s->wecho)
+	/* pingpong write in some round: the source's reply buffer */
+	if (rc || g->spec.kind != RPERF_GEN_LSG ||
+	    g->spec.verb != RPERF_VERB_WRITE ||
+	    !rperf_spec_any_method(&g->spec, RPERF_METHOD_PINGPONG))
 		return rc;
 	s->peer = peer->qps[0]; /* one QP: the connect checked the count */
 	return rperf_peer_buf_check(&s->peer, RPERF_VERB_WRITE, g->spec.size,
@@ -173,6 +188,13 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 	unsigned int k;
 	int got = 0;
 
+	if (s->rearm && s->events && sink_arm(g)) {
+		snprintf(g->res.error, sizeof(g->res.error),
+			 "arming the completion events failed");
+		return EIO;
+	}
+	s->rearm = false;
+
 	/* event mode re-arms (solicited only for an LSG); a poll-mode
 	 * sink woken from its sleep goes back to polling unarmed */
 	if (pf && s->conn.channel && (pf[0].revents & POLLIN) &&
@@ -220,6 +242,9 @@ static void sink_round(struct rperf_gen_inst *g)
 	if (!s)
 		return;
 	memset(&s->rx, 0, sizeof(s->rx));
+	s->rearm = s->conn.echo; /* solicited-only before? */
+	sink_mode(g, s); /* the round's method (rperf_engine_round_apply) */
+	s->rearm = s->rearm != s->conn.echo;
 	rperf_bsg_series_fini(&s->series.s);
 	s->series = (struct rperf_rx_series){
 		.interval_ns = s->series.interval_ns,

@@ -367,6 +367,10 @@ void rperf_proto_samples_fini(struct rperf_proto_samples *x);
  * connections and buffers, and runs the round at its round_sizes entry.
  * A GO's "round" (absent: 0) must be the next round, else ERROR. */
 #define RPERF_PROTO_FEATURE_ROUNDS "rounds"
+/* An agent with the WELCOME feature "round_methods" also takes an LSG's
+ * "round_methods" (N methods: its method changes per round, rperf lat's
+ * --method all); its LSG ends are made for every method listed. */
+#define RPERF_PROTO_FEATURE_ROUND_METHODS "round_methods"
 /* PLAN's "rounds" (encode when > 1; decode checks every spec's count):
  * 0, ENOMEM, EBADMSG with @why. */
 int rperf_proto_plan_rounds_encode(const struct rperf_proto_plan *p, json_t *o);

@@ -16,6 +16,13 @@ static int check_specs(const struct rperf_gen_spec *s, size_t n,
 				s[i].id, s[i].round_sizes.n, rounds);
 			return EBADMSG;
 		}
+		if (s[i].round_methods.n && s[i].round_methods.n != rounds) {
+			snprintf(
+				why, whylen,
+				"instance %u: 'round_methods' has %u entries for %u rounds",
+				s[i].id, s[i].round_methods.n, rounds);
+			return EBADMSG;
+		}
 	}
 	return 0;
 }

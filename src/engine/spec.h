@@ -189,6 +189,14 @@ struct rperf_gen_spec {
 		uint64_t v[RPERF_SPEC_MAX_ROUNDS];
 		uint32_t n;
 	} round_sizes;
+	/* "round_methods" (an LSG's, optional on the wire, absent: n = 0):
+	 * the method of each round, as round_sizes; its QPs and buffers are
+	 * made for every method it lists (rperf lat's --method all), and
+	 * test.method is round 0's */
+	struct rperf_round_methods {
+		int v[RPERF_SPEC_MAX_ROUNDS];
+		uint32_t n;
+	} round_methods;
 	struct rperf_test_spec test; /* rperf lat / rperf bw only */
 	/* Controller only, never on the wire: an LSG instance whose RTT p50
 	 * or p99.9 is above one of these (ns; 0: none) makes rperf run exit
@@ -280,8 +288,9 @@ int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
  * default), check (a BSG has none of them; a PLAN's LSG: rperf lat's
  * rules of method with verb, no pingpong). 0, ENOMEM, or EBADMSG with
  * @why naming the key. */
-/* "round_sizes" (spec_rounds.c): check, encode (only when n > 0), decode
- * (absent: n = 0). 0 or EBADMSG with @why naming the key; ENOMEM. */
+/* "round_sizes" and "round_methods" (spec_rounds.c): check, encode (only
+ * when n > 0), decode (absent: n = 0). 0 or EBADMSG with @why naming the
+ * key; ENOMEM. */
 int rperf_spec_rounds_check(const struct rperf_gen_spec *s, char *why,
 			    size_t wl);
 int rperf_spec_rounds_encode(const struct rperf_gen_spec *s, json_t *o);
@@ -289,6 +298,12 @@ int rperf_spec_rounds_decode(const json_t *o, struct rperf_gen_spec *s,
 			     char *why, size_t wl);
 /* The size of round @k of @s: its round_sizes entry, else its size. */
 uint64_t rperf_spec_round_size(const struct rperf_gen_spec *s, uint32_t k);
+/* The method of round @k of @s: its round_methods entry, else its
+ * test.method. */
+int rperf_spec_round_method(const struct rperf_gen_spec *s, uint32_t k);
+/* Does any round of @s run @method (test.method or a round_methods
+ * entry)? What its QPs and buffers must be made for. */
+bool rperf_spec_any_method(const struct rperf_gen_spec *s, int method);
 int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o);
 int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);

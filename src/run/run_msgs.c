@@ -24,6 +24,15 @@ static bool has(const struct rperf_ctrl_welcome *w, const char *feature)
 		feature);
 }
 
+/* Does an instance of @j change its method between rounds? */
+static bool round_methods(const struct rperf_job *j)
+{
+	for (size_t i = 0; i < j->ninst; i++)
+		if (j->inst[i].round_methods.n)
+			return true;
+	return false;
+}
+
 static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		       const struct rperf_ctrl_msg *m)
 {
@@ -48,6 +57,13 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		run_fail(
 			c, a,
 			"the agent runs no rounds on the same QPs (an older rperf agent?): run the sweep without --same-qps");
+		return;
+	}
+	if (c->nrounds > 1 && round_methods(c->job) &&
+	    !has(&w, RPERF_PROTO_FEATURE_ROUND_METHODS)) {
+		run_fail(
+			c, a,
+			"the agent changes no method between rounds (an older rperf agent?): run the sweep over 'method' without --same-qps");
 		return;
 	}
 	for (size_t i = 0; i < c->job->ninst; i++) {

@@ -51,7 +51,8 @@ void run_bye_all(struct run_ctl *c)
 	}
 }
 
-/* @a and @b the same but for their size (JSON: every key on the wire). */
+/* @a and @b the same but for their size and an LSG's method (JSON: every
+ * key on the wire). */
 static bool same_but_size(const struct rperf_gen_spec *a,
 			  const struct rperf_gen_spec *b)
 {
@@ -61,6 +62,9 @@ static bool same_but_size(const struct rperf_gen_spec *a,
 
 	x.size = y.size = a->size > b->size ? a->size : b->size;
 	x.round_sizes.n = y.round_sizes.n = 0;
+	x.round_methods.n = y.round_methods.n = 0;
+	if (a->kind == RPERF_GEN_LSG)
+		y.test.method = x.test.method;
 	same = !rperf_gen_spec_encode(&x, &jx) &&
 	       !rperf_gen_spec_encode(&y, &jy) && json_equal(jx, jy) &&
 	       a->max_p50_ns == b->max_p50_ns &&
@@ -83,7 +87,8 @@ static bool same_host(const struct rperf_job_host *a,
 	       x->hugepages == y->hugepages;
 }
 
-/* Round @k's job against round 0's: only message sizes may differ. */
+/* Round @k's job against round 0's: only message sizes and LSG methods may
+ * differ. */
 static int check_one(const struct rperf_job *j0, const struct rperf_job *j,
 		     size_t k, char *err, size_t errlen)
 {
@@ -100,7 +105,7 @@ static int check_one(const struct rperf_job *j0, const struct rperf_job *j,
 		if (!same_but_size(&j->inst[i], &j0->inst[i])) {
 			snprintf(
 				err, errlen,
-				"--same-qps: point %zu changes '%s' in more than its message size: only 'size' may be swept on the same QPs",
+				"--same-qps: point %zu changes '%s' in more than its message size and method: only 'size' and an LSG's 'method' may be swept on the same QPs",
 				k + 1, j->inst[i].name);
 			return EINVAL;
 		}
@@ -108,7 +113,7 @@ static int check_one(const struct rperf_job *j0, const struct rperf_job *j,
 	if (!same) {
 		snprintf(
 			err, errlen,
-			"--same-qps: point %zu changes more than message sizes: only 'size' may be swept on the same QPs",
+			"--same-qps: point %zu changes more than message sizes and methods: only 'size' and an LSG's 'method' may be swept on the same QPs",
 			k + 1);
 		return EINVAL;
 	}
@@ -145,7 +150,8 @@ int rperf_run_rounds_check(const struct rperf_job *const *jobs, size_t n,
 }
 
 /* The plan of the rounds: round 0's job, each instance made for its
- * largest size, with every round's in round_sizes. */
+ * largest size, with every round's in round_sizes, and an LSG whose
+ * method changes with every round's in round_methods. */
 static int merge(const struct rperf_job *const *jobs, size_t n,
 		 struct rperf_job *m)
 {
@@ -164,6 +170,9 @@ static int merge(const struct rperf_job *const *jobs, size_t n,
 			s->round_sizes.v[k] = z;
 			if (z > s->size)
 				s->size = z;
+			s->round_methods.v[k] = jobs[k]->inst[i].test.method;
+			if (s->round_methods.v[k] != s->test.method)
+				s->round_methods.n = (uint32_t)n;
 		}
 	}
 	return 0;

@@ -6,9 +6,12 @@
 #      twice: exit 0, one controller connection per agent, 3 rounds each
 #      time (the agents log rounds 2 and 3 "on the same QPs"), the JSON's
 #      points in order with each point's sizes in its report, 2 repeats;
-#   2. refused (exit 2, a line naming the fix, no agent contacted):
-#      --same-qps without --sweep, a swept key that is not a size, a BSG
-#      that draws its sizes; --check prints the rounds.
+#   2. an LSG's method and size swept together (zipped: rperf, pingpong,
+#      postpoll at 8, 64, 1K B), as rperf lat's --method all: 3 rounds on
+#      one connection per agent, each point's method and size in the JSON;
+#   3. refused (exit 2, a line naming the fix, no agent contacted):
+#      --same-qps without --sweep, a swept key that is not a size or a
+#      method, a BSG that draws its sizes; --check prints the rounds.
 # The real run on Soft-RoCE: lab suite run-verbs (same_qps).
 set -uo pipefail
 rperf=${1:?usage: rounds-dry.sh RPERF}
@@ -45,6 +48,21 @@ rounds() {
 }
 t "3 sizes x 2 repeats as rounds on one connection per agent" rounds
 
+methods() {
+	local c0 c1 got
+	c0=$(cat "$work"/agent*.log | grep -c ': connected$')
+	run --sweep lsg.probe.method=rperf,pingpong,postpoll --sweep lsg.probe.size=8,64,1K \
+		--zip --same-qps --out_json_file "$work/m.json" > "$work/m.txt" 2>&1 ||
+		{ cat "$work/m.txt"; return 1; }
+	c1=$(cat "$work"/agent*.log | grep -c ': connected$')
+	got=$(jq -c '[.points[] | (.report.generators[] | select(.name == "probe") |
+		[.method, .size])]' "$work/m.json")
+	echo "     connections $((c1 - c0)); points $got"
+	[ $((c1 - c0)) = 3 ] &&
+		[ "$got" = '[["rperf",8],["pingpong",64],["postpoll",1024]]' ]
+}
+t "3 methods x sizes as rounds on one connection per agent" methods
+
 refused() { # refused PART ARGS...: exit 2, stderr has PART
 	local part=$1
 	shift
@@ -53,7 +71,7 @@ refused() { # refused PART ARGS...: exit 2, stderr has PART
 	[ "$rc" = 2 ] && grep -q -- "$part" "$work/e" || { echo "     exit $rc: $(cat "$work/e")"; return 1; }
 }
 t "--same-qps without --sweep" refused 'without --sweep' --same-qps
-t "--same-qps over a key that is not a size" refused "only 'size' may be swept" \
+t "--same-qps over a key that is not a size" refused "only 'size' and an LSG's 'method' may be swept" \
 	--same-qps --sweep global.duration=50ms,60ms
 t "--same-qps with sizes drawn" refused 'draws its sizes' \
 	--same-qps --sweep lsg.probe.size=8,64 --set 'bsg.load.size=4K:1,64K:1'

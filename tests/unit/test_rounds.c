@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Rounds on the same QPs (engine/proto.h, PLAN "rounds"): the codecs of a
- * spec's "round_sizes", a PLAN's "rounds" and a GO's "round" with their
- * refusals, both ends' state machines, and the agent (agent_fixture.h's
+ * spec's "round_sizes" and "round_methods", a PLAN's "rounds" and a GO's
+ * "round" with their refusals, both ends' state machines, and the agent (agent_fixture.h's
  * engine) running two rounds on one connection, refusing a GO of the wrong
  * round and a next round before the first.
  */
@@ -78,6 +78,90 @@ static void test_spec_codec(void **state)
 	assert_int_equal(rperf_spec_rounds_check(&s, why, sizeof(why)),
 			 EBADMSG);
 	assert_non_null(strstr(why, "sizes"));
+}
+
+/* "round_methods": an LSG's method per round, each by the rules of method
+ * with verb; round 0's is the spec's method; a PLAN checks the count. */
+static void test_methods_codec(void **state)
+{
+	struct rperf_gen_spec s, t;
+	struct rperf_proto_plan p = { .experiment = "job",
+				      .host = "h1",
+				      .device = { "", 1, -1, -1, -1, -1 },
+				      .sources = &s,
+				      .nsources = 1,
+				      .rounds = 3 },
+				q;
+	struct rperf_ctrl_msg m;
+	char why[256] = "";
+	json_t *o = NULL, *a;
+
+	(void)state;
+	lsg(&s, 1024);
+	s.round_methods =
+		(struct rperf_round_methods){ .v = { RPERF_METHOD_RPERF,
+						     RPERF_METHOD_PINGPONG,
+						     RPERF_METHOD_POSTPOLL },
+					      .n = 3 };
+	assert_int_equal(rperf_gen_spec_encode(&s, &o), 0);
+	a = json_object_get(o, "round_methods");
+	assert_string_equal(json_string_value(json_array_get(a, 1)),
+			    "pingpong");
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.round_methods.n, 3);
+	assert_int_equal(rperf_spec_round_method(&t, 2), RPERF_METHOD_POSTPOLL);
+	assert_true(rperf_spec_any_method(&t, RPERF_METHOD_PINGPONG));
+	t.round_methods.n = 0;
+	assert_false(rperf_spec_any_method(&t, RPERF_METHOD_PINGPONG));
+	assert_int_equal(rperf_spec_round_method(&t, 2), RPERF_METHOD_RPERF);
+	/* not a method name, "all", not a string, round 0 not the method */
+	json_array_set_new(a, 1, json_string("ping"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "'round_methods' entry 1"));
+	json_array_set_new(a, 1, json_string("all"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	json_array_set_new(a, 1, json_integer(1));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	json_array_set_new(a, 1, json_string("pingpong"));
+	json_array_set_new(a, 0, json_string("postpoll"));
+	assert_int_equal(rperf_gen_spec_decode(o, &t, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "entry 0 is not the spec's 'method'"));
+	json_decref(o);
+	o = NULL;
+	/* a round's method against the verb (pingpong answers no READ), a
+	 * BSG with methods */
+	s.verb = RPERF_VERB_READ;
+	s.test.method = RPERF_METHOD_POSTPOLL;
+	s.round_methods.v[0] = RPERF_METHOD_POSTPOLL;
+	assert_int_equal(rperf_spec_rounds_check(&s, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "'round_methods' entry 1: 'method' "
+				    "pingpong with verb read"));
+	s.verb = RPERF_VERB_SEND;
+	s.test.method = RPERF_METHOD_RPERF;
+	s.round_methods.v[0] = RPERF_METHOD_RPERF;
+	assert_int_equal(rperf_spec_rounds_check(&s, why, sizeof(why)), 0);
+	s.kind = RPERF_GEN_BSG;
+	assert_int_equal(rperf_spec_rounds_check(&s, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "with a BSG"));
+	s.kind = RPERF_GEN_LSG;
+	/* a PLAN: as many methods as rounds */
+	assert_int_equal(rperf_proto_plan_encode(&p, &o), 0);
+	m = msg_of(RPERF_CTRL_PLAN, o);
+	assert_int_equal(rperf_proto_plan_decode(&m, &q, why, sizeof(why)), 0);
+	assert_int_equal(q.sources[0].round_methods.v[1],
+			 RPERF_METHOD_PINGPONG);
+	rperf_proto_plan_fini(&q);
+	json_object_set_new(o, "rounds", json_integer(2));
+	assert_int_equal(rperf_proto_plan_decode(&m, &q, why, sizeof(why)),
+			 EBADMSG);
+	assert_non_null(strstr(why, "'round_methods' has 3 entries for 2"));
+	json_decref(o);
 }
 
 static void test_plan_and_go(void **state)
@@ -265,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spec_codec),
+		cmocka_unit_test(test_methods_codec),
 		cmocka_unit_test(test_plan_and_go),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_agent_rounds),

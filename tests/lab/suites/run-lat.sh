@@ -42,7 +42,13 @@
 #  - breakdown = 1 (rperf lat's --breakdown): each post timed, counted
 #    once per sample, below its completion; pingpong has no loopback post;
 #  - --hist FILE (rperf lat's --hist): the LSG's CDF rows hold every sample
-#    and agree with the JSON's p50 and max.
+#    and agree with the JSON's p50 and max;
+#  - --sweep lsg.NAME.method=rperf,pingpong,postpoll --same-qps (rperf
+#    lat's --method all on one set of QPs): 3 rounds of 500 samples on one
+#    controller connection per agent, each point's method in the JSON;
+#    h1's sink answers (SEND Only 0x04 leaving h1) in the pingpong round
+#    only: at least its samples + warm-up, fewer than that plus the rperf
+#    round's.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -397,6 +403,34 @@ check "atomic_op = cmp_and_swap: COMPARE_SWAPs on the wire"         verb_cas
 check "inline = 64: SENDs posted inline, each on the wire"          send_inline
 check "method = pingpong: h1's agent echoes every SEND"           pingpong
 check "pingpong with verb = write: h1's agent WRITEs every one back" pingpong_write
+# --method all's way: the method changes per round on the same QPs; only
+# the pingpong round's SENDs are answered by h1's sink
+method_rounds() {
+	local caps pkts c0 c1 got n=() k
+	job mr 10s $'iters = 500\n'
+	c0=$(cat /tmp/agent-h1.log /tmp/agent-h2.log | grep -c ': connected$')
+	lab_capture_start h1 "src host 10.77.0.1 and udp dst port 4791 and udp[8] = 0x04" || return 1
+	timeout "$T" rperf run --key-file "$LAB_KEY" --out_json_file "$OUT/mr.json" \
+		--sweep lsg.mr.method=rperf,pingpong,postpoll --same-qps \
+		"$OUT/mr.ini" > /tmp/mr.out 2> /tmp/mr.err
+	RC=$?
+	caps=$(lab_capture_stop)
+	sed 's/^/  [out] /' /tmp/mr.out | grep -E 'sweep|^  \[out\] mr ' | head -n 12
+	sed 's/^/  [err] /' /tmp/mr.err
+	pkts=$(echo "$caps" | awk '{ s += $1 } END { print s + 0 }')
+	c1=$(cat /tmp/agent-h1.log /tmp/agent-h2.log | grep -c ': connected$')
+	got=$(jq -c '[.points[] | .status, (.report.generators[0] | .method, .samples)]' "$OUT/mr.json" 2> /dev/null)
+	for k in 0 1 2; do
+		n[k]=$(jq -r --argjson k "$k" '.points[$k].report.generators[0] | .samples + .warmup' "$OUT/mr.json" 2> /dev/null)
+	done
+	lab_result "method_rounds status=$RC controllers=$((c1 - c0)) points=$got samples+warmup='${n[*]}' answers_from_h1=$pkts"
+	echo "EXPECT status 0; 2 controller connections; points ok with rperf, pingpong, postpoll and 500 samples each; SENDs from h1 >= the pingpong round's samples + warm-up (${n[1]}) and < that + the rperf round's (${n[0]})"
+	echo "GOT status $RC; $((c1 - c0)) connections; $got; $pkts SENDs from h1"
+	[ "$RC" = 0 ] && [ $((c1 - c0)) = 2 ] &&
+		[ "$got" = '["ok","rperf",500,"ok","pingpong",500,"ok","postpoll",500]' ] &&
+		[ "$pkts" -ge "${n[1]}" ] && [ "$pkts" -lt $((n[1] + n[0])) ]
+}
+
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
@@ -405,5 +439,6 @@ check "max_p50/max_p999: 1 ns crossed (exit 1), 1 s within (exit 0)" limits
 check "breakdown = 1: every post timed, before its completion"      breakdown
 check "--hist: the LSG's RTT CDF as CSV, every sample in it"      hist_csv
 check "--raw: 20000 samples in 3 SAMPLES frames, every one in the CSV" raw_csv
+check "method swept on the same QPs: rperf, pingpong, postpoll rounds" method_rounds
 lab_agents_stop
 lab_summary
