@@ -19,6 +19,7 @@
 
 #include "agent/agent.h"
 #include "cli/cli.h"
+#include "cli/cli_agents.h"
 #include "cli/cli_auth.h"
 #include "cli/commands.h"
 #include "engine/proto.h"
@@ -59,34 +60,6 @@ static int agent_clock(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-/* The PLAN limits: the lat/bw servers' defaults (rperf_limits_of) for
- * memory and QPs, 1024 instances, 1 h. */
-static void agent_limits(const struct rperf_cli_config *cfg,
-			 struct rperf_plan_limits *out)
-{
-	struct rperf_limits l;
-	char mem[32], line[200];
-
-	rperf_limits_of(cfg, &l);
-	out->max_memory = l.max_memory;
-	out->max_qps = l.max_qps;
-	out->max_instances = cfg->max_instances ? cfg->max_instances :
-						  RPERF_PROTO_MAX_INSTANCES;
-	out->max_duration_ns = cfg->max_duration_ns ?
-				       cfg->max_duration_ns :
-				       RPERF_ENGINE_MAX_DURATION_NS;
-	out->stall_ns = l.stall_ns;
-	rperf_limits_bytes(out->max_memory, mem, sizeof(mem));
-	snprintf(
-		line, sizeof(line),
-		"limits per PLAN: --max-memory %s, --max-qps %llu, --max-instances %llu, --max-duration %.0f s, --stall-limit %.1f s",
-		mem, (unsigned long long)out->max_qps,
-		(unsigned long long)out->max_instances,
-		(double)out->max_duration_ns / 1e9,
-		(double)out->stall_ns / 1e9);
-	log_line(NULL, line);
-}
-
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop)
 {
@@ -119,7 +92,8 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		log_line(
 			NULL,
 			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted; its plans are held to this agent's limits and its endpoints to the plan's host addresses, but those addresses are the controller's word");
-	agent_limits(cfg, &acfg.limits);
+	cli_agent_limits(cfg, &acfg.limits, err, sizeof(err));
+	log_line(NULL, err);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	acfg.local.port = (int)cfg->ib_port;
 	acfg.local.gid_index = (int)cfg->gid_index;

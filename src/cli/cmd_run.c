@@ -88,6 +88,7 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 	o->heartbeat_ns = c->cfg->heartbeat_ns;
 	o->timeout_ns = c->cfg->run_timeout_ns;
 	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
+	o->local = cli_local_boot(c->local); /* control = local */
 	o->raw = c->cfg->raw_file != NULL; /* every sample comes back */
 	if (c->cfg->live) { /* the rows on stdout, before the report */
 		o->on_live = rperf_run_live_text;
@@ -268,6 +269,24 @@ free_job:
 	return status;
 }
 
+/* The agents of the job's hosts with control = local, before any run
+ * (every point of a sweep and every --every run dials the same ones). A
+ * job that does not load is said by the run that loads it next; with
+ * --mpi the launcher starts every agent. */
+static int start_local(struct run_cmd *c)
+{
+	struct rperf_job *job = NULL;
+	char err[512];
+	int status;
+
+	if (c->cfg->run_boot || c->cfg->mesh_cmd ||
+	    run_cmd_load(c, NULL, 0, &job, err, sizeof(err)))
+		return 0;
+	status = cli_local_start(c->cfg, job, &c->auth.auth, &c->local);
+	rperf_job_free(job);
+	return status;
+}
+
 int rperf_cmd_run(const struct rperf_cli_config *cfg,
 		  const volatile sig_atomic_t *stop)
 {
@@ -289,6 +308,8 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	if (rc) {
 		fprintf(stderr, "rperf run: %s\n", err[0] ? err : strerror(rc));
 		status = rc == ENOMEM ? RPERF_EXIT_INTERNAL : RPERF_EXIT_USAGE;
+	} else if ((status = start_local(c)) != 0) {
+		/* said */
 	} else if (cfg->same_qps && !cfg->sweeps.n) {
 		fprintf(stderr,
 			"rperf run: --same-qps without --sweep: no points to run on the same QPs; accepted: --sweep lsg.NAME.size=LIST --same-qps\n");
@@ -314,6 +335,7 @@ int rperf_cmd_run(const struct rperf_cli_config *cfg,
 	} else {
 		status = run_cmd_one(c, stop);
 	}
+	cli_local_stop(c->local);
 	cli_auth_clear(&c->auth);
 	free(c);
 	return status;

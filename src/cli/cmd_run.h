@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/cli_agents.h"
 #include "cli/cli_auth.h"
 #include "config/config.h"
 #include "engine/proto.h"
@@ -28,6 +29,8 @@ struct run_cmd {
 	/* --every: its stop flag; a run that flag aborted before GO (nothing
 	 * measured) leaves the --prom file as the last run wrote it */
 	const volatile sig_atomic_t *every_stop;
+	/* the agents of the job's hosts with control = local (NULL: none) */
+	struct cli_local *local;
 };
 
 /* The job edits of @c->cfg (--hosts-map, --set) into @c->edit. */

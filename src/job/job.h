@@ -5,7 +5,8 @@
  *   [global]   duration (10s), warmup (1s), timeout (10s: control plane),
  *              sink_completion (event)
  *   [host H]   control = ADDR[:PORT] (required; port 18521 unless given;
- *              IPv6 in brackets: [fe80::1%eth0]:18521), device (first
+ *              IPv6 in brackets: [fe80::1%eth0]:18521; "local": the
+ *              controller runs this host's agent itself), device (first
  *              active), port (1), gid_index (auto = -1), cpu (none = -1),
  *              cpu_node, mem_node (auto = -1: the NIC's node; defaults of
  *              every source from this host; cpu wins over cpu_node)
@@ -68,11 +69,15 @@
 #define RPERF_JOB_MAX_SWITCHES 16
 #define RPERF_JOB_CMD_LEN 1024 /* a switch's counters command, with NUL */
 #define RPERF_AGENT_DEFAULT_PORT 18521 /* lat/bw servers use 18520 */
+#define RPERF_JOB_CONTROL_LOCAL "local" /* control = local */
 
 struct rperf_job_host {
 	char name[RPERF_NAME_LEN];
 	char control[256]; /* agent address (host name or IP) */
 	uint16_t control_port; /* RPERF_AGENT_DEFAULT_PORT unless given */
+	/* control = local: the controller runs this host's agent in its own
+	 * process (rperf run on this host; control "local", port 0) */
+	bool local;
 	struct rperf_host_sel sel;
 	int line; /* where the section starts, for messages */
 };

@@ -15,7 +15,7 @@ static bool addr_char_ok(char c)
 	       c == ':' || c == '%';
 }
 
-/* control = ADDR[:PORT], IPv6 in brackets: [fe80::1%eth0]:18521 */
+/* control = ADDR[:PORT], IPv6 in brackets: [fe80::1%eth0]:18521, or local */
 int job_parse_control(struct rperf_job_host *h, const char *v, char *why,
 		      size_t whylen)
 {
@@ -23,6 +23,19 @@ int job_parse_control(struct rperf_job_host *h, const char *v, char *why,
 	size_t alen;
 	int64_t p;
 
+	h->local = !strcmp(v, RPERF_JOB_CONTROL_LOCAL);
+	if (h->local) { /* its agent: in the controller, on a port of its own */
+		snprintf(h->control, sizeof(h->control), "%s", v);
+		h->control_port = 0;
+		return 0;
+	}
+	if (!strncmp(v, RPERF_JOB_CONTROL_LOCAL ":", 6)) {
+		snprintf(
+			why, whylen,
+			"'%s': a local agent takes no port (the controller's agent listens on one the kernel picks); write control = local",
+			v);
+		return EINVAL;
+	}
 	if (*v == '[') {
 		close = strchr(v, ']');
 		if (!close || (close[1] && close[1] != ':'))

@@ -318,6 +318,11 @@ struct rperf_run_boot {
 
 struct rperf_run_opts {
 	const struct rperf_run_boot *boot; /* NULL: the job's addresses */
+	/* the agents this process runs for the job's hosts with control =
+	 * local (where each listens: the address of its RDMA device, which
+	 * its host's PLAN address must be; key NULL); a local host missing
+	 * here fails. Without @boot only. */
+	const struct rperf_run_boot *local;
 	/* the TLS channel's PSK or certificates (src/ctrl/ctrl_tls.h); none:
 	 * EACCES unless @insecure (the plain channel, knowingly) */
 	struct rperf_ctrl_auth auth;

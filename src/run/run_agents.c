@@ -34,12 +34,15 @@ int run_make_agents(struct run_ctl *c)
 	return 0;
 }
 
-/* Where @a's agent listens: the launcher's address, else the job's. */
+/* Where @a's agent listens: the launcher's address, else this process's
+ * agent of a local host, else the job's. */
 static int agent_addr(struct run_ctl *c, const struct run_agent *a,
 		      struct run_dial *d)
 {
 	const struct rperf_run_boot *b = c->opts->boot;
 
+	if (!b && a->host->local && !(b = c->opts->local))
+		return ENOENT;
 	d->addr = a->host->control;
 	d->port = a->host->control_port;
 	for (size_t i = 0; b && i < b->n; i++) {
@@ -63,8 +66,11 @@ int run_dial_agents(struct run_ctl *c)
 		return ENOMEM;
 	for (i = 0; i < c->nag; i++) {
 		if (agent_addr(c, &c->ag[i], &d[i]))
-			run_fail(c, &c->ag[i],
-				 "the launcher started no agent for this host");
+			run_fail(
+				c, &c->ag[i],
+				c->opts->boot ?
+					"the launcher started no agent for this host" :
+					"control = local, but this process runs no agent for it");
 		d[i].timeout_ns = c->timeout_ns;
 		d[i].stop = c->stop;
 		d[i].tls_ctx = c->tls;

@@ -216,8 +216,8 @@ int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen)
 	for (size_t i = 0; i < job->nhosts; i++) {
 		const struct rperf_job_host *a = &job->hosts[i];
 
-		if (!involved(job, a->name))
-			continue;
+		if (!involved(job, a->name) || a->local)
+			continue; /* each local host: an agent of its own */
 		for (size_t j = i + 1; j < job->nhosts; j++) {
 			const struct rperf_job_host *b = &job->hosts[j];
 

@@ -74,10 +74,13 @@ static void plan_hosts(FILE *f, const struct rperf_job *job)
 		size_t s, d;
 
 		rperf_run_host_roles(job, h, &s, &d);
-		snprintf(addr, sizeof(addr), "%s%s%s:%u",
-			 strchr(h->control, ':') ? "[" : "", h->control,
-			 strchr(h->control, ':') ? "]" : "",
-			 (unsigned)h->control_port);
+		if (h->local)
+			snprintf(addr, sizeof(addr), "local (in rperf run)");
+		else
+			snprintf(addr, sizeof(addr), "%s%s%s:%u",
+				 strchr(h->control, ':') ? "[" : "", h->control,
+				 strchr(h->control, ':') ? "]" : "",
+				 (unsigned)h->control_port);
 		if (s || d)
 			fprintf(f, "%-16s %-32s %8zu %6zu\n", h->name, addr, s,
 				d);

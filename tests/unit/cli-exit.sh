@@ -105,6 +105,14 @@ chmod 644 "$tmp/k.key"
 expect 2 1 run --key-file "$tmp/k.key" "$tmp/down.ini"
 grep -q "chmod 600" "$tmp/err" || bad "run --key-file 644: $(cat "$tmp/err")"
 # rperf run: bad job file (FILE:LINE) or output -> 2; agent not running -> 3
+# control = local without an RDMA device here: 2, the line names the host
+# (the Soft-RoCE lab runs it: lab suite run-lat, local_agent)
+printf '[global]\ntimeout = 300ms\n[host a]\ncontrol = local\n[host b]\ncontrol = 127.0.0.1:2\n[lsg l]\nfrom = a\nto = b\n' > "$tmp/local.ini"
+if [ ! -d /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	expect 2 1 run --insecure "$tmp/local.ini"
+	grep -q "^rperf run: \[host a\] control = local: no RDMA device found" "$tmp/err" ||
+		bad "run, control = local without a device: $(cat "$tmp/err")"
+fi
 expect 2 1 run --insecure "$tmp/none.ini"
 printf '[global]\nszie = 1\n' > "$tmp/bad.ini"
 expect 2 1 run --insecure "$tmp/bad.ini"

@@ -125,6 +125,7 @@ static void four_hosts(void **state)
 	assert_int_equal(h->sel.gid_index, 3);
 	assert_int_equal(h->sel.cpu, 4);
 	assert_int_equal(h->line, 8);
+	assert_false(h->local);
 	h = rperf_job_host(job, "h2");
 	assert_string_equal(h->control, "h2.lab");
 	assert_int_equal(h->control_port, RPERF_AGENT_DEFAULT_PORT);
@@ -180,6 +181,24 @@ static void four_hosts(void **state)
 		assert_int_equal(s->duration_ns, 5000000000ull);
 		assert_int_equal(s->sink_completion, RPERF_COMPLETION_POLL);
 	}
+	rperf_job_free(job);
+}
+
+/* control = local: the controller runs the host's agent (no port) */
+static void control_local(void **state)
+{
+	struct rperf_job *job = parse_ok("[host h1]\ncontrol = local\n"
+					 "[host h2]\ncontrol = localhost\n"
+					 "[lsg l]\nfrom = h1\nto = h2\n");
+	const struct rperf_job_host *h = rperf_job_host(job, "h1");
+
+	(void)state;
+	assert_true(h->local);
+	assert_string_equal(h->control, "local");
+	assert_int_equal(h->control_port, 0);
+	h = rperf_job_host(job, "h2"); /* a name that starts so: not local */
+	assert_false(h->local);
+	assert_int_equal(h->control_port, RPERF_AGENT_DEFAULT_PORT);
 	rperf_job_free(job);
 }
 
@@ -496,10 +515,11 @@ static void placement_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(four_hosts),  cmocka_unit_test(defaults),
-		cmocka_unit_test(global_last), cmocka_unit_test(count),
-		cmocka_unit_test(units),       cmocka_unit_test(wire_codec),
-		cmocka_unit_test(enum_values), cmocka_unit_test(placement_keys),
+		cmocka_unit_test(four_hosts),	  cmocka_unit_test(defaults),
+		cmocka_unit_test(control_local),  cmocka_unit_test(global_last),
+		cmocka_unit_test(count),	  cmocka_unit_test(units),
+		cmocka_unit_test(wire_codec),	  cmocka_unit_test(enum_values),
+		cmocka_unit_test(placement_keys),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -129,6 +129,8 @@ static const struct bad_case cases[] = {
 	{ "[host h1]\ncontrol = a:70000\n", "t.ini:2: [host h1] control:" },
 	{ "[host h1]\ncontrol = :5\n", "t.ini:2: [host h1] control:" },
 	{ "[host h1]\ncontrol = a b\n", "t.ini:2: [host h1] control:" },
+	{ "[host h1]\ncontrol = local:18521\n",
+	  "t.ini:2: [host h1] control: 'local:18521': a local agent takes no port" },
 	{ "[host h1]\ndevice = mlx5_0\n",
 	  "t.ini:1: [host h1]: no 'control' key; add control = ADDR[:PORT]" },
 	/* references */

@@ -295,6 +295,14 @@ static void same_agent(void **state)
 	assert_int_equal(rperf_run_check_job(job, err, sizeof(err)), EINVAL);
 	assert_non_null(strstr(err, "[host h2]"));
 	assert_non_null(strstr(err, "[host h1]"));
+	/* control = local: each local host gets an agent of its own */
+	for (int i = 0; i < 2; i++) {
+		snprintf(job->hosts[i].control, sizeof(job->hosts[i].control),
+			 "local");
+		job->hosts[i].control_port = 0;
+		job->hosts[i].local = true;
+	}
+	assert_int_equal(rperf_run_check_job(job, err, sizeof(err)), 0);
 	fx_job_free(job);
 }
 

@@ -48,7 +48,12 @@
 #    controller connection per agent, each point's method in the JSON;
 #    h1's sink answers (SEND Only 0x04 leaving h1) in the pingpong round
 #    only: at least its samples + warm-up, fewer than that plus the rperf
-#    round's.
+#    round's;
+#  - [host h2] control = local: rperf run runs h2's agent itself (on
+#    10.77.0.2, rxe_h2's address, a port of its own): an LSG of 500
+#    samples to h1 and a BSG from h1 into its sink, every message
+#    received; h1's agent took the controller, h2's `rperf agent` did not,
+#    the local agent's lines are on rperf run's stderr.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -431,6 +436,27 @@ method_rounds() {
 		[ "$pkts" -ge "${n[1]}" ] && [ "$pkts" -lt $((n[1] + n[0])) ]
 }
 
+# control = local: no `rperf agent` needed on the controller's host
+local_agent() {
+	local a1 a2 c1 c2 lines bm br
+	job la 2s $'iters = 500\n'
+	sed -i '/^\[host h2\]/,/^\[/ s/^control = .*/control = local/' "$OUT/la.ini"
+	printf '[bsg lb]\nfrom = h1\nto = h2\nsize = 4K\nrate = 20M\nqp_timeout = 18\n' >> "$OUT/la.ini"
+	a1=$(grep -c ': connected$' /tmp/agent-h1.log)
+	a2=$(grep -c ': connected$' /tmp/agent-h2.log)
+	run_job la
+	c1=$(($(grep -c ': connected$' /tmp/agent-h1.log) - a1))
+	c2=$(($(grep -c ': connected$' /tmp/agent-h2.log) - a2))
+	lines=$(grep -c '^rperf run: local agent h2 [0-9:]*: controller 10\.77\.0\.2:[0-9]*: connected$' /tmp/la.err)
+	bm=$(jq -r '.generators[] | select(.name == "lb") | .messages' "$OUT/la.json" 2> /dev/null)
+	br=$(jq -r '.generators[] | select(.name == "lb") | .received_messages' "$OUT/la.json" 2> /dev/null)
+	lab_result "local_agent status=$RC lsg_samples=$(gen la samples) bsg_messages=$bm bsg_received=$br h1_agent_controllers=$c1 h2_agent_controllers=$c2 local_connected_lines=$lines"
+	echo "EXPECT status 0; 500 LSG samples; BSG messages > 0, all received; h1's agent 1 controller, h2's rperf agent 0; 1 'local agent h2 ... connected' line"
+	echo "GOT status $RC; $(gen la samples) samples; BSG $bm sent, $br received; controllers h1 $c1, h2 $c2; $lines local line(s)"
+	[ "$RC" = 0 ] && [ "$(gen la samples)" = 500 ] && [ "${bm:-0}" -gt 0 ] &&
+		[ "$br" = "$bm" ] && [ "$c1" = 1 ] && [ "$c2" = 0 ] && [ "$lines" = 1 ]
+}
+
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
@@ -440,5 +466,6 @@ check "breakdown = 1: every post timed, before its completion"      breakdown
 check "--hist: the LSG's RTT CDF as CSV, every sample in it"      hist_csv
 check "--raw: 20000 samples in 3 SAMPLES frames, every one in the CSV" raw_csv
 check "method swept on the same QPs: rperf, pingpong, postpoll rounds" method_rounds
+check "control = local: h2's agent runs inside rperf run"          local_agent
 lab_agents_stop
 lab_summary

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The agents a command runs in its own process: `rperf agent`'s PLAN
+ * limits, and the agents `rperf run` starts for the hosts of its job
+ * with control = local (cli_agents.c).
+ */
+#ifndef RPERF_CLI_AGENTS_H
+#define RPERF_CLI_AGENTS_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+#include "ctrl/ctrl_tls.h"
+#include "engine/engine.h"
+#include "job/job.h"
+#include "run/run.h"
+
+/* The PLAN limits of an agent: the lat/bw servers' defaults
+ * (rperf_limits_of) for memory and QPs unless --max-memory/--max-qps,
+ * 1024 instances, 1 h; @line says them ("limits per PLAN: ..."). */
+void cli_agent_limits(const struct rperf_cli_config *cfg,
+		      struct rperf_plan_limits *out, char *line, size_t len);
+
+struct cli_local;
+
+/*
+ * Start an agent in this process for every host of @job with control =
+ * local that has an instance end, each on its own thread: listening on
+ * the address of the host's RDMA device (RoCE: its GID's, the address the
+ * other agents check its endpoints against; InfiniBand: 127.0.0.1) on a
+ * port the kernel picks, authenticated by @auth (or plain with
+ * --insecure), with cli_agent_limits() and one clock calibrated for all
+ * (--clock); their lines go to stderr. *out NULL when there is none.
+ * 0, or an exit status (2 bad input, 3 the device or listening failed)
+ * with its line printed.
+ */
+int cli_local_start(const struct rperf_cli_config *cfg,
+		    const struct rperf_job *job,
+		    const struct rperf_ctrl_auth *auth, struct cli_local **out);
+/* Where they listen, for rperf_run_opts.local (NULL: none). */
+const struct rperf_run_boot *cli_local_boot(const struct cli_local *l);
+/* Stop and free them (an experiment still running is stopped). NULL-safe. */
+void cli_local_stop(struct cli_local *l);
+
+#endif
