@@ -112,6 +112,9 @@ struct rperf_agent_cfg {
 	 * (rperf_engine_plan_admit; 0 fields: no limit); a plan above them
 	 * gets ERROR "limits: ..." */
 	struct rperf_plan_limits limits;
+	/* one controller, then rperf_agent_run() returns 0 (--one-off): the
+	 * first admitted controller's experiment ended either way */
+	bool one_off;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

@@ -92,9 +92,12 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 		close(x->fd);
 	x->fd = -1;
 	a->served++;
-	agent_log(a, "controller %s: %s; %s, listening", x->peer, why,
+	agent_log(a, "controller %s: %s; %s, %s", x->peer, why,
 		  created ? "every QP, MR and thread freed" :
-			    "nothing was created");
+			    "nothing was created",
+		  a->cfg.one_off ? "exiting (--one-off)" : "listening");
+	if (a->cfg.one_off)
+		rperf_serve_quit(a->loop);
 }
 
 int agent_say(struct rperf_agent *a, enum rperf_ctrl_type t, const json_t *o)

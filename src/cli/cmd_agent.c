@@ -6,8 +6,9 @@
  * start). Listens on --bind/-p (default
  * RPERF_AGENT_DEFAULT_PORT) before anything slow, calibrates the clock
  * once (connections wait in the backlog meanwhile) and serves controllers
- * until SIGINT/SIGTERM/SIGHUP, printing one line per event to stderr. Exit 0 when
- * stopped by a signal, 2 for bad input (key file, --clock), 3 when it
+ * until SIGINT/SIGTERM/SIGHUP (--one-off: until its first controller's
+ * experiment ended), printing one line per event to stderr. Exit 0 when
+ * stopped by a signal or after that one controller, 2 for bad input (key file, --clock), 3 when it
  * cannot listen or its loop fails. -d, -x and --cpu fill in what a job's
  * [host] section leaves open (device, gid_index, cpu). --dry-run serves
  * the same protocol with the dry-run engine (src/agent/agent_dry.c).
@@ -73,6 +74,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
 		.max_conns = (unsigned int)cfg->max_conns,
 		.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL,
+		.one_off = cfg->one_off,
 	};
 	struct rperf_err e;
 	struct cli_auth auth;
@@ -130,7 +132,9 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	if (rc)
 		fprintf(stderr, "rperf agent: %s\n", err);
 	else
-		log_line(NULL, "stopped by a signal");
+		log_line(NULL, rperf_agent_served(a) && cfg->one_off ?
+				       "served one controller (--one-off)" :
+				       "stopped by a signal");
 	rperf_agent_destroy(a);
 	cli_auth_clear(&auth);
 	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;

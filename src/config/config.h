@@ -80,6 +80,7 @@ struct rperf_cli_config {
 	const char *bind;
 	uint64_t connect_timeout_ns;
 	bool persistent;
+	bool one_off; /* agent: one controller, then exit */
 	/* servers' event loop (src/serve): connections held before their
 	 * HELLO, and the time a HELLO may take */
 	uint64_t max_conns;

@@ -24,6 +24,12 @@ const struct rperf_opt rperf_opts_serve[] = {
 	  .dflt = "3s",
 	  .scope = RPERF_SCOPE_HOST,
 	  .help = "Server: how long a new connection may take to send its whole HELLO before it is closed (a bare number is seconds)." },
+	{ .name = "one-off",
+	  .type = RPERF_OT_FLAG,
+	  .cmds = A,
+	  .off = OFF(one_off),
+	  .scope = RPERF_SCOPE_HOST,
+	  .help = "Agent: serve one controller (its experiment ended either way), then exit 0, as iperf3 -1; an agent started for one run leaves nothing listening." },
 };
 
 const size_t rperf_nopts_serve =
