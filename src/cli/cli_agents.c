@@ -69,18 +69,25 @@ struct cli_local {
 	struct rperf_clock clk;
 };
 
-static void log_line(void *arg, const char *line)
+void cli_agent_say(const char *prefix, const char *line)
 {
-	const struct local_agent *la = arg;
 	time_t now = time(NULL);
 	struct tm tm;
 	char ts[16] = "";
 
 	if (localtime_r(&now, &tm))
 		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-	fprintf(stderr, "rperf run: local agent %s %s: %s\n", la->host, ts,
-		line);
+	fprintf(stderr, "%s %s: %s\n", prefix, ts, line);
 	fflush(stderr);
+}
+
+static void log_line(void *arg, const char *line)
+{
+	const struct local_agent *la = arg;
+	char prefix[RPERF_NAME_LEN + 32];
+
+	snprintf(prefix, sizeof(prefix), "rperf run: local agent %s", la->host);
+	cli_agent_say(prefix, line);
 }
 
 static void *agent_main(void *arg)

@@ -21,6 +21,9 @@
 void cli_agent_limits(const struct rperf_cli_config *cfg,
 		      struct rperf_plan_limits *out, char *line, size_t len);
 
+/* One line of an agent on stderr: "PREFIX HH:MM:SS: LINE", flushed. */
+void cli_agent_say(const char *prefix, const char *line);
+
 struct cli_local;
 
 /*

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent/agent.h"
 #include "cli/cli.h"
@@ -31,15 +30,8 @@
 
 static void log_line(void *arg, const char *line)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	char ts[16] = "";
-
 	(void)arg;
-	if (localtime_r(&now, &tm))
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-	fprintf(stderr, "rperf agent %s: %s\n", ts, line);
-	fflush(stderr);
+	cli_agent_say("rperf agent", line);
 }
 
 static int agent_clock(const struct rperf_cli_config *cfg,

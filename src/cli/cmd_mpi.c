@@ -15,11 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
 #include "cli/cli.h"
+#include "cli/cli_agents.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
 #include "job/job.h"
@@ -46,14 +46,10 @@ static size_t nranks(const struct mpi_cmd *c)
 static void log_line(void *arg, const char *line)
 {
 	const struct mpi_cmd *c = arg;
-	time_t now = time(NULL);
-	struct tm tm;
-	char ts[16] = "";
+	char prefix[sizeof(c->tag) + 16];
 
-	if (localtime_r(&now, &tm))
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-	fprintf(stderr, "rperf agent %s %s: %s\n", c->tag, ts, line);
-	fflush(stderr);
+	snprintf(prefix, sizeof(prefix), "rperf agent %s", c->tag);
+	cli_agent_say(prefix, line);
 }
 
 /* Rank 0: the job, the rank mapping, the key and the timeout; the exit

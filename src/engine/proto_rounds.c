@@ -5,26 +5,31 @@
 #include <errno.h>
 #include <stdio.h>
 
+/* A per-round list of @n entries (0: absent) for @rounds rounds. */
+static int count_check(const struct rperf_gen_spec *s, const char *key,
+		       uint32_t n, uint32_t rounds, char *why, size_t whylen)
+{
+	if (!n || n == rounds)
+		return 0;
+	snprintf(why, whylen, "instance %u: '%s' has %u entries for %u rounds",
+		 s->id, key, n, rounds);
+	return EBADMSG;
+}
+
 static int check_specs(const struct rperf_gen_spec *s, size_t n,
 		       uint32_t rounds, char *why, size_t whylen)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].round_sizes.n && s[i].round_sizes.n != rounds) {
-			snprintf(
-				why, whylen,
-				"instance %u: 'round_sizes' has %u entries for %u rounds",
-				s[i].id, s[i].round_sizes.n, rounds);
-			return EBADMSG;
-		}
-		if (s[i].round_methods.n && s[i].round_methods.n != rounds) {
-			snprintf(
-				why, whylen,
-				"instance %u: 'round_methods' has %u entries for %u rounds",
-				s[i].id, s[i].round_methods.n, rounds);
-			return EBADMSG;
-		}
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = count_check(&s[i], "round_sizes", s[i].round_sizes.n,
+				 rounds, why, whylen);
+		if (!rc)
+			rc = count_check(&s[i], "round_methods",
+					 s[i].round_methods.n, rounds, why,
+					 whylen);
 	}
-	return 0;
+	return rc;
 }
 
 int rperf_proto_plan_rounds_encode(const struct rperf_proto_plan *p, json_t *o)
