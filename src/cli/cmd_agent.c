@@ -75,6 +75,11 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	char err[512];
 	int rc;
 
+	if (cfg->one_off && cfg->persistent) {
+		fprintf(stderr,
+			"rperf agent: --one-off with --persistent: an agent serves one controller after another unless --one-off; give one of them\n");
+		return RPERF_EXIT_USAGE;
+	}
 	rc = cli_auth_load(cfg, true, false, &auth, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf agent: %s\n", err);

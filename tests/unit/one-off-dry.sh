@@ -5,7 +5,8 @@
 #      themselves, saying so, and nothing listens on their ports;
 #   2. a one-off agent whose controller is refused (a job the agent's
 #      limits refuse: its experiment ended) exits 0 as well, the run exits
-#      3 naming the refusal.
+#      3 naming the refusal;
+#   3. --one-off with --persistent is refused (exit 2, one line).
 # Without --one-off an agent serves one controller after another (every
 # other dry test).
 set -uo pipefail
@@ -58,4 +59,14 @@ refused() {
 		{ echo "     run exit $rc"; cat "$work/r.txt"; return 1; }
 }
 t "a one-off agent whose plan was refused exits 0 too" refused
+
+contradiction() {
+	"$rperf" agent --dry-run --one-off --persistent --key-file "$work/key" \
+		-p $((base + 9)) > "$work/c.txt" 2>&1
+	local rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l < "$work/c.txt")" = 1 ] &&
+		grep -q -- '--one-off with --persistent' "$work/c.txt" ||
+		{ echo "     exit $rc: $(cat "$work/c.txt")"; return 1; }
+}
+t "--one-off with --persistent: refused (exit 2, one line)" contradiction
 exit $fail
