@@ -33,7 +33,8 @@ struct cli_local;
  * other agents check its endpoints against; InfiniBand: 127.0.0.1) on a
  * port the kernel picks, authenticated by @auth (or plain with
  * --insecure), with cli_agent_limits() and one clock calibrated for all
- * (--clock); their lines go to stderr. *out NULL when there is none.
+ * (--clock); their lines go to stderr. With --dry-run they run the
+ * dry-run engine on 127.0.0.1. *out NULL when there is none.
  * 0, or an exit status (2 bad input, 3 the device or listening failed)
  * with its line printed.
  */

@@ -344,12 +344,7 @@ int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
 
 	if (cfg->run_check) /* nothing to launch: the plan only */
 		return rperf_cmd_run(cfg, stop);
-	if (!cfg->mpi && cfg->dry_run) {
-		fprintf(stderr,
-			"rperf run: --dry-run needs --mpi (it makes the launched agents dry); otherwise start `rperf agent --dry-run` on every host\n");
-		return RPERF_EXIT_USAGE;
-	}
-	if (!cfg->mpi)
+	if (!cfg->mpi) /* --dry-run: the local agents' (cmd_run.c) */
 		return rperf_cmd_run(cfg, stop);
 	if (cfg->sweeps.n || cfg->repeat > 1) {
 		fprintf(stderr,

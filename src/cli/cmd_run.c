@@ -270,9 +270,10 @@ free_job:
 }
 
 /* The agents of the job's hosts with control = local, before any run
- * (every point of a sweep and every --every run dials the same ones). A
- * job that does not load is said by the run that loads it next; with
- * --mpi the launcher starts every agent. */
+ * (every point of a sweep and every --every run dials the same ones;
+ * --dry-run makes them dry, and needs one). A job that does not load is
+ * said by the run that loads it next; with --mpi the launcher starts
+ * every agent. */
 static int start_local(struct run_cmd *c)
 {
 	struct rperf_job *job = NULL;
@@ -284,6 +285,11 @@ static int start_local(struct run_cmd *c)
 		return 0;
 	status = cli_local_start(c->cfg, job, &c->auth.auth, &c->local);
 	rperf_job_free(job);
+	if (!status && c->cfg->dry_run && !c->local) {
+		fprintf(stderr,
+			"rperf run: --dry-run: this job has no host with control = local, and without --mpi no agent runs here to make dry; start `rperf agent --dry-run` on every host instead\n");
+		status = RPERF_EXIT_USAGE;
+	}
 	return status;
 }
 

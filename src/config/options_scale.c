@@ -7,7 +7,7 @@ const struct rperf_opt rperf_opts_scale[] = {
 	  .type = RPERF_OT_FLAG,
 	  .cmds = A | R,
 	  .off = OFF(dry_run),
-	  .help = "agent: the whole protocol with no RDMA device, QP or traffic (control-plane tests; reports are marked dry run, every figure empty). run: with --mpi, the launched agents run dry." },
+	  .help = "agent: the whole protocol with no RDMA device, QP or traffic (control-plane tests; reports are marked dry run, every figure empty). run: the agents it starts run dry: with --mpi the launched ones, else those of the hosts with control = local." },
 	{ .name = "mpi",
 	  .type = RPERF_OT_FLAG,
 	  .cmds = R,
