@@ -53,7 +53,12 @@
 #    10.77.0.2, rxe_h2's address, a port of its own): an LSG of 500
 #    samples to h1 and a BSG from h1 into its sink, every message
 #    received; h1's agent took the controller, h2's `rperf agent` did not,
-#    the local agent's lines are on rperf run's stderr.
+#    the local agent's lines are on rperf run's stderr;
+#  - rperf lat's flow from these parts: h1 runs `rperf agent --insecure
+#    --one-off` (no key, as rperf lat's server), h2 is local to `rperf run
+#    --insecure`, --method all x 2 sizes as 6 rounds on one set of QPs:
+#    every point ok with its 300 samples, the one-off agent took one
+#    controller and exited 0 by itself.
 # The LSG busy-polls (tests/lab/README.md: only a latency client may);
 # its sink sleeps on events. Ends with "N passed, M failed".
 # shellcheck source=/dev/null
@@ -457,6 +462,44 @@ local_agent() {
 		[ "$br" = "$bm" ] && [ "$c1" = 1 ] && [ "$c2" = 0 ] && [ "$lines" = 1 ]
 }
 
+# rperf lat's flow from parts: a one-off agent without a key on h1, h2
+# local to the controller, methods x sizes as rounds on one set of QPs
+one_off_lat() {
+	local pid rc2 got want k conns
+	rperf agent --insecure --one-off --bind 10.77.0.1 -p 18600 > /tmp/oneoff.log 2>&1 &
+	pid=$!
+	_lab_wait_listen 18600 "$pid" || { echo "GOT no one-off agent listening: $(tr '\n' '|' < /tmp/oneoff.log)"; return 1; }
+	{
+		printf '[global]\nduration = 10s\nwarmup = 0.2s\n'
+		host_ini h1 10.77.0.1:18600 1
+		host_ini h2 local 2
+		printf '[lsg ol]\nfrom = h2\nto = h1\nqp_timeout = 18\niters = 300\n'
+	} > "$OUT/ol.ini"
+	timeout "$T" rperf run --insecure --out_json_file "$OUT/ol.json" \
+		--sweep lsg.ol.method=rperf,pingpong,postpoll --sweep lsg.ol.size=64,1024 \
+		--same-qps "$OUT/ol.ini" > /tmp/ol.out 2> /tmp/ol.err
+	RC=$?
+	for ((k = 0; k < 50; k++)); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2> /dev/null; then
+		rc2=running
+		kill "$pid"
+		wait "$pid"
+	else
+		wait "$pid"
+		rc2=$?
+	fi
+	sed 's/^/  [out] /' /tmp/ol.out | grep -E 'sweep|^  \[out\] ol ' | head -n 12
+	sed 's/^/  [agent] /' /tmp/oneoff.log | tail -n 4
+	got=$(jq -c '[.points[] | [.status, (.report.generators[0] | .method, .size, .samples)]] | sort' "$OUT/ol.json" 2> /dev/null)
+	want='[["ok","pingpong",64,300],["ok","pingpong",1024,300],["ok","postpoll",64,300],["ok","postpoll",1024,300],["ok","rperf",64,300],["ok","rperf",1024,300]]'
+	conns=$(grep -c ': connected$' /tmp/oneoff.log)
+	lab_result "one_off_lat status=$RC agent_exit=$rc2 agent_controllers=$conns points=$got"
+	echo "EXPECT status 0; 6 points ok, each method at 64 and 1024 B with 300 samples; the one-off agent: 1 controller, exit 0 by itself"
+	echo "GOT status $RC; $got; agent $conns controller(s), exit $rc2"
+	[ "$RC" = 0 ] && [ "$got" = "$want" ] && [ "$conns" = 1 ] && [ "$rc2" = 0 ] &&
+		grep -q 'served one controller (--one-off)' /tmp/oneoff.log
+}
+
 check "rdma_cm = 1: the wire QP connected through rdma_cm"          lsg_rdma_cm
 check "pacing: rate = 512k (64 B) and lat --rate 1000, 1 ms apart"  paced
 check "latency_gap = 2ms: 250 samples 2 ms apart"                 gap
@@ -467,5 +510,6 @@ check "--hist: the LSG's RTT CDF as CSV, every sample in it"      hist_csv
 check "--raw: 20000 samples in 3 SAMPLES frames, every one in the CSV" raw_csv
 check "method swept on the same QPs: rperf, pingpong, postpoll rounds" method_rounds
 check "control = local: h2's agent runs inside rperf run"          local_agent
+check "lat's flow: a one-off agent, a local host, methods x sizes"  one_off_lat
 lab_agents_stop
 lab_summary
