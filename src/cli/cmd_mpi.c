@@ -77,6 +77,15 @@ static int32_t make_plan(struct mpi_cmd *c)
 	if (!rc)
 		rc = rperf_job_load_edit(cfg->job, &rcmd.edit, &job, err,
 					 sizeof(err));
+	for (size_t i = 0; !rc && i < job->nhosts; i++) {
+		if (!job->hosts[i].local)
+			continue;
+		snprintf(
+			err, sizeof(err),
+			"%s:%d: [host %s] control = local with --mpi: the launcher starts every host's agent on its rank; give it the address its rank binds (control = ADDR)",
+			job->path, job->hosts[i].line, job->hosts[i].name);
+		rc = EINVAL;
+	}
 	if (!rc)
 		rc = rperf_mpi_plan_make(job, c->m.size, p, err, sizeof(err));
 	if (!rc && cfg->key_file)

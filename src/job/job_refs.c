@@ -29,7 +29,8 @@ int job_parse_control(struct rperf_job_host *h, const char *v, char *why,
 		h->control_port = 0;
 		return 0;
 	}
-	if (!strncmp(v, RPERF_JOB_CONTROL_LOCAL ":", 6)) {
+	if (!strncmp(v, RPERF_JOB_CONTROL_LOCAL ":",
+		     sizeof(RPERF_JOB_CONTROL_LOCAL ":") - 1)) {
 		snprintf(
 			why, whylen,
 			"'%s': a local agent takes no port (the controller's agent listens on one the kernel picks); write control = local",

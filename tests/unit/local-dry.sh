@@ -8,7 +8,9 @@
 #      stand-alone agent took one controller, the local one the other;
 #   3. a plain sweep of 2 points: the same local agents (started once)
 #      serve both points, 2 controllers each; with --same-qps, 1 each;
-#   4. --dry-run with no local host and no --mpi: exit 2, one line.
+#   4. --dry-run with no local host and no --mpi: exit 2, one line;
+#   5. control = local with --mpi (mpirun -n 3, when built with MPI):
+#      refused at once naming FILE:LINE, exit 2.
 # The real run on Soft-RoCE: lab suite run-lat (local_agent).
 set -uo pipefail
 rperf=${1:?usage: local-dry.sh RPERF}
@@ -70,4 +72,17 @@ refused() {
 		{ echo "     exit $rc: $(cat "$work/err")"; return 1; }
 }
 t "--dry-run without a local host or --mpi: refused" refused
+
+with_mpi() {
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 \
+		mpirun --oversubscribe -n 3 "$rperf" run --mpi --dry-run "$work/both.ini" \
+		> "$work/out" 2> "$work/err"
+	local rc=$?
+	grep -q 'built without MPI' "$work/err" && { echo "     (this rperf has no MPI: not checked)"; return 0; }
+	[ "$rc" != 0 ] && grep -q 'both.ini:4: \[host h1\] control = local with --mpi' "$work/err" ||
+		{ echo "     exit $rc: $(head -c 400 "$work/err")"; return 1; }
+}
+if command -v mpirun > /dev/null; then
+	t "control = local with --mpi: refused naming FILE:LINE" with_mpi
+fi
 exit $fail
