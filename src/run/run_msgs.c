@@ -24,6 +24,16 @@ static bool has(const struct rperf_ctrl_welcome *w, const char *feature)
 		feature);
 }
 
+/* Does @host run an LSG source of @j (its samples: --raw)? */
+static bool lsg_from(const struct rperf_job *j, const char *host)
+{
+	for (size_t i = 0; i < j->ninst; i++)
+		if (j->inst[i].kind == RPERF_GEN_LSG &&
+		    !strcmp(j->inst[i].from, host))
+			return true;
+	return false;
+}
+
 /* Does an instance of @j change its method between rounds? */
 static bool round_methods(const struct rperf_job *j)
 {
@@ -46,7 +56,7 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 	}
 	a->heartbeat = has(&w, RPERF_PROTO_FEATURE_HEARTBEAT);
 	a->clock_sync = has(&w, RPERF_PROTO_FEATURE_CLOCK_SYNC);
-	if (c->opts->raw && a->has_sources &&
+	if (c->opts->raw && lsg_from(c->job, a->host->name) &&
 	    !has(&w, RPERF_PROTO_FEATURE_SAMPLES)) {
 		run_fail(
 			c, a,

@@ -3,7 +3,7 @@
  * The controller of `rperf run` against hostile fake agents (issue 19): an
  * agent whose RoCE endpoints name a third party's GID is not relayed, a
  * REFUSE full of escape codes reaches the terminal cleaned, and --raw's
- * SAMPLES out of order or missing fail their agent.
+ * SAMPLES out of order or missing fail their agent (an LSG's only).
  */
 #include "fake_agent.h"
 
@@ -109,6 +109,15 @@ static void raw_samples(void **state)
 	assert_true(r->hosts[0].failed);
 	if (!strstr(r->hosts[0].why, "out of order"))
 		fail_msg("h1 failed for '%s'", r->hosts[0].why);
+	rperf_run_results_free(r);
+	/* only an LSG's agent must send samples: h2 (a BSG) and h3 (sinks)
+	 * without the feature are fine */
+	memset(f, 0, sizeof(f));
+	f[0].samples = true;
+	r = run(j, f, NULL, &secs);
+	assert_false(r->hosts[1].failed);
+	assert_false(r->hosts[2].failed);
+	assert_int_equal(r->inst[0].nraw, 3);
 	rperf_run_results_free(r);
 	memset(f, 0, sizeof(f)); /* h1 cannot send them: refused at WELCOME */
 	r = run(j, f, NULL, &secs);
