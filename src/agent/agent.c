@@ -138,6 +138,8 @@ int rperf_agent_create(const struct rperf_agent_cfg *cfg,
 	if (!a)
 		return ENOMEM;
 	a->cfg = *cfg;
+	if (cfg->what)
+		sc.what = cfg->what;
 	a->engine = cfg->engine ? cfg->engine : &rperf_agent_real_engine;
 	a->exp.fd = -1;
 	if (!rperf_ctrl_auth_none(&cfg->auth)) {

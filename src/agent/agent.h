@@ -115,6 +115,11 @@ struct rperf_agent_cfg {
 	/* one controller, then rperf_agent_run() returns 0 (--one-off): the
 	 * first admitted controller's experiment ended either way */
 	bool one_off;
+	/* the HELLO command it serves ("run": rperf run; "lat", "bw": the
+	 * two-host commands' controllers) and its name in the loop's
+	 * refusals ("rperf agent", "rperf lat server"); NULL: those two */
+	const char *command;
+	const char *what;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

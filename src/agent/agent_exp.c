@@ -136,6 +136,7 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
 					.max_size = RPERF_SPEC_MAX_SIZE,
 					.nfeatures = 3 };
+	const char *cmd = a->cfg.command ? a->cfg.command : "run";
 	struct rperf_ctrl_hello h;
 	json_t *o = NULL;
 	int rc;
@@ -144,9 +145,12 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_REFUSE, "malformed HELLO");
 		return EBADMSG;
 	}
-	if (strcmp(h.command, "run") != 0) {
-		fail(a, RPERF_CTRL_REFUSE,
-		     "this is rperf agent: it serves 'rperf run' only");
+	if (strcmp(h.command, cmd) != 0) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "this is %s: it serves 'rperf %s' only",
+			 a->cfg.what ? a->cfg.what : "rperf agent", cmd);
+		fail(a, RPERF_CTRL_REFUSE, why);
 		return EPROTO;
 	}
 	snprintf(w.features[0], sizeof(w.features[0]), "%s",

@@ -51,6 +51,35 @@ void cli_agent_limits(const struct rperf_cli_config *cfg,
 		(double)out->stall_ns / 1e9);
 }
 
+#define AGENT_TIMEOUT_MS 10000
+
+int cli_agent_cfg(const struct rperf_cli_config *cfg,
+		  struct rperf_agent_cfg *a, char *line, size_t len)
+{
+	*a = (struct rperf_agent_cfg){
+		.bind = cfg->bind,
+		.port = (uint16_t)cfg->tcp_port,
+		.timeout_ms = cfg->run_timeout_ns ?
+				      (int)(cfg->run_timeout_ns / 1000000ull) :
+				      AGENT_TIMEOUT_MS,
+		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
+		.max_conns = (unsigned int)cfg->max_conns,
+		.one_off = cfg->one_off,
+		.local = { .port = (int)cfg->ib_port,
+			   .gid_index = (int)cfg->gid_index,
+			   .cpu = (int)cfg->cpu },
+	};
+	if (cfg->ib_dev &&
+	    snprintf(a->local.device, sizeof(a->local.device), "%s",
+		     cfg->ib_dev) >= (int)sizeof(a->local.device)) {
+		snprintf(line, len, "-d/--ib-dev: '%s' is too long",
+			 cfg->ib_dev);
+		return EINVAL;
+	}
+	cli_agent_limits(cfg, &a->limits, line, len);
+	return 0;
+}
+
 struct local_agent {
 	struct rperf_agent *a;
 	const char *host; /* the job host's name (boot[i].name) */
@@ -67,6 +96,7 @@ struct cli_local {
 	struct rperf_run_boot boot;
 	size_t n;
 	struct rperf_clock clk;
+	struct cli_local_opts o;
 };
 
 void cli_agent_say(const char *prefix, const char *line)
@@ -139,9 +169,9 @@ static int start_one(const struct rperf_cli_config *cfg,
 	struct local_agent *la = &l->ag[l->n];
 	struct rperf_agent_cfg acfg = {
 		.auth = *auth,
-		.insecure = cfg->insecure,
-		.clk = &l->clk,
-		.log = log_line,
+		.insecure = cfg->insecure || l->o.insecure,
+		.clk = l->o.clk ? l->o.clk : &l->clk,
+		.log = l->o.quiet ? NULL : log_line,
 		.log_arg = la,
 	};
 	uint64_t t = cfg->run_timeout_ns ? cfg->run_timeout_ns :
@@ -159,7 +189,7 @@ static int start_one(const struct rperf_cli_config *cfg,
 		     0 :
 		     local_addr(h, b->addr, sizeof(b->addr), err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "rperf run: %s\n", err);
+		fprintf(stderr, "%s: %s\n", l->o.prefix, err);
 		return rc == ENODEV ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME;
 	}
 	acfg.bind = b->addr;
@@ -167,19 +197,21 @@ static int start_one(const struct rperf_cli_config *cfg,
 	cli_agent_limits(cfg, &acfg.limits, line, sizeof(line));
 	rc = rperf_agent_create(&acfg, &la->a, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "rperf run: [host %s] control = local: %s\n",
-			h->name, err);
+		fprintf(stderr, "%s: [host %s] control = local: %s\n",
+			l->o.prefix, h->name, err);
 		return RPERF_EXIT_RUNTIME;
 	}
 	b->port = rperf_agent_port(la->a);
 	l->n++;
 	if (pthread_create(&la->tid, NULL, agent_main, la)) {
 		fprintf(stderr,
-			"rperf run: [host %s] control = local: cannot start its thread\n",
-			h->name);
+			"%s: [host %s] control = local: cannot start its thread\n",
+			l->o.prefix, h->name);
 		return RPERF_EXIT_RUNTIME;
 	}
 	la->running = true;
+	if (l->o.quiet)
+		return 0;
 	log_line(la, line);
 	if (cfg->dry_run)
 		log_line(la, "DRY RUN: no RDMA device, no QP, no traffic");
@@ -217,7 +249,8 @@ static int clock_of(const struct rperf_cli_config *cfg, struct cli_local *l)
 
 int cli_local_start(const struct rperf_cli_config *cfg,
 		    const struct rperf_job *job,
-		    const struct rperf_ctrl_auth *auth, struct cli_local **out)
+		    const struct rperf_ctrl_auth *auth,
+		    const struct cli_local_opts *opts, struct cli_local **out)
 {
 	struct cli_local *l;
 	size_t n = 0;
@@ -238,7 +271,8 @@ int cli_local_start(const struct rperf_cli_config *cfg,
 		fprintf(stderr, "rperf run: out of memory\n");
 		return RPERF_EXIT_INTERNAL;
 	}
-	status = clock_of(cfg, l);
+	l->o = opts ? *opts : (struct cli_local_opts){ .prefix = "rperf run" };
+	status = l->o.clk ? 0 : clock_of(cfg, l);
 	for (size_t i = 0; !status && i < job->nhosts; i++)
 		if (job->hosts[i].local && involved(job, &job->hosts[i]))
 			status = start_one(cfg, job, auth, l, &job->hosts[i]);

@@ -7,6 +7,7 @@
 #ifndef RPERF_CLI_AGENTS_H
 #define RPERF_CLI_AGENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/config.h"
@@ -24,6 +25,13 @@ void cli_agent_limits(const struct rperf_cli_config *cfg,
 /* One line of an agent on stderr: "PREFIX HH:MM:SS: LINE", flushed. */
 void cli_agent_say(const char *prefix, const char *line);
 
+/* What rperf agent and the rperf lat / bw servers share of @cfg: where to
+ * listen, timeouts, --one-off, -d/-x/--cpu, the limits (their line in
+ * @line). 0 or EINVAL with @err (a -d too long). */
+struct rperf_agent_cfg;
+int cli_agent_cfg(const struct rperf_cli_config *cfg,
+		  struct rperf_agent_cfg *a, char *line, size_t len);
+
 struct cli_local;
 
 /*
@@ -38,9 +46,21 @@ struct cli_local;
  * 0, or an exit status (2 bad input, 3 the device or listening failed)
  * with its line printed.
  */
+/* rperf lat / bw HOST's local agent: its messages' prefix ("rperf"),
+ * quiet (its failures reach the controller anyway), the clock it stamps
+ * with (the report's). NULL: rperf run's ("rperf run", logged, its own
+ * clock). */
+struct cli_local_opts {
+	const char *prefix;
+	bool quiet;
+	bool insecure; /* its channel is the plain one, whatever @cfg says */
+	const struct rperf_clock *clk;
+};
+
 int cli_local_start(const struct rperf_cli_config *cfg,
 		    const struct rperf_job *job,
-		    const struct rperf_ctrl_auth *auth, struct cli_local **out);
+		    const struct rperf_ctrl_auth *auth,
+		    const struct cli_local_opts *opts, struct cli_local **out);
 /* Where they listen, for rperf_run_opts.local (NULL: none). */
 const struct rperf_run_boot *cli_local_boot(const struct cli_local *l);
 /* Stop and free them (an experiment still running is stopped). NULL-safe. */

@@ -26,8 +26,6 @@
 #include "engine/limits.h"
 #include "session/session_life.h"
 
-#define AGENT_TIMEOUT_MS 10000
-
 static void log_line(void *arg, const char *line)
 {
 	(void)arg;
@@ -56,23 +54,12 @@ static int agent_clock(const struct rperf_cli_config *cfg,
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop)
 {
-	struct rperf_agent_cfg acfg = {
-		.bind = cfg->bind,
-		.port = (uint16_t)cfg->tcp_port,
-		.timeout_ms = cfg->run_timeout_ns ?
-				      (int)(cfg->run_timeout_ns / 1000000ull) :
-				      AGENT_TIMEOUT_MS,
-		.log = log_line,
-		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
-		.max_conns = (unsigned int)cfg->max_conns,
-		.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL,
-		.one_off = cfg->one_off,
-	};
+	struct rperf_agent_cfg acfg;
 	struct rperf_err e;
 	struct cli_auth auth;
 	struct rperf_agent *a = NULL;
 	struct rperf_clock clk;
-	char err[512];
+	char err[512], lim[256];
 	int rc;
 
 	if (cfg->one_off && cfg->persistent) {
@@ -80,6 +67,12 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 			"rperf agent: --one-off with --persistent: an agent serves one controller after another unless --one-off; give one of them\n");
 		return RPERF_EXIT_USAGE;
 	}
+	if (cli_agent_cfg(cfg, &acfg, lim, sizeof(lim))) {
+		fprintf(stderr, "rperf agent: %s\n", lim);
+		return RPERF_EXIT_USAGE;
+	}
+	acfg.log = log_line;
+	acfg.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL;
 	rc = cli_auth_load(cfg, true, false, &auth, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rperf agent: %s\n", err);
@@ -91,19 +84,8 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		log_line(
 			NULL,
 			"INSECURE (--insecure): plain TCP, no authentication, no encryption; any controller that reaches this port is accepted; its plans are held to this agent's limits and its endpoints to the plan's host addresses, but those addresses are the controller's word");
-	cli_agent_limits(cfg, &acfg.limits, err, sizeof(err));
-	log_line(NULL, err);
+	log_line(NULL, lim);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
-	acfg.local.port = (int)cfg->ib_port;
-	acfg.local.gid_index = (int)cfg->gid_index;
-	acfg.local.cpu = (int)cfg->cpu;
-	if (cfg->ib_dev &&
-	    snprintf(acfg.local.device, sizeof(acfg.local.device), "%s",
-		     cfg->ib_dev) >= (int)sizeof(acfg.local.device)) {
-		fprintf(stderr, "rperf agent: -d/--ib-dev: '%s' is too long\n",
-			cfg->ib_dev);
-		return RPERF_EXIT_USAGE;
-	}
 	/* the agent's own -d is checked before it listens */
 	if (cfg->ib_dev && rperf_session_check_device(cfg, &e)) {
 		fprintf(stderr, "rperf agent: %s\n", e.msg);

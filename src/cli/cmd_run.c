@@ -283,7 +283,7 @@ static int start_local(struct run_cmd *c)
 	if (c->cfg->run_boot || c->cfg->mesh_cmd ||
 	    run_cmd_load(c, NULL, 0, &job, err, sizeof(err)))
 		return 0;
-	status = cli_local_start(c->cfg, job, &c->auth.auth, &c->local);
+	status = cli_local_start(c->cfg, job, &c->auth.auth, NULL, &c->local);
 	rperf_job_free(job);
 	if (!status && c->cfg->dry_run && !c->local) {
 		fprintf(stderr,

@@ -14,7 +14,11 @@
 #include "cli/config_kv.h"
 #include "cli/out_check.h"
 #include "cli/progress.h"
+#include "agent/agent.h"
+#include "cli/cli_agents.h"
 #include "lat/lat.h"
+#include "lat/lat_ctl.h"
+#include "session/session_ctrl.h"
 #include "session/session_life.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
@@ -129,6 +133,67 @@ static struct rperf_round_hook progress_on(struct progress_ctx *p,
 	return (struct rperf_round_hook){ .start = round_started, .arg = p };
 }
 
+/* The server's connection, in rperf lat's retry window, from our device's
+ * address (--bind: that one): 0, or the exit status said. */
+static int dial_server(const struct rperf_cli_config *cfg,
+		       volatile sig_atomic_t *stop, const struct cli_local *l,
+		       struct rperf_run_boot_host *h)
+{
+	const struct rperf_run_boot *b = cli_local_boot(l);
+	char why[512];
+	int rc;
+
+	snprintf(h->name, sizeof(h->name), "server");
+	rc = rperf_session_connect(cfg, cfg->bind ? cfg->bind : b->hosts[0].addr,
+				   stop, "lat", &h->fd, why, sizeof(why));
+	if (!rc)
+		return 0;
+	fprintf(stderr, "rperf: %s\n", why);
+	return rc == ENOENT ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME;
+}
+
+/* The measurement: the job, this host's agent, the server's connection,
+ * the rounds. 0 or the exit status said. */
+static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	const struct cli_local_opts lo = {
+		.prefix = "rperf", .quiet = true, .insecure = true,
+		.clk = &run->clk
+	};
+	struct rperf_run_boot_host server = { .fd = -1 };
+	const struct rperf_run_boot dialled = { .hosts = &server, .n = 1 };
+	struct rperf_ctrl_auth none = { 0 };
+	struct cli_local *local = NULL;
+	struct rperf_job *job = NULL;
+	char err[512];
+	int status;
+
+	if (rperf_lat_ctl_check(cfg, e))
+		return say_err(e);
+	if (rperf_lat_ctl_job(cfg, &job, err, sizeof(err))) {
+		fprintf(stderr, "rperf: %s\n", err);
+		return RPERF_EXIT_INTERNAL;
+	}
+	status = cli_local_start(cfg, job, &none, &lo, &local);
+	if (!status)
+		status = dial_server(cfg, run->stop, local, &server);
+	if (!status) {
+		struct rperf_run_opts o = {
+			.local = cli_local_boot(local),
+			.insecure = true,
+			.command = "lat",
+			.dialled = &dialled,
+			.raw = job->inst[0].raw,
+		};
+
+		rperf_lat_ctl_run(run, job, &o, e);
+	}
+	cli_local_stop(local);
+	rperf_job_free(job);
+	return status;
+}
+
 static int lat_client(const struct rperf_cli_config *cfg,
 		      volatile sig_atomic_t *stop)
 {
@@ -146,8 +211,12 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	run->out = stdout;
 	rc = rperf_lat_prepare(run, &e);
 	run->round = progress_on(&pg, cfg, true);
-	if (!rc)
-		rc = rperf_lat_client(run, &e);
+	if (!rc && (code = lat_measure(run, &e)) != 0) {
+		rperf_progress_end(&pg.line);
+		rperf_lat_run_free(run);
+		return code;
+	}
+	rc = rc ? rc : e.rc;
 	rperf_progress_end(&pg.line);
 	if (run->ts_note[0]) {
 		printf("rperf: note: %s: CPU completion stamps (--timestamps auto)\n",
@@ -166,12 +235,64 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	return code;
 }
 
+static void server_line(void *arg, const char *line)
+{
+	cli_agent_say(arg, line);
+}
+
+/* rperf lat's server: an agent that serves "lat" controllers, on the
+ * plain channel, one client unless --persistent. */
+static int serve_agent(const struct rperf_cli_config *cfg,
+		       volatile sig_atomic_t *stop, const char *name)
+{
+	char what[32], lim[256], err[512];
+	struct rperf_agent_cfg a;
+	struct rperf_agent *ag = NULL;
+	struct rperf_clock clk;
+	struct rperf_err e;
+	int rc;
+
+	snprintf(what, sizeof(what), "rperf %s server", name);
+	if (cli_agent_cfg(cfg, &a, lim, sizeof(lim))) {
+		fprintf(stderr, "rperf: %s\n", lim);
+		return RPERF_EXIT_USAGE;
+	}
+	if (rperf_session_check_device(cfg, &e))
+		return say_err(&e);
+	a.command = name;
+	a.what = what;
+	a.insecure = true;
+	a.one_off = !cfg->persistent;
+	a.log = server_line;
+	a.log_arg = what;
+	a.clk = &clk;
+	rc = rperf_agent_create(&a, &ag, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rperf: %s\n", err);
+		return RPERF_EXIT_RUNTIME;
+	}
+	if (rperf_clock_init(&clk, (enum rperf_clock_source)cfg->clock)) {
+		rperf_agent_destroy(ag);
+		fprintf(stderr, "rperf: --clock: %s is not available here (%s); accepted: auto or posix\n",
+			rperf_clock_source_name((enum rperf_clock_source)cfg->clock),
+			clk.reason);
+		return RPERF_EXIT_USAGE;
+	}
+	printf("%s: listening on port %u\n", what, rperf_agent_port(ag));
+	fflush(stdout);
+	rc = rperf_agent_run(ag, stop, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rperf: %s\n", err);
+	rperf_agent_destroy(ag);
+	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;
+}
+
 int rperf_cmd_lat(const struct rperf_cli_config *cfg,
 		  volatile sig_atomic_t *stop)
 {
 	if (cfg->host)
 		return lat_client(cfg, stop);
-	return serve(cfg, stop, "lat", &rperf_lat_server_ops);
+	return serve_agent(cfg, stop, "lat");
 }
 
 static int bw_client(const struct rperf_cli_config *cfg,

@@ -25,7 +25,7 @@
 #include "gen/size_dist.h"
 
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
-#define RPERF_SPEC_MAX_ROUNDS 64 /* rounds of one PLAN on its QPs */
+#define RPERF_SPEC_MAX_ROUNDS 256 /* rounds of one PLAN on its QPs */
 
 enum rperf_gen_kind {
 	RPERF_GEN_LSG = 1, /* "lsg": closed loop, RPerf RTT (Equation 1) */

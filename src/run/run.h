@@ -308,6 +308,7 @@ struct rperf_run_boot_host {
 	char name[RPERF_NAME_LEN]; /* the job's host */
 	char addr[256];
 	uint16_t port;
+	int fd; /* rperf_run_opts.dialled only: the connection */
 };
 struct rperf_run_boot {
 	const struct rperf_run_boot_host *hosts;
@@ -339,6 +340,13 @@ struct rperf_run_opts {
 			const struct rperf_live_row *row);
 	void (*on_live_skipped)(void *arg, const char *host, uint64_t n);
 	void *live_arg;
+	/* the HELLO's command for the agents of hosts not local: NULL "run";
+	 * "lat" / "bw": rperf lat/bw HOST's server (an agent serving them) */
+	const char *command;
+	/* hosts whose plain connection the caller made (rperf lat HOST: in
+	 * its own retry window, from its device's address): hosts[i].fd,
+	 * then the run's (it closes them); NULL: none */
+	const struct rperf_run_boot *dialled;
 	/* rperf run --raw: every LSG keeps every sample and its agent sends
 	 * them (agents without the "samples" feature fail) */
 	bool raw;

@@ -71,6 +71,12 @@ int run_dial_agents(struct run_ctl *c)
 				c->opts->boot ?
 					"the launcher started no agent for this host" :
 					"control = local, but this process runs no agent for it");
+		d[i].given = -1;
+		for (size_t k = 0; c->opts->dialled && k < c->opts->dialled->n;
+		     k++)
+			if (!strcmp(c->opts->dialled->hosts[k].name,
+				    c->ag[i].host->name))
+				d[i].given = c->opts->dialled->hosts[k].fd;
 		d[i].timeout_ns = c->timeout_ns;
 		d[i].stop = c->stop;
 		d[i].tls_ctx = c->tls;

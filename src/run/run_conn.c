@@ -37,6 +37,10 @@ static int got_header(struct run_conn *c)
 	uint8_t *p;
 	int rc = rperf_ctrl_hdr_parse(c->frame, &h);
 
+	if (rc == EBADMSG &&
+	    rperf_ctrl_perftest_peer(c->frame, c->got, c->perftest,
+				     sizeof(c->perftest)))
+		return EPROTONOSUPPORT;
 	if (rc)
 		return rc;
 	c->need = RPERF_CTRL_HDR_LEN + h.length;
@@ -109,6 +113,11 @@ static void *dial_thread(void *arg)
 	struct run_dial *d = arg;
 	uint64_t t0 = rperf_mono_ns(), left_ms;
 
+	if (d->given >= 0) { /* the caller's connection, plain */
+		d->fd = d->given;
+		d->rc = 0;
+		return NULL;
+	}
 	d->rc = rperf_ctrl_connect_ex(d->addr, d->port, NULL, d->timeout_ns,
 				      d->stop, &d->fd);
 	if (d->rc) {

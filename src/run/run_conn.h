@@ -23,6 +23,8 @@ struct run_conn {
 	uint8_t *frame; /* header + payload being assembled */
 	size_t need; /* bytes of the whole frame (header only: 12) */
 	size_t got;
+	/* a first frame that is not rperf's but perftest's: its words */
+	char perftest[128];
 };
 
 void run_conn_init(struct run_conn *c);
@@ -52,6 +54,7 @@ struct run_dial {
 	uint64_t timeout_ns;
 	const volatile sig_atomic_t *stop;
 	struct rperf_ctrl_tls_ctx *tls_ctx; /* NULL: plain (--insecure) */
+	int given; /* >= 0: connected by the caller already (no dial) */
 	int fd; /* out: -1 on failure */
 	struct rperf_ctrl_tls *tls; /* out: the authenticated session */
 	int rc; /* out */

@@ -190,6 +190,8 @@ static void read_agent(struct run_ctl *c, struct run_agent *a)
 				c, a, "%s",
 				rc == EPIPE || rc == ECONNRESET ?
 					"connection closed (agent died?)" :
+				rc == EPROTONOSUPPORT && a->conn.perftest[0] ?
+					a->conn.perftest :
 				rc == EBADMSG ?
 					"malformed message" :
 				rc == EPROTO ?
@@ -303,20 +305,27 @@ static bool all_closed(struct run_ctl *c)
 static void hello_all(struct run_ctl *c)
 {
 	struct rperf_ctrl_hello h = { .version = RPERF_CTRL_VERSION };
-	json_t *p = NULL;
+	json_t *p = NULL, *own = NULL;
 	int rc;
 
 	snprintf(h.command, sizeof(h.command), "run");
 	rc = rperf_ctrl_hello_encode(&h, &p);
+	if (!rc && c->opts->command) { /* rperf lat/bw's server */
+		snprintf(h.command, sizeof(h.command), "%s", c->opts->command);
+		rc = rperf_ctrl_hello_encode(&h, &own);
+	}
 	for (size_t i = 0; i < c->nag; i++) {
 		struct run_agent *a = &c->ag[i];
 
 		if (rc)
 			run_fail(c, a, "cannot build HELLO: %s", strerror(rc));
-		else if (live(a) && !run_send(c, a, RPERF_CTRL_HELLO, p))
+		else if (live(a) &&
+			 !run_send(c, a, RPERF_CTRL_HELLO,
+				   own && !a->host->local ? own : p))
 			a->ph = AG_WELCOME;
 	}
 	json_decref(p);
+	json_decref(own);
 }
 
 /* Setup failed or was interrupted: ERROR to every live agent. */

@@ -31,6 +31,7 @@ enum fake_mode {
 	FAKE_SILENT_AFTER_GO, /* as SIGSTOP: connected, says nothing */
 	FAKE_ESCAPES, /* REFUSE with escape codes, CR/LF in the reason */
 	FAKE_THIRD_PARTY, /* RoCE ENDPOINTS naming another host's GID */
+	FAKE_PERFTEST, /* answers HELLO as perftest's server: "6.21" */
 };
 
 /* What a hostile agent puts in a reason: clear the screen, retitle the
@@ -131,6 +132,12 @@ static inline int handshake(struct fake *f, int fd)
 	if (recv_type(f, fd, RPERF_CTRL_HELLO, &m))
 		return -1;
 	rperf_ctrl_msg_release(&m);
+	if (f->mode == FAKE_PERFTEST) { /* its 16-byte version field */
+		static const char ver[16] = "6.21";
+
+		(void)!write(fd, ver, sizeof(ver));
+		return 1;
+	}
 	if (f->mode == FAKE_ESCAPES) {
 		assert_int_equal(rperf_ctrl_reason_encode(EVIL_REASON, &p), 0);
 		send_msg(fd, RPERF_CTRL_REFUSE, p);

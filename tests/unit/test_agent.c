@@ -160,12 +160,63 @@ static void test_busy_deadline_eof(void **state)
 	rperf_agent_destroy(a);
 }
 
+/* An agent serving "lat" (rperf lat's server): a HELLO of another command
+ * is refused in its words, "lat" is welcomed; a header of another version
+ * names the server in the serve loop's refusal. */
+static void test_lat_server(void **state)
+{
+	struct rperf_agent_cfg c = { .bind = "127.0.0.1",
+				     .timeout_ms = 1000,
+				     .clk = &clk,
+				     .engine = &fake_engine,
+				     .log = on_log,
+				     .insecure = true,
+				     .command = "lat",
+				     .what = "rperf lat server" };
+	struct rperf_ctrl_hello h = { RPERF_CTRL_VERSION, "lat", 0, { { 0 } } };
+	const uint8_t v2[] = { 'R', 'P', 'F', 'R', 0, 2, 0, 1, 0, 0, 0, 2, '{', '}' };
+	char r[RPERF_CTRL_REASON_LEN], err[256];
+	struct rperf_agent *a = NULL;
+	struct rperf_ctrl_msg m;
+	json_t *o = NULL;
+	int fd;
+
+	(void)state;
+	memset(&fake, 0, sizeof(fake));
+	assert_int_equal(rperf_agent_create(&c, &a, err, sizeof(err)), 0);
+	client(NULL);
+	fd = dial(a);
+	ask(a, fd, RPERF_CTRL_HELLO, hello(), RPERF_CTRL_REFUSE, &m);
+	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
+	assert_string_equal(r, "this is rperf lat server: it serves 'rperf lat' only");
+	rperf_ctrl_msg_release(&m);
+	hang_up(fd);
+	step(a);
+	fd = dial(a);
+	assert_int_equal(rperf_ctrl_hello_encode(&h, &o), 0);
+	ask(a, fd, RPERF_CTRL_HELLO, o, RPERF_CTRL_WELCOME, &m);
+	rperf_ctrl_msg_release(&m);
+	hang_up(fd);
+	step(a);
+	fd = dial(a);
+	assert_int_equal(write(fd, v2, sizeof(v2)), (ssize_t)sizeof(v2));
+	step(a);
+	assert_int_equal(rx(fd, &m), 0);
+	assert_int_equal(m.type, RPERF_CTRL_REFUSE);
+	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
+	assert_non_null(strstr(r, "protocol version 2, this rperf lat server speaks 1"));
+	rperf_ctrl_msg_release(&m);
+	hang_up(fd);
+	rperf_agent_destroy(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_run),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_busy_deadline_eof),
+		cmocka_unit_test(test_lat_server),
 	};
 	int rc;
 

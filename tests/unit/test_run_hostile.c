@@ -129,9 +129,29 @@ static void raw_samples(void **state)
 	fx_job_free(j);
 }
 
+/* A perftest server on an agent's port: named, as rperf lat names it. */
+static void perftest_peer(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { { 0 } };
+	struct rperf_run_results *r;
+	double secs;
+
+	(void)state;
+	f[2].mode = FAKE_PERFTEST;
+	r = run(j, f, NULL, &secs);
+	assert_true(r->hosts[2].failed);
+	if (!strstr(r->hosts[2].why,
+		    "the peer speaks perftest's protocol (6.21), not rperf's"))
+		fail_msg("h3 failed for '%s'", r->hosts[2].why);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(perftest_peer),
 		cmocka_unit_test(third_party_endpoints),
 		cmocka_unit_test(escapes_stripped),
 		cmocka_unit_test(raw_samples),

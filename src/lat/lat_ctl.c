@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf lat HOST on the engine: the controller of an implicit two-host job
+ * ("client", whose agent runs in this process, and "server", the rperf lat
+ * server at HOST:PORT, an agent serving "lat"). Every (method, repeat,
+ * size) is one round on the same QPs; each round's results become one
+ * entry of run->res, which the lat report renders as before.
+ */
+#include "lat/lat_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/nic_ts.h"
+#include "session/session.h"
+#include "verbs/verbs.h"
+
+#define LAT_CTL_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
+/* -n or --run_infinitely: every round's window (an agent's default
+ * --max-duration is an hour for the whole plan) */
+#define LAT_CTL_WINDOW_NS (1800ull * 1000000000ull)
+
+static void host_sel(const struct rperf_cli_config *cfg,
+		     struct rperf_host_sel *s)
+{
+	*s = (struct rperf_host_sel){
+		.port = (int)cfg->ib_port,
+		.gid_index = (int)cfg->gid_index,
+		.cpu = (int)cfg->cpu,
+		.cpu_node = (int)cfg->cpu_node,
+		.mem_node = (int)cfg->mem_node,
+		.hugepages = cfg->hugepages,
+	};
+	if (cfg->ib_dev)
+		snprintf(s->device, sizeof(s->device), "%s", cfg->ib_dev);
+}
+
+/* The LSG of every round: rperf lat's options as a spec. */
+static void lsg_spec(const struct rperf_cli_config *cfg,
+		     struct rperf_gen_spec *s)
+{
+	rperf_session_spec(cfg, RPERF_GEN_LSG, s);
+	s->id = 0;
+	s->warmup_samples = cfg->warmup;
+	s->pair_order = cfg->pair_order;
+	s->timestamps = cfg->timestamps;
+	s->raw = cfg->raw_file || cfg->report_unsorted;
+	s->breakdown = cfg->breakdown;
+	s->latency_gap_ns = cfg->latency_gap_ns;
+	s->interval_ns = cfg->interval_ns;
+	s->schedule = cfg->schedule;
+	if (cfg->method == RPERF_METHOD_ALL)
+		s->test.method = rperf_lat_method_at(cfg, 0);
+	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
+						  the window only bounds it */
+		s->duration_ns = LAT_CTL_WINDOW_NS;
+}
+
+int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
+		      struct rperf_job **out, char *err, size_t errlen)
+{
+	struct rperf_job *job = calloc(1, sizeof(*job));
+
+	*out = NULL;
+	if (job)
+		job->inst = calloc(1, sizeof(*job->inst));
+	if (!job || !job->inst) {
+		free(job);
+		snprintf(err, errlen, "out of memory");
+		return ENOMEM;
+	}
+	snprintf(job->path, sizeof(job->path), "rperf lat");
+	job->duration_ns = cfg->duration_ns;
+	job->timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
+						LAT_CTL_TIMEOUT_NS;
+	job->sink_completion = cfg->events ? RPERF_COMPLETION_EVENT :
+					     RPERF_COMPLETION_POLL;
+	job->nhosts = 2;
+	snprintf(job->hosts[0].name, sizeof(job->hosts[0].name), "client");
+	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
+		 RPERF_JOB_CONTROL_LOCAL);
+	job->hosts[0].local = true;
+	host_sel(cfg, &job->hosts[0].sel);
+	snprintf(job->hosts[1].name, sizeof(job->hosts[1].name), "server");
+	snprintf(job->hosts[1].control, sizeof(job->hosts[1].control), "%s",
+		 cfg->host);
+	job->hosts[1].control_port = (uint16_t)cfg->tcp_port;
+	job->hosts[1].sel = (struct rperf_host_sel){ .port = 1,
+						     .gid_index = -1,
+						     .cpu = -1,
+						     .cpu_node = -1,
+						     .mem_node = -1 };
+	lsg_spec(cfg, &job->inst[0]);
+	job->ninst = 1;
+	*out = job;
+	return 0;
+}
+
+int rperf_lat_ctl_check(const struct rperf_cli_config *cfg,
+			struct rperf_err *e)
+{
+	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
+				     .ib_port = (int)cfg->ib_port,
+				     .gid_index = (int)cfg->gid_index,
+				     .ipv6 = cfg->ipv6 };
+	struct rperf_nic_stamps st;
+	struct rperf_dev *d = NULL;
+	char err[256] = "";
+	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
+
+	if (!rc)
+		rc = rperf_nic_stamps_choose(d, cfg->timestamps, "--timestamps",
+					     &st, err, sizeof(err));
+	rperf_dev_close(d);
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
+				     err[0] ? err : strerror(rc));
+	return 0;
+}
+
+/* Round i of the lat run: its job (a copy of @base at its size and method;
+ * jobs[i]->inst is its own). */
+static int round_job(const struct rperf_lat_run *run,
+		     const struct rperf_job *base, size_t i,
+		     struct rperf_job **out)
+{
+	struct rperf_job *j = malloc(sizeof(*j));
+
+	*out = NULL;
+	if (!j)
+		return ENOMEM;
+	*j = *base;
+	j->mesh = NULL;
+	j->inst = malloc(sizeof(*j->inst));
+	if (!j->inst) {
+		free(j);
+		return ENOMEM;
+	}
+	j->inst[0] = base->inst[0];
+	j->inst[0].size = rperf_lat_res_size(run, i);
+	j->inst[0].test.method = rperf_lat_res_method(run, i);
+	*out = j;
+	return 0;
+}
+
+static void jobs_free(struct rperf_job **jobs, size_t n)
+{
+	for (size_t i = 0; jobs && i < n; i++) {
+		if (jobs[i])
+			free(jobs[i]->inst);
+		free(jobs[i]);
+	}
+	free(jobs);
+}
+
+/* pingpong: perftest's figure, RTT/2, from the RTT histogram's buckets
+ * (each at its representative value: within the histogram's precision). */
+static int half_of(struct rperf_lsg_res *r)
+{
+	struct rperf_hist_iter it;
+	int rc = rperf_hist_create(rperf_hist_bits(r->rtt), &r->half);
+
+	if (rc)
+		return rc;
+	rperf_hist_iter_init(&it, r->rtt);
+	while (rperf_hist_next(&it))
+		rperf_hist_record_n(r->half, it.value / 2, it.count);
+	return 0;
+}
+
+/* Round @i's instance into run->res[i] (its histograms taken over). */
+static int take_round(struct rperf_lat_run *run, size_t i,
+		      struct rperf_run_inst *in)
+{
+	struct rperf_lsg_res *r = &run->res[i];
+
+	memset(r, 0, sizeof(*r));
+	r->rtt = in->rtt;
+	r->wire = in->wire;
+	r->loop = in->loop;
+	r->post_wire = in->post_wire;
+	r->post_loop = in->post_loop;
+	in->rtt = in->wire = in->loop = in->post_wire = in->post_loop = NULL;
+	r->raw = in->raw;
+	r->nraw = in->nraw;
+	r->raw_cap = in->raw_cap;
+	in->raw = NULL;
+	in->nraw = in->raw_cap = 0;
+	r->series = in->series;
+	memset(&in->series, 0, sizeof(in->series));
+	r->samples = in->samples;
+	r->warmup = in->warmup;
+	r->nonpositive = in->nonpositive;
+	r->precompleted = in->precompleted;
+	r->loop_precompleted = in->loop_precompleted;
+	r->seconds = in->seconds;
+	r->lag_bound_ns = in->sched.lag_bound_ns;
+	r->late = in->sched.late;
+	r->inflight_max = (unsigned int)in->sched.inflight_max;
+	if (in->error[0])
+		snprintf(r->error, sizeof(r->error), "%s", in->error);
+	run->cpu_pct[i] = in->seconds > 0 ?
+				  100.0 * in->cpu_seconds / in->seconds :
+				  0;
+	if (!r->rtt)
+		return rperf_lsg_res_init(r, rperf_lat_res_method(run, i),
+					  run->cfg->breakdown);
+	return rperf_lat_res_method(run, i) == RPERF_METHOD_PINGPONG ?
+		       half_of(r) :
+		       0;
+}
+
+/* Why the run failed, from the first failed host: the server's words. */
+static int failed(const struct rperf_run_results *r, struct rperf_err *e)
+{
+	for (size_t k = 0; k < r->job->nhosts; k++) {
+		size_t h = r->job->nhosts - 1 - k; /* the server's first */
+		const struct rperf_run_host *rh = &r->hosts[h];
+
+		if (!rh->failed)
+			continue;
+		return rperf_err_set(
+			e,
+			strstr(rh->why, "limits:") ? RPERF_ERRC_USAGE :
+						     RPERF_ERRC_RUNTIME,
+			EIO, "%s: %s",
+			h ? r->job->hosts[1].control : "this host", rh->why);
+	}
+	if (r->aborted)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, EIO, "%s",
+				     r->abort_why);
+	return 0;
+}
+
+int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
+		      const struct rperf_run_opts *opts, struct rperf_err *e)
+{
+	size_t n = run->cfg->nsizes * run->cfg->repeat *
+		   rperf_lat_nmethods(run->cfg);
+	struct rperf_run_results **res = calloc(n, sizeof(*res));
+	struct rperf_job **jobs = calloc(n, sizeof(*jobs));
+	char err[512] = "";
+	int rc = res && jobs ? 0 : ENOMEM;
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = round_job(run, job, i, &jobs[i]);
+	if (!rc)
+		rc = rperf_run_execute_rounds(
+			(const struct rperf_job *const *)jobs, n, opts,
+			run->stop, res, err, sizeof(err));
+	if (rc) {
+		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
+			      err[0] ? err : strerror(rc));
+		goto out;
+	}
+	for (size_t i = 0; i < n && res[i]; i++) {
+		struct rperf_run_inst *in = &res[i]->inst[0];
+
+		if (!in->have_source && in->status != RPERF_RUN_ST_ERROR)
+			break;
+		run->measured = true;
+		rc = take_round(run, i, in);
+		run->nres = i + 1;
+		if (rc)
+			break;
+		if (in->nic_ts) {
+			run->nic_ts = true;
+			run->nic_clock_hz = in->nic_clock.hz;
+		}
+		if (in->ts_note[0])
+			snprintf(run->ts_note, sizeof(run->ts_note), "%s",
+				 in->ts_note);
+	}
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!res[i] || rperf_run_results_nfailed(res[i]))
+			rc = res[i] ? failed(res[i], e) :
+				      rperf_err_set(e, RPERF_ERRC_RUNTIME,
+						    EINTR, "interrupted");
+	if (rc && run->measured) {
+		run->notes.partial = true;
+		snprintf(run->notes.error, sizeof(run->notes.error), "%s",
+			 e->msg);
+	}
+out:
+	for (size_t i = 0; res && i < n; i++)
+		rperf_run_results_free(res[i]);
+	free(res);
+	jobs_free(jobs, n);
+	return rc;
+}
