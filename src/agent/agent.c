@@ -187,6 +187,11 @@ uint16_t rperf_agent_port(const struct rperf_agent *a)
 	return a->port;
 }
 
+bool rperf_agent_last_done(const struct rperf_agent *a)
+{
+	return a->last_done;
+}
+
 uint64_t rperf_agent_served(const struct rperf_agent *a)
 {
 	return a->served;

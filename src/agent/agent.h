@@ -115,6 +115,10 @@ struct rperf_agent_cfg {
 	/* one controller, then rperf_agent_run() returns 0 (--one-off): the
 	 * first admitted controller's experiment ended either way */
 	bool one_off;
+	/* with one_off: only a controller whose plan created something ends
+	 * it (the rperf lat / bw servers: a client refused before that, at
+	 * HELLO or PLAN, leaves them listening for the next) */
+	bool one_off_created;
 	/* the HELLO command it serves ("run": rperf run; "lat", "bw": the
 	 * two-host commands' controllers) and its name in the loop's
 	 * refusals ("rperf agent", "rperf lat server"); NULL: those two */
@@ -155,6 +159,8 @@ int rperf_agent_step(struct rperf_agent *a, int wait_ms, char *err,
 		     size_t errlen);
 /* Experiments served so far (ended either way). */
 uint64_t rperf_agent_served(const struct rperf_agent *a);
+/* The last controller's experiment ended as planned (its BYE). */
+bool rperf_agent_last_done(const struct rperf_agent *a);
 /* Free everything (an experiment still running is stopped). NULL-safe. */
 void rperf_agent_destroy(struct rperf_agent *a);
 

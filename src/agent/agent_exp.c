@@ -63,6 +63,7 @@ void agent_exp_begin(struct rperf_agent *a, int fd, struct rperf_ctrl_tls *tls,
 	struct tm tm;
 
 	memset(x, 0, sizeof(*x));
+	a->last_done = false;
 	x->fd = fd;
 	x->tls = tls;
 	snprintf(x->peer, sizeof(x->peer), "%s", peer);
@@ -80,6 +81,7 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 {
 	struct agent_exp *x = &a->exp;
 	bool created = x->eng != NULL;
+	bool quit = a->cfg.one_off && (created || !a->cfg.one_off_created);
 
 	agent_ctr_fini(a);
 	if (x->eng) {
@@ -95,8 +97,8 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 	agent_log(a, "controller %s: %s; %s, %s", x->peer, why,
 		  created ? "every QP, MR and thread freed" :
 			    "nothing was created",
-		  a->cfg.one_off ? "exiting (--one-off)" : "listening");
-	if (a->cfg.one_off)
+		  quit ? "exiting (--one-off)" : "listening");
+	if (quit)
 		rperf_serve_quit(a->loop);
 }
 
@@ -148,7 +150,8 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	if (strcmp(h.command, cmd) != 0) {
 		char why[128];
 
-		snprintf(why, sizeof(why), "this is %s: it serves 'rperf %s' only",
+		snprintf(why, sizeof(why),
+			 "this is %s: it serves 'rperf %s' only",
 			 a->cfg.what ? a->cfg.what : "rperf agent", cmd);
 		fail(a, RPERF_CTRL_REFUSE, why);
 		return EPROTO;
@@ -417,6 +420,7 @@ static void on_error(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 static void on_bye(struct rperf_agent *a)
 {
 	(void)agent_say(a, RPERF_CTRL_BYE, NULL);
+	a->last_done = true;
 	agent_exp_end(a, "BYE: experiment done");
 }
 

@@ -61,6 +61,7 @@ struct rperf_agent {
 	uint16_t port;
 	struct agent_exp exp;
 	uint64_t served;
+	bool last_done; /* the last controller's experiment ended with BYE */
 };
 
 /* Log one line (printf-style) through cfg.log. */

@@ -53,8 +53,8 @@ void cli_agent_limits(const struct rperf_cli_config *cfg,
 
 #define AGENT_TIMEOUT_MS 10000
 
-int cli_agent_cfg(const struct rperf_cli_config *cfg,
-		  struct rperf_agent_cfg *a, char *line, size_t len)
+int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
+		  char *line, size_t len)
 {
 	*a = (struct rperf_agent_cfg){
 		.bind = cfg->bind,

@@ -29,8 +29,8 @@ void cli_agent_say(const char *prefix, const char *line);
  * listen, timeouts, --one-off, -d/-x/--cpu, the limits (their line in
  * @line). 0 or EINVAL with @err (a -d too long). */
 struct rperf_agent_cfg;
-int cli_agent_cfg(const struct rperf_cli_config *cfg,
-		  struct rperf_agent_cfg *a, char *line, size_t len);
+int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
+		  char *line, size_t len);
 
 struct cli_local;
 

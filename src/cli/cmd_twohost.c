@@ -144,7 +144,8 @@ static int dial_server(const struct rperf_cli_config *cfg,
 	int rc;
 
 	snprintf(h->name, sizeof(h->name), "server");
-	rc = rperf_session_connect(cfg, cfg->bind ? cfg->bind : b->hosts[0].addr,
+	rc = rperf_session_connect(cfg,
+				   cfg->bind ? cfg->bind : b->hosts[0].addr,
 				   stop, "lat", &h->fd, why, sizeof(why));
 	if (!rc)
 		return 0;
@@ -157,10 +158,10 @@ static int dial_server(const struct rperf_cli_config *cfg,
 static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
-	const struct cli_local_opts lo = {
-		.prefix = "rperf", .quiet = true, .insecure = true,
-		.clk = &run->clk
-	};
+	const struct cli_local_opts lo = { .prefix = "rperf",
+					   .quiet = true,
+					   .insecure = true,
+					   .clk = &run->clk };
 	struct rperf_run_boot_host server = { .fd = -1 };
 	const struct rperf_run_boot dialled = { .hosts = &server, .n = 1 };
 	struct rperf_ctrl_auth none = { 0 };
@@ -169,7 +170,7 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 	char err[512];
 	int status;
 
-	if (rperf_lat_ctl_check(cfg, e))
+	if (rperf_lat_ctl_check(run, e))
 		return say_err(e);
 	if (rperf_lat_ctl_job(cfg, &job, err, sizeof(err))) {
 		fprintf(stderr, "rperf: %s\n", err);
@@ -263,6 +264,7 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	a.what = what;
 	a.insecure = true;
 	a.one_off = !cfg->persistent;
+	a.one_off_created = true;
 	a.log = server_line;
 	a.log_arg = what;
 	a.clk = &clk;
@@ -273,8 +275,10 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	}
 	if (rperf_clock_init(&clk, (enum rperf_clock_source)cfg->clock)) {
 		rperf_agent_destroy(ag);
-		fprintf(stderr, "rperf: --clock: %s is not available here (%s); accepted: auto or posix\n",
-			rperf_clock_source_name((enum rperf_clock_source)cfg->clock),
+		fprintf(stderr,
+			"rperf: --clock: %s is not available here (%s); accepted: auto or posix\n",
+			rperf_clock_source_name(
+				(enum rperf_clock_source)cfg->clock),
 			clk.reason);
 		return RPERF_EXIT_USAGE;
 	}
@@ -283,6 +287,10 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	rc = rperf_agent_run(ag, stop, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "rperf: %s\n", err);
+	/* one client: its run's status (the reason is in the log) */
+	if (!rc && a.one_off && rperf_agent_served(ag) &&
+	    !rperf_agent_last_done(ag))
+		rc = EIO;
 	rperf_agent_destroy(ag);
 	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;
 }

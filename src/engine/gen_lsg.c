@@ -258,7 +258,9 @@ static void lsg_cfg(struct rperf_gen_inst *g, volatile sig_atomic_t *stop,
 	c->solicit_every = rx / 4 ? rx / 4 : 1; /* as lat's client */
 	c->stall_ns = g->stall_ns;
 	/* paced: its SENDs offer <= rate_bps, in samples/s as lat's --rate */
-	c->rate = rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
+	c->rate = g->spec.rate_sps > 0 ?
+			  g->spec.rate_sps :
+			  rperf_lsg_rate_of_bps(g->spec.rate_bps, g->spec.size);
 	c->gap_ns = g->spec.latency_gap_ns; /* closed loop, rate 0 (spec) */
 	c->stop = stop;
 	c->peer_fd = -1;

@@ -155,6 +155,10 @@ struct rperf_gen_spec {
 	struct rperf_sched schedule; /* "schedule": LSG probe schedule,
 					"closed" (default) | "fixed:RATE" |
 					"poisson:RATE"; not with rate_bps */
+	double rate_sps; /* "rate_sps": a closed-loop LSG paced at this many
+			    samples/s whatever the size (rperf lat's
+			    --rate); absent = 0: none; not with rate_bps,
+			    latency_gap_ns or an open schedule */
 	uint64_t latency_gap_ns; /* "latency_gap_ns": a closed-loop LSG's
 				    idle time between samples (rperf lat's
 				    --latency_gap); absent = 0: none; not
@@ -212,6 +216,7 @@ int rperf_spec_sched_encode(const struct rperf_gen_spec *s, json_t *o);
 int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
 			    char *why, size_t whylen);
 #define RPERF_SPEC_MIN_INTERVAL_NS 1000000ull /* 1 ms */
+#define RPERF_SPEC_MAX_RATE_SPS 1e9 /* rate_sps: a sample a ns */
 
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
 void rperf_gen_spec_defaults(struct rperf_gen_spec *s,

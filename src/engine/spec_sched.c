@@ -47,6 +47,16 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 			"'latency_gap' is the idle time between an LSG's closed-loop samples, up to 1 day; with 'rate' or a fixed or poisson 'schedule' two ways would pace it: keep one");
 		return EBADMSG;
 	}
+	if (s->rate_sps &&
+	    (s->kind != RPERF_GEN_LSG || s->rate_bps > 0 || s->latency_gap_ns ||
+	     s->schedule.kind != RPERF_SCHED_CLOSED ||
+	     !(s->rate_sps > 0 && s->rate_sps <= RPERF_SPEC_MAX_RATE_SPS))) {
+		snprintf(
+			why, whylen,
+			"'rate_sps' paces an LSG's closed loop in samples/s (0 < rate <= %g); with 'rate', 'latency_gap' or a fixed or poisson 'schedule' two ways would pace it: keep one",
+			RPERF_SPEC_MAX_RATE_SPS);
+		return EBADMSG;
+	}
 	if (!s->on_ns != !s->off_ns || s->on_ns > RPERF_SPEC_MAX_TIME_NS ||
 	    s->off_ns > RPERF_SPEC_MAX_TIME_NS) {
 		snprintf(
@@ -78,6 +88,8 @@ int rperf_spec_sched_encode(const struct rperf_gen_spec *s, json_t *o)
 		rc = rperf_ctrl_set_u64(o, "interval_ns", s->interval_ns);
 	if (!rc && s->latency_gap_ns) /* absent: none (older agents) */
 		rc = rperf_ctrl_set_u64(o, "latency_gap_ns", s->latency_gap_ns);
+	if (!rc && s->rate_sps > 0) /* likewise */
+		rc = rperf_ctrl_set_double(o, "rate_sps", s->rate_sps);
 	return rc;
 }
 
@@ -118,5 +130,13 @@ int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
 	if (!rc)
 		rc = opt_u64(o, "latency_gap_ns", &t->latency_gap_ns, 0, why,
 			     whylen);
+	t->rate_sps = 0;
+	if (!rc && json_object_get(o, "rate_sps") &&
+	    rperf_ctrl_get_double(o, "rate_sps", 1e-9, RPERF_SPEC_MAX_RATE_SPS,
+				  &t->rate_sps)) {
+		snprintf(why, whylen, "'rate_sps' not a number in (0, %g]",
+			 RPERF_SPEC_MAX_RATE_SPS);
+		rc = EBADMSG;
+	}
 	return rc;
 }

@@ -26,7 +26,8 @@ struct rperf_lat_run {
 	struct rperf_platform platform;
 	struct rperf_session_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
-	double *cpu_pct; /* [as res]: the process's CPU over the run, % */
+	double *cpu_pct; /* [as res]: the LSG's CPU over the run, % */
+	struct rperf_sched_figs *sched; /* [as res]: open schedules' lag */
 	size_t nres; /* measured so far (the last may be partial) */
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
@@ -37,6 +38,8 @@ struct rperf_lat_run {
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
 	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
+	char dev[64]; /* this host's device and port (rperf_lat_ctl_check) */
+	int dev_port;
 };
 
 /* A client run's state (ENOMEM), and its end. */
@@ -45,14 +48,6 @@ int rperf_lat_run_new(const struct rperf_cli_config *cfg,
 void rperf_lat_run_free(struct rperf_lat_run *run);
 /* Pin, calibrate, self-test, collect platform. 0 or errno with @e. */
 int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e);
-/* The client run over the shared session lifecycle: 0 or errno with @e;
- * run->measured says whether there are results (maybe partial). */
-int rperf_lat_client(struct rperf_lat_run *run, struct rperf_err *e);
-
-/* The server's ops for rperf_session_serve (session/session_life.h). */
-struct rperf_session_server_ops;
-extern const struct rperf_session_server_ops rperf_lat_server_ops;
-
 /* Derive the warnings the results call for (precompleted, loop > wire...),
  * each kind once with the sizes it applies to (-a: one line, not one per
  * size). */

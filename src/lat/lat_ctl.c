@@ -51,6 +51,7 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 	s->latency_gap_ns = cfg->latency_gap_ns;
 	s->interval_ns = cfg->interval_ns;
 	s->schedule = cfg->schedule;
+	s->rate_sps = cfg->rate; /* samples/s; 0: latency_gap_ns */
 	if (cfg->method == RPERF_METHOD_ALL)
 		s->test.method = rperf_lat_method_at(cfg, 0);
 	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
@@ -98,9 +99,9 @@ int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-int rperf_lat_ctl_check(const struct rperf_cli_config *cfg,
-			struct rperf_err *e)
+int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
 {
+	const struct rperf_cli_config *cfg = run->cfg;
 	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
 				     .ib_port = (int)cfg->ib_port,
 				     .gid_index = (int)cfg->gid_index,
@@ -110,9 +111,12 @@ int rperf_lat_ctl_check(const struct rperf_cli_config *cfg,
 	char err[256] = "";
 	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
 
-	if (!rc)
+	if (!rc) {
+		snprintf(run->dev, sizeof(run->dev), "%s", d->name);
+		run->dev_port = d->port;
 		rc = rperf_nic_stamps_choose(d, cfg->timestamps, "--timestamps",
 					     &st, err, sizeof(err));
+	}
 	rperf_dev_close(d);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
@@ -170,12 +174,34 @@ static int half_of(struct rperf_lsg_res *r)
 	return 0;
 }
 
+/* The server's receive count must match the SENDs the client posted: it
+ * sees SENDs and (pingpong) the WRITEs it polls for; the rperf method's
+ * WRITEs and postpoll only its NIC sees. */
+static void check_received(struct rperf_lat_run *run, size_t i,
+			   const struct rperf_run_inst *in)
+{
+	int method = rperf_lat_res_method(run, i);
+	uint64_t sent = in->samples + in->warmup;
+
+	if (!in->have_sink || method == RPERF_METHOD_POSTPOLL ||
+	    (run->cfg->verb != RPERF_VERB_SEND &&
+	     method != RPERF_METHOD_PINGPONG) ||
+	    in->rx_messages == sent)
+		return;
+	rperf_session_warn(
+		&run->notes,
+		"%s: the server received %llu operations, the client posted %llu",
+		rperf_method_name(method), (unsigned long long)in->rx_messages,
+		(unsigned long long)sent);
+}
+
 /* Round @i's instance into run->res[i] (its histograms taken over). */
 static int take_round(struct rperf_lat_run *run, size_t i,
 		      struct rperf_run_inst *in)
 {
 	struct rperf_lsg_res *r = &run->res[i];
 
+	check_received(run, i, in);
 	memset(r, 0, sizeof(*r));
 	r->rtt = in->rtt;
 	r->wire = in->wire;
@@ -199,11 +225,12 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 	r->lag_bound_ns = in->sched.lag_bound_ns;
 	r->late = in->sched.late;
 	r->inflight_max = (unsigned int)in->sched.inflight_max;
+	run->sched[i] = in->sched;
+	run->sched[i].open = run->cfg->schedule.kind != RPERF_SCHED_CLOSED;
 	if (in->error[0])
 		snprintf(r->error, sizeof(r->error), "%s", in->error);
-	run->cpu_pct[i] = in->seconds > 0 ?
-				  100.0 * in->cpu_seconds / in->seconds :
-				  0;
+	run->cpu_pct[i] =
+		in->seconds > 0 ? 100.0 * in->cpu_seconds / in->seconds : 0;
 	if (!r->rtt)
 		return rperf_lsg_res_init(r, rperf_lat_res_method(run, i),
 					  run->cfg->breakdown);
@@ -221,12 +248,13 @@ static int failed(const struct rperf_run_results *r, struct rperf_err *e)
 
 		if (!rh->failed)
 			continue;
-		return rperf_err_set(
-			e,
-			strstr(rh->why, "limits:") ? RPERF_ERRC_USAGE :
-						     RPERF_ERRC_RUNTIME,
-			EIO, "%s: %s",
-			h ? r->job->hosts[1].control : "this host", rh->why);
+		return rperf_err_set(e,
+				     strstr(rh->why, "limits:") ?
+					     RPERF_ERRC_USAGE :
+					     RPERF_ERRC_RUNTIME,
+				     EIO, "%s: %s",
+				     h ? r->job->hosts[1].control : "this host",
+				     rh->why);
 	}
 	if (r->aborted)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, EIO, "%s",
@@ -246,10 +274,14 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = round_job(run, job, i, &jobs[i]);
+	rperf_session_say_preflight(&run->host, &run->say);
+	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
+			    (unsigned int)run->cfg->qp_timeout);
 	if (!rc)
 		rc = rperf_run_execute_rounds(
 			(const struct rperf_job *const *)jobs, n, opts,
 			run->stop, res, err, sizeof(err));
+	rperf_retrans_end(&run->retrans, NULL);
 	if (rc) {
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
 			      err[0] ? err : strerror(rc));
@@ -273,6 +305,14 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 			snprintf(run->ts_note, sizeof(run->ts_note), "%s",
 				 in->ts_note);
 	}
+	if (res[0] && res[0]->hosts[0].buffers_note[0]) {
+		snprintf(run->host.place.buffers_note,
+			 sizeof(run->host.place.buffers_note), "%.*s",
+			 (int)sizeof(run->host.place.buffers_note) - 1,
+			 res[0]->hosts[0].buffers_note);
+		rperf_session_warn(&run->notes, "%s",
+				   res[0]->hosts[0].buffers_note);
+	}
 	rc = 0;
 	for (size_t i = 0; i < n && !rc; i++)
 		if (!res[i] || rperf_run_results_nfailed(res[i]))
@@ -290,4 +330,42 @@ out:
 	free(res);
 	jobs_free(jobs, n);
 	return rc;
+}
+
+int rperf_lat_run_new(const struct rperf_cli_config *cfg,
+		      volatile sig_atomic_t *stop, struct rperf_lat_run **out)
+{
+	struct rperf_lat_run *run = calloc(1, sizeof(*run));
+	size_t n = cfg->nsizes * cfg->repeat * rperf_lat_nmethods(cfg);
+
+	if (run) {
+		run->res = calloc(n, sizeof(*run->res));
+		run->cpu_pct = calloc(n, sizeof(*run->cpu_pct));
+		run->sched = calloc(n, sizeof(*run->sched));
+	}
+	if (!run || !run->res || !run->cpu_pct || !run->sched) {
+		if (run) {
+			free(run->res);
+			free(run->cpu_pct);
+			free(run->sched);
+		}
+		free(run);
+		return ENOMEM;
+	}
+	run->cfg = cfg;
+	run->stop = stop;
+	*out = run;
+	return 0;
+}
+
+void rperf_lat_run_free(struct rperf_lat_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->nres; i++)
+		rperf_lsg_res_fini(&run->res[i]);
+	free(run->res);
+	free(run->cpu_pct);
+	free(run->sched);
+	free(run);
 }

@@ -14,10 +14,10 @@
 #include "run/run.h"
 
 /* What this host's end needs, checked before anything starts: the device,
- * port and GID of -d/-i/-x, NIC stamps for --timestamps nic (a usage
- * error in words, as the agent would give it later). */
-int rperf_lat_ctl_check(const struct rperf_cli_config *cfg,
-			struct rperf_err *e);
+ * port and GID of run->cfg's -d/-i/-x (run->dev, run->dev_port: the one
+ * opened), NIC stamps for --timestamps nic (a usage error in words, as
+ * the agent would give it later). */
+int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e);
 
 /* The job of @cfg's run (its round 0). */
 int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,

@@ -130,15 +130,13 @@ static void warn_acc(struct rperf_lat_run *run,
 }
 
 /* --schedule fixed/poisson: the lag of each size; falling behind warns. */
-static void sched_warn(struct rperf_lat_run *run, const struct rperf_lsg_res *r,
-		       uint64_t size)
+static void sched_warn(struct rperf_lat_run *run, size_t i)
 {
-	struct rperf_sched_figs f;
+	const struct rperf_lsg_res *r = &run->res[i];
+	const struct rperf_sched_figs f = run->sched[i];
+	uint64_t size = rperf_lat_res_size(run, i);
 	char name[RPERF_SCHED_TEXT];
 
-	rperf_lsg_sched_figs(
-		&(struct rperf_lsg_cfg){ .schedule = run->cfg->schedule }, r,
-		&f);
 	if (!f.open || !r->samples)
 		return;
 	rperf_sched_format(&run->cfg->schedule, name, sizeof(name));
@@ -167,7 +165,7 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 				  acc);
 	warn_acc(run, acc);
 	for (size_t i = 0; i < run->nres; i++)
-		sched_warn(run, &run->res[i], rperf_lat_res_size(run, i));
+		sched_warn(run, i);
 }
 
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)

@@ -319,9 +319,8 @@ static void hello_all(struct run_ctl *c)
 
 		if (rc)
 			run_fail(c, a, "cannot build HELLO: %s", strerror(rc));
-		else if (live(a) &&
-			 !run_send(c, a, RPERF_CTRL_HELLO,
-				   own && !a->host->local ? own : p))
+		else if (live(a) && !run_send(c, a, RPERF_CTRL_HELLO,
+					      own && !a->host->local ? own : p))
 			a->ph = AG_WELCOME;
 	}
 	json_decref(p);

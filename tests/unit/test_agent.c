@@ -174,7 +174,8 @@ static void test_lat_server(void **state)
 				     .command = "lat",
 				     .what = "rperf lat server" };
 	struct rperf_ctrl_hello h = { RPERF_CTRL_VERSION, "lat", 0, { { 0 } } };
-	const uint8_t v2[] = { 'R', 'P', 'F', 'R', 0, 2, 0, 1, 0, 0, 0, 2, '{', '}' };
+	const uint8_t v2[] = { 'R', 'P', 'F', 'R', 0, 2,   0,
+			       1,   0,	 0,   0,   2, '{', '}' };
 	char r[RPERF_CTRL_REASON_LEN], err[256];
 	struct rperf_agent *a = NULL;
 	struct rperf_ctrl_msg m;
@@ -188,7 +189,8 @@ static void test_lat_server(void **state)
 	fd = dial(a);
 	ask(a, fd, RPERF_CTRL_HELLO, hello(), RPERF_CTRL_REFUSE, &m);
 	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
-	assert_string_equal(r, "this is rperf lat server: it serves 'rperf lat' only");
+	assert_string_equal(
+		r, "this is rperf lat server: it serves 'rperf lat' only");
 	rperf_ctrl_msg_release(&m);
 	hang_up(fd);
 	step(a);
@@ -204,7 +206,8 @@ static void test_lat_server(void **state)
 	assert_int_equal(rx(fd, &m), 0);
 	assert_int_equal(m.type, RPERF_CTRL_REFUSE);
 	assert_int_equal(rperf_ctrl_reason_decode(&m, r, sizeof(r)), 0);
-	assert_non_null(strstr(r, "protocol version 2, this rperf lat server speaks 1"));
+	assert_non_null(strstr(
+		r, "protocol version 2, this rperf lat server speaks 1"));
 	rperf_ctrl_msg_release(&m);
 	hang_up(fd);
 	rperf_agent_destroy(a);
