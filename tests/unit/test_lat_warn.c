@@ -21,6 +21,7 @@ struct warn_fixture {
 	struct rperf_cli_config cfg;
 	struct rperf_lat_run run;
 	struct rperf_lsg_res res[NS];
+	struct rperf_sched_figs sched[NS];
 };
 
 /* 12 sizes (2 B .. 4 KiB, as -a --all-max 4K), rperf method, 200 samples
@@ -35,6 +36,7 @@ static void make(struct warn_fixture *w)
 	w->run.cfg = &w->cfg;
 	w->run.clk.trusted = true;
 	w->run.res = w->res;
+	w->run.sched = w->sched;
 	w->run.nres = NS;
 	for (size_t i = 0; i < NS; i++) {
 		assert_int_equal(rperf_lsg_res_init(&w->res[i],
