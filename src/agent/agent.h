@@ -124,6 +124,14 @@ struct rperf_agent_cfg {
 	 * refusals ("rperf agent", "rperf lat server"); NULL: those two */
 	const char *command;
 	const char *what;
+	/* a PLAN's own check before anything (rperf lat / bw: the flags the
+	 * server was given against the client's "options"): 0, or a reason
+	 * in @why (ERROR, nothing created); NULL: none */
+	int (*plan_check)(void *arg, const json_t *plan, char *why, size_t len);
+	void *plan_check_arg;
+	/* one log line per sink and round, what it received (the rperf lat
+	 * and bw servers' log: "pingpong: 500 WRITEs received (32000 B)") */
+	bool log_sinks;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

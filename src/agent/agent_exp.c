@@ -84,6 +84,9 @@ void agent_exp_end(struct rperf_agent *a, const char *why)
 	bool quit = a->cfg.one_off && (created || !a->cfg.one_off_created);
 
 	agent_ctr_fini(a);
+	free(x->sinks);
+	x->sinks = NULL;
+	x->nsinks = 0;
 	if (x->eng) {
 		a->engine->destroy(x->eng); /* stops and joins every thread */
 		x->eng = NULL;
@@ -254,6 +257,9 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		return rc;
 	}
 	rc = rperf_engine_plan_admit(&a->cfg.limits, &p, why, sizeof(why));
+	if (!rc && a->cfg.plan_check)
+		rc = a->cfg.plan_check(a->cfg.plan_check_arg, m->payload, why,
+				       sizeof(why));
 	if (rc) {
 		agent_log(a, "controller %s: PLAN '%s' refused: %s",
 			  a->exp.peer, p.experiment, why);
@@ -283,6 +289,12 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		a->exp.run_end_ns = rperf_proto_plan_end_ns(&p);
 		a->exp.busy_end_ns = busy_end_ns(&p);
 		agent_ctr_plan(a, &p);
+		if (a->cfg.log_sinks) { /* taken over */
+			a->exp.sinks = p.sinks;
+			a->exp.nsinks = p.nsinks;
+			p.sinks = NULL;
+			p.nsinks = 0;
+		}
 	}
 	rperf_proto_plan_fini(&p);
 	if (rc) {

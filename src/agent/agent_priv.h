@@ -50,6 +50,9 @@ struct agent_exp {
 	char experiment[RPERF_PROTO_EXPERIMENT_LEN];
 	size_t nsources;
 	uint64_t run_end_ns; /* the sources' planned end */
+	/* with cfg.log_sinks: the PLAN's sinks (what each round's line says) */
+	struct rperf_gen_spec *sinks;
+	size_t nsinks;
 	struct agent_ctr ctr;
 };
 

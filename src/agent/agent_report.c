@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "agent/agent_priv.h"
+#include "gen/gen.h"
 #include "report/report_json.h"
 
 /* The samples of @res in frames of RPERF_PROTO_SAMPLES_PER_FRAME. */
@@ -46,6 +47,40 @@ static void fit(struct rperf_agent *a, json_t *o)
 			n, RPERF_CTRL_MAX_PAYLOAD);
 }
 
+/* cfg.log_sinks: what sink @r received this round, in the words of the
+ * rperf lat / bw servers. */
+static void log_sink(struct rperf_agent *a, const struct rperf_proto_result *r)
+{
+	const struct rperf_gen_spec *s = NULL;
+	int m;
+
+	for (size_t i = 0; i < a->exp.nsinks && !s; i++)
+		if (a->exp.sinks[i].id == r->id)
+			s = &a->exp.sinks[i];
+	if (!s)
+		return;
+	m = s->round_methods.n > a->exp.round ?
+		    s->round_methods.v[a->exp.round] :
+		    s->test.method;
+	if (s->kind == RPERF_GEN_BSG)
+		agent_log(
+			a,
+			"controller %s: '%s': %llu messages received (%llu B)",
+			a->exp.peer, s->name, (unsigned long long)r->messages,
+			(unsigned long long)r->bytes);
+	else if (s->verb == RPERF_VERB_SEND || m == RPERF_METHOD_PINGPONG)
+		agent_log(a, "controller %s: %s: %llu %s received (%llu B)",
+			  a->exp.peer, rperf_method_name(m),
+			  (unsigned long long)r->messages,
+			  s->verb == RPERF_VERB_SEND ? "SENDs" : "WRITEs",
+			  (unsigned long long)r->bytes);
+	else
+		agent_log(
+			a,
+			"controller %s: %s: answered by this host's NIC, unseen by its CPU",
+			a->exp.peer, rperf_method_name(m));
+}
+
 int agent_report(struct rperf_agent *a, size_t *nres, char *why, size_t whylen)
 {
 	struct rperf_proto_report r;
@@ -59,6 +94,9 @@ int agent_report(struct rperf_agent *a, size_t *nres, char *why, size_t whylen)
 		return rc;
 	}
 	agent_ctr_report(a, &r);
+	for (size_t i = 0; a->cfg.log_sinks && i < r.n; i++)
+		if (r.res[i].role == RPERF_ROLE_SINK)
+			log_sink(a, &r.res[i]);
 	for (size_t i = 0; !rc && i < r.n; i++)
 		if (r.res[i].has_raw && r.res[i].nraw)
 			rc = send_samples(a, &r.res[i]);

@@ -19,6 +19,7 @@
 #include "lat/lat.h"
 #include "lat/lat_ctl.h"
 #include "session/session_ctrl.h"
+#include "session/session_parity.h"
 #include "session/session_life.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
@@ -167,18 +168,26 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 	struct rperf_ctrl_auth none = { 0 };
 	struct cli_local *local = NULL;
 	struct rperf_job *job = NULL;
+	json_t *params = json_object();
 	char err[512];
 	int status;
 
-	if (rperf_lat_ctl_check(run, e))
+	if (rperf_lat_ctl_check(run, e)) {
+		json_decref(params);
 		return say_err(e);
+	}
 	if (rperf_lat_ctl_job(cfg, &job, err, sizeof(err))) {
+		json_decref(params);
 		fprintf(stderr, "rperf: %s\n", err);
 		return RPERF_EXIT_INTERNAL;
 	}
 	status = cli_local_start(cfg, job, &none, &lo, &local);
 	if (!status)
 		status = dial_server(cfg, run->stop, local, &server);
+	if (!status && (!params || rperf_parity_ship(cfg, params))) {
+		fprintf(stderr, "rperf: out of memory\n");
+		status = RPERF_EXIT_INTERNAL;
+	}
 	if (!status) {
 		struct rperf_run_opts o = {
 			.local = cli_local_boot(local),
@@ -186,10 +195,12 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 			.command = "lat",
 			.dialled = &dialled,
 			.raw = job->inst[0].raw,
+			.plan_options = json_object_get(params, "options"),
 		};
 
 		rperf_lat_ctl_run(run, job, &o, e);
 	}
+	json_decref(params);
 	cli_local_stop(local);
 	rperf_job_free(job);
 	return status;
@@ -236,6 +247,18 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	return code;
 }
 
+/* The server's check of a client's PLAN: the run flags it was given
+ * against the client's "options" (SAME FLAGS ON BOTH SIDES). */
+static int same_flags(void *arg, const json_t *plan, char *why, size_t len)
+{
+	struct rperf_err e = { 0 };
+	int rc = rperf_parity_check(arg, plan, &e);
+
+	if (rc)
+		snprintf(why, len, "%s", e.msg);
+	return rc;
+}
+
 static void server_line(void *arg, const char *line)
 {
 	cli_agent_say(arg, line);
@@ -265,6 +288,9 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	a.insecure = true;
 	a.one_off = !cfg->persistent;
 	a.one_off_created = true;
+	a.plan_check = same_flags;
+	a.log_sinks = true;
+	a.plan_check_arg = (void *)cfg;
 	a.log = server_line;
 	a.log_arg = what;
 	a.clk = &clk;

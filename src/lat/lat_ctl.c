@@ -9,6 +9,7 @@
 #include "lat/lat_ctl.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,27 +240,54 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 		       0;
 }
 
-/* Why the run failed, from the first failed host: the server's words. */
+/* An agent's own words (REFUSE or ERROR), not a consequence. */
+static bool said(const char *why)
+{
+	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
+}
+
+/* Why the run failed: the host whose agent said so (the server's first),
+ * else the first failed host. What an agent refused before anything ran
+ * (the server's limits, flags that differ, an endpoint it will not
+ * connect) is a usage error; busy, a lost connection or a failed run are
+ * not. */
 static int failed(const struct rperf_run_results *r, struct rperf_err *e)
 {
-	for (size_t k = 0; k < r->job->nhosts; k++) {
-		size_t h = r->job->nhosts - 1 - k; /* the server's first */
-		const struct rperf_run_host *rh = &r->hosts[h];
+	const struct rperf_run_host *f = NULL;
+	size_t fh = 0;
 
-		if (!rh->failed)
-			continue;
-		return rperf_err_set(e,
-				     strstr(rh->why, "limits:") ?
-					     RPERF_ERRC_USAGE :
-					     RPERF_ERRC_RUNTIME,
-				     EIO, "%s: %s",
-				     h ? r->job->hosts[1].control : "this host",
-				     rh->why);
+	for (size_t k = 0; k < 2 * r->job->nhosts && !f; k++) {
+		size_t h = r->job->nhosts - 1 - k % r->job->nhosts;
+
+		if (r->hosts[h].failed &&
+		    (k >= r->job->nhosts || said(r->hosts[h].why))) {
+			f = &r->hosts[h];
+			fh = h;
+		}
 	}
+	if (f)
+		return rperf_err_set(
+			e,
+			r->aborted && said(f->why) && !strstr(f->why, "busy:") ?
+				RPERF_ERRC_USAGE :
+				RPERF_ERRC_RUNTIME,
+			EIO, "%s: %s",
+			fh ? r->job->hosts[1].control : "this host", f->why);
 	if (r->aborted)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, EIO, "%s",
 				     r->abort_why);
 	return 0;
+}
+
+/* The progress line's round: its size. */
+static void on_round(void *arg, size_t k)
+{
+	const struct rperf_lat_run *run = arg;
+
+	rperf_round_start(&run->round, k,
+			  run->cfg->nsizes * run->cfg->repeat *
+				  rperf_lat_nmethods(run->cfg),
+			  rperf_lat_res_size(run, k));
 }
 
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
@@ -269,6 +297,7 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		   rperf_lat_nmethods(run->cfg);
 	struct rperf_run_results **res = calloc(n, sizeof(*res));
 	struct rperf_job **jobs = calloc(n, sizeof(*jobs));
+	struct rperf_run_opts o = *opts;
 	char err[512] = "";
 	int rc = res && jobs ? 0 : ENOMEM;
 
@@ -277,10 +306,12 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	rperf_session_say_preflight(&run->host, &run->say);
 	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
 			    (unsigned int)run->cfg->qp_timeout);
+	o.on_round = on_round;
+	o.round_arg = run;
 	if (!rc)
 		rc = rperf_run_execute_rounds(
-			(const struct rperf_job *const *)jobs, n, opts,
-			run->stop, res, err, sizeof(err));
+			(const struct rperf_job *const *)jobs, n, &o, run->stop,
+			res, err, sizeof(err));
 	rperf_retrans_end(&run->retrans, NULL);
 	if (rc) {
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",

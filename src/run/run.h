@@ -347,6 +347,14 @@ struct rperf_run_opts {
 	 * its own retry window, from its device's address): hosts[i].fd,
 	 * then the run's (it closes them); NULL: none */
 	const struct rperf_run_boot *dialled;
+	/* rperf lat / bw: their run options ("options", session_parity.h),
+	 * in the PLAN of every host not local (the server checks the flags
+	 * it was given against them); NULL: none */
+	const json_t *plan_options;
+	/* each round's GO sent (k from 0; one round without --same-qps):
+	 * rperf lat / bw's progress line; NULL: none */
+	void (*on_round)(void *arg, size_t k);
+	void *round_arg;
 	/* rperf run --raw: every LSG keeps every sample and its agent sends
 	 * them (agents without the "samples" feature fail) */
 	bool raw;

@@ -459,6 +459,8 @@ static int one_round(struct run_ctl *c, bool *aborted)
 	go_all(c);
 	if ((*aborted = setup_aborted(c, &rc)))
 		return rc;
+	if (c->opts->on_round)
+		c->opts->on_round(c->opts->round_arg, c->round);
 	/* a thread that did not start is reported per switch, not fatal */
 	(void)run_hooks_start(c->res, c->t_go + c->start_in_ns, &hooks);
 	rc = loop(c, sources_done, &c->t_end, true);

@@ -163,6 +163,9 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 		rc = plan_hosts(c, a, &plan);
 	if (!rc)
 		rc = rperf_proto_plan_encode(&plan, &p);
+	if (!rc && c->opts->plan_options && !a->host->local &&
+	    json_object_set(p, "options", (json_t *)c->opts->plan_options))
+		rc = ENOMEM;
 	rperf_proto_plan_fini(&plan);
 	if (rc) {
 		run_fail(c, a, "cannot build PLAN: %s", strerror(rc));

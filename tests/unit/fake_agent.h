@@ -60,6 +60,8 @@ struct fake {
 	 * numbered samples_first (not 0: out of order) */
 	bool samples;
 	uint64_t samples_first;
+	char hello_cmd[RPERF_CTRL_NAME_LEN]; /* the HELLO's command */
+	bool plan_options; /* the PLAN carried "options" */
 };
 
 static int io_ms = 5000;
@@ -131,6 +133,12 @@ static inline int handshake(struct fake *f, int fd)
 	}
 	if (recv_type(f, fd, RPERF_CTRL_HELLO, &m))
 		return -1;
+	{
+		struct rperf_ctrl_hello h;
+
+		if (!rperf_ctrl_hello_decode(&m, &h))
+			memcpy(f->hello_cmd, h.command, sizeof(f->hello_cmd));
+	}
 	rperf_ctrl_msg_release(&m);
 	if (f->mode == FAKE_PERFTEST) { /* its 16-byte version field */
 		static const char ver[16] = "6.21";
@@ -300,6 +308,7 @@ static inline void experiment(struct fake *f, int fd)
 	if (recv_type(f, fd, RPERF_CTRL_PLAN, &m))
 		return;
 	assert_int_equal(rperf_proto_plan_decode(&m, &pl, why, sizeof(why)), 0);
+	f->plan_options = json_object_get(m.payload, "options") != NULL;
 	rperf_ctrl_msg_release(&m);
 	f->planned = true;
 	f->plan_hosts = pl.nhosts;

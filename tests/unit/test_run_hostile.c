@@ -148,10 +148,52 @@ static void perftest_peer(void **state)
 	fx_job_free(j);
 }
 
+/* rperf lat's controller: h3's connection made by the caller (dialled),
+ * every agent greeted with HELLO "lat", the PLANs carry the options. */
+static void lat_controller(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { { 0 } };
+	struct rperf_run_boot_host h3 = { .fd = -1 };
+	const struct rperf_run_boot dialled = { .hosts = &h3, .n = 1 };
+	json_t *opts = json_pack("{s:i}", "size", 64);
+	struct rperf_run_opts o = { .start_in_ns = 20 * MS,
+				    .margin_ns = 200 * MS,
+				    .insecure = true,
+				    .command = "lat",
+				    .dialled = &dialled,
+				    .plan_options = opts };
+	struct rperf_run_results *r = NULL;
+	char err[256] = "";
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		fake_start(&f[i], &j->hosts[i]);
+	snprintf(h3.name, sizeof(h3.name), "h3");
+	/* h3's agent is dialled here; the job's port for it is a wrong one */
+	assert_int_equal(rperf_ctrl_connect("127.0.0.1", f[2].port, NULL,
+					    1000000000ull, &h3.fd),
+			 0);
+	j->hosts[2].control_port = 1;
+	assert_int_equal(
+		rperf_run_execute(j, &o, &stop_flag, &r, err, sizeof(err)), 0);
+	for (size_t i = 0; i < 3; i++)
+		fake_join(&f[i]);
+	assert_int_equal(rperf_run_results_nfailed(r), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(f[i].hello_cmd, "lat");
+		assert_true(f[i].plan_options);
+	}
+	rperf_run_results_free(r);
+	json_decref(opts);
+	fx_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(perftest_peer),
+		cmocka_unit_test(lat_controller),
 		cmocka_unit_test(third_party_endpoints),
 		cmocka_unit_test(escapes_stripped),
 		cmocka_unit_test(raw_samples),
