@@ -21,6 +21,7 @@
 #include "session/session_ctrl.h"
 #include "session/session_parity.h"
 #include "session/session_life.h"
+#include "verbs/verbs.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
 {
@@ -154,6 +155,19 @@ static int dial_server(const struct rperf_cli_config *cfg,
 	return rc == ENOENT ? RPERF_EXIT_USAGE : RPERF_EXIT_RUNTIME;
 }
 
+/* HEARTBEATs at the RC stall limit (1 to 30 s): the data path's own
+ * failure (RC gives up: its words) ends a run, not the control connection
+ * the same outage delays. */
+static uint64_t hb_ns(const struct rperf_cli_config *cfg)
+{
+	uint64_t ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
+					(unsigned int)cfg->retry_count);
+
+	return ns < 1000000000ull  ? 1000000000ull :
+	       ns > 30000000000ull ? 30000000000ull :
+				     ns;
+}
+
 /* The measurement: the job, this host's agent, the server's connection,
  * the rounds. 0 or the exit status said. */
 static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
@@ -196,6 +210,7 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 			.dialled = &dialled,
 			.raw = job->inst[0].raw,
 			.plan_options = json_object_get(params, "options"),
+			.heartbeat_ns = hb_ns(cfg),
 		};
 
 		rperf_lat_ctl_run(run, job, &o, e);

@@ -345,6 +345,22 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 				   res[0]->hosts[0].buffers_note);
 	}
 	rc = 0;
+	for (size_t i = 0; i < run->nres && !rc; i++) /* the verbs' words */
+		if (res[i]->inst[0].error[0])
+			rc = rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EIO,
+				"%s run stopped at %llu B after %llu samples: %s",
+				rperf_method_name(rperf_lat_res_method(run, i)),
+				(unsigned long long)rperf_lat_res_size(run, i),
+				(unsigned long long)res[i]->inst[0].samples,
+				res[i]->inst[0].error);
+	for (size_t i = 0; i < run->nres && !rc; i++) /* SIGINT */
+		if (res[i]->interrupted && !run->cfg->run_infinitely)
+			rc = rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EINTR,
+				"interrupted at %llu B after %llu samples",
+				(unsigned long long)rperf_lat_res_size(run, i),
+				(unsigned long long)res[i]->inst[0].samples);
 	for (size_t i = 0; i < n && !rc; i++)
 		if (!res[i] || rperf_run_results_nfailed(res[i]))
 			rc = res[i] ? failed(res[i], e) :
