@@ -238,8 +238,7 @@ static uint64_t busy_end_ns(const struct rperf_proto_plan *p)
 	uint64_t end = rperf_proto_plan_end_ns(p);
 
 	for (size_t i = 0; i < p->nsinks; i++) {
-		const struct rperf_gen_spec *s = &p->sinks[i];
-		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+		uint64_t e = rperf_spec_end_ns(&p->sinks[i]);
 
 		end = e > end ? e : end;
 	}

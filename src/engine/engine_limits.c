@@ -107,8 +107,7 @@ void rperf_engine_plan_cost(const struct rperf_proto_plan *p,
 		bool src = i < p->nsources;
 		const struct rperf_gen_spec *s =
 			src ? &p->sources[i] : &p->sinks[i - p->nsources];
-		uint64_t qps, bytes,
-			end = s->start_ns + s->warmup_ns + s->duration_ns;
+		uint64_t qps, bytes, end = rperf_spec_end_ns(s);
 
 		inst_cost(s, src, &qps, &bytes);
 		out->qps += qps;

@@ -372,8 +372,7 @@ uint64_t rperf_proto_plan_end_ns(const struct rperf_proto_plan *p)
 	size_t i;
 
 	for (i = 0; p && i < p->nsources; i++) {
-		const struct rperf_gen_spec *s = &p->sources[i];
-		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+		uint64_t e = rperf_spec_end_ns(&p->sources[i]);
 
 		if (e > end)
 			end = e;

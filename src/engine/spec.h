@@ -218,6 +218,12 @@ int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
 #define RPERF_SPEC_MIN_INTERVAL_NS 1000000ull /* 1 ms */
 #define RPERF_SPEC_MAX_RATE_SPS 1e9 /* rate_sps: a sample a ns */
 
+/* When @s's measured window ends after the barrier, planned: start,
+ * warm-up and duration; a warm-up counted in samples (warmup_samples) at
+ * its pace (schedule, rate_sps, rate_bps or latency_gap_ns; a closed loop
+ * as fast as it goes: none). Saturates at UINT64_MAX. */
+uint64_t rperf_spec_end_ns(const struct rperf_gen_spec *s);
+
 /* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
 void rperf_gen_spec_defaults(struct rperf_gen_spec *s,
 			     enum rperf_gen_kind kind);

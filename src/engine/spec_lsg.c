@@ -168,3 +168,25 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 	}
 	return 0;
 }
+
+/* The pace of @s's samples, ns each; 0: a closed loop's (unknown). */
+static double pace_ns(const struct rperf_gen_spec *s)
+{
+	if (s->schedule.kind != RPERF_SCHED_CLOSED && s->schedule.rate > 0)
+		return 1e9 / s->schedule.rate;
+	if (s->rate_sps > 0)
+		return 1e9 / s->rate_sps;
+	if (s->rate_bps > 0 && s->size)
+		return 8e9 * (double)s->size / s->rate_bps;
+	return (double)s->latency_gap_ns;
+}
+
+uint64_t rperf_spec_end_ns(const struct rperf_gen_spec *s)
+{
+	double w = s->warmup_samples ? (double)s->warmup_samples * pace_ns(s) :
+				       0,
+	       e = (double)s->start_ns + (double)s->warmup_ns + w +
+		   (double)s->duration_ns;
+
+	return e >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)e;
+}

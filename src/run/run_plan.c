@@ -19,8 +19,7 @@ uint64_t rperf_run_planned_ns(const struct rperf_job *job)
 	uint64_t m = 0;
 
 	for (size_t i = 0; i < job->ninst; i++) {
-		const struct rperf_gen_spec *s = &job->inst[i];
-		uint64_t e = s->start_ns + s->warmup_ns + s->duration_ns;
+		uint64_t e = rperf_spec_end_ns(&job->inst[i]);
 
 		if (e > m)
 			m = e;
