@@ -55,6 +55,13 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 	s->rate_sps = cfg->rate; /* samples/s; 0: latency_gap_ns */
 	if (cfg->method == RPERF_METHOD_ALL)
 		s->test.method = rperf_lat_method_at(cfg, 0);
+	/* the server sleeps on solicited events (nothing of it on the remote
+	 * critical path); pingpong's echo busy-polls unless -e */
+	s->sink_completion =
+		cfg->events || (cfg->method != RPERF_METHOD_PINGPONG &&
+				cfg->method != RPERF_METHOD_ALL) ?
+			RPERF_COMPLETION_EVENT :
+			RPERF_COMPLETION_POLL;
 	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
 						  the window only bounds it */
 		s->duration_ns = LAT_CTL_WINDOW_NS;
@@ -77,8 +84,7 @@ int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
 	job->duration_ns = cfg->duration_ns;
 	job->timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
 						LAT_CTL_TIMEOUT_NS;
-	job->sink_completion = cfg->events ? RPERF_COMPLETION_EVENT :
-					     RPERF_COMPLETION_POLL;
+	job->sink_completion = RPERF_COMPLETION_EVENT;
 	job->nhosts = 2;
 	snprintf(job->hosts[0].name, sizeof(job->hosts[0].name), "client");
 	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
