@@ -20,6 +20,7 @@
 #include <rperf/clock.h>
 
 #include "agent/agent.h"
+#include "run/run_plan.h"
 #include "cli/cli.h"
 #include "engine/limits.h"
 #include "verbs/verbs.h"
@@ -222,28 +223,29 @@ static int start_one(const struct rperf_cli_config *cfg,
 static bool involved(const struct rperf_job *job,
 		     const struct rperf_job_host *h)
 {
-	for (size_t i = 0; i < job->ninst; i++)
-		if (!strcmp(job->inst[i].from, h->name) ||
-		    !strcmp(job->inst[i].to, h->name))
-			return true;
-	return false;
+	size_t src, dst;
+
+	rperf_run_host_roles(job, h, &src, &dst);
+	return src || dst;
 }
 
-static int clock_of(const struct rperf_cli_config *cfg, struct cli_local *l)
+int cli_agent_clock(const char *who, const struct rperf_cli_config *cfg,
+		    struct rperf_clock *clk)
 {
-	int rc = rperf_clock_init(&l->clk, (enum rperf_clock_source)cfg->clock);
+	int rc = rperf_clock_init(clk, (enum rperf_clock_source)cfg->clock);
 
 	if (rc == ENOTSUP) {
 		fprintf(stderr,
-			"rperf run: local agents: --clock %s is not available here (%s); accepted: auto or posix\n",
+			"%s: --clock %s is not available here (%s); accepted: auto or posix\n",
+			who,
 			rperf_clock_source_name(
 				(enum rperf_clock_source)cfg->clock),
-			l->clk.reason);
+			clk->reason);
 		return RPERF_EXIT_USAGE;
 	}
-	if (!l->clk.trusted)
-		fprintf(stderr, "rperf run: local agents: clock %s: %s\n",
-			rperf_clock_source_name(l->clk.source), l->clk.reason);
+	if (!clk->trusted)
+		fprintf(stderr, "%s: clock %s: %s\n", who,
+			rperf_clock_source_name(clk->source), clk->reason);
 	return 0;
 }
 
@@ -272,7 +274,9 @@ int cli_local_start(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_INTERNAL;
 	}
 	l->o = opts ? *opts : (struct cli_local_opts){ .prefix = "rperf run" };
-	status = l->o.clk ? 0 : clock_of(cfg, l);
+	status = l->o.clk ? 0 :
+			    cli_agent_clock("rperf run: local agents", cfg,
+					    &l->clk);
 	for (size_t i = 0; !status && i < job->nhosts; i++)
 		if (job->hosts[i].local && involved(job, &job->hosts[i]))
 			status = start_one(cfg, job, auth, l, &job->hosts[i]);

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <rperf/clock.h>
+
 #include "config/config.h"
 #include "ctrl/ctrl_tls.h"
 #include "engine/engine.h"
@@ -24,6 +26,12 @@ void cli_agent_limits(const struct rperf_cli_config *cfg,
 
 /* One line of an agent on stderr: "PREFIX HH:MM:SS: LINE", flushed. */
 void cli_agent_say(const char *prefix, const char *line);
+
+/* An agent's clock calibrated (@who: how its messages start): 0, or the
+ * exit status said (a --clock not available here); an untrusted clock
+ * said too. */
+int cli_agent_clock(const char *who, const struct rperf_cli_config *cfg,
+		    struct rperf_clock *clk);
 
 /* What rperf agent and the rperf lat / bw servers share of @cfg: where to
  * listen, timeouts, --one-off, -d/-x/--cpu, the limits (their line in

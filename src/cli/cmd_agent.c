@@ -32,25 +32,6 @@ static void log_line(void *arg, const char *line)
 	cli_agent_say("rperf agent", line);
 }
 
-static int agent_clock(const struct rperf_cli_config *cfg,
-		       struct rperf_clock *clk)
-{
-	int rc = rperf_clock_init(clk, (enum rperf_clock_source)cfg->clock);
-
-	if (rc == ENOTSUP) {
-		fprintf(stderr,
-			"rperf agent: --clock: %s is not available here (%s); accepted: auto or posix\n",
-			rperf_clock_source_name(
-				(enum rperf_clock_source)cfg->clock),
-			clk->reason);
-		return RPERF_EXIT_USAGE;
-	}
-	if (!clk->trusted)
-		fprintf(stderr, "rperf agent: clock %s: %s\n",
-			rperf_clock_source_name(clk->source), clk->reason);
-	return 0;
-}
-
 int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		    const volatile sig_atomic_t *stop)
 {
@@ -97,7 +78,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 		fprintf(stderr, "rperf agent: %s\n", err);
 		return RPERF_EXIT_RUNTIME;
 	}
-	rc = agent_clock(cfg, &clk);
+	rc = cli_agent_clock("rperf agent", cfg, &clk);
 	if (rc) {
 		rperf_agent_destroy(a);
 		cli_auth_clear(&auth);

@@ -314,14 +314,10 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 		fprintf(stderr, "rperf: %s\n", err);
 		return RPERF_EXIT_RUNTIME;
 	}
-	if (rperf_clock_init(&clk, (enum rperf_clock_source)cfg->clock)) {
+	rc = cli_agent_clock("rperf", cfg, &clk);
+	if (rc) {
 		rperf_agent_destroy(ag);
-		fprintf(stderr,
-			"rperf: --clock: %s is not available here (%s); accepted: auto or posix\n",
-			rperf_clock_source_name(
-				(enum rperf_clock_source)cfg->clock),
-			clk.reason);
-		return RPERF_EXIT_USAGE;
+		return rc;
 	}
 	printf("%s: listening on port %u\n", what, rperf_agent_port(ag));
 	fflush(stdout);
