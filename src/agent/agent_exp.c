@@ -223,8 +223,10 @@ static void fill_local(const struct rperf_agent *a, struct rperf_host_sel *d)
 
 	if (!l->port)
 		return;
-	if (!d->device[0] && l->device[0])
+	if (!d->device[0] && l->device[0]) { /* its device: its port too */
 		memcpy(d->device, l->device, sizeof(d->device));
+		d->port = l->port;
+	}
 	if (d->gid_index < 0 && l->gid_index >= 0)
 		d->gid_index = l->gid_index;
 	if (d->cpu < 0 && l->cpu >= 0)

@@ -49,20 +49,15 @@ struct rperf_bw_run {
 	struct rperf_session_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
+	char dev[64]; /* this host's device and port (rperf_bw_ctl_check) */
+	int dev_port;
+	uint64_t live_origin_ns; /* the round's first live row, from GO */
 };
 
 /* A client run's state with its result arrays (ENOMEM), and its end. */
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out);
 void rperf_bw_run_free(struct rperf_bw_run *run);
-/* The client run over the shared session lifecycle (placed first): 0 or
- * errno with @e; run->measured says whether there are results. */
-int rperf_bw_client(struct rperf_bw_run *run, struct rperf_err *e);
-
-/* The server's ops for rperf_session_serve (session/session_life.h). */
-struct rperf_session_server_ops;
-extern const struct rperf_session_server_ops rperf_bw_server_ops;
-
 /* Fill run->res[i] from the generator's figures and the server's RESULT
  * (@rx NULL: none). */
 struct rperf_bw_rx {
@@ -81,14 +76,6 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 			   const struct rperf_bw_rx *srv,
 			   const struct rperf_bw_rx *own);
-
-/* --reversed: run->res[i] with the server as the sender (@srv's tx_*
- * counts, NULL: none came) and this side's receive counts @own (bw_dirs.c) */
-struct rperf_rx_count;
-void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
-			    const struct rperf_bsg_res *g,
-			    const struct rperf_rx_count *own,
-			    const struct rperf_bw_rx *srv);
 
 /* -b without --report-both: @out[i] (run->nres of them) is the sum of
  * res[i] and its reverse, as perftest reports -b (bw_dirs.c). */

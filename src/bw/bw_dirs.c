@@ -1,39 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The directions of a bw run: --reversed (the server is the sender, this
- * side the receiver) and -b's sum of both directions for the text table
+ * The directions of a bw run: -b's sum of both directions for the text table
  * (perftest's -b; --report-both shows them separately, and the JSON always
  * has both: "reverse").
  */
 #include "bw/bw.h"
 
 #include <string.h>
-
-#include "gen/rx.h"
-
-void rperf_bw_fill_reversed(struct rperf_bw_run *run, size_t i,
-			    const struct rperf_bsg_res *g,
-			    const struct rperf_rx_count *own,
-			    const struct rperf_bw_rx *srv)
-{
-	struct rperf_bsg_res s = { 0 };
-	struct rperf_bw_rx rx = { .messages = own->messages,
-				  .bytes = own->bytes,
-				  .seconds = rperf_rx_seconds(own) };
-
-	if (srv && srv->has_tx) {
-		s.messages = srv->tx_messages;
-		s.bytes = srv->tx_bytes;
-		s.seconds = srv->tx_seconds;
-		s.cpu_seconds = srv->tx_cpu_seconds;
-		s.post_calls = srv->tx_post_calls;
-	}
-	/* this process only received: its CPU over the receiving time */
-	rx.cpu_seconds = g->seconds > 0 && rx.seconds > 0 ?
-				 g->cpu_seconds * rx.seconds / g->seconds :
-				 g->cpu_seconds;
-	rperf_bw_fill(run, i, &s, srv && srv->has_tx ? &rx : NULL);
-}
 
 void rperf_bw_sum_directions(const struct rperf_bw_run *run,
 			     struct rperf_bw_result *out)

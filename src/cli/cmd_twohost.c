@@ -17,10 +17,13 @@
 #include "agent/agent.h"
 #include "cli/cli_agents.h"
 #include "lat/lat.h"
+#include "bw/bw_ctl.h"
 #include "lat/lat_ctl.h"
+#include "run/run_twohost.h"
 #include "session/session_ctrl.h"
 #include "session/session_parity.h"
 #include "session/session_life.h"
+#include "session/session_place.h"
 #include "verbs/verbs.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
@@ -53,12 +56,6 @@ static void say_line(void *arg, const char *msg)
 	fprintf(stderr, "rperf: %s\n", msg);
 }
 
-static void client_line(void *arg, const char *peer, const char *msg)
-{
-	(void)arg;
-	fprintf(stderr, "rperf: client %s: %s\n", peer, msg);
-}
-
 /* Before anything is measured: the output files can be written. */
 static bool outputs_ok(const struct rperf_cli_config *cfg)
 {
@@ -68,26 +65,6 @@ static bool outputs_ok(const struct rperf_cli_config *cfg)
 		return true;
 	fprintf(stderr, "rperf: %s\n", err);
 	return false;
-}
-
-/* The server side of both: listen, say so, serve. */
-static int serve(const struct rperf_cli_config *cfg,
-		 volatile sig_atomic_t *stop, const char *name,
-		 const struct rperf_session_server_ops *ops)
-{
-	const struct rperf_session_log log = { .line = client_line };
-	struct rperf_err e;
-	int lfd;
-
-	if (rperf_session_check_device(cfg, &e) ||
-	    rperf_session_listen(cfg, &lfd, &e))
-		return say_err(&e);
-	printf("rperf %s server: listening on port %lld\n", name,
-	       (long long)cfg->tcp_port);
-	fflush(stdout);
-	if (rperf_session_serve(cfg, lfd, stop, ops, &log, &e))
-		return say_err(&e); /* the loop itself failed */
-	return rperf_cmd_exit(&e); /* every client's failure was logged */
 }
 
 /* The progress line's view of a round: "256 B", "256 B pingpong",
@@ -135,9 +112,9 @@ static struct rperf_round_hook progress_on(struct progress_ctx *p,
 	return (struct rperf_round_hook){ .start = round_started, .arg = p };
 }
 
-/* The server's connection, in rperf lat's retry window, from our device's
- * address (--bind: that one): 0, or the exit status said. */
-static int dial_server(const struct rperf_cli_config *cfg,
+/* The server's connection, in the client's retry window, from our
+ * device's address (--bind: that one): 0, or the exit status said. */
+static int dial_server(const struct rperf_cli_config *cfg, const char *cmd,
 		       volatile sig_atomic_t *stop, const struct cli_local *l,
 		       struct rperf_run_boot_host *h)
 {
@@ -145,10 +122,10 @@ static int dial_server(const struct rperf_cli_config *cfg,
 	char why[512];
 	int rc;
 
-	snprintf(h->name, sizeof(h->name), "server");
+	snprintf(h->name, sizeof(h->name), "%s", RPERF_TWOHOST_SERVER);
 	rc = rperf_session_connect(cfg,
 				   cfg->bind ? cfg->bind : b->hosts[0].addr,
-				   stop, "lat", &h->fd, why, sizeof(why));
+				   stop, cmd, &h->fd, why, sizeof(why));
 	if (!rc)
 		return 0;
 	fprintf(stderr, "rperf: %s\n", why);
@@ -168,36 +145,34 @@ static uint64_t hb_ns(const struct rperf_cli_config *cfg)
 				     ns;
 }
 
-/* The measurement: the job, this host's agent, the server's connection,
- * the rounds. 0 or the exit status said. */
-static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
+/* A measurement of rperf lat / bw HOST: @job's run by @go. */
+struct twohost {
+	const char *cmd; /* "lat", "bw": the HELLO's command */
+	const struct rperf_clock *clk; /* the report's, this host's agent's */
+	const struct rperf_job *job;
+	volatile sig_atomic_t *stop;
+	void (*go)(void *arg, const struct rperf_run_opts *o);
+	void *arg;
+};
+
+/* This host's agent, the server's connection, the run options (run flags
+ * for the server's check); then t->go. 0 or the exit status said. */
+static int twohost_run(const struct rperf_cli_config *cfg,
+		       const struct twohost *t)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
 	const struct cli_local_opts lo = { .prefix = "rperf",
 					   .quiet = true,
 					   .insecure = true,
-					   .clk = &run->clk };
+					   .clk = t->clk };
 	struct rperf_run_boot_host server = { .fd = -1 };
 	const struct rperf_run_boot dialled = { .hosts = &server, .n = 1 };
 	struct rperf_ctrl_auth none = { 0 };
 	struct cli_local *local = NULL;
-	struct rperf_job *job = NULL;
 	json_t *params = json_object();
-	char err[512];
-	int status;
+	int status = cli_local_start(cfg, t->job, &none, &lo, &local);
 
-	if (rperf_lat_ctl_check(run, e)) {
-		json_decref(params);
-		return say_err(e);
-	}
-	if (rperf_lat_ctl_job(cfg, &job, err, sizeof(err))) {
-		json_decref(params);
-		fprintf(stderr, "rperf: %s\n", err);
-		return RPERF_EXIT_INTERNAL;
-	}
-	status = cli_local_start(cfg, job, &none, &lo, &local);
 	if (!status)
-		status = dial_server(cfg, run->stop, local, &server);
+		status = dial_server(cfg, t->cmd, t->stop, local, &server);
 	if (!status && (!params || rperf_parity_ship(cfg, params))) {
 		fprintf(stderr, "rperf: out of memory\n");
 		status = RPERF_EXIT_INTERNAL;
@@ -206,17 +181,54 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 		struct rperf_run_opts o = {
 			.local = cli_local_boot(local),
 			.insecure = true,
-			.command = "lat",
+			.command = t->cmd,
 			.dialled = &dialled,
-			.raw = job->inst[0].raw,
+			.raw = t->job->inst[0].raw,
 			.plan_options = json_object_get(params, "options"),
 			.heartbeat_ns = hb_ns(cfg),
 		};
 
-		rperf_lat_ctl_run(run, job, &o, e);
+		t->go(t->arg, &o);
 	}
 	json_decref(params);
 	cli_local_stop(local);
+	return status;
+}
+
+struct lat_go {
+	struct rperf_lat_run *run;
+	const struct rperf_job *job;
+	struct rperf_err *e;
+};
+
+static void lat_go(void *arg, const struct rperf_run_opts *o)
+{
+	struct lat_go *g = arg;
+
+	rperf_lat_ctl_run(g->run, g->job, o, g->e);
+}
+
+/* rperf lat's measurement. 0 or the exit status said. */
+static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
+{
+	struct rperf_job *job = NULL;
+	struct lat_go g = { .run = run, .e = e };
+	char err[512];
+	int status;
+
+	if (rperf_lat_ctl_check(run, e))
+		return say_err(e);
+	if (rperf_lat_ctl_job(run->cfg, &job, err, sizeof(err))) {
+		fprintf(stderr, "rperf: %s\n", err);
+		return RPERF_EXIT_INTERNAL;
+	}
+	g.job = job;
+	status = twohost_run(run->cfg, &(struct twohost){ .cmd = "lat",
+							  .clk = &run->clk,
+							  .job = job,
+							  .stop = run->stop,
+							  .go = lat_go,
+							  .arg = &g });
 	rperf_job_free(job);
 	return status;
 }
@@ -340,6 +352,50 @@ int rperf_cmd_lat(const struct rperf_cli_config *cfg,
 	return serve_agent(cfg, stop, "lat");
 }
 
+struct bw_go {
+	struct rperf_bw_run *run;
+	const struct rperf_job *job;
+	struct rperf_err *e;
+};
+
+static void bw_go(void *arg, const struct rperf_run_opts *o)
+{
+	struct bw_go *g = arg;
+
+	rperf_bw_ctl_run(g->run, g->job, o, g->e);
+}
+
+/* rperf bw's measurement. 0 or the exit status said. */
+static int bw_measure(struct rperf_bw_run *run, struct rperf_err *e)
+{
+	struct rperf_job *job = NULL;
+	struct bw_go g = { .run = run, .e = e };
+	struct rperf_clock clk;
+	char err[512];
+	int status;
+
+	if (rperf_session_place_client(run->cfg, &run->host, &run->platform,
+				       &run->notes, e) ||
+	    rperf_bw_ctl_check(run, e))
+		return say_err(e);
+	status = cli_agent_clock("rperf", run->cfg, &clk);
+	if (status)
+		return status;
+	if (rperf_bw_ctl_job(run->cfg, &job, err, sizeof(err))) {
+		fprintf(stderr, "rperf: %s\n", err);
+		return RPERF_EXIT_INTERNAL;
+	}
+	g.job = job;
+	status = twohost_run(run->cfg, &(struct twohost){ .cmd = "bw",
+							  .clk = &clk,
+							  .job = job,
+							  .stop = run->stop,
+							  .go = bw_go,
+							  .arg = &g });
+	rperf_job_free(job);
+	return status;
+}
+
 static int bw_client(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop)
 {
@@ -356,8 +412,13 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	run->say.line = say_line;
 	run->out = stdout;
 	run->round = progress_on(&pg, cfg, false);
-	rc = rperf_bw_client(run, &e);
+	code = bw_measure(run, &e);
 	rperf_progress_end(&pg.line);
+	if (code) {
+		rperf_bw_run_free(run);
+		return code;
+	}
+	rc = e.rc;
 	code = say_err(&e);
 	if (run->measured &&
 	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
@@ -373,5 +434,5 @@ int rperf_cmd_bw(const struct rperf_cli_config *cfg,
 {
 	if (cfg->host)
 		return bw_client(cfg, stop);
-	return serve(cfg, stop, "bw", &rperf_bw_server_ops);
+	return serve_agent(cfg, stop, "bw");
 }

@@ -15,28 +15,13 @@
 #include <string.h>
 
 #include "gen/nic_ts.h"
+#include "run/run_twohost.h"
 #include "session/session.h"
 #include "verbs/verbs.h"
 
-#define LAT_CTL_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
 /* -n or --run_infinitely: every round's window (an agent's default
  * --max-duration is an hour for the whole plan) */
 #define LAT_CTL_WINDOW_NS (1800ull * 1000000000ull)
-
-static void host_sel(const struct rperf_cli_config *cfg,
-		     struct rperf_host_sel *s)
-{
-	*s = (struct rperf_host_sel){
-		.port = (int)cfg->ib_port,
-		.gid_index = (int)cfg->gid_index,
-		.cpu = (int)cfg->cpu,
-		.cpu_node = (int)cfg->cpu_node,
-		.mem_node = (int)cfg->mem_node,
-		.hugepages = cfg->hugepages,
-	};
-	if (cfg->ib_dev)
-		snprintf(s->device, sizeof(s->device), "%s", cfg->ib_dev);
-}
 
 /* The LSG of every round: rperf lat's options as a spec. */
 static void lsg_spec(const struct rperf_cli_config *cfg,
@@ -70,40 +55,13 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
 		      struct rperf_job **out, char *err, size_t errlen)
 {
-	struct rperf_job *job = calloc(1, sizeof(*job));
+	int rc = rperf_run_twohost_job(cfg, "rperf lat", 1, out);
 
-	*out = NULL;
-	if (job)
-		job->inst = calloc(1, sizeof(*job->inst));
-	if (!job || !job->inst) {
-		free(job);
+	if (rc)
 		snprintf(err, errlen, "out of memory");
-		return ENOMEM;
-	}
-	snprintf(job->path, sizeof(job->path), "rperf lat");
-	job->duration_ns = cfg->duration_ns;
-	job->timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
-						LAT_CTL_TIMEOUT_NS;
-	job->sink_completion = RPERF_COMPLETION_EVENT;
-	job->nhosts = 2;
-	snprintf(job->hosts[0].name, sizeof(job->hosts[0].name), "client");
-	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
-		 RPERF_JOB_CONTROL_LOCAL);
-	job->hosts[0].local = true;
-	host_sel(cfg, &job->hosts[0].sel);
-	snprintf(job->hosts[1].name, sizeof(job->hosts[1].name), "server");
-	snprintf(job->hosts[1].control, sizeof(job->hosts[1].control), "%s",
-		 cfg->host);
-	job->hosts[1].control_port = (uint16_t)cfg->tcp_port;
-	job->hosts[1].sel = (struct rperf_host_sel){ .port = 1,
-						     .gid_index = -1,
-						     .cpu = -1,
-						     .cpu_node = -1,
-						     .mem_node = -1 };
-	lsg_spec(cfg, &job->inst[0]);
-	job->ninst = 1;
-	*out = job;
-	return 0;
+	else
+		lsg_spec(cfg, &(*out)->inst[0]);
+	return rc;
 }
 
 int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
@@ -131,39 +89,13 @@ int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
 	return 0;
 }
 
-/* Round i of the lat run: its job (a copy of @base at its size and method;
- * jobs[i]->inst is its own). */
-static int round_job(const struct rperf_lat_run *run,
-		     const struct rperf_job *base, size_t i,
-		     struct rperf_job **out)
+/* Round @k: its size and method. */
+static void shape(void *arg, size_t k, struct rperf_job *round)
 {
-	struct rperf_job *j = malloc(sizeof(*j));
+	const struct rperf_lat_run *run = arg;
 
-	*out = NULL;
-	if (!j)
-		return ENOMEM;
-	*j = *base;
-	j->mesh = NULL;
-	j->inst = malloc(sizeof(*j->inst));
-	if (!j->inst) {
-		free(j);
-		return ENOMEM;
-	}
-	j->inst[0] = base->inst[0];
-	j->inst[0].size = rperf_lat_res_size(run, i);
-	j->inst[0].test.method = rperf_lat_res_method(run, i);
-	*out = j;
-	return 0;
-}
-
-static void jobs_free(struct rperf_job **jobs, size_t n)
-{
-	for (size_t i = 0; jobs && i < n; i++) {
-		if (jobs[i])
-			free(jobs[i]->inst);
-		free(jobs[i]);
-	}
-	free(jobs);
+	round->inst[0].size = rperf_lat_res_size(run, k);
+	round->inst[0].test.method = rperf_lat_res_method(run, k);
 }
 
 /* pingpong: perftest's figure, RTT/2, from the RTT histogram's buckets
@@ -246,43 +178,16 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 		       0;
 }
 
-/* An agent's own words (REFUSE or ERROR), not a consequence. */
-static bool said(const char *why)
-{
-	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
-}
-
-/* Why the run failed: the host whose agent said so (the server's first),
- * else the first failed host. What an agent refused before anything ran
- * (the server's limits, flags that differ, an endpoint it will not
- * connect) is a usage error; busy, a lost connection or a failed run are
- * not. */
+/* Why round @r failed (rperf_run_twohost_failure), into @e. */
 static int failed(const struct rperf_run_results *r, struct rperf_err *e)
 {
-	const struct rperf_run_host *f = NULL;
-	size_t fh = 0;
+	char why[RPERF_ERR_MSG_LEN];
+	bool usage;
 
-	for (size_t k = 0; k < 2 * r->job->nhosts && !f; k++) {
-		size_t h = r->job->nhosts - 1 - k % r->job->nhosts;
-
-		if (r->hosts[h].failed &&
-		    (k >= r->job->nhosts || said(r->hosts[h].why))) {
-			f = &r->hosts[h];
-			fh = h;
-		}
-	}
-	if (f)
-		return rperf_err_set(
-			e,
-			r->aborted && said(f->why) && !strstr(f->why, "busy:") ?
-				RPERF_ERRC_USAGE :
-				RPERF_ERRC_RUNTIME,
-			EIO, "%s: %s",
-			fh ? r->job->hosts[1].control : "this host", f->why);
-	if (r->aborted)
-		return rperf_err_set(e, RPERF_ERRC_RUNTIME, EIO, "%s",
-				     r->abort_why);
-	return 0;
+	if (!rperf_run_twohost_failure(r, why, sizeof(why), &usage))
+		return 0;
+	return rperf_err_set(e, usage ? RPERF_ERRC_USAGE : RPERF_ERRC_RUNTIME,
+			     EIO, "%s", why);
 }
 
 /* The progress line's round: its size. */
@@ -302,22 +207,19 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	size_t n = run->cfg->nsizes * run->cfg->repeat *
 		   rperf_lat_nmethods(run->cfg);
 	struct rperf_run_results **res = calloc(n, sizeof(*res));
-	struct rperf_job **jobs = calloc(n, sizeof(*jobs));
+	struct rperf_twohost_rounds r = { .n = n, .shape = shape, .arg = run };
 	struct rperf_run_opts o = *opts;
 	char err[512] = "";
-	int rc = res && jobs ? 0 : ENOMEM;
+	int rc = res ? 0 : ENOMEM;
 
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = round_job(run, job, i, &jobs[i]);
 	rperf_session_say_preflight(&run->host, &run->say);
 	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
 			    (unsigned int)run->cfg->qp_timeout);
 	o.on_round = on_round;
 	o.round_arg = run;
 	if (!rc)
-		rc = rperf_run_execute_rounds(
-			(const struct rperf_job *const *)jobs, n, &o, run->stop,
-			res, err, sizeof(err));
+		rc = rperf_run_twohost_rounds(job, &r, &o, run->stop, res, err,
+					      sizeof(err));
 	rperf_retrans_end(&run->retrans, NULL);
 	if (rc) {
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
@@ -381,7 +283,7 @@ out:
 	for (size_t i = 0; res && i < n; i++)
 		rperf_run_results_free(res[i]);
 	free(res);
-	jobs_free(jobs, n);
+	rperf_run_twohost_rounds_fini(&r); /* after the results */
 	return rc;
 }
 

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rperf bw HOST on the engine: the controller of an implicit two-host job
+ * (src/run/run_twohost.h): one BSG client -> server, with -b a second one
+ * server -> client, with --reversed only that one; every size a round on
+ * the same QPs. Each round's instances become run->res[i] (and run->rev[i]
+ * with -b), which the bw report renders as before.
+ */
+#include "bw/bw_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/bw_math.h"
+#include "gen/rx.h"
+#include "run/run_twohost.h"
+#include "session/session.h"
+#include "verbs/rate.h"
+#include "verbs/verbs.h"
+
+/* -n or --run_infinitely: every round's window (an agent's default
+ * --max-duration is an hour for the whole plan) */
+#define BW_CTL_WINDOW_NS (1800ull * 1000000000ull)
+
+static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	int port_mtu = rperf_port_mtu(d);
+
+	run->mtu = cfg->mtu && (int)cfg->mtu < port_mtu ? (int)cfg->mtu :
+							  port_mtu;
+	run->roce = d->roce;
+	run->grh = d->gid_index >= 0;
+	run->line_gbps = rperf_ib_rate_gbps(d->port_attr.active_speed,
+					    d->port_attr.active_width);
+	for (size_t i = 0; i < cfg->nsizes && run->line_gbps > 0; i++) {
+		double g = rperf_bw_limit_gbps(cfg->rate_limit, cfg->rate_units,
+					       cfg->sizes[i]);
+
+		if (g <= run->line_gbps)
+			continue;
+		rperf_session_warn(
+			&run->notes,
+			"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
+			g, (unsigned long long)cfg->sizes[i], d->name,
+			run->line_gbps);
+		rperf_say(&run->say, "warning: %s",
+			  run->notes.warnings[run->notes.nwarnings - 1]);
+		break;
+	}
+}
+
+int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
+{
+	const struct rperf_cli_config *cfg = run->cfg;
+	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
+				     .ib_port = (int)cfg->ib_port,
+				     .gid_index = (int)cfg->gid_index,
+				     .ipv6 = cfg->ipv6 };
+	struct rperf_dev *d = NULL;
+	char err[256] = "";
+	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
+
+	if (!rc)
+		rc = rperf_gen_depth_check(d, "-t/--tx-depth", cfg->tx_depth,
+					   err, sizeof(err));
+	if (!rc && cfg->rx_depth)
+		rc = rperf_gen_depth_check(d, "-r/--rx-depth", cfg->rx_depth,
+					   err, sizeof(err));
+	if (!rc) {
+		snprintf(run->dev, sizeof(run->dev), "%s", d->name);
+		run->dev_port = d->port;
+		path_facts(run, d);
+	}
+	rperf_dev_close(d);
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
+				     err[0] ? err : strerror(rc));
+	return 0;
+}
+
+/* One BSG of rperf bw's options, @from -> @to. */
+static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
+		     const char *from, const char *to, struct rperf_gen_spec *s)
+{
+	rperf_session_spec(cfg, RPERF_GEN_BSG, s);
+	s->id = id;
+	snprintf(s->name, sizeof(s->name), "%s", id ? "bw-reverse" : "bw");
+	snprintf(s->from, sizeof(s->from), "%s", from);
+	snprintf(s->to, sizeof(s->to), "%s", to);
+	s->test.bidir = s->test.reversed = false; /* instances of their own */
+	s->test.iters = 0;
+	s->burst_size = cfg->burst_size;
+	s->interval_ns = rperf_bw_tick_ns(cfg); /* the BW peak's ticks */
+	if (cfg->rate_limit > 0 && cfg->rate_units == RPERF_RATE_PPS)
+		s->rate_sps = cfg->rate_limit;
+	else if (cfg->rate_limit > 0) /* bits: the same at every size */
+		s->rate_bps = rperf_bw_limit_gbps(cfg->rate_limit,
+						  cfg->rate_units, 1) *
+			      1e9;
+	if (cfg->iters) /* messages per QP; the window only bounds it */
+		s->max_messages = cfg->iters * cfg->qps;
+	if (cfg->iters || cfg->run_infinitely)
+		s->duration_ns = BW_CTL_WINDOW_NS;
+}
+
+int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
+		     char *err, size_t errlen)
+{
+	size_t n = cfg->bidir ? 2 : 1;
+	int rc = rperf_run_twohost_job(cfg, "rperf bw", n, out);
+
+	if (rc) {
+		snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	if (cfg->reversed)
+		bsg_spec(cfg, 0, RPERF_TWOHOST_SERVER, RPERF_TWOHOST_CLIENT,
+			 &(*out)->inst[0]);
+	else
+		bsg_spec(cfg, 0, RPERF_TWOHOST_CLIENT, RPERF_TWOHOST_SERVER,
+			 &(*out)->inst[0]);
+	if (cfg->bidir)
+		bsg_spec(cfg, 1, RPERF_TWOHOST_SERVER, RPERF_TWOHOST_CLIENT,
+			 &(*out)->inst[1]);
+	return 0;
+}
+
+/* Round @k: its size. */
+static void shape(void *arg, size_t k, struct rperf_job *round)
+{
+	const struct rperf_bw_run *run = arg;
+
+	for (size_t i = 0; i < round->ninst; i++)
+		round->inst[i].size = run->cfg->sizes[k];
+}
+
+static void on_round(void *arg, size_t k)
+{
+	struct rperf_bw_run *run = arg;
+
+	run->cur_size = run->cfg->sizes[k];
+	run->tick_msgs = run->tick_bytes = 0;
+	run->peak_gbps = run->peak_from = 0;
+	run->peak_bytes = 0;
+	run->peak_min_bytes = rperf_bw_peak_min_bytes(
+		run->cur_size, run->cfg->qps, run->cfg->cq_mod);
+	run->live_origin_ns = 0;
+	rperf_round_start(&run->round, k, run->cfg->nsizes, run->cur_size);
+}
+
+void rperf_bw_ctl_live(void *arg, const struct rperf_gen_spec *spec,
+		       const struct rperf_live_row *row)
+{
+	struct rperf_bw_run *run = arg;
+	struct rperf_bsg_tick t;
+
+	if (spec->id != 0 || row->kind != RPERF_GEN_BSG ||
+	    !rperf_bw_prints_intervals(run->cfg))
+		return;
+	if (!run->live_origin_ns)
+		run->live_origin_ns = row->start_ns;
+	t = (struct rperf_bsg_tick){
+		.t_start = (double)(row->start_ns - run->live_origin_ns) / 1e9,
+		.messages = run->tick_msgs + row->messages,
+		.bytes = run->tick_bytes + row->bytes,
+	};
+	t.t_end = t.t_start + (double)row->dur_ns / 1e9;
+	rperf_bw_on_interval(run, &t);
+}
+
+/* The BW peak of a round from its source's interval series: the best
+ * rate of a window ending at an interval's end, holding at least
+ * peak_min_bytes (rperf_bw_peak_min_bytes). */
+static double peak_of(const struct rperf_bw_run *run, size_t k,
+		      const struct rperf_bsg_series *s)
+{
+	uint64_t min = rperf_bw_peak_min_bytes(run->cfg->sizes[k],
+					       run->cfg->qps, run->cfg->cq_mod);
+	uint64_t from_bytes = 0, bytes = 0;
+	double peak = 0, from;
+
+	if (!s->n)
+		return 0;
+	from = (double)s->iv[0].start_ns / 1e9;
+	for (size_t i = 0; i < s->n; i++) {
+		double end = (double)(s->iv[i].start_ns + s->iv[i].dur_ns) /
+			     1e9,
+		       g;
+
+		bytes += s->iv[i].bytes;
+		if (bytes - from_bytes < min || end <= from)
+			continue;
+		g = rperf_bw_gbps(bytes - from_bytes, end - from);
+		peak = g > peak ? g : peak;
+		from = end;
+		from_bytes = bytes;
+	}
+	return peak;
+}
+
+static struct rperf_bsg_res sent_of(const struct rperf_run_inst *in)
+{
+	return (struct rperf_bsg_res){ .messages = in->messages,
+				       .bytes = in->bytes,
+				       .post_calls = in->post_calls,
+				       .seconds = in->seconds,
+				       .cpu_seconds = in->cpu_seconds };
+}
+
+static struct rperf_bw_rx received_of(const struct rperf_run_inst *in)
+{
+	return (struct rperf_bw_rx){ .messages = in->rx_messages,
+				     .bytes = in->rx_bytes,
+				     .seconds = in->rx_seconds,
+				     .has_tx = true,
+				     .tx_messages = in->messages,
+				     .tx_bytes = in->bytes,
+				     .tx_post_calls = in->post_calls,
+				     .tx_seconds = in->seconds,
+				     .tx_cpu_seconds = in->cpu_seconds };
+}
+
+static void check_one(struct rperf_bw_run *run, const struct rperf_bw_result *b,
+		      const char *dir)
+{
+	if (b->receiver_valid &&
+	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
+		rperf_session_warn(
+			&run->notes,
+			"%llu B%s: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
+			(unsigned long long)b->size, dir,
+			(unsigned long long)b->rx_messages,
+			(unsigned long long)b->rx_bytes,
+			(unsigned long long)b->messages,
+			(unsigned long long)b->bytes);
+}
+
+/* Round @k's instances into run->res[k] (and rev[k] with -b). */
+static void take_round(struct rperf_bw_run *run, size_t k,
+		       const struct rperf_run_results *r)
+{
+	const struct rperf_run_inst *in = &r->inst[0];
+	struct rperf_bsg_res g = sent_of(in);
+	struct rperf_bw_rx rx = received_of(in);
+
+	run->peak_gbps = peak_of(run, k, &in->bsg_series);
+	rperf_bw_fill(run, k, &g, in->have_sink ? &rx : NULL);
+	if (run->cfg->bidir && r->job->ninst > 1) {
+		struct rperf_bw_rx srv = received_of(&r->inst[1]),
+				   own = received_of(&r->inst[1]);
+
+		rperf_bw_fill_reverse(run, k,
+				      r->inst[1].have_source ? &srv : NULL,
+				      r->inst[1].have_sink ? &own : NULL);
+	}
+	check_one(run, &run->res[k], "");
+	if (run->res[k].reverse)
+		check_one(run, run->res[k].reverse, " (server -> client)");
+}
+
+/* Why the run failed: the verbs' words of an instance, an interruption
+ * (not with --run_infinitely: SIGINT ends it), a host's failure. */
+static int failed(struct rperf_bw_run *run, struct rperf_run_results **res,
+		  size_t n, struct rperf_err *e)
+{
+	char why[RPERF_ERR_MSG_LEN];
+	bool usage;
+
+	for (size_t k = 0; k < run->nres; k++)
+		for (size_t i = 0; i < res[k]->job->ninst; i++)
+			if (res[k]->inst[i].error[0])
+				return rperf_err_set(
+					e, RPERF_ERRC_RUNTIME, EIO,
+					"run stopped at %llu B after %llu messages: %s",
+					(unsigned long long)run->cfg->sizes[k],
+					(unsigned long long)res[k]
+						->inst[i]
+						.messages,
+					res[k]->inst[i].error);
+	for (size_t k = 0; k < run->nres; k++)
+		if (res[k]->interrupted && !run->cfg->run_infinitely)
+			return rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EINTR,
+				"interrupted at %llu B after %llu messages",
+				(unsigned long long)run->cfg->sizes[k],
+				(unsigned long long)res[k]->inst[0].messages);
+	for (size_t k = 0; k < n; k++) {
+		if (!res[k])
+			return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
+					     "interrupted");
+		if (rperf_run_twohost_failure(res[k], why, sizeof(why), &usage))
+			return rperf_err_set(e,
+					     usage ? RPERF_ERRC_USAGE :
+						     RPERF_ERRC_RUNTIME,
+					     EIO, "%s", why);
+	}
+	return 0;
+}
+
+int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
+		     const struct rperf_run_opts *opts, struct rperf_err *e)
+{
+	size_t n = run->cfg->nsizes;
+	struct rperf_run_results **res = calloc(n, sizeof(*res));
+	struct rperf_twohost_rounds r = { .n = n, .shape = shape, .arg = run };
+	struct rperf_run_opts o = *opts;
+	char err[512] = "";
+	int rc = res ? 0 : ENOMEM;
+
+	rperf_session_say_preflight(&run->host, &run->say);
+	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
+			    (unsigned int)run->cfg->qp_timeout);
+	o.on_round = on_round;
+	o.round_arg = run;
+	o.on_live = rperf_bw_ctl_live;
+	o.live_arg = run;
+	if (!rc)
+		rc = rperf_run_twohost_rounds(job, &r, &o, run->stop, res, err,
+					      sizeof(err));
+	rperf_retrans_end(&run->retrans, NULL);
+	if (rc) {
+		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
+			      err[0] ? err : strerror(rc));
+		free(res);
+		rperf_run_twohost_rounds_fini(&r);
+		return rc;
+	}
+	for (size_t k = 0; k < n && res[k]; k++) {
+		if (!res[k]->inst[0].have_source &&
+		    res[k]->inst[0].status != RPERF_RUN_ST_ERROR)
+			break;
+		run->measured = true;
+		take_round(run, k, res[k]);
+		run->nres = k + 1;
+		rperf_bw_size_done(run, k);
+	}
+	if (res[0] && res[0]->hosts[0].buffers_note[0])
+		rperf_session_warn(&run->notes, "%s",
+				   res[0]->hosts[0].buffers_note);
+	rc = failed(run, res, n, e);
+	if (rc && run->measured) {
+		run->notes.partial = true;
+		snprintf(run->notes.error, sizeof(run->notes.error), "%s",
+			 e->msg);
+	}
+	for (size_t k = 0; k < n; k++)
+		rperf_run_results_free(res[k]);
+	free(res);
+	rperf_run_twohost_rounds_fini(&r); /* after the results */
+	return rc;
+}
+
+int rperf_bw_run_new(const struct rperf_cli_config *cfg,
+		     volatile sig_atomic_t *stop, struct rperf_bw_run **out)
+{
+	/* one block: the run, then res[nsizes] and rev[nsizes] */
+	size_t n = cfg->nsizes;
+	struct rperf_bw_run *run =
+		calloc(1, sizeof(*run) + 2 * n * sizeof(*run->res));
+
+	if (!run)
+		return ENOMEM;
+	run->res = (struct rperf_bw_result *)(run + 1);
+	run->rev = run->res + n;
+	run->cfg = cfg;
+	run->stop = stop;
+	*out = run;
+	return 0;
+}
+
+void rperf_bw_run_free(struct rperf_bw_run *run)
+{
+	free(run);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The implicit job of rperf lat / bw HOST and its rounds (run_twohost.h). */
+#include "run/run_twohost.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TWOHOST_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
+
+static void client_sel(const struct rperf_cli_config *cfg,
+		       struct rperf_host_sel *s)
+{
+	*s = (struct rperf_host_sel){
+		.port = (int)cfg->ib_port,
+		.gid_index = (int)cfg->gid_index,
+		.cpu = (int)cfg->cpu,
+		.cpu_node = (int)cfg->cpu_node,
+		.mem_node = (int)cfg->mem_node,
+		.hugepages = cfg->hugepages,
+	};
+	if (cfg->ib_dev)
+		snprintf(s->device, sizeof(s->device), "%s", cfg->ib_dev);
+}
+
+int rperf_run_twohost_job(const struct rperf_cli_config *cfg, const char *path,
+			  size_t ninst, struct rperf_job **out)
+{
+	struct rperf_job *job = calloc(1, sizeof(*job));
+
+	*out = NULL;
+	if (job)
+		job->inst = calloc(ninst, sizeof(*job->inst));
+	if (!job || !job->inst) {
+		free(job);
+		return ENOMEM;
+	}
+	snprintf(job->path, sizeof(job->path), "%s", path);
+	job->duration_ns = cfg->duration_ns;
+	job->timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
+						TWOHOST_TIMEOUT_NS;
+	job->sink_completion = cfg->events ? RPERF_COMPLETION_EVENT :
+					     RPERF_COMPLETION_POLL;
+	job->nhosts = 2;
+	snprintf(job->hosts[0].name, sizeof(job->hosts[0].name),
+		 RPERF_TWOHOST_CLIENT);
+	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
+		 RPERF_JOB_CONTROL_LOCAL);
+	job->hosts[0].local = true;
+	client_sel(cfg, &job->hosts[0].sel);
+	snprintf(job->hosts[1].name, sizeof(job->hosts[1].name),
+		 RPERF_TWOHOST_SERVER);
+	snprintf(job->hosts[1].control, sizeof(job->hosts[1].control), "%s",
+		 cfg->host ? cfg->host : "");
+	job->hosts[1].control_port = (uint16_t)cfg->tcp_port;
+	/* the server's own -d, -i, -x and --cpu fill these in */
+	job->hosts[1].sel = (struct rperf_host_sel){ .port = 1,
+						     .gid_index = -1,
+						     .cpu = -1,
+						     .cpu_node = -1,
+						     .mem_node = -1 };
+	job->ninst = ninst;
+	*out = job;
+	return 0;
+}
+
+void rperf_run_twohost_rounds_fini(struct rperf_twohost_rounds *r)
+{
+	for (size_t i = 0; r->jobs && i < r->n; i++) {
+		if (r->jobs[i])
+			free(r->jobs[i]->inst);
+		free(r->jobs[i]);
+	}
+	free(r->jobs);
+	r->jobs = NULL;
+}
+
+/* Round @k: a copy of @base (its own instances) shaped by the caller. */
+static int round_job(const struct rperf_job *base, size_t k,
+		     const struct rperf_twohost_rounds *r,
+		     struct rperf_job **out)
+{
+	struct rperf_job *j = malloc(sizeof(*j));
+
+	*out = NULL;
+	if (!j)
+		return ENOMEM;
+	*j = *base;
+	j->mesh = NULL;
+	j->inst = malloc(base->ninst * sizeof(*j->inst));
+	if (!j->inst) {
+		free(j);
+		return ENOMEM;
+	}
+	memcpy(j->inst, base->inst, base->ninst * sizeof(*j->inst));
+	r->shape(r->arg, k, j);
+	*out = j;
+	return 0;
+}
+
+int rperf_run_twohost_rounds(const struct rperf_job *base,
+			     struct rperf_twohost_rounds *r,
+			     const struct rperf_run_opts *opts,
+			     const volatile sig_atomic_t *stop,
+			     struct rperf_run_results **res, char *err,
+			     size_t errlen)
+{
+	int rc;
+
+	r->jobs = calloc(r->n ? r->n : 1, sizeof(*r->jobs));
+	rc = r->jobs ? 0 : ENOMEM;
+	for (size_t k = 0; !rc && k < r->n; k++)
+		rc = round_job(base, k, r, &r->jobs[k]);
+	if (!rc)
+		rc = rperf_run_execute_rounds(
+			(const struct rperf_job *const *)r->jobs, r->n, opts,
+			stop, res, err, errlen);
+	else
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* An agent's own words (REFUSE or ERROR), not a consequence. */
+static bool said(const char *why)
+{
+	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
+}
+
+bool rperf_run_twohost_failure(const struct rperf_run_results *r, char *why,
+			       size_t len, bool *usage)
+{
+	const struct rperf_job *job = r->job;
+	const struct rperf_run_host *f = NULL;
+	size_t fh = 0;
+
+	*usage = false;
+	for (size_t k = 0; k < 2 * job->nhosts && !f; k++) {
+		size_t h = job->nhosts - 1 - k % job->nhosts;
+
+		if (r->hosts[h].failed &&
+		    (k >= job->nhosts || said(r->hosts[h].why))) {
+			f = &r->hosts[h];
+			fh = h;
+		}
+	}
+	if (f) {
+		*usage = r->aborted && said(f->why) && !strstr(f->why, "busy:");
+		snprintf(why, len, "%s: %s",
+			 job->hosts[fh].local ? "this host" :
+						job->hosts[fh].control,
+			 f->why);
+		return true;
+	}
+	if (r->aborted) {
+		snprintf(why, len, "%s", r->abort_why);
+		return true;
+	}
+	return false;
+}
