@@ -246,14 +246,14 @@ struct rperf_proto_inst_eps {
 	enum rperf_proto_role role; /* the role on the host that sends it
 				       (ENDPOINTS) / that receives it
 				       (CONNECT) */
-	struct rperf_ctrl_endpoint *qps; /* [nqps], 1..RPERF_SPEC_MAX_QPS+2 */
+	struct rperf_ctrl_endpoint *qps; /* [nqps], 1..RPERF_PROTO_MAX_QPS */
 	size_t nqps;
 };
 struct rperf_proto_eps {
 	struct rperf_proto_inst_eps *inst;
 	size_t n;
 };
-#define RPERF_PROTO_MAX_QPS (RPERF_SPEC_MAX_QPS + 2)
+#define RPERF_PROTO_MAX_QPS (RPERF_SPEC_TEST_MAX_QPS + 2)
 /* ENDPOINTS {"instances":[...]}; CONNECT {"peers":[...]}; same shape. */
 int rperf_proto_endpoints_encode(const struct rperf_proto_eps *e, json_t **out);
 int rperf_proto_endpoints_decode(const struct rperf_ctrl_msg *m,
