@@ -138,15 +138,17 @@ static const struct num_key test_keys[] = {
 	{ "qps", 0, W32, 1, RPERF_SPEC_TEST_MAX_QPS },
 };
 
-/* A key's bounds on the wire (test_keys: the two-host tests' wider
- * ones). */
-static void num_bounds(const struct num_key *k, uint64_t *min, uint64_t *max)
+/* A key's bounds on the wire: the two-host tests' maximum (test_keys)
+ * where wider, in a PLAN too (rperf lat / bw send theirs); the minimum a
+ * PLAN's (it always has a window), or (@test) the PARAMS'. */
+static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
+		       uint64_t *max)
 {
 	*min = k->min;
 	*max = k->max;
 	for (size_t i = 0; i < sizeof(test_keys) / sizeof(*test_keys); i++)
 		if (!strcmp(test_keys[i].key, k->key)) {
-			*min = test_keys[i].min;
+			*min = test ? test_keys[i].min : k->min;
 			*max = test_keys[i].max;
 		}
 }
@@ -220,7 +222,7 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 	for (i = 0; i < NUM_KEYS; i++) {
 		uint64_t v = num_get(s, &num_keys[i]);
 
-		num_bounds(&num_keys[i], &min, &max);
+		num_bounds(&num_keys[i], test, &min, &max);
 		if (v < min || v > max) {
 			snprintf(why, wl, "'%s' %llu is not in [%llu, %llu]",
 				 num_keys[i].key, (unsigned long long)v,
@@ -376,8 +378,8 @@ static int get_name(const json_t *o, const char *key, char *buf, char *why,
 	return 0;
 }
 
-static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
-		    size_t wl)
+static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
+		    char *why, size_t wl)
 {
 	uint64_t v, min, max;
 	size_t i;
@@ -385,7 +387,7 @@ static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
 	for (i = 0; i < NUM_KEYS; i++) {
 		const struct num_key *k = &num_keys[i];
 
-		num_bounds(k, &min, &max);
+		num_bounds(k, test, &min, &max);
 		if (rperf_ctrl_get_u64(o, k->key, min, max, &v)) {
 			snprintf(
 				why, wl,
@@ -432,7 +434,7 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) :
 		    rperf_spec_plan_keys_decode(obj, &t, why, whylen);
 	if (!rc)
-		rc = get_nums(obj, &t, why, whylen);
+		rc = get_nums(obj, test, &t, why, whylen);
 	if (!rc)
 		rc = get_enum(obj, "kind", kinds, SIZE_MAX, &kind, why, whylen);
 	if (!rc)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * One end of a generator connection opened and closed in one place: rperf
- * bw's client and server (src/bw/bw_conn.c) and the engine's BSG source and
- * sink (src/engine/gen_bsg.c, gen_sink.c) make their QPs, their buffer and
- * their receives here, and connect their QPs through rdma_cm when asked.
+ * One end of a generator connection opened and closed in one place: the
+ * engine's BSG source and sink (src/engine/gen_bsg.c, gen_sink.c) make
+ * their QPs, their buffer and their receives here, and connect their QPs
+ * through rdma_cm when asked.
  */
 #include "gen/rx.h"
 #include "gen/bsg.h"

@@ -319,7 +319,7 @@ static void bw_bidir(void **state)
 	assert_int_equal(p.cq_mod, 8);
 	assert_int_equal(p.duration_ns, 0);
 	assert_false(p.test.infinite);
-	/* a PLAN keeps its own bounds: an agent refuses this spec */
+	/* a PLAN always has a window: an agent refuses this spec */
 	assert_int_equal(rperf_gen_spec_decode(obj, &p, why, sizeof(why)),
 			 EBADMSG);
 	json_object_set_new(obj, "reversed", json_true());
