@@ -62,6 +62,8 @@ struct rperf_agent_engine {
 		  size_t errlen);
 	int (*fd)(const struct rperf_engine *e);
 	bool (*poll)(struct rperf_engine *e);
+	/* a source ended with an error (may be NULL: never) */
+	bool (*failed)(struct rperf_engine *e);
 	void (*stop)(struct rperf_engine *e);
 	int (*report)(struct rperf_engine *e, const char *host,
 		      struct rperf_proto_report *out);
@@ -132,6 +134,11 @@ struct rperf_agent_cfg {
 	/* one log line per sink and round, what it received (the rperf lat
 	 * and bw servers' log: "pingpong: 500 WRITEs received (32000 B)") */
 	bool log_sinks;
+	/* a source of its own failed (its stall limit: a peer that stopped
+	 * taking its messages): the controller has this long to STOP, then
+	 * the experiment ends (the rperf lat / bw servers: free for the next
+	 * client within twice the stall limit); 0: the plan's deadlines */
+	uint64_t failed_stop_ns;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

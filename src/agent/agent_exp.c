@@ -560,6 +560,9 @@ void agent_exp_on_engine(struct rperf_agent *a)
 	else
 		agent_log(a, "controller %s: every source ended; FINISHED",
 			  a->exp.peer);
+	if (a->exp.fd >= 0 && a->cfg.failed_stop_ns && a->engine->failed &&
+	    a->engine->failed(a->exp.eng))
+		expect(a, "STOP after a source failed", a->cfg.failed_stop_ns);
 }
 
 static bool heartbeating(const struct rperf_agent *a)

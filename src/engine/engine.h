@@ -232,6 +232,9 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 int rperf_engine_fd(const struct rperf_engine *e);
 /* Read the eventfd; true when every started source has ended. */
 bool rperf_engine_poll(struct rperf_engine *e);
+/* A source of @e ended with an error (its stall limit, a failed
+ * completion). */
+bool rperf_engine_failed(struct rperf_engine *e);
 /* Stop every thread (flag) and join them: a source still running
  * RPERF_ENGINE_STOP_GRACE_NS after the flag is aborted (its QPs flushed),
  * so a stop never waits for a stall limit. Idempotent. */
