@@ -52,6 +52,7 @@ struct rperf_bw_run {
 	char dev[64]; /* this host's device and port (rperf_bw_ctl_check) */
 	int dev_port;
 	uint64_t live_origin_ns; /* the round's first live row, from GO */
+	size_t live_round, live_rows; /* the round of the live rows, printed */
 };
 
 /* A client run's state with its result arrays (ENOMEM), and its end. */

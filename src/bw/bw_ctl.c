@@ -148,27 +148,50 @@ static void on_round(void *arg, size_t k)
 	run->peak_min_bytes = rperf_bw_peak_min_bytes(
 		run->cur_size, run->cfg->qps, run->cfg->cq_mod);
 	run->live_origin_ns = 0;
+	run->live_round = k;
+	run->live_rows = 0;
 	rperf_round_start(&run->round, k, run->cfg->nsizes, run->cur_size);
+}
+
+/* One interval row of the forward BSG as bw's interval line. */
+static void print_row(struct rperf_bw_run *run, uint64_t start_ns,
+		      uint64_t dur_ns, uint64_t messages, uint64_t bytes)
+{
+	struct rperf_bsg_tick t;
+
+	if (!run->live_origin_ns)
+		run->live_origin_ns = start_ns;
+	t = (struct rperf_bsg_tick){
+		.t_start = (double)(start_ns - run->live_origin_ns) / 1e9,
+		.messages = run->tick_msgs + messages,
+		.bytes = run->tick_bytes + bytes,
+	};
+	t.t_end = t.t_start + (double)dur_ns / 1e9;
+	rperf_bw_on_interval(run, &t);
+	run->live_rows++;
 }
 
 void rperf_bw_ctl_live(void *arg, const struct rperf_gen_spec *spec,
 		       const struct rperf_live_row *row)
 {
 	struct rperf_bw_run *run = arg;
-	struct rperf_bsg_tick t;
 
 	if (spec->id != 0 || row->kind != RPERF_GEN_BSG ||
 	    !rperf_bw_prints_intervals(run->cfg))
 		return;
-	if (!run->live_origin_ns)
-		run->live_origin_ns = row->start_ns;
-	t = (struct rperf_bsg_tick){
-		.t_start = (double)(row->start_ns - run->live_origin_ns) / 1e9,
-		.messages = run->tick_msgs + row->messages,
-		.bytes = run->tick_bytes + row->bytes,
-	};
-	t.t_end = t.t_start + (double)row->dur_ns / 1e9;
-	rperf_bw_on_interval(run, &t);
+	print_row(run, row->start_ns, row->dur_ns, row->messages, row->bytes);
+}
+
+/* The rows of the last round that no HEARTBEAT brought (its end): from
+ * the REPORT's series. */
+static void print_rest(struct rperf_bw_run *run, size_t k,
+		       const struct rperf_bsg_series *s)
+{
+	if (k != run->live_round || !rperf_bw_prints_intervals(run->cfg))
+		return;
+	for (size_t i = run->live_rows; i < s->n; i++)
+		print_row(run, s->iv[i].start_ns, s->iv[i].dur_ns,
+			  s->iv[i].messages, s->iv[i].bytes);
 }
 
 /* The BW peak of a round from its source's interval series: the best
@@ -246,6 +269,7 @@ static void take_round(struct rperf_bw_run *run, size_t k,
 	struct rperf_bsg_res g = sent_of(in);
 	struct rperf_bw_rx rx = received_of(in);
 
+	print_rest(run, k, &in->bsg_series);
 	run->peak_gbps = peak_of(run, k, &in->bsg_series);
 	rperf_bw_fill(run, k, &g, in->have_sink ? &rx : NULL);
 	if (run->cfg->bidir && r->job->ninst > 1) {

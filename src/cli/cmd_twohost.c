@@ -148,6 +148,7 @@ static uint64_t hb_ns(const struct rperf_cli_config *cfg)
 /* A measurement of rperf lat / bw HOST: @job's run by @go. */
 struct twohost {
 	const char *cmd; /* "lat", "bw": the HELLO's command */
+	uint64_t hb_ns; /* HEARTBEATs (live rows); 0: at the RC stall limit */
 	const struct rperf_clock *clk; /* the report's, this host's agent's */
 	const struct rperf_job *job;
 	volatile sig_atomic_t *stop;
@@ -185,7 +186,7 @@ static int twohost_run(const struct rperf_cli_config *cfg,
 			.dialled = &dialled,
 			.raw = t->job->inst[0].raw,
 			.plan_options = json_object_get(params, "options"),
-			.heartbeat_ns = hb_ns(cfg),
+			.heartbeat_ns = t->hb_ns ? t->hb_ns : hb_ns(cfg),
 		};
 
 		t->go(t->arg, &o);
