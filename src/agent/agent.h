@@ -139,6 +139,10 @@ struct rperf_agent_cfg {
 	 * the experiment ends (the rperf lat / bw servers: free for the next
 	 * client within twice the stall limit); 0: the plan's deadlines */
 	uint64_t failed_stop_ns;
+	/* every other host of a plan is the controller's (the rperf lat / bw
+	 * servers): its address, whatever the PLAN says, is the control
+	 * connection's, which the endpoints must carry */
+	bool peers_at_controller;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

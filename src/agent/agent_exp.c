@@ -247,6 +247,29 @@ static uint64_t busy_end_ns(const struct rperf_proto_plan *p)
 	return end;
 }
 
+/* cfg.peers_at_controller: the other hosts' addresses are the control
+ * connection's ("ADDR:PORT", or "[ADDR]:PORT"). */
+static void at_controller(const struct rperf_agent *a,
+			  struct rperf_proto_plan *p)
+{
+	char addr[RPERF_PROTO_ADDR_LEN];
+	const char *peer = a->exp.peer;
+	size_t n = strlen(peer);
+	const char *colon = strrchr(peer, ':');
+
+	if (colon)
+		n = (size_t)(colon - peer);
+	if (n && peer[0] == '[' && peer[n - 1] == ']') {
+		peer++;
+		n -= 2;
+	}
+	snprintf(addr, sizeof(addr), "%.*s", (int)n, peer);
+	for (size_t i = 0; i < p->nhosts; i++)
+		if (strcmp(p->hosts[i].name, p->host))
+			memcpy(p->hosts[i].addr, addr, sizeof(addr));
+	p->addrs_are_controller = true;
+}
+
 static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_proto_plan p;
@@ -270,6 +293,8 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	fill_local(a, &p.device);
 	p.stall_limit_ns = a->cfg.limits.stall_ns;
+	if (a->cfg.peers_at_controller)
+		at_controller(a, &p);
 	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
 		 p.experiment);
@@ -320,6 +345,10 @@ static int on_connect(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	rc = a->engine->connect(a->exp.eng, &peers, why, sizeof(why));
 	rperf_proto_eps_fini(&peers);
+	if (rc == EACCES) /* an endpoint refused: the server log's words */
+		agent_log(a, "controller %s: refused: %s", a->exp.peer,
+			  strstr(why, "endpoint ") ? strstr(why, "endpoint ") :
+						     why);
 	if (rc) {
 		fail(a, RPERF_CTRL_ERROR, why[0] ? why : strerror(rc));
 		return rc;

@@ -324,6 +324,7 @@ int rperf_engine_create(const struct rperf_proto_plan *plan,
 		       plan->nhosts * sizeof(*plan->hosts));
 		e->addrs.nhosts = plan->nhosts;
 	}
+	e->addrs.addrs_are_controller = plan->addrs_are_controller;
 	snprintf(e->dev_name, sizeof(e->dev_name), "%s", plan->device.device);
 	e->vcfg.dev_name = e->dev_name[0] ? e->dev_name : NULL;
 	e->vcfg.ib_port = plan->device.port;

@@ -184,7 +184,9 @@ int rperf_engine_peer_check(const struct rperf_dev *d,
 	}
 	for (size_t i = 0; i < peer->nqps; i++)
 		rperf_engine_ep_from(&peer->qps[i], &ep[i]);
-	return rperf_limits_gid_check_host(d, host,
-					   rperf_proto_plan_addr(hosts, host),
-					   ep, peer->nqps, why, whylen);
+	/* the control connection's address: its words */
+	return rperf_limits_gid_check_host(
+		d, hosts->addrs_are_controller ? NULL : host,
+		rperf_proto_plan_addr(hosts, host), ep, peer->nqps, why,
+		whylen);
 }

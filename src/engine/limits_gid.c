@@ -154,7 +154,7 @@ int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
 		snprintf(
 			why, whylen,
 			"endpoint of host %s not connected: the plan gives no address for it (a controller older than this agent?)",
-			host);
+			host ? host : "the controller's");
 		return EACCES;
 	}
 	return check_all(d, &ss, host, ep, n, why, whylen);

@@ -223,6 +223,10 @@ struct rperf_proto_plan {
 	/* Local, never on the wire: the agent's --stall-limit (0: none), set
 	 * before rperf_engine_create (rperf_gen_inst.stall_ns) */
 	uint64_t stall_limit_ns;
+	/* Local, never on the wire: the other hosts' addresses are the
+	 * control connection's (the rperf lat / bw servers: the client is
+	 * the controller's host), which their endpoints are checked against */
+	bool addrs_are_controller;
 };
 /* decode also checks: from/to == host as above, ids unique in the plan,
  * nsources + nsinks <= RPERF_PROTO_MAX_INSTANCES, every "hosts" address
