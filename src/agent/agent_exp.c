@@ -216,23 +216,6 @@ static int send_endpoints(struct rperf_agent *a)
 	return rc;
 }
 
-/* What the job left open, the agent's own options fill in. */
-static void fill_local(const struct rperf_agent *a, struct rperf_host_sel *d)
-{
-	const struct rperf_host_sel *l = &a->cfg.local;
-
-	if (!l->port)
-		return;
-	if (!d->device[0] && l->device[0]) { /* its device: its port too */
-		memcpy(d->device, l->device, sizeof(d->device));
-		d->port = l->port;
-	}
-	if (d->gid_index < 0 && l->gid_index >= 0)
-		d->gid_index = l->gid_index;
-	if (d->cpu < 0 && l->cpu >= 0)
-		d->cpu = l->cpu;
-}
-
 /* The experiment's planned end after the barrier on this host, sinks
  * included (a destination has no sources of its own): for the busy text. */
 static uint64_t busy_end_ns(const struct rperf_proto_plan *p)
@@ -245,29 +228,6 @@ static uint64_t busy_end_ns(const struct rperf_proto_plan *p)
 		end = e > end ? e : end;
 	}
 	return end;
-}
-
-/* cfg.peers_at_controller: the other hosts' addresses are the control
- * connection's ("ADDR:PORT", or "[ADDR]:PORT"). */
-static void at_controller(const struct rperf_agent *a,
-			  struct rperf_proto_plan *p)
-{
-	char addr[RPERF_PROTO_ADDR_LEN];
-	const char *peer = a->exp.peer;
-	size_t n = strlen(peer);
-	const char *colon = strrchr(peer, ':');
-
-	if (colon)
-		n = (size_t)(colon - peer);
-	if (n && peer[0] == '[' && peer[n - 1] == ']') {
-		peer++;
-		n -= 2;
-	}
-	snprintf(addr, sizeof(addr), "%.*s", (int)n, peer);
-	for (size_t i = 0; i < p->nhosts; i++)
-		if (strcmp(p->hosts[i].name, p->host))
-			memcpy(p->hosts[i].addr, addr, sizeof(addr));
-	p->addrs_are_controller = true;
 }
 
 static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
@@ -291,10 +251,7 @@ static int on_plan(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_ERROR, why);
 		return rc;
 	}
-	fill_local(a, &p.device);
-	p.stall_limit_ns = a->cfg.limits.stall_ns;
-	if (a->cfg.peers_at_controller)
-		at_controller(a, &p);
+	agent_plan_local(a, &p);
 	snprintf(a->exp.host, sizeof(a->exp.host), "%s", p.host);
 	snprintf(a->exp.experiment, sizeof(a->exp.experiment), "%s",
 		 p.experiment);

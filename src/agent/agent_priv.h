@@ -115,4 +115,9 @@ void agent_ctr_fini(struct rperf_agent *a);
 /* End the experiment: stop and free everything, close the connection. */
 void agent_exp_end(struct rperf_agent *a, const char *why);
 
+/* A decoded PLAN completed by the agent: its -d/-x/--cpu where the plan
+ * leaves them open, its --stall-limit, and with cfg.peers_at_controller
+ * the other hosts at the control connection's address (agent_plan.c). */
+void agent_plan_local(const struct rperf_agent *a, struct rperf_proto_plan *p);
+
 #endif

@@ -471,18 +471,6 @@ static bool sources_ended(struct rperf_engine *e)
 	return all;
 }
 
-bool rperf_engine_failed(struct rperf_engine *e)
-{
-	bool failed = false;
-
-	pthread_mutex_lock(&e->lock);
-	for (size_t i = 0; i < e->n && !failed; i++)
-		failed = e->inst[i].role == RPERF_ROLE_SOURCE &&
-			 e->inst[i].ended && e->inst[i].res.error[0];
-	pthread_mutex_unlock(&e->lock);
-	return failed;
-}
-
 bool rperf_engine_poll(struct rperf_engine *e)
 {
 	uint64_t v;

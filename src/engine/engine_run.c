@@ -278,3 +278,15 @@ void rperf_engine_sink_stop(struct rperf_engine *e)
 	pthread_join(e->sink_thread, NULL);
 	e->sink_started = false;
 }
+
+bool rperf_engine_failed(struct rperf_engine *e)
+{
+	bool failed = false;
+
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->n && !failed; i++)
+		failed = e->inst[i].role == RPERF_ROLE_SOURCE &&
+			 e->inst[i].ended && e->inst[i].res.error[0];
+	pthread_mutex_unlock(&e->lock);
+	return failed;
+}
