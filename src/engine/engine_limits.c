@@ -154,7 +154,7 @@ int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
 		rperf_limits_bytes(c.big_bytes, big, sizeof(big));
 		snprintf(
 			why, whylen,
-			"limits: the plan would pin %s on this host (the most: '%s', %s), above this agent's --max-memory %s; accepted: smaller size, fewer qps, shallower tx_depth",
+			"limits: the plan would pin %s (on this host; the most: '%s', %s), above this agent's --max-memory %s; accepted: smaller size, fewer qps, shallower tx_depth",
 			tot, c.big ? c.big->name : "?", big, lim);
 		return EDQUOT;
 	}
