@@ -131,8 +131,9 @@ struct rperf_agent_cfg {
 	 * in @why (ERROR, nothing created); NULL: none */
 	int (*plan_check)(void *arg, const json_t *plan, char *why, size_t len);
 	void *plan_check_arg;
-	/* one log line per sink and round, what it received (the rperf lat
-	 * and bw servers' log: "pingpong: 500 WRITEs received (32000 B)") */
+	/* one log line per sink and BSG source and round, what it received
+	 * or sent (the rperf lat and bw servers' log: "pingpong: 500 WRITEs
+	 * received (32000 B)", "500 sent (2048000 B)") */
 	bool log_sinks;
 	/* a source of its own failed (its stall limit: a peer that stopped
 	 * taking its messages): the controller has this long to STOP, then

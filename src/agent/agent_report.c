@@ -97,6 +97,11 @@ int agent_report(struct rperf_agent *a, size_t *nres, char *why, size_t whylen)
 	for (size_t i = 0; a->cfg.log_sinks && i < r.n; i++)
 		if (r.res[i].role == RPERF_ROLE_SINK)
 			log_sink(a, &r.res[i]);
+		else if (r.res[i].kind == RPERF_GEN_BSG) /* -b, --reversed */
+			agent_log(a, "controller %s: %llu sent (%llu B)",
+				  a->exp.peer,
+				  (unsigned long long)r.res[i].messages,
+				  (unsigned long long)r.res[i].bytes);
 	for (size_t i = 0; !rc && i < r.n; i++)
 		if (r.res[i].has_raw && r.res[i].nraw)
 			rc = send_samples(a, &r.res[i]);
