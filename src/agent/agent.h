@@ -144,6 +144,10 @@ struct rperf_agent_cfg {
 	 * servers): its address, whatever the PLAN says, is the control
 	 * connection's, which the endpoints must carry */
 	bool peers_at_controller;
+	/* no counter series (the rperf lat / bw servers and their clients'
+	 * agents: their reports have none; sampling sysfs at a BSG's 100 ms
+	 * ticks would cost an idle server CPU) */
+	bool counters_off;
 	/* the dry-run engine: the start timer it shares with the other
 	 * agents of this process (below); NULL: a timerfd of its own */
 	struct rperf_dry_starter *dry_starter;

@@ -97,7 +97,7 @@ void agent_ctr_plan(struct rperf_agent *a, const struct rperf_proto_plan *p)
 		if (s->interval_ns && (!iv || s->interval_ns < iv))
 			iv = s->interval_ns;
 	}
-	if (a->engine == &rperf_agent_dry_engine || !iv)
+	if (a->engine == &rperf_agent_dry_engine || !iv || a->cfg.counters_off)
 		return;
 	c->rd = malloc(sizeof(*c->rd));
 	c->interval_ns = c->rd ? iv : 0;

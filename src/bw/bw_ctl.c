@@ -295,7 +295,8 @@ static int failed(struct rperf_bw_run *run, struct rperf_run_results **res,
 
 	for (size_t k = 0; k < run->nres; k++)
 		for (size_t i = 0; i < res[k]->job->ninst; i++)
-			if (res[k]->inst[i].error[0])
+			if (res[k]->inst[i].error[0] &&
+			    !(res[k]->interrupted && run->cfg->run_infinitely))
 				return rperf_err_set(
 					e, RPERF_ERRC_RUNTIME, EIO,
 					"run stopped at %llu B after %llu messages: %s",

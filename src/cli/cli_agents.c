@@ -173,6 +173,7 @@ static int start_one(const struct rperf_cli_config *cfg,
 		.insecure = cfg->insecure || l->o.insecure,
 		.clk = l->o.clk ? l->o.clk : &l->clk,
 		.log = l->o.quiet ? NULL : log_line,
+		.counters_off = l->o.quiet, /* lat / bw: no counter series */
 		.log_arg = la,
 	};
 	uint64_t t = cfg->run_timeout_ns ? cfg->run_timeout_ns :

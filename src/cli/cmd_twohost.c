@@ -320,6 +320,7 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	a.log_sinks = true;
 	a.failed_stop_ns = a.limits.stall_ns;
 	a.peers_at_controller = true;
+	a.counters_off = true;
 	a.plan_check_arg = (void *)cfg;
 	a.log = server_line;
 	a.log_arg = what;

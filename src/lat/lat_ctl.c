@@ -254,7 +254,8 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	}
 	rc = 0;
 	for (size_t i = 0; i < run->nres && !rc; i++) /* the verbs' words */
-		if (res[i]->inst[0].error[0])
+		if (res[i]->inst[0].error[0] &&
+		    !(res[i]->interrupted && run->cfg->run_infinitely))
 			rc = rperf_err_set(
 				e, RPERF_ERRC_RUNTIME, EIO,
 				"%s run stopped at %llu B after %llu samples: %s",
