@@ -62,7 +62,12 @@ static void log_sink(struct rperf_agent *a, const struct rperf_proto_result *r)
 	m = s->round_methods.n > a->exp.round ?
 		    s->round_methods.v[a->exp.round] :
 		    s->test.method;
-	if (s->kind == RPERF_GEN_BSG)
+	if (s->kind == RPERF_GEN_BSG && rperf_verb_responder_only(s->verb))
+		agent_log(
+			a,
+			"controller %s: '%s': %s: answered by this host's NIC, unseen by its CPU",
+			a->exp.peer, s->name, rperf_verb_name(s->verb));
+	else if (s->kind == RPERF_GEN_BSG)
 		agent_log(
 			a,
 			"controller %s: '%s': %llu messages received (%llu B)",
