@@ -14,16 +14,16 @@
 
 #include "config/config.h"
 #include "gen/bsg.h"
-#include "session/session_err.h"
-#include "session/session_place.h"
-#include "session/session_retrans.h"
+#include "twohost/twohost_notes.h"
+#include "twohost/twohost_place.h"
+#include "twohost/twohost_retrans.h"
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_bw_run {
 	const struct rperf_cli_config *cfg;
 	volatile sig_atomic_t *stop;
 	struct rperf_platform platform;
-	struct rperf_session_host host; /* placement, preflight */
+	struct rperf_twohost_host host; /* placement, preflight */
 	struct rperf_bw_result *res; /* [nsizes] */
 	struct rperf_bw_result *rev; /* [nsizes]: -b, server -> client */
 	size_t nres; /* measured so far */
@@ -46,7 +46,7 @@ struct rperf_bw_run {
 	double peak_gbps;
 	double peak_from; /* seconds: where the current window starts */
 	uint64_t peak_bytes; /* bytes completed at peak_from */
-	struct rperf_session_notes notes; /* warnings, partial, error */
+	struct rperf_twohost_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
 	char dev[64]; /* this host's device and port (rperf_bw_ctl_check) */

@@ -15,8 +15,8 @@
 
 #include "gen/bw_math.h"
 #include "gen/rx.h"
-#include "run/run_twohost.h"
-#include "session/session.h"
+#include "twohost/twohost.h"
+#include "twohost/twohost_spec.h"
 #include "verbs/rate.h"
 #include "verbs/verbs.h"
 
@@ -41,7 +41,7 @@ static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 
 		if (g <= run->line_gbps)
 			continue;
-		rperf_session_warn(
+		rperf_twohost_warn(
 			&run->notes,
 			"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
 			g, (unsigned long long)cfg->sizes[i], d->name,
@@ -85,7 +85,7 @@ int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 		     const char *from, const char *to, struct rperf_gen_spec *s)
 {
-	rperf_session_spec(cfg, RPERF_GEN_BSG, s);
+	rperf_twohost_spec(cfg, RPERF_GEN_BSG, s);
 	s->id = id;
 	snprintf(s->name, sizeof(s->name), "%s", id ? "bw-reverse" : "bw");
 	snprintf(s->from, sizeof(s->from), "%s", from);
@@ -110,7 +110,7 @@ int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
 		     char *err, size_t errlen)
 {
 	size_t n = cfg->bidir ? 2 : 1;
-	int rc = rperf_run_twohost_job(cfg, "rperf bw", n, out);
+	int rc = rperf_twohost_job(cfg, "rperf bw", n, out);
 
 	if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -251,7 +251,7 @@ static void check_one(struct rperf_bw_run *run, const struct rperf_bw_result *b,
 {
 	if (b->receiver_valid &&
 	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
-		rperf_session_warn(
+		rperf_twohost_warn(
 			&run->notes,
 			"%llu B%s: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
 			(unsigned long long)b->size, dir,
@@ -316,7 +316,7 @@ static int failed(struct rperf_bw_run *run, struct rperf_run_results **res,
 		if (!res[k])
 			return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
 					     "interrupted");
-		if (rperf_run_twohost_failure(res[k], why, sizeof(why), &usage))
+		if (rperf_twohost_failure(res[k], why, sizeof(why), &usage))
 			return rperf_err_set(e,
 					     usage ? RPERF_ERRC_USAGE :
 						     RPERF_ERRC_RUNTIME,
@@ -335,7 +335,7 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 	char err[512] = "";
 	int rc = res ? 0 : ENOMEM;
 
-	rperf_session_say_preflight(&run->host, &run->say);
+	rperf_twohost_say_preflight(&run->host, &run->say);
 	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
 			    (unsigned int)run->cfg->qp_timeout);
 	o.on_round = on_round;
@@ -343,14 +343,14 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 	o.on_live = rperf_bw_ctl_live;
 	o.live_arg = run;
 	if (!rc)
-		rc = rperf_run_twohost_rounds(job, &r, &o, run->stop, res, err,
+		rc = rperf_twohost_rounds(job, &r, &o, run->stop, res, err,
 					      sizeof(err));
 	rperf_retrans_end(&run->retrans, NULL);
 	if (rc) {
 		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
 			      err[0] ? err : strerror(rc));
 		free(res);
-		rperf_run_twohost_rounds_fini(&r);
+		rperf_twohost_rounds_fini(&r);
 		return rc;
 	}
 	for (size_t k = 0; k < n && res[k]; k++) {
@@ -363,7 +363,7 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		rperf_bw_size_done(run, k);
 	}
 	if (res[0] && res[0]->hosts[0].buffers_note[0])
-		rperf_session_warn(&run->notes, "%s",
+		rperf_twohost_warn(&run->notes, "%s",
 				   res[0]->hosts[0].buffers_note);
 	rc = failed(run, res, n, e);
 	if (rc && run->measured) {
@@ -374,7 +374,7 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 	for (size_t k = 0; k < n; k++)
 		rperf_run_results_free(res[k]);
 	free(res);
-	rperf_run_twohost_rounds_fini(&r); /* after the results */
+	rperf_twohost_rounds_fini(&r); /* after the results */
 	return rc;
 }
 

@@ -253,7 +253,7 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.no_peak = run->cfg->no_peak;
 	rep.wide = run->cfg->wide;
 	rep.warnings = warn;
-	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
+	rep.nwarnings = rperf_twohost_warnings(&run->notes, warn);
 	rep.partial = run->notes.partial;
 	rep.error = run->notes.error[0] ? run->notes.error : NULL;
 	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))

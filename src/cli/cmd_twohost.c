@@ -19,11 +19,11 @@
 #include "lat/lat.h"
 #include "bw/bw_ctl.h"
 #include "lat/lat_ctl.h"
-#include "run/run_twohost.h"
-#include "session/session_ctrl.h"
-#include "session/session_parity.h"
-#include "session/session_life.h"
-#include "session/session_place.h"
+#include "twohost/twohost.h"
+#include "twohost/twohost_connect.h"
+#include "config/parity.h"
+#include "twohost/twohost_spec.h"
+#include "twohost/twohost_place.h"
 #include "verbs/verbs.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
@@ -123,7 +123,7 @@ static int dial_server(const struct rperf_cli_config *cfg, const char *cmd,
 	int rc;
 
 	snprintf(h->name, sizeof(h->name), "%s", RPERF_TWOHOST_SERVER);
-	rc = rperf_session_connect(cfg,
+	rc = rperf_twohost_connect(cfg,
 				   cfg->bind ? cfg->bind : b->hosts[0].addr,
 				   stop, cmd, &h->fd, why, sizeof(why));
 	if (!rc)
@@ -309,7 +309,7 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 		fprintf(stderr, "rperf: %s\n", lim);
 		return RPERF_EXIT_USAGE;
 	}
-	if (rperf_session_check_device(cfg, &e))
+	if (rperf_twohost_check_device(cfg, &e))
 		return say_err(&e);
 	a.command = name;
 	a.what = what;
@@ -378,7 +378,7 @@ static int bw_measure(struct rperf_bw_run *run, struct rperf_err *e)
 	char err[512];
 	int status;
 
-	if (rperf_session_place_client(run->cfg, &run->host, &run->platform,
+	if (rperf_twohost_place_client(run->cfg, &run->host, &run->platform,
 				       &run->notes, e) ||
 	    rperf_bw_ctl_check(run, e))
 		return say_err(e);

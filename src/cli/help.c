@@ -5,7 +5,7 @@
 
 #include "config/options.h"
 #include "job/job.h"
-#include "session/session_parity.h"
+#include "config/parity.h"
 
 static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,
 					   RPERF_CMD_RUN,  RPERF_CMD_AGENT,

@@ -17,7 +17,7 @@
 #include "cli/parse_perftest.h"
 #include "util/units.h"
 #include "job/job.h"
-#include "session/session.h"
+#include "twohost/twohost_spec.h"
 
 #define LONG_BASE 256
 #define MARKDOWN_VAL 1

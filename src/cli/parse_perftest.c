@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config/options.h"
-#include "session/session_parity.h"
+#include "config/parity.h"
 
 #define NAME_MAX_LEN 40
 

@@ -4,7 +4,7 @@
  * option table beside it, options*.c, says where each option goes and sets
  * the defaults). Configuration only: runtime state and results live in the
  * modules that run and report. It lives below src/cli so that the modules
- * that read it (lat, bw, session, limits) need nothing of the parser.
+ * that read it (lat, bw, twohost) need nothing of the parser.
  */
 #ifndef RPERF_CONFIG_H
 #define RPERF_CONFIG_H
@@ -174,7 +174,7 @@ struct rperf_cli_config {
 	bool no_peak; /* -N: no peak bandwidth */
 
 	/* bit i: option i of the table was on the command line (the server
-	 * checks those against the client's PARAMS: session/session_parity.h) */
+	 * checks those against the client's PLAN options: config/parity.h) */
 	uint64_t given[RPERF_GIVEN_WORDS];
 	/* server limits per client (src/engine/limits.c; 0: the default) */
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */

@@ -13,7 +13,7 @@
  * The table drives the getopt_long table (src/cli/parse.c), the job-file
  * parser (src/job/job_keys.c), --help and the option list of
  * man/rperf.1.md (src/cli/help.c), the "config" object of the JSON report
- * and the lat/bw parity check (session/session_parity.h).
+ * and the lat/bw parity check (config/parity.h).
  */
 #ifndef RPERF_CONFIG_OPTIONS_H
 #define RPERF_CONFIG_OPTIONS_H
@@ -91,7 +91,7 @@ struct rperf_opt_job {
 };
 
 /* Whose value an option is when both sides of rperf lat/bw may be given it
- * (session/session_parity.h: same flags on both sides). */
+ * (config/parity.h: same flags on both sides). */
 enum rperf_opt_scope {
 	RPERF_SCOPE_RUN = 0, /* the run's: a server given it checks the
 			      * client's value against its own */

@@ -13,9 +13,9 @@
 
 #include "config/config.h"
 #include "gen/lsg.h"
-#include "session/session_err.h"
-#include "session/session_place.h"
-#include "session/session_retrans.h"
+#include "twohost/twohost_notes.h"
+#include "twohost/twohost_place.h"
+#include "twohost/twohost_retrans.h"
 
 /* Runtime state and results of a client run (config stays in cfg). */
 struct rperf_lat_run {
@@ -24,12 +24,12 @@ struct rperf_lat_run {
 	struct rperf_clock clk;
 	struct rperf_clock_selftest selftest;
 	struct rperf_platform platform;
-	struct rperf_session_host host; /* placement, preflight */
+	struct rperf_twohost_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
 	double *cpu_pct; /* [as res]: the LSG's CPU over the run, % */
 	struct rperf_sched_figs *sched; /* [as res]: open schedules' lag */
 	size_t nres; /* measured so far (the last may be partial) */
-	struct rperf_session_notes notes; /* warnings, partial, error */
+	struct rperf_twohost_notes notes; /* warnings, partial, error */
 	bool measured; /* the rounds began: there is something to report */
 	struct rperf_say say; /* the command layer's: file errors, thresholds */
 	FILE *out; /* the command layer's: the text report, -H/-U */

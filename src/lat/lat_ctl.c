@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "gen/nic_ts.h"
-#include "run/run_twohost.h"
-#include "session/session.h"
+#include "twohost/twohost.h"
+#include "twohost/twohost_spec.h"
 #include "verbs/verbs.h"
 
 /* -n or --run_infinitely: every round's window (an agent's default
@@ -27,7 +27,7 @@
 static void lsg_spec(const struct rperf_cli_config *cfg,
 		     struct rperf_gen_spec *s)
 {
-	rperf_session_spec(cfg, RPERF_GEN_LSG, s);
+	rperf_twohost_spec(cfg, RPERF_GEN_LSG, s);
 	s->id = 0;
 	s->warmup_samples = cfg->warmup;
 	s->pair_order = cfg->pair_order;
@@ -55,7 +55,7 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
 		      struct rperf_job **out, char *err, size_t errlen)
 {
-	int rc = rperf_run_twohost_job(cfg, "rperf lat", 1, out);
+	int rc = rperf_twohost_job(cfg, "rperf lat", 1, out);
 
 	if (rc)
 		snprintf(err, errlen, "out of memory");
@@ -127,7 +127,7 @@ static void check_received(struct rperf_lat_run *run, size_t i,
 	     method != RPERF_METHOD_PINGPONG) ||
 	    in->rx_messages == sent)
 		return;
-	rperf_session_warn(
+	rperf_twohost_warn(
 		&run->notes,
 		"%s: the server received %llu operations, the client posted %llu",
 		rperf_method_name(method), (unsigned long long)in->rx_messages,
@@ -178,13 +178,13 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 		       0;
 }
 
-/* Why round @r failed (rperf_run_twohost_failure), into @e. */
+/* Why round @r failed (rperf_twohost_failure), into @e. */
 static int failed(const struct rperf_run_results *r, struct rperf_err *e)
 {
 	char why[RPERF_ERR_MSG_LEN];
 	bool usage;
 
-	if (!rperf_run_twohost_failure(r, why, sizeof(why), &usage))
+	if (!rperf_twohost_failure(r, why, sizeof(why), &usage))
 		return 0;
 	return rperf_err_set(e, usage ? RPERF_ERRC_USAGE : RPERF_ERRC_RUNTIME,
 			     EIO, "%s", why);
@@ -212,13 +212,13 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	char err[512] = "";
 	int rc = res ? 0 : ENOMEM;
 
-	rperf_session_say_preflight(&run->host, &run->say);
+	rperf_twohost_say_preflight(&run->host, &run->say);
 	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
 			    (unsigned int)run->cfg->qp_timeout);
 	o.on_round = on_round;
 	o.round_arg = run;
 	if (!rc)
-		rc = rperf_run_twohost_rounds(job, &r, &o, run->stop, res, err,
+		rc = rperf_twohost_rounds(job, &r, &o, run->stop, res, err,
 					      sizeof(err));
 	rperf_retrans_end(&run->retrans, NULL);
 	if (rc) {
@@ -249,7 +249,7 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 			 sizeof(run->host.place.buffers_note), "%.*s",
 			 (int)sizeof(run->host.place.buffers_note) - 1,
 			 res[0]->hosts[0].buffers_note);
-		rperf_session_warn(&run->notes, "%s",
+		rperf_twohost_warn(&run->notes, "%s",
 				   res[0]->hosts[0].buffers_note);
 	}
 	rc = 0;
@@ -284,7 +284,7 @@ out:
 	for (size_t i = 0; res && i < n; i++)
 		rperf_run_results_free(res[i]);
 	free(res);
-	rperf_run_twohost_rounds_fini(&r); /* after the results */
+	rperf_twohost_rounds_fini(&r); /* after the results */
 	return rc;
 }
 

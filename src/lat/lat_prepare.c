@@ -6,14 +6,14 @@
 #include <errno.h>
 #include <string.h>
 
-#include "session/session.h"
+#include "twohost/twohost_spec.h"
 
 int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
 	int rc;
 
-	rc = rperf_session_place_client(cfg, &run->host, &run->platform,
+	rc = rperf_twohost_place_client(cfg, &run->host, &run->platform,
 					&run->notes, e);
 	if (rc)
 		return rc;
@@ -27,7 +27,7 @@ int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e)
 			run->clk.reason);
 	}
 	if (run->clk.forced)
-		rperf_session_warn(&run->notes, "clock source forced to %s: %s",
+		rperf_twohost_warn(&run->notes, "clock source forced to %s: %s",
 				   rperf_clock_source_name(run->clk.source),
 				   run->clk.reason);
 	rc = rperf_clock_selftest(&run->clk, 20.0, &run->selftest);

@@ -105,7 +105,7 @@ static void warn_acc(struct rperf_lat_run *run,
 		sizes_text(acc[W_PRECOMPLETED].sizes, acc[W_PRECOMPLETED].n,
 			   run->cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_PRECOMPLETED], v, sizeof(v));
-		rperf_session_warn(
+		rperf_twohost_warn(
 			&run->notes,
 			"%s: %s of wire SENDs were complete when ibv_post_send returned (the provider works inside the post, as Soft-RoCE): use --pair-order sequential",
 			sz, v);
@@ -113,7 +113,7 @@ static void warn_acc(struct rperf_lat_run *run,
 	if (acc[W_LOOP_SLOWER].n) {
 		sizes_text(acc[W_LOOP_SLOWER].sizes, acc[W_LOOP_SLOWER].n,
 			   run->cfg->nsizes, sz, sizeof(sz));
-		rperf_session_warn(
+		rperf_twohost_warn(
 			&run->notes,
 			"%s: loopback p50 >= wire p50 (by up to %.3f us): the loopback does not model the local path, RTTs cannot be trusted",
 			sz, acc[W_LOOP_SLOWER].hi);
@@ -122,7 +122,7 @@ static void warn_acc(struct rperf_lat_run *run,
 		sizes_text(acc[W_NONPOSITIVE].sizes, acc[W_NONPOSITIVE].n,
 			   run->cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_NONPOSITIVE], v, sizeof(v));
-		rperf_session_warn(
+		rperf_twohost_warn(
 			&run->notes,
 			"%s: %s of RTTs are <= 0 (recorded, not dropped): the wire and loopback paths overlap too much to separate",
 			sz, v);
@@ -140,7 +140,7 @@ static void sched_warn(struct rperf_lat_run *run, size_t i)
 	if (!f.open || !r->samples)
 		return;
 	rperf_sched_format(&run->cfg->schedule, name, sizeof(name));
-	rperf_session_warn(
+	rperf_twohost_warn(
 		&run->notes,
 		"%llu B: schedule %s: %llu of %llu samples posted more than %.1f us after they were due (lag p99 %.1f us, max %.1f us; up to %llu in flight)%s",
 		(unsigned long long)size, name, (unsigned long long)f.late,
@@ -157,7 +157,7 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 	struct warn_acc acc[W_KINDS] = { 0 };
 
 	if (!run->clk.trusted)
-		rperf_session_warn(&run->notes, "clock not trusted: %s",
+		rperf_twohost_warn(&run->notes, "clock not trusted: %s",
 				   run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
 		if (rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF)
@@ -307,7 +307,7 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.percentiles = run->cfg->percentiles;
 	rep.npercentiles = run->cfg->npercentiles;
 	rep.warnings = warn;
-	rep.nwarnings = rperf_session_warnings(&run->notes, warn);
+	rep.nwarnings = rperf_twohost_warnings(&run->notes, warn);
 	rep.timestamps = run->nic_ts ? "nic" : "cpu";
 	rep.nic_clock_hz = run->nic_ts ? run->nic_clock_hz : 0;
 	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;

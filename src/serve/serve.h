@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The one event loop under every rperf server: `rperf lat`, `rperf bw`
- * (src/session/session_server.c) and `rperf agent` (src/agent). It owns the
+ * and `rperf agent`: the agent (src/agent). It owns the
  * listening socket and every connection until its first frame is in; one
  * poll() covers them and the owner's own fds (the connection of the test it
  * runs, an eventfd, an engine's fd), so no peer can stall the others.

@@ -18,7 +18,7 @@
 #include "bw/bw.h"
 #include "config/config.h"
 #include "gen/bw_math.h"
-#include "session/session.h"
+#include "twohost/twohost_spec.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
 
@@ -153,12 +153,12 @@ static void ticks_and_duration(void **state)
 	assert_int_equal(rperf_bw_tick_ns(&cfg), RPERF_BW_PEAK_NS);
 	assert_false(rperf_bw_prints_intervals(&cfg));
 	cfg.duration_ns = 3000000000ull;
-	rperf_session_spec(&cfg, RPERF_GEN_BSG, &s);
+	rperf_twohost_spec(&cfg, RPERF_GEN_BSG, &s);
 	assert_int_equal(s.duration_ns, 3000000000ull);
 	assert_false(rperf_bw_prints_intervals(&cfg));
 	cfg.run_infinitely = true;
 	assert_int_equal(rperf_bw_tick_ns(&cfg), 3000000000ull);
-	rperf_session_spec(&cfg, RPERF_GEN_BSG, &s);
+	rperf_twohost_spec(&cfg, RPERF_GEN_BSG, &s);
 	assert_int_equal(s.duration_ns, 0);
 	assert_true(s.test.infinite);
 	assert_true(rperf_bw_prints_intervals(&cfg));

@@ -15,7 +15,7 @@
 #include "cli/parse.h"
 #include "cli_fixture.h"
 #include "cli/parse_perftest.h"
-#include "session/session_parity.h"
+#include "config/parity.h"
 
 static void expect_in(const char *hay, const char *needle)
 {

@@ -19,7 +19,7 @@
 
 #include <rperf/report.h>
 
-#include "session/session.h"
+#include "twohost/twohost_spec.h"
 #include "config/options.h"
 #include "cli/out_check.h"
 #include "engine/limits.h"
@@ -91,43 +91,6 @@ static void refuse_qps(void **state)
 		"limits: 257 QPs asked, above this server's --max-qps 256; accepted: -q 256 or fewer");
 	r.qps = 256;
 	assert_int_equal(rperf_limits_check(&l, &r, why, sizeof(why)), 0);
-}
-
-/* The bw PARAMS path: -b doubles the queues (its send side counts). */
-static void admit_bw(void **state)
-{
-	struct rperf_cli_config cfg;
-	struct rperf_gen_spec p;
-	uint64_t stall = 0;
-	char why[512] = "";
-
-	(void)state;
-	rperf_gen_spec_defaults(&p, RPERF_GEN_BSG);
-	p.size = 65536;
-	p.qps = 4;
-	p.test.rx_depth = 512;
-	p.path.qp_timeout = 0;
-	p.path.retry_count = 0;
-	rperf_cli_config_defaults(&cfg);
-	cfg.max_memory = 8 * MiB;
-	assert_int_equal(
-		rperf_session_admit(&cfg, &p, &stall, why, sizeof(why)), 0);
-	assert_int_equal(stall, 5000000000ull); /* -u 0: RC's floor, 5 s */
-	p.path.qp_timeout = 31;
-	cfg.stall_ns = 2000000000ull;
-	rperf_session_admit(&cfg, &p, &stall, why, sizeof(why));
-	assert_int_equal(stall, 2000000000ull); /* the server's */
-	p.test.bidir = true;
-	p.tx_depth = 4096;
-	assert_int_equal(rperf_session_admit(&cfg, &p, &stall, why,
-					     sizeof(why)),
-			 EDQUOT);
-	assert_non_null(strstr(why, "--max-memory 8.00 MiB"));
-	cfg.max_qps = 2;
-	assert_int_equal(rperf_session_admit(&cfg, &p, &stall, why,
-					     sizeof(why)),
-			 EDQUOT);
-	assert_non_null(strstr(why, "--max-qps 2"));
 }
 
 static void write_meminfo(const char *root, const char *body)
@@ -382,7 +345,6 @@ int main(void)
 		cmocka_unit_test(estimate_small),
 		cmocka_unit_test(refuse_memory),
 		cmocka_unit_test(refuse_qps),
-		cmocka_unit_test(admit_bw),
 		cmocka_unit_test(auto_memory),
 		cmocka_unit_test(stall),
 		cmocka_unit_test(gid_roce),

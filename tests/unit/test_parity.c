@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cli/parse.h"
-#include "session/session_parity.h"
+#include "config/parity.h"
 
 struct side {
 	struct rperf_cli_config cfg;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/session_retrans.h"
+#include "twohost/twohost_retrans.h"
 #include "verbs/hwcnt.h"
 
 struct tree {

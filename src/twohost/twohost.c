@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The implicit job of rperf lat / bw HOST and its rounds (run_twohost.h). */
-#include "run/run_twohost.h"
+#include "twohost/twohost.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -25,7 +25,7 @@ static void client_sel(const struct rperf_cli_config *cfg,
 		snprintf(s->device, sizeof(s->device), "%s", cfg->ib_dev);
 }
 
-int rperf_run_twohost_job(const struct rperf_cli_config *cfg, const char *path,
+int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 			  size_t ninst, struct rperf_job **out)
 {
 	struct rperf_job *job = calloc(1, sizeof(*job));
@@ -66,7 +66,7 @@ int rperf_run_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 	return 0;
 }
 
-void rperf_run_twohost_rounds_fini(struct rperf_twohost_rounds *r)
+void rperf_twohost_rounds_fini(struct rperf_twohost_rounds *r)
 {
 	for (size_t i = 0; r->jobs && i < r->n; i++) {
 		if (r->jobs[i])
@@ -100,7 +100,7 @@ static int round_job(const struct rperf_job *base, size_t k,
 	return 0;
 }
 
-int rperf_run_twohost_rounds(const struct rperf_job *base,
+int rperf_twohost_rounds(const struct rperf_job *base,
 			     struct rperf_twohost_rounds *r,
 			     const struct rperf_run_opts *opts,
 			     const volatile sig_atomic_t *stop,
@@ -128,7 +128,7 @@ static bool said(const char *why)
 	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
 }
 
-bool rperf_run_twohost_failure(const struct rperf_run_results *r, char *why,
+bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
 			       size_t len, bool *usage)
 {
 	const struct rperf_job *job = r->job;

@@ -8,8 +8,8 @@
  * retransmission costs) and >= 10x the median; for bw, which keeps totals
  * only, a stalled run. The report says which evidence was used.
  */
-#ifndef RPERF_SESSION_RETRANS_H
-#define RPERF_SESSION_RETRANS_H
+#ifndef RPERF_TWOHOST_RETRANS_H
+#define RPERF_TWOHOST_RETRANS_H
 
 #include <rperf/report.h>
 #include <stdbool.h>

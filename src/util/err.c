@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "session/session_err.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,23 +29,4 @@ void rperf_say(const struct rperf_say *s, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	s->line(s->arg, msg);
-}
-
-void rperf_session_warn(struct rperf_session_notes *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (n->nwarnings >= RPERF_MAX_WARNINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(n->warnings[n->nwarnings++], sizeof(n->warnings[0]), fmt, ap);
-	va_end(ap);
-}
-
-size_t rperf_session_warnings(const struct rperf_session_notes *n,
-			      const char *out[RPERF_MAX_WARNINGS])
-{
-	for (size_t i = 0; i < n->nwarnings; i++)
-		out[i] = n->warnings[i];
-	return n->nwarnings;
 }

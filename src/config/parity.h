@@ -9,8 +9,8 @@
  * entry knows its field, type and scope); cfg->given records what the server's
  * command line gave.
  */
-#ifndef RPERF_SESSION_PARITY_H
-#define RPERF_SESSION_PARITY_H
+#ifndef RPERF_TWOHOST_PARITY_H
+#define RPERF_TWOHOST_PARITY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "config/options.h"
-#include "session/session_err.h"
+#include "util/err.h"
 
 /* What a given option means on the server: its entry's scope (help and
  * version are each side's own). */

@@ -6,19 +6,19 @@
  * the failed ones once before measuring (through the command layer's
  * printer: nothing here prints).
  */
-#ifndef RPERF_SESSION_PLACE_H
-#define RPERF_SESSION_PLACE_H
+#ifndef RPERF_TWOHOST_PLACE_H
+#define RPERF_TWOHOST_PLACE_H
 
 #include <stdbool.h>
 
 #include <rperf/platform.h>
 
 #include "config/config.h"
-#include "session/session_err.h"
+#include "twohost/twohost_notes.h"
 #include "host/locality.h"
 #include "verbs/verbs.h"
 
-struct rperf_session_host {
+struct rperf_twohost_host {
 	struct rperf_nic_locality nic;
 	struct rperf_placement place;
 	struct rperf_preflight preflight;
@@ -29,38 +29,38 @@ struct rperf_session_host {
  * calling thread, run the preflight checks. 0, or an errno with @e (a
  * usage error: the placement asked for cannot be had).
  */
-int rperf_session_place(const struct rperf_cli_config *cfg,
-			struct rperf_session_host *h,
+int rperf_twohost_place(const struct rperf_cli_config *cfg,
+			struct rperf_twohost_host *h,
 			struct rperf_platform *plat, struct rperf_err *e);
 
 /*
  * Say the failed preflight checks, once, through @say: called right before
  * measuring, so that a run failing during setup keeps its one-line error.
  */
-void rperf_session_say_preflight(const struct rperf_session_host *h,
+void rperf_twohost_say_preflight(const struct rperf_twohost_host *h,
 				 const struct rperf_say *say);
 
-/* rperf_session_place() for a client run, with the remote-placement
+/* rperf_twohost_place() for a client run, with the remote-placement
  * warning added to @notes. 0 or errno with @e. */
-int rperf_session_place_client(const struct rperf_cli_config *cfg,
-			       struct rperf_session_host *h,
+int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
+			       struct rperf_twohost_host *h,
 			       struct rperf_platform *plat,
-			       struct rperf_session_notes *notes,
+			       struct rperf_twohost_notes *notes,
 			       struct rperf_err *e);
 
 /* After the device is open: its buffer note (hugepage fallback, mlock)
  * into the placement and @notes' warnings. */
-void rperf_session_buffers_noted(struct rperf_session_host *h,
+void rperf_twohost_buffers_noted(struct rperf_twohost_host *h,
 				 const struct rperf_dev *d,
-				 struct rperf_session_notes *notes);
+				 struct rperf_twohost_notes *notes);
 
 /* The report warning of a remote placement into @buf; false if local. */
-bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
+bool rperf_twohost_remote_warning(const struct rperf_twohost_host *h, char *buf,
 				  size_t len);
 
 /* Copy @d's buffer note (hugepage fallback, mlock) into the placement;
  * true when there is one (the caller adds it to the run's warnings). */
-bool rperf_session_note_buffers(struct rperf_session_host *h,
+bool rperf_twohost_note_buffers(struct rperf_twohost_host *h,
 				const struct rperf_dev *d);
 
 #endif

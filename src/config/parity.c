@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Same flags on both sides: see session_parity.h. */
-#include "session/session_parity.h"
+/* Same flags on both sides: see parity.h. */
+#include "config/parity.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Errors as values below the command layer: an errno, the class the command
- * layer maps to an exit status, and a one-line message. And the notes a
- * two-host client run collects for its report (warnings, partial, error).
+ * layer maps to an exit status, and a one-line message; and the command
+ * layer's printer of lines that cannot wait for a return value.
  */
-#ifndef RPERF_SESSION_ERR_H
-#define RPERF_SESSION_ERR_H
+#ifndef RPERF_UTIL_ERR_H
+#define RPERF_UTIL_ERR_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 /* What kind of failure: the command layer maps these to exit statuses. */
 enum rperf_err_class {
@@ -43,36 +41,5 @@ struct rperf_say {
 
 void rperf_say(const struct rperf_say *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* The command layer's hook at the start of each round of a client run
- * (a size, a repeat, a method): its progress line. @start NULL: none. */
-struct rperf_round_hook {
-	void (*start)(void *arg, size_t i, size_t n, uint64_t size);
-	void *arg;
-};
-
-static inline void rperf_round_start(const struct rperf_round_hook *h, size_t i,
-				     size_t n, uint64_t size)
-{
-	if (h->start)
-		h->start(h->arg, i, n, size);
-}
-
-#define RPERF_MAX_WARNINGS 16
-
-/* What a client run tells its report besides the figures. */
-struct rperf_session_notes {
-	char warnings[RPERF_MAX_WARNINGS][256];
-	size_t nwarnings;
-	bool partial;
-	char error[RPERF_ERR_MSG_LEN];
-};
-
-/* Add a warning; silently keeps the first ones when full. */
-void rperf_session_warn(struct rperf_session_notes *n, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* The report's view: @out[i] = n->warnings[i]; returns the count. */
-size_t rperf_session_warnings(const struct rperf_session_notes *n,
-			      const char *out[RPERF_MAX_WARNINGS]);
 
 #endif

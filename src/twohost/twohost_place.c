@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE
-#include "session/session_place.h"
+#include "twohost/twohost_place.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -14,7 +14,7 @@
 
 #define BUSY_SAMPLE_MS 50
 
-static void fill_platform(const struct rperf_session_host *h, const char *dev,
+static void fill_platform(const struct rperf_twohost_host *h, const char *dev,
 			  struct rperf_platform *plat)
 {
 	snprintf(plat->device, sizeof(plat->device), "%s", dev);
@@ -24,7 +24,7 @@ static void fill_platform(const struct rperf_session_host *h, const char *dev,
 	plat->pcie_width = h->nic.pcie_width;
 }
 
-void rperf_session_say_preflight(const struct rperf_session_host *h,
+void rperf_twohost_say_preflight(const struct rperf_twohost_host *h,
 				 const struct rperf_say *say)
 {
 	const struct rperf_preflight *pf = &h->preflight;
@@ -35,8 +35,8 @@ void rperf_session_say_preflight(const struct rperf_session_host *h,
 				  pf->c[i].check, pf->c[i].detail);
 }
 
-int rperf_session_place(const struct rperf_cli_config *cfg,
-			struct rperf_session_host *h,
+int rperf_twohost_place(const struct rperf_cli_config *cfg,
+			struct rperf_twohost_host *h,
 			struct rperf_platform *plat, struct rperf_err *e)
 {
 	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node,
@@ -74,7 +74,7 @@ int rperf_session_place(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-bool rperf_session_note_buffers(struct rperf_session_host *h,
+bool rperf_twohost_note_buffers(struct rperf_twohost_host *h,
 				const struct rperf_dev *d)
 {
 	if (!d || !d->buf_note[0])
@@ -84,7 +84,7 @@ bool rperf_session_note_buffers(struct rperf_session_host *h,
 	return true;
 }
 
-bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
+bool rperf_twohost_remote_warning(const struct rperf_twohost_host *h, char *buf,
 				  size_t len)
 {
 	const struct rperf_placement *p = &h->place;
@@ -99,24 +99,24 @@ bool rperf_session_remote_warning(const struct rperf_session_host *h, char *buf,
 	return true;
 }
 
-int rperf_session_place_client(const struct rperf_cli_config *cfg,
-			       struct rperf_session_host *h,
+int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
+			       struct rperf_twohost_host *h,
 			       struct rperf_platform *plat,
-			       struct rperf_session_notes *notes,
+			       struct rperf_twohost_notes *notes,
 			       struct rperf_err *e)
 {
 	char remote[256];
-	int rc = rperf_session_place(cfg, h, plat, e);
+	int rc = rperf_twohost_place(cfg, h, plat, e);
 
-	if (!rc && rperf_session_remote_warning(h, remote, sizeof(remote)))
-		rperf_session_warn(notes, "%s", remote);
+	if (!rc && rperf_twohost_remote_warning(h, remote, sizeof(remote)))
+		rperf_twohost_warn(notes, "%s", remote);
 	return rc;
 }
 
-void rperf_session_buffers_noted(struct rperf_session_host *h,
+void rperf_twohost_buffers_noted(struct rperf_twohost_host *h,
 				 const struct rperf_dev *d,
-				 struct rperf_session_notes *notes)
+				 struct rperf_twohost_notes *notes)
 {
-	if (rperf_session_note_buffers(h, d))
-		rperf_session_warn(notes, "%s", d->buf_note);
+	if (rperf_twohost_note_buffers(h, d))
+		rperf_twohost_warn(notes, "%s", d->buf_note);
 }

@@ -7,8 +7,8 @@
  * run as rounds on one set of QPs (one per size, method, repeat).
  * Conventions: 0 or a positive errno; nothing here prints.
  */
-#ifndef RPERF_RUN_TWOHOST_H
-#define RPERF_RUN_TWOHOST_H
+#ifndef RPERF_TWOHOST_H
+#define RPERF_TWOHOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,21 +23,21 @@
 /* The job's hosts from @cfg (-d/-i/-x/--cpu/placement/huge pages for
  * the client; HOST and -p for the server), @ninst zeroed instances
  * (ENOMEM). */
-int rperf_run_twohost_job(const struct rperf_cli_config *cfg, const char *path,
+int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 			  size_t ninst, struct rperf_job **out);
 
 /* The rounds: @n copies of the job, round @k's shaped by @shape (its
  * sizes and methods; rperf_run_execute_rounds says what may differ).
  * The results keep their round's job: jobs lives until
- * rperf_run_twohost_rounds_fini(), after the results are freed. */
+ * rperf_twohost_rounds_fini(), after the results are freed. */
 struct rperf_twohost_rounds {
 	size_t n;
 	void (*shape)(void *arg, size_t k, struct rperf_job *round);
 	void *arg;
 	struct rperf_job **jobs; /* [n], owned */
 };
-void rperf_run_twohost_rounds_fini(struct rperf_twohost_rounds *r);
-int rperf_run_twohost_rounds(const struct rperf_job *base,
+void rperf_twohost_rounds_fini(struct rperf_twohost_rounds *r);
+int rperf_twohost_rounds(const struct rperf_job *base,
 			     struct rperf_twohost_rounds *r,
 			     const struct rperf_run_opts *opts,
 			     const volatile sig_atomic_t *stop,
@@ -49,7 +49,7 @@ int rperf_run_twohost_rounds(const struct rperf_job *base,
  * refused before anything ran (its limits, flags that differ, an
  * endpoint): a usage error, not busy, lost or a failed run. false: it
  * did not fail. */
-bool rperf_run_twohost_failure(const struct rperf_run_results *r, char *why,
+bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
 			       size_t len, bool *usage);
 
 #endif

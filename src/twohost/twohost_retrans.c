@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Retransmissions during a client run: hw counters, else the figures
- * (session_retrans.h). */
-#include "session/session_retrans.h"
+ * (twohost_retrans.h). */
+#include "twohost/twohost_retrans.h"
 
 #include <inttypes.h>
 #include <rperf/hist.h>

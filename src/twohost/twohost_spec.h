@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What rperf lat and rperf bw take from their command line for the job
+ * they control: the generator spec of the client's instance and the check
+ * of the device before anything starts.
+ */
+#ifndef RPERF_TWOHOST_SPEC_H
+#define RPERF_TWOHOST_SPEC_H
+
+#include "config/config.h"
+#include "engine/spec.h"
+#include "verbs/verbs.h"
+
+/* The largest message a two-host server (lat, bw) accepts. */
+#define RPERF_SERVER_MAX_SIZE (16u << 20)
+
+/*
+ * The one generator of a two-host run as a spec: @kind's defaults, then
+ * @cfg's path, largest size, duration or iterations, depths, QPs, verb and
+ * the test keys (method, atomic operation, rdma_cm, -b, --reversed).
+ * "from" is "client", "to" "server".
+ */
+void rperf_twohost_spec(const struct rperf_cli_config *cfg,
+			enum rperf_gen_kind kind, struct rperf_gen_spec *s);
+
+/* Open and close the device (-d, -i, -x) so that a bad one is named before
+ * anything listens or connects: 0, or errno with @e (class usage, the
+ * message names the option). */
+struct rperf_err;
+int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
+			       struct rperf_err *e);
+
+#endif
