@@ -273,22 +273,6 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
 			       struct rperf_ctrl_endpoint *out);
 
-/* READY: optional "what" string (empty when absent). */
-int rperf_ctrl_ready_decode(const struct rperf_ctrl_msg *m, char *what,
-			    size_t whatlen);
-/* START, BYE: {} (extra keys ignored); just checks type and object. */
-int rperf_ctrl_empty_decode(const struct rperf_ctrl_msg *m,
-			    enum rperf_ctrl_type t);
-/* PARAMS, RESULT: generic object; *obj is borrowed from m (valid until
- * rperf_ctrl_msg_release()). Read keys with the getters. */
-int rperf_ctrl_params_decode(const struct rperf_ctrl_msg *m,
-			     const json_t **obj);
-int rperf_ctrl_result_decode(const struct rperf_ctrl_msg *m,
-			     const json_t **obj);
-/* DONE: generic object that must hold "samples" (u64). */
-int rperf_ctrl_done_decode(const struct rperf_ctrl_msg *m, uint64_t *samples,
-			   const json_t **obj);
-
 /* ---- Session state machine ---- */
 
 enum rperf_ctrl_role { RPERF_CTRL_CLIENT, RPERF_CTRL_SERVER };
@@ -405,25 +389,12 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out);
 int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
 		       struct rperf_ctrl_msg *out);
 
-/*
- * Wait (io's timeout and stop flag) until the peer sent something or
- * closed, then copy up to @n of its first bytes into @buf WITHOUT
- * consuming them (MSG_PEEK); @buf is zero-filled first (all zero: the
- * peer closed). For a client that wants to name what answered it
- * (rperf_ctrl_perftest_peer()). 0, ETIMEDOUT, EINTR, or recv's errno;
- * ENOTSUP over TLS.
- */
-int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n);
-
 /* send/recv through the session state machine: EPROTO when out of order
  * (nothing sent; for recv the payload is dropped but out->type tells which
  * message came). The state only advances when the send succeeded. */
 int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
 			    enum rperf_ctrl_type t, const json_t *payload);
-int rperf_ctrl_session_recv(struct rperf_ctrl_session *s,
-			    const struct rperf_ctrl_io *io,
-			    struct rperf_ctrl_msg *out);
 
 /* ---- Connections (TCP, IPv4/IPv6, close-on-exec, TCP_NODELAY) ---- */
 

@@ -238,26 +238,6 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 	return rperf_ctrl_recv_io(&io, out);
 }
 
-int rperf_ctrl_peek(const struct rperf_ctrl_io *io, uint8_t *buf, size_t n)
-{
-	int ret;
-	ssize_t r;
-
-	memset(buf, 0, n);
-	if (io->tls)
-		return ENOTSUP; /* the bytes on the wire are records */
-	ret = rperf_ctrl_wait(io->fd, POLLIN,
-			      rperf_ctrl_deadline(io->timeout_ms), io->stop);
-	if (ret)
-		return ret;
-	do
-		r = recv(io->fd, buf, n, MSG_PEEK | MSG_DONTWAIT);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
-	return 0;
-}
-
 int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
 			    const struct rperf_ctrl_io *io,
 			    enum rperf_ctrl_type t, const json_t *payload)
@@ -270,21 +250,5 @@ int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
 	ret = rperf_ctrl_send_io(io, t, payload);
 	if (!ret)
 		*s = next;
-	return ret;
-}
-
-int rperf_ctrl_session_recv(struct rperf_ctrl_session *s,
-			    const struct rperf_ctrl_io *io,
-			    struct rperf_ctrl_msg *out)
-{
-	int ret = rperf_ctrl_recv_io(io, out);
-
-	if (ret)
-		return ret;
-	ret = rperf_ctrl_session_check(s, RPERF_CTRL_RECV, out->type);
-	if (ret) { /* keep out->type for the error message */
-		json_decref(out->payload);
-		out->payload = NULL;
-	}
 	return ret;
 }

@@ -68,35 +68,18 @@ struct rperf_limits {
 	uint64_t stall_ns;
 };
 
-/*
- * 0, or EDQUOT with @why ("limits: ...": the limit, its value, the
- * figure asked for and what is accepted) when @r exceeds @l.
- */
-int rperf_limits_check(const struct rperf_limits *l,
-		       const struct rperf_pin_req *r, char *why, size_t whylen);
-
-/* The stall limit of a run on this server: the client's RC timeout and
- * retries give rperf_rc_stall_ns(), capped at the server's l->stall_ns. */
-uint64_t rperf_limits_stall_ns(const struct rperf_limits *l,
-			       unsigned int qp_timeout,
-			       unsigned int retry_count);
-
 /* "1.5 GiB", "512 KiB", "200 B" into @buf. */
 void rperf_limits_bytes(uint64_t n, char *buf, size_t len);
 
 /*
- * The GID check: may our QPs connect to the @n endpoints @ep, the control
- * connection being @ctrl_fd? RoCE: every GID must be the peer address of
- * @ctrl_fd (IPv4-mapped or IPv6). InfiniBand (no IP in a GID): every GID's
- * subnet prefix must be our port's, and a LID must be given when our port
- * has one. 0, or EACCES with @why naming the endpoint and the address.
+ * The GID check: may our QPs connect to the @n endpoints @ep of host @host
+ * whose address is @addr (numeric IPv4/IPv6 text: the PLAN's "hosts", or
+ * the control connection's peer when @host is NULL)? RoCE: every GID must
+ * be that address (IPv4-mapped or IPv6). InfiniBand (no IP in a GID):
+ * every GID's subnet prefix must be our port's, and a LID must be given
+ * when our port has one. 0, or EACCES with @why naming the endpoint, the
+ * host and its address.
  */
-int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
-			   const struct rperf_endpoint *ep, size_t n, char *why,
-			   size_t whylen);
-/* The same check against host @host's address @addr (numeric IPv4/IPv6
- * text; the agents' PLAN "hosts") in place of the control connection's
- * peer: EACCES with @why naming the endpoint, the host and its address. */
 int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
 				const char *addr,
 				const struct rperf_endpoint *ep, size_t n,

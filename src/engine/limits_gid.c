@@ -160,24 +160,6 @@ int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
 	return check_all(d, &ss, host, ep, n, why, whylen);
 }
 
-int rperf_limits_gid_check(const struct rperf_dev *d, int ctrl_fd,
-			   const struct rperf_endpoint *ep, size_t n, char *why,
-			   size_t whylen)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-
-	memset(&ss, 0, sizeof(ss));
-	if (d->roce && getpeername(ctrl_fd, (struct sockaddr *)&ss, &sl)) {
-		snprintf(
-			why, whylen,
-			"endpoint not checked: the control connection has no peer address (%s)",
-			strerror(errno));
-		return EACCES;
-	}
-	return check_all(d, &ss, NULL, ep, n, why, whylen);
-}
-
 int rperf_limits_gid_source(const struct rperf_dev *d, char *buf, size_t len)
 {
 	const uint8_t *gid = d->gid.raw;

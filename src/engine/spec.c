@@ -494,9 +494,3 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 {
 	return spec_decode(obj, false, s, why, whylen);
 }
-
-int rperf_gen_spec_decode_test(const json_t *obj, struct rperf_gen_spec *s,
-			       char *why, size_t whylen)
-{
-	return spec_decode(obj, true, s, why, whylen);
-}

@@ -274,8 +274,6 @@ int rperf_verb_parse(const char *name, int *out);
 int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);
 int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);
-int rperf_gen_spec_decode_test(const json_t *obj, struct rperf_gen_spec *s,
-			       char *why, size_t whylen);
 /* spec_test.c, for the codec: the test keys of @s into @o (only those
  * set): 0/ENOMEM/EINVAL; from @o into @s: 0 or EBADMSG; their checks
  * (atomic operand size, reversed with bidir or a verb that is not

@@ -170,30 +170,3 @@ int rperf_rx_wait(struct rperf_gen_conn *c, struct rperf_rx_count *x,
 			return rc == 1 ? 0 : rc;
 	}
 }
-
-int rperf_rx_until(struct rperf_gen_conn *c, struct rperf_rx_count *x, int fd,
-		   const volatile sig_atomic_t *stop, int timeout_ms, char *err,
-		   size_t errlen)
-{
-	struct rperf_rx_wait w = { .fd = fd,
-				   .stop = stop,
-				   .spin_ns = RPERF_GEN_STALL_NS,
-				   .idle_ns =
-					   (uint64_t)timeout_ms * 1000000ull };
-
-	return rperf_rx_wait(c, x, &w, err, errlen);
-}
-
-int rperf_rx_catch_up(struct rperf_gen_conn *c, struct rperf_rx_count *x,
-		      uint64_t want, char *err, size_t errlen)
-{
-	int rc, got;
-
-	for (int i = 0; i < 200 && c->recvs && x->messages < want; i++) {
-		if ((rc = rperf_rx_drain(c, x, &got, err, errlen)))
-			return rc;
-		if (!got)
-			usleep(5000); /* the last completions may trail */
-	}
-	return 0;
-}

@@ -104,16 +104,4 @@ struct rperf_rx_wait {
 int rperf_rx_wait(struct rperf_gen_conn *c, struct rperf_rx_count *x,
 		  const struct rperf_rx_wait *w, char *err, size_t errlen);
 
-/* rperf_rx_wait with spin_ns the default stall limit and idle_ns
- * @timeout_ms: EINTR, ETIMEDOUT (nothing arrived on either for
- * @timeout_ms) or a drain error (@err). */
-int rperf_rx_until(struct rperf_gen_conn *c, struct rperf_rx_count *x, int fd,
-		   const volatile sig_atomic_t *stop, int timeout_ms, char *err,
-		   size_t errlen);
-
-/* Drain until @want messages arrived or 1 s passed (the last completions
- * may trail the sender's): 0 or a drain error. */
-int rperf_rx_catch_up(struct rperf_gen_conn *c, struct rperf_rx_count *x,
-		      uint64_t want, char *err, size_t errlen);
-
 #endif

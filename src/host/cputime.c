@@ -14,11 +14,6 @@ static double cpu_seconds(int who)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-double rperf_cpu_seconds_process(void)
-{
-	return cpu_seconds(RUSAGE_SELF);
-}
-
 double rperf_cpu_seconds_thread(void)
 {
 	return cpu_seconds(RUSAGE_THREAD);

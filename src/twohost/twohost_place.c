@@ -74,16 +74,6 @@ int rperf_twohost_place(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-bool rperf_twohost_note_buffers(struct rperf_twohost_host *h,
-				const struct rperf_dev *d)
-{
-	if (!d || !d->buf_note[0])
-		return false;
-	snprintf(h->place.buffers_note, sizeof(h->place.buffers_note), "%s",
-		 d->buf_note);
-	return true;
-}
-
 bool rperf_twohost_remote_warning(const struct rperf_twohost_host *h, char *buf,
 				  size_t len)
 {
@@ -111,12 +101,4 @@ int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
 	if (!rc && rperf_twohost_remote_warning(h, remote, sizeof(remote)))
 		rperf_twohost_warn(notes, "%s", remote);
 	return rc;
-}
-
-void rperf_twohost_buffers_noted(struct rperf_twohost_host *h,
-				 const struct rperf_dev *d,
-				 struct rperf_twohost_notes *notes)
-{
-	if (rperf_twohost_note_buffers(h, d))
-		rperf_twohost_warn(notes, "%s", d->buf_note);
 }

@@ -48,19 +48,8 @@ int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
 			       struct rperf_twohost_notes *notes,
 			       struct rperf_err *e);
 
-/* After the device is open: its buffer note (hugepage fallback, mlock)
- * into the placement and @notes' warnings. */
-void rperf_twohost_buffers_noted(struct rperf_twohost_host *h,
-				 const struct rperf_dev *d,
-				 struct rperf_twohost_notes *notes);
-
 /* The report warning of a remote placement into @buf; false if local. */
 bool rperf_twohost_remote_warning(const struct rperf_twohost_host *h, char *buf,
 				  size_t len);
-
-/* Copy @d's buffer note (hugepage fallback, mlock) into the placement;
- * true when there is one (the caller adds it to the run's warnings). */
-bool rperf_twohost_note_buffers(struct rperf_twohost_host *h,
-				const struct rperf_dev *d);
 
 #endif

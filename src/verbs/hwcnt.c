@@ -27,11 +27,6 @@ static const char *const names[] = {
 	NULL,
 };
 
-const char *const *rperf_hwcnt_names(void)
-{
-	return names;
-}
-
 /* One counter file: 0, ENOENT (absent) or EINVAL (not a number). */
 static int read_one(const char *path, uint64_t *out)
 {

@@ -25,9 +25,6 @@ struct rperf_hwcnt {
 	uint64_t val[RPERF_HWCNT_MAX];
 };
 
-/* The counter names read, NULL-terminated. */
-const char *const *rperf_hwcnt_names(void);
-
 /* Read DEV's port PORT counters under @sysroot (NULL: RPERF_HWCNT_SYSFS).
  * 0; ENOENT (none of the names there) or EINVAL (bad argument, a value that
  * is not a number) with @err. */

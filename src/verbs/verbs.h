@@ -117,9 +117,6 @@ int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
  * ports of one HCA have different GIDs: a legitimate path.) */
 bool rperf_endpoint_is_local(const struct rperf_dev *d,
 			     const struct rperf_endpoint *ep);
-int rperf_endpoint_check_remote(const struct rperf_dev *d,
-				const struct rperf_endpoint *ep, char *err,
-				size_t errlen);
 /* Connect two QPs of @d to each other (the LSG's loopback pair). */
 int rperf_qp_connect_pair(struct rperf_qp *a, struct rperf_qp *b,
 			  const struct rperf_dev *d,

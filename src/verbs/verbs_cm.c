@@ -155,13 +155,6 @@ int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
 	return rperf_cm_listen(cm, addr, port, err, errlen);
 }
 
-int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
-		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
-		    char *err, size_t errlen)
-{
-	return rperf_cm_accept_on(cm, cm, qp, cfg, timeout_ms, err, errlen);
-}
-
 int rperf_cm_accept_on(struct rperf_cm *lis, struct rperf_cm *conn,
 		       struct rperf_qp *qp, const struct rperf_verbs_cfg *cfg,
 		       int timeout_ms, char *err, size_t errlen)

@@ -41,10 +41,6 @@ int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
 /* Server: listen on @addr:@port. */
 int rperf_cm_listen(struct rperf_cm *cm, const char *addr, uint16_t port,
 		    char *err, size_t errlen);
-/* Server: wait for a request, connect @qp to it, accept, wait ESTABLISHED. */
-int rperf_cm_accept(struct rperf_cm *cm, struct rperf_qp *qp,
-		    const struct rperf_verbs_cfg *cfg, int timeout_ms,
-		    char *err, size_t errlen);
 /* Server, several connections on one listener (rperf bw -q N): the same
  * into @conn (its id; the events arrive on @lis's channel). Close every
  * @conn before @lis. */

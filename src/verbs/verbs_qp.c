@@ -240,19 +240,6 @@ bool rperf_endpoint_is_local(const struct rperf_dev *d,
 	return ep->lid && ep->lid == d->port_attr.lid;
 }
 
-int rperf_endpoint_check_remote(const struct rperf_dev *d,
-				const struct rperf_endpoint *ep, char *err,
-				size_t errlen)
-{
-	if (!rperf_endpoint_is_local(d, ep))
-		return 0;
-	snprintf(
-		err, errlen,
-		"the peer answered from this host's own device %s port %d (the same %s): that measures a loopback inside the device, not a wire; give one side another device (-d)",
-		d->name, d->port, d->gid_index >= 0 ? "GID" : "LID");
-	return EINVAL;
-}
-
 int rperf_qp_connect(struct rperf_qp *qp, const struct rperf_dev *d,
 		     const struct rperf_verbs_cfg *cfg,
 		     const struct rperf_endpoint *remote, char *err,

@@ -459,54 +459,6 @@ static void test_getters(void **state)
 	json_decref(o);
 }
 
-static void test_small_messages(void **state)
-{
-	struct rperf_ctrl_msg m;
-	const json_t *obj;
-	uint64_t samples;
-	char what[8];
-
-	(void)state;
-	load(&m, RPERF_CTRL_READY, "{}");
-	assert_int_equal(rperf_ctrl_ready_decode(&m, what, sizeof(what)), 0);
-	assert_string_equal(what, "");
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_READY, "{\"what\":\"qp\"}");
-	assert_int_equal(rperf_ctrl_ready_decode(&m, what, sizeof(what)), 0);
-	assert_string_equal(what, "qp");
-	assert_int_equal(rperf_ctrl_ready_decode(&m, NULL, 0), 0);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_READY, "{\"what\":1}");
-	assert_int_equal(rperf_ctrl_ready_decode(&m, what, sizeof(what)),
-			 EBADMSG);
-	rperf_ctrl_msg_release(&m);
-
-	load(&m, RPERF_CTRL_START, "{}");
-	assert_int_equal(rperf_ctrl_empty_decode(&m, RPERF_CTRL_START), 0);
-	assert_int_equal(rperf_ctrl_empty_decode(&m, RPERF_CTRL_BYE), EPROTO);
-	assert_int_equal(rperf_ctrl_params_decode(&m, &obj), EPROTO);
-	assert_int_equal(rperf_ctrl_result_decode(&m, &obj), EPROTO);
-	assert_int_equal(rperf_ctrl_done_decode(&m, &samples, &obj), EPROTO);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_PARAMS, "{\"size\":64}");
-	assert_int_equal(rperf_ctrl_params_decode(&m, &obj), 0);
-	assert_ptr_equal(obj, m.payload);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_RESULT, "{\"rx\":1}");
-	assert_int_equal(rperf_ctrl_result_decode(&m, &obj), 0);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_DONE, "{\"samples\":1000,\"x\":1}");
-	assert_int_equal(rperf_ctrl_done_decode(&m, &samples, &obj), 0);
-	assert_int_equal(samples, 1000);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_DONE, "{\"samples\":-1}");
-	assert_int_equal(rperf_ctrl_done_decode(&m, &samples, NULL), EBADMSG);
-	rperf_ctrl_msg_release(&m);
-	load(&m, RPERF_CTRL_DONE, "{}");
-	assert_int_equal(rperf_ctrl_done_decode(&m, &samples, NULL), EBADMSG);
-	rperf_ctrl_msg_release(&m);
-}
-
 /* Every seed of the fuzz corpus is a valid frame its typed decoder takes. */
 static void test_fuzz_corpus(void **state)
 {
@@ -522,8 +474,6 @@ static void test_fuzz_corpus(void **state)
 	struct rperf_ctrl_welcome w;
 	struct rperf_ctrl_hello h;
 	struct rperf_ctrl_msg m;
-	const json_t *obj;
-	uint64_t u;
 	char path[4096], r[64];
 	uint8_t buf[4096];
 	int t;
@@ -558,20 +508,8 @@ static void test_fuzz_corpus(void **state)
 		case RPERF_CTRL_ERROR:
 			ret = rperf_ctrl_reason_decode(&m, r, sizeof(r));
 			break;
-		case RPERF_CTRL_READY:
-			ret = rperf_ctrl_ready_decode(&m, r, sizeof(r));
-			break;
-		case RPERF_CTRL_DONE:
-			ret = rperf_ctrl_done_decode(&m, &u, &obj);
-			break;
-		case RPERF_CTRL_PARAMS:
-			ret = rperf_ctrl_params_decode(&m, &obj);
-			break;
-		case RPERF_CTRL_RESULT:
-			ret = rperf_ctrl_result_decode(&m, &obj);
-			break;
-		default:
-			ret = rperf_ctrl_empty_decode(&m, t);
+		default: /* the engine's messages: test_proto.c */
+			ret = m.payload && !json_is_object(m.payload);
 		}
 		if (ret)
 			fail_msg("%s: %d", names[t], ret);
@@ -590,7 +528,6 @@ int main(void)
 		cmocka_unit_test(test_reason),
 		cmocka_unit_test(test_endpoint),
 		cmocka_unit_test(test_getters),
-		cmocka_unit_test(test_small_messages),
 		cmocka_unit_test(test_fuzz_corpus),
 	};
 
