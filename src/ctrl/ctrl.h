@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf control channel: a TCP connection between `rperf lat HOST` (client)
- * and `rperf lat` (server) carrying framed JSON messages.
+ * rperf control channel: a TCP (or TLS) connection between a controller
+ * (rperf run, lat, bw) and an agent carrying framed JSON messages.
  *
  * Frame (all integers in network byte order, 12-byte header):
  *
@@ -16,34 +16,12 @@
  * msg->version so a server can answer "protocol version N, this server speaks
  * 1"), type (EBADMSG for an unknown one), length (EMSGSIZE above the bound).
  *
- * Conversation of `rperf lat` (the session state machine enforces it, see
- * rperf_ctrl_session_check()):
- *
- *   client                      server
- *   HELLO       ----------->              {"version":1,"command":"lat",
- *                                          "features":[...]}
- *               <-----------  WELCOME     {"version":1,"max_size":N,
- *                                          "features":[...]}  (or REFUSE)
- *   PARAMS      ----------->              generic object; keys are the
- *                                          caller's (rperf lat/bw: the
- *                                          generator spec, engine/spec.h;
- *                                          or client REFUSE)
- *               <-----------  ENDPOINT    server QP info (or REFUSE/ERROR)
- *   ENDPOINT    ----------->              client QP info
- *               <-----------  READY       server QP is RTR/RTS (or REFUSE:
- *                                          an endpoint failed the GID check)
- *   START       ----------->              client begins measuring
- *   DONE        ----------->              {"samples":N, ...}
- *               <-----------  RESULT      generic object (counters)
- *   [START ... RESULT again: another round on the same QPs]
- *   BYE         ----------->
- *               <-----------  BYE         then both close
- *
- * ERROR {"reason":...} may be sent or received by either side in any state
- * but CLOSED and moves the session to CLOSED; so does a REFUSE where allowed.
- * A server may REFUSE from await-HELLO too: a first frame it will not read
- * as a HELLO (another version, another type, over its bound) or a client
- * it cannot serve now (busy) gets the reason in words (src/serve).
+ * What travels in the frames, and in which order, is the experiment
+ * protocol of src/engine/proto.h (rperf run, rperf lat and rperf bw
+ * controllers; rperf agent and the lat/bw servers). A server may REFUSE a
+ * first frame it will not read as a HELLO (another version, another type,
+ * over its bound) or a client it cannot serve now (busy), in words
+ * (src/serve).
  *
  * Conventions: every int-returning function returns 0 or a positive errno;
  * results go through out-parameters. No global state; thread-compatible.
@@ -75,16 +53,17 @@ enum rperf_ctrl_type {
 	RPERF_CTRL_HELLO = 1, /* C->S {"version","command","features"} */
 	RPERF_CTRL_WELCOME = 2, /* S->C {"version","max_size","features"} */
 	RPERF_CTRL_REFUSE = 3, /* both {"reason"} */
-	RPERF_CTRL_PARAMS = 4, /* C->S generic object */
-	RPERF_CTRL_ENDPOINT = 5, /* both struct rperf_ctrl_endpoint */
-	RPERF_CTRL_READY = 6, /* both {} or {"what"} */
-	RPERF_CTRL_START = 7, /* C->S {} */
-	RPERF_CTRL_DONE = 8, /* C->S {"samples":u64, ...} */
-	RPERF_CTRL_RESULT = 9, /* S->C generic object */
+	/* 4..9: retired (rperf lat/bw's own protocol): never allowed */
+	RPERF_CTRL_PARAMS = 4,
+	RPERF_CTRL_ENDPOINT = 5,
+	RPERF_CTRL_READY = 6,
+	RPERF_CTRL_START = 7,
+	RPERF_CTRL_DONE = 8,
+	RPERF_CTRL_RESULT = 9,
 	RPERF_CTRL_BYE = 10, /* both {} */
 	RPERF_CTRL_ERROR = 11, /* both {"reason"} */
-	/* Experiments (rperf run <-> rperf agent): payloads and order in
-	 * src/engine/proto.h; the lat/bw session tables refuse them. */
+	/* Experiments (a controller <-> an agent): payloads and order in
+	 * src/engine/proto.h */
 	RPERF_CTRL_AUTH = 12, /* retired (the MAC before TLS): never allowed */
 	RPERF_CTRL_PLAN = 13, /* C->A {"experiment","host","device",...} */
 	RPERF_CTRL_ENDPOINTS = 14, /* A->C {"instances":[...]} */
@@ -273,50 +252,13 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 int rperf_ctrl_endpoint_decode(const struct rperf_ctrl_msg *m,
 			       struct rperf_ctrl_endpoint *out);
 
-/* ---- Session state machine ---- */
+/* ---- Conversations ---- */
 
-enum rperf_ctrl_role { RPERF_CTRL_CLIENT, RPERF_CTRL_SERVER };
 enum rperf_ctrl_dir { RPERF_CTRL_SEND, RPERF_CTRL_RECV };
-
-enum rperf_ctrl_state {
-	/* server */
-	RPERF_CTRL_S_AWAIT_HELLO, /* recv HELLO */
-	RPERF_CTRL_S_HELLO_RCVD, /* send WELCOME | REFUSE */
-	RPERF_CTRL_S_AWAIT_PARAMS, /* recv PARAMS | REFUSE */
-	RPERF_CTRL_S_PARAMS_RCVD, /* send ENDPOINT | REFUSE */
-	RPERF_CTRL_S_AWAIT_ENDPOINT, /* recv ENDPOINT */
-	RPERF_CTRL_S_ENDPOINT_RCVD, /* send READY | REFUSE */
-	RPERF_CTRL_S_AWAIT_START, /* recv START */
-	RPERF_CTRL_S_RUNNING, /* recv DONE */
-	RPERF_CTRL_S_DONE_RCVD, /* send RESULT */
-	RPERF_CTRL_S_AWAIT_BYE, /* recv BYE | START (another round) */
-	RPERF_CTRL_S_BYE_RCVD, /* send BYE */
-	/* client */
-	RPERF_CTRL_C_INIT, /* send HELLO */
-	RPERF_CTRL_C_AWAIT_WELCOME, /* recv WELCOME | REFUSE */
-	RPERF_CTRL_C_WELCOMED, /* send PARAMS | REFUSE */
-	RPERF_CTRL_C_AWAIT_ENDPOINT, /* recv ENDPOINT | REFUSE */
-	RPERF_CTRL_C_ENDPOINT_RCVD, /* send ENDPOINT */
-	RPERF_CTRL_C_AWAIT_READY, /* recv READY | REFUSE */
-	RPERF_CTRL_C_READY, /* send START */
-	RPERF_CTRL_C_RUNNING, /* send DONE */
-	RPERF_CTRL_C_AWAIT_RESULT, /* recv RESULT */
-	RPERF_CTRL_C_RESULT_RCVD, /* send BYE | START (another round) */
-	RPERF_CTRL_C_AWAIT_BYE, /* recv BYE */
-	/* both */
-	RPERF_CTRL_CLOSED, /* nothing allowed */
-	RPERF_CTRL_STATE_COUNT
-};
-
-struct rperf_ctrl_session {
-	enum rperf_ctrl_role role;
-	enum rperf_ctrl_state state;
-};
 
 /*
  * One allowed step of a conversation; states are values of the caller's
- * state enum (this session's, or the experiment protocol's in
- * src/engine/proto.h). rperf_ctrl_transition_step() walks a table: ERROR
+ * state enum (the experiment protocol's in src/engine/proto.h). rperf_ctrl_transition_step() walks a table: ERROR
  * goes to @closed from any state but @closed; otherwise the listed step
  * for (*state, dir, t) or EPROTO (state unchanged). EINVAL for a bad
  * direction or type.
@@ -330,19 +272,6 @@ struct rperf_ctrl_transition {
 int rperf_ctrl_transition_step(const struct rperf_ctrl_transition *tab,
 			       size_t n, int closed, int *state,
 			       enum rperf_ctrl_dir dir, enum rperf_ctrl_type t);
-
-/* Start a session: server in S_AWAIT_HELLO, client in C_INIT. */
-void rperf_ctrl_session_init(struct rperf_ctrl_session *s,
-			     enum rperf_ctrl_role role);
-/*
- * Is sending (@dir = RPERF_CTRL_SEND) or receiving a message of type @t
- * allowed now? Returns 0 and advances the state, or EPROTO (state unchanged;
- * the caller should send ERROR, always allowed before CLOSED, and close).
- * EINVAL for an unknown type/role/state.
- */
-int rperf_ctrl_session_check(struct rperf_ctrl_session *s,
-			     enum rperf_ctrl_dir dir, enum rperf_ctrl_type t);
-const char *rperf_ctrl_state_name(enum rperf_ctrl_state st);
 
 /* ---- I/O ----
  * timeout_ms bounds the whole frame (send or receive), -1 = forever, 0 =
@@ -388,13 +317,6 @@ int rperf_ctrl_send_io(const struct rperf_ctrl_io *io, enum rperf_ctrl_type t,
 int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out);
 int rperf_ctrl_recv_io(const struct rperf_ctrl_io *io,
 		       struct rperf_ctrl_msg *out);
-
-/* send/recv through the session state machine: EPROTO when out of order
- * (nothing sent; for recv the payload is dropped but out->type tells which
- * message came). The state only advances when the send succeeded. */
-int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
-			    const struct rperf_ctrl_io *io,
-			    enum rperf_ctrl_type t, const json_t *payload);
 
 /* ---- Connections (TCP, IPv4/IPv6, close-on-exec, TCP_NODELAY) ---- */
 

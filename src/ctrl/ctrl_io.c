@@ -238,17 +238,3 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 	return rperf_ctrl_recv_io(&io, out);
 }
 
-int rperf_ctrl_session_send(struct rperf_ctrl_session *s,
-			    const struct rperf_ctrl_io *io,
-			    enum rperf_ctrl_type t, const json_t *payload)
-{
-	struct rperf_ctrl_session next = *s;
-	int ret = rperf_ctrl_session_check(&next, RPERF_CTRL_SEND, t);
-
-	if (ret)
-		return ret;
-	ret = rperf_ctrl_send_io(io, t, payload);
-	if (!ret)
-		*s = next;
-	return ret;
-}

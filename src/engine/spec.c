@@ -378,8 +378,8 @@ static int get_name(const json_t *o, const char *key, char *buf, char *why,
 	return 0;
 }
 
-static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
-		    char *why, size_t wl)
+static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
+		    size_t wl)
 {
 	uint64_t v, min, max;
 	size_t i;
@@ -387,7 +387,7 @@ static int get_nums(const json_t *o, bool test, struct rperf_gen_spec *s,
 	for (i = 0; i < NUM_KEYS; i++) {
 		const struct num_key *k = &num_keys[i];
 
-		num_bounds(k, test, &min, &max);
+		num_bounds(k, false, &min, &max);
 		if (rperf_ctrl_get_u64(o, k->key, min, max, &v)) {
 			snprintf(
 				why, wl,
@@ -417,8 +417,8 @@ static int get_inline(const json_t *o, struct rperf_gen_spec *s, char *why,
 	return 0;
 }
 
-static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
-		       char *why, size_t whylen)
+int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
+			  char *why, size_t whylen)
 {
 	struct rperf_gen_spec t;
 	int kind = 0, c = 0, sc = 0;
@@ -431,10 +431,9 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 		snprintf(why, whylen, "a generator spec must be an object");
 		return EBADMSG;
 	}
-	rc = test ? rperf_test_spec_decode(obj, &t, why, whylen) :
-		    rperf_spec_plan_keys_decode(obj, &t, why, whylen);
+	rc = rperf_spec_plan_keys_decode(obj, &t, why, whylen);
 	if (!rc)
-		rc = get_nums(obj, test, &t, why, whylen);
+		rc = get_nums(obj, &t, why, whylen);
 	if (!rc)
 		rc = get_enum(obj, "kind", kinds, SIZE_MAX, &kind, why, whylen);
 	if (!rc)
@@ -473,24 +472,18 @@ static int spec_decode(const json_t *obj, bool test, struct rperf_gen_spec *s,
 	if (!rc)
 		rc = rperf_spec_sched_decode(obj, &t, why, whylen);
 	if (!rc)
-		rc = rperf_spec_lsg_decode(obj, test, &t, why, whylen);
+		rc = rperf_spec_lsg_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = rperf_spec_traffic_decode(obj, &t, why, whylen);
-	if (!rc && !test)
+	if (!rc)
 		rc = rperf_spec_rounds_decode(obj, &t, why, whylen);
 	if (rc)
 		return rc;
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */
 	t.completion = (enum rperf_completion)c;
 	t.sink_completion = (enum rperf_completion)sc;
-	rc = spec_check(&t, test, why, whylen); /* mtu, post_list, from != to */
+	rc = spec_check(&t, false, why, whylen); /* mtu, post_list, from != to */
 	if (!rc)
 		*s = t;
 	return rc;
-}
-
-int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
-			  char *why, size_t whylen)
-{
-	return spec_decode(obj, false, s, why, whylen);
 }

@@ -75,11 +75,11 @@ struct rperf_path_spec {
 };
 
 /*
- * What rperf lat and rperf bw ask of their one generator beyond the keys
- * every spec has: their PARAMS is a spec with these keys (spec_test.c).
+ * The keys that came to a spec from rperf lat and rperf bw (spec_test.c).
  * Optional on the wire (absent: 0/false; the encoder writes only what is
- * set), read by rperf_gen_spec_decode_test() only: an agent's PLAN
- * decoder ignores them, as it ignores any key it does not know.
+ * set). A PLAN's decoder reads "method", "iters" (spec_lsg.c), "atomic_op",
+ * "rdma_cm" and "rx_depth" (rperf_spec_plan_keys_decode) and ignores
+ * "infinite", "bidir" and "reversed": rperf bw's directions are instances.
  */
 struct rperf_test_spec {
 	int method; /* "method": enum rperf_method of the LSG (lat) */
@@ -268,19 +268,14 @@ int rperf_verb_parse(const char *name, int *out);
 /* JSON codec. encode: new object in *out (caller decrefs); 0/ENOMEM/EINVAL
  * (a spec outside the two-host tests' bounds; test keys written when set).
  * decode: a PLAN's instance: 0 or EBADMSG (@why names the key and the
- * problem). decode_test: the PARAMS of rperf lat / rperf bw, the test keys
- * and bounds too (an unknown method: EBADMSG with the server's refusal
- * "method M is a feature this server lacks (it serves: ...)"). */
+ * problem). */
 int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);
 int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);
-/* spec_test.c, for the codec: the test keys of @s into @o (only those
- * set): 0/ENOMEM/EINVAL; from @o into @s: 0 or EBADMSG; their checks
- * (atomic operand size, reversed with bidir or a verb that is not
- * offered): 0 or EBADMSG with @why. */
+/* spec_test.c, for the encoder: the test keys of @s into @o (only those
+ * set): 0/ENOMEM/EINVAL; their checks (atomic operand size, reversed with
+ * bidir or a verb that is not offered): 0 or EBADMSG with @why. */
 int rperf_test_spec_encode(const struct rperf_gen_spec *s, json_t *o);
-int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
-			   size_t whylen);
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
 			  size_t whylen);
 /* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add)
@@ -314,8 +309,8 @@ int rperf_spec_round_method(const struct rperf_gen_spec *s, uint32_t k);
  * entry)? What its QPs and buffers must be made for. */
 bool rperf_spec_any_method(const struct rperf_gen_spec *s, int method);
 int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o);
-int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
-			  char *why, size_t whylen);
+int rperf_spec_lsg_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
+			  size_t whylen);
 int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 size_t whylen);
 #define RPERF_SPEC_MAX_ITERS 1000000000000ull /* iters: 10^12 samples */

@@ -38,8 +38,8 @@ int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o)
 	return 0;
 }
 
-int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
-			  char *why, size_t wl)
+int rperf_spec_lsg_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
+			  size_t wl)
 {
 	char name[16];
 
@@ -51,8 +51,6 @@ int rperf_spec_lsg_decode(const json_t *o, bool test, struct rperf_gen_spec *s,
 		snprintf(why, wl, "'timestamps' not one of auto, nic, cpu");
 		return EBADMSG;
 	}
-	if (test) /* the PARAMS of rperf lat: the test keys' codec */
-		return 0;
 	s->test.method = RPERF_METHOD_RPERF;
 	if (json_object_get(o, "method") &&
 	    (rperf_ctrl_get_str(o, "method", name, sizeof(name)) ||

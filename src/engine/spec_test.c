@@ -125,34 +125,6 @@ int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 	return 0;
 }
 
-int rperf_test_spec_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
-			   size_t wl)
-{
-	struct rperf_test_spec *t = &s->test;
-	char name[32];
-	int rc;
-
-	if (get_name(o, "method", rperf_method_names, &t->method, name,
-		     sizeof(name))) {
-		snprintf(
-			why, wl,
-			"method %.32s is a feature this server lacks (it serves: rperf, pingpong, postpoll, all)",
-			name[0] ? name : "(none)");
-		rperf_ctrl_text_clean(why); /* the peer's method */
-		return EBADMSG;
-	}
-	if (rperf_spec_plan_keys_decode(o, s, why, wl))
-		return EBADMSG;
-	rc = get_count(o, "iters", UINT64_MAX, &t->iters, why, wl);
-	if (!rc)
-		rc = get_flag(o, "infinite", &t->infinite, why, wl);
-	if (!rc)
-		rc = get_flag(o, "bidir", &t->bidir, why, wl);
-	if (!rc)
-		rc = get_flag(o, "reversed", &t->reversed, why, wl);
-	return rc;
-}
-
 int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 {
 	const struct rperf_test_spec *t = &s->test;

@@ -68,31 +68,23 @@ static void conn_drop(struct rperf_serve *l, struct serve_conn *c,
 	serve_conn_close(l, c);
 }
 
-/* REFUSE with @reason, through the server's session state machine: a
- * valid HELLO was taken first (hello_rcvd) or the first frame was refused
- * in the await-HELLO state. */
-static void send_refuse(const struct serve_conn *c, bool hello_rcvd,
-			const char *reason)
+/* REFUSE with @reason (best effort: the connection closes after it). */
+static void send_refuse(const struct serve_conn *c, const char *reason)
 {
 	struct rperf_ctrl_io io = { .fd = c->fd,
 				    .timeout_ms = 0,
 				    .tls = c->tls };
-	struct rperf_ctrl_session s;
 	json_t *o = NULL;
 
-	rperf_ctrl_session_init(&s, RPERF_CTRL_SERVER);
-	if (hello_rcvd)
-		(void)rperf_ctrl_session_check(&s, RPERF_CTRL_RECV,
-					       RPERF_CTRL_HELLO);
 	if (!rperf_ctrl_reason_encode(reason, &o))
-		(void)rperf_ctrl_session_send(&s, &io, RPERF_CTRL_REFUSE, o);
+		(void)rperf_ctrl_send_io(&io, RPERF_CTRL_REFUSE, o);
 	json_decref(o);
 }
 
 static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
-		      bool hello_rcvd, const char *reason)
+		      const char *reason)
 {
-	send_refuse(c, hello_rcvd, reason);
+	send_refuse(c, reason);
 	serve_log(l, c->peer, "refused: %s", reason);
 	l->stats.refused++;
 	(void)shutdown(c->fd, SHUT_WR);
@@ -105,7 +97,7 @@ static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
 void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
 		       const char *reason)
 {
-	refuse_as(l, c, false, reason);
+	refuse_as(l, c, reason);
 }
 
 /* A whole header: the magic, then what rperf_ctrl_hdr_parse() checks. */
@@ -147,7 +139,7 @@ static int check_header(struct rperf_serve *l, struct serve_conn *c)
 	else
 		why[0] = '\0';
 	if (why[0]) {
-		refuse_as(l, c, false, why);
+		refuse_as(l, c, why);
 		return EPROTO;
 	}
 	c->need = RPERF_CTRL_HDR_LEN + h.length;
@@ -169,7 +161,7 @@ static void classify(struct rperf_serve *l, struct serve_conn *c)
 	int fl;
 
 	if (rperf_ctrl_decode(c->frame, c->need, &m)) {
-		refuse_as(l, c, false, "malformed HELLO (not one JSON object)");
+		refuse_as(l, c, "malformed HELLO (not one JSON object)");
 		return;
 	}
 	if (c->tls) { /* TLS needs the socket non-blocking */
@@ -191,7 +183,7 @@ static void classify(struct rperf_serve *l, struct serve_conn *c)
 	}
 	if (fl >= 0)
 		(void)fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
-	refuse_as(l, c, true, reason[0] ? reason : "refused");
+	refuse_as(l, c, reason[0] ? reason : "refused");
 }
 
 /* Read what is there of the first frame (never blocks). */
@@ -243,7 +235,7 @@ static bool plain_peer(struct rperf_serve *l, struct serve_conn *c)
 	rperf_ctrl_tls_free(c->tls);
 	c->tls = NULL;
 	refuse_as(
-		l, c, false,
+		l, c,
 		"this rperf agent requires TLS: run the controller with --key-file (the agent's key) or --cert/--key/--ca");
 	return true;
 }
@@ -263,7 +255,7 @@ static void tls_done(struct rperf_serve *l, struct serve_conn *c)
 			why, sizeof(why),
 			"too many connections: %u held open already (--max-conns %u); try again later",
 			l->open, l->cfg.max_conns);
-		refuse_as(l, c, false, why);
+		refuse_as(l, c, why);
 		return;
 	}
 	c->hs_slot = false;
@@ -331,7 +323,7 @@ void serve_conn_on_deadline(struct rperf_serve *l, struct serve_conn *c)
 		why, sizeof(why),
 		"no whole HELLO within %d ms of connecting (--handshake-timeout; %zu bytes came)",
 		l->cfg.handshake_ms, c->have);
-	send_refuse(c, false, why);
+	send_refuse(c, why);
 	serve_log(l, c->peer, "refused: %s", why);
 	l->stats.refused++;
 	(void)drain(c->fd);

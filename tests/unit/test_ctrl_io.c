@@ -96,42 +96,6 @@ static void test_roundtrip(void **state)
 	free(blob);
 }
 
-static void test_session_io(void **state)
-{
-	struct rperf_ctrl_session c, s;
-	struct rperf_ctrl_io ci = { .timeout_ms = 1000 };
-	struct rperf_ctrl_io si = { .timeout_ms = 1000 };
-	struct rperf_ctrl_msg m;
-	int sv[2];
-
-	(void)state;
-	pair(sv);
-	ci.fd = sv[0];
-	si.fd = sv[1];
-	rperf_ctrl_session_init(&c, RPERF_CTRL_CLIENT);
-	rperf_ctrl_session_init(&s, RPERF_CTRL_SERVER);
-	/* Out of order on the sending side: nothing goes out. */
-	assert_int_equal(rperf_ctrl_session_send(&c, &ci, RPERF_CTRL_START,
-						 NULL),
-			 EPROTO);
-	assert_int_equal(c.state, RPERF_CTRL_C_INIT);
-	assert_int_equal(
-		rperf_ctrl_session_send(&c, &ci, RPERF_CTRL_HELLO, NULL), 0);
-	assert_int_equal(rperf_ctrl_recv_io(&si, &m), 0);
-	assert_int_equal(m.type, RPERF_CTRL_HELLO);
-	assert_int_equal(rperf_ctrl_session_check(&s, RPERF_CTRL_RECV, m.type),
-			 0);
-	assert_int_equal(s.state, RPERF_CTRL_S_HELLO_RCVD);
-	rperf_ctrl_msg_release(&m);
-	/* Out of order on the receiving side: refused, the state kept. */
-	assert_int_equal(rperf_ctrl_session_check(&c, RPERF_CTRL_RECV,
-						  RPERF_CTRL_RESULT),
-			 EPROTO);
-	assert_int_equal(c.state, RPERF_CTRL_C_AWAIT_WELCOME);
-	close(sv[0]);
-	close(sv[1]);
-}
-
 static void test_timeouts(void **state)
 {
 	struct rperf_ctrl_msg m;
@@ -364,7 +328,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_session_io),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_eof_and_bad_headers),
 		cmocka_unit_test(test_stop_flag),
