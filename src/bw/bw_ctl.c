@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rperf bw HOST on the engine: the controller of an implicit two-host job
- * (src/run/run_twohost.h): one BSG client -> server, with -b a second one
+ * (src/twohost/twohost.h): one BSG client -> server, with -b a second one
  * server -> client, with --reversed only that one; every size a round on
  * the same QPs. Each round's instances become run->res[i] (and run->rev[i]
  * with -b), which the bw report renders as before.
@@ -329,53 +329,36 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		     const struct rperf_run_opts *opts, struct rperf_err *e)
 {
 	size_t n = run->cfg->nsizes;
-	struct rperf_run_results **res = calloc(n, sizeof(*res));
-	struct rperf_twohost_rounds r = { .n = n, .shape = shape, .arg = run };
-	struct rperf_run_opts o = *opts;
-	char err[512] = "";
-	int rc = res ? 0 : ENOMEM;
+	struct rperf_twohost_exec x = {
+		.rounds = { .n = n, .shape = shape, .arg = run },
+		.opts = *opts,
+		.stop = run->stop,
+		.host = &run->host,
+		.say = &run->say,
+		.retrans = &run->retrans,
+		.dev = run->dev,
+		.dev_port = run->dev_port,
+		.qp_timeout = (unsigned int)run->cfg->qp_timeout,
+	};
+	int rc;
 
-	rperf_twohost_say_preflight(&run->host, &run->say);
-	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
-			    (unsigned int)run->cfg->qp_timeout);
-	o.on_round = on_round;
-	o.round_arg = run;
-	o.on_live = rperf_bw_ctl_live;
-	o.live_arg = run;
-	if (!rc)
-		rc = rperf_twohost_rounds(job, &r, &o, run->stop, res, err,
-					      sizeof(err));
-	rperf_retrans_end(&run->retrans, NULL);
-	if (rc) {
-		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
-			      err[0] ? err : strerror(rc));
-		free(res);
-		rperf_twohost_rounds_fini(&r);
-		return rc;
-	}
-	for (size_t k = 0; k < n && res[k]; k++) {
-		if (!res[k]->inst[0].have_source &&
-		    res[k]->inst[0].status != RPERF_RUN_ST_ERROR)
+	x.opts.on_round = on_round;
+	x.opts.round_arg = run;
+	x.opts.on_live = rperf_bw_ctl_live;
+	x.opts.live_arg = run;
+	rc = rperf_twohost_execute(job, &x, e);
+	for (size_t k = 0; !rc && k < n && x.res[k]; k++) {
+		if (!x.res[k]->inst[0].have_source &&
+		    x.res[k]->inst[0].status != RPERF_RUN_ST_ERROR)
 			break;
 		run->measured = true;
-		take_round(run, k, res[k]);
+		take_round(run, k, x.res[k]);
 		run->nres = k + 1;
 		rperf_bw_size_done(run, k);
 	}
-	if (res[0] && res[0]->hosts[0].buffers_note[0])
-		rperf_twohost_warn(&run->notes, "%s",
-				   res[0]->hosts[0].buffers_note);
-	rc = failed(run, res, n, e);
-	if (rc && run->measured) {
-		run->notes.partial = true;
-		snprintf(run->notes.error, sizeof(run->notes.error), "%s",
-			 e->msg);
-	}
-	for (size_t k = 0; k < n; k++)
-		rperf_run_results_free(res[k]);
-	free(res);
-	rperf_twohost_rounds_fini(&r); /* after the results */
-	return rc;
+	if (!rc)
+		rc = failed(run, x.res, n, e);
+	return rperf_twohost_finish(&x, &run->notes, run->measured, rc, e);
 }
 
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,

@@ -237,4 +237,3 @@ int rperf_ctrl_recv(int fd, int timeout_ms, struct rperf_ctrl_msg *out)
 
 	return rperf_ctrl_recv_io(&io, out);
 }
-

@@ -516,9 +516,9 @@ void rperf_proto_report_fini(struct rperf_proto_report *r);
 int rperf_proto_report_fit(json_t *o, size_t max, size_t *dropped);
 
 /* ---- conversation state machine (both ends) ----
- * One table per role, as rperf_ctrl_session; the agent answers at most one
- * FINISHED and any number of HEARTBEATs between GO and REPORT. ERROR is
- * allowed both ways in every state but CLOSED and closes. An agent may
+ * One table per role (rperf_ctrl_transition_step); the agent answers at
+ * most one FINISHED and any number of HEARTBEATs between GO and REPORT.
+ * ERROR is allowed both ways in every state but CLOSED and closes. An agent may
  * also REFUSE after HELLO (busy, version).
  */
 enum rperf_proto_role_end { RPERF_PROTO_AGENT, RPERF_PROTO_CONTROLLER };

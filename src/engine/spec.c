@@ -482,7 +482,8 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */
 	t.completion = (enum rperf_completion)c;
 	t.sink_completion = (enum rperf_completion)sc;
-	rc = spec_check(&t, false, why, whylen); /* mtu, post_list, from != to */
+	rc = spec_check(&t, false, why,
+			whylen); /* mtu, post_list, from != to */
 	if (!rc)
 		*s = t;
 	return rc;

@@ -201,41 +201,70 @@ static void on_round(void *arg, size_t k)
 			  rperf_lat_res_size(run, k));
 }
 
+/* Why the run failed: the verbs' words of a round, an interruption (not
+ * with --run_infinitely: SIGINT ends it), a host's failure. */
+static int verdict(const struct rperf_lat_run *run,
+		   struct rperf_run_results **res, size_t n,
+		   struct rperf_err *e)
+{
+	for (size_t i = 0; i < run->nres; i++)
+		if (res[i]->inst[0].error[0] &&
+		    !(res[i]->interrupted && run->cfg->run_infinitely))
+			return rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EIO,
+				"%s run stopped at %llu B after %llu samples: %s",
+				rperf_method_name(rperf_lat_res_method(run, i)),
+				(unsigned long long)rperf_lat_res_size(run, i),
+				(unsigned long long)res[i]->inst[0].samples,
+				res[i]->inst[0].error);
+	for (size_t i = 0; i < run->nres; i++)
+		if (res[i]->interrupted && !run->cfg->run_infinitely)
+			return rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EINTR,
+				"interrupted at %llu B after %llu samples",
+				(unsigned long long)rperf_lat_res_size(run, i),
+				(unsigned long long)res[i]->inst[0].samples);
+	for (size_t i = 0; i < n; i++)
+		if (!res[i] || rperf_run_results_nfailed(res[i]))
+			return res[i] ? failed(res[i], e) :
+					rperf_err_set(e, RPERF_ERRC_RUNTIME,
+						      EINTR, "interrupted");
+	return 0;
+}
+
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
 	size_t n = run->cfg->nsizes * run->cfg->repeat *
 		   rperf_lat_nmethods(run->cfg);
-	struct rperf_run_results **res = calloc(n, sizeof(*res));
-	struct rperf_twohost_rounds r = { .n = n, .shape = shape, .arg = run };
-	struct rperf_run_opts o = *opts;
-	char err[512] = "";
-	int rc = res ? 0 : ENOMEM;
+	struct rperf_twohost_exec x = {
+		.rounds = { .n = n, .shape = shape, .arg = run },
+		.opts = *opts,
+		.stop = run->stop,
+		.host = &run->host,
+		.say = &run->say,
+		.retrans = &run->retrans,
+		.dev = run->dev,
+		.dev_port = run->dev_port,
+		.qp_timeout = (unsigned int)run->cfg->qp_timeout,
+	};
+	int rc;
 
-	rperf_twohost_say_preflight(&run->host, &run->say);
-	rperf_retrans_begin(&run->retrans, NULL, run->dev, run->dev_port,
-			    (unsigned int)run->cfg->qp_timeout);
-	o.on_round = on_round;
-	o.round_arg = run;
-	if (!rc)
-		rc = rperf_twohost_rounds(job, &r, &o, run->stop, res, err,
-					      sizeof(err));
-	rperf_retrans_end(&run->retrans, NULL);
-	if (rc) {
-		rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
-			      err[0] ? err : strerror(rc));
-		goto out;
-	}
-	for (size_t i = 0; i < n && res[i]; i++) {
-		struct rperf_run_inst *in = &res[i]->inst[0];
+	x.opts.on_round = on_round;
+	x.opts.round_arg = run;
+	rc = rperf_twohost_execute(job, &x, e);
+	for (size_t i = 0; !rc && i < n && x.res[i]; i++) {
+		struct rperf_run_inst *in = &x.res[i]->inst[0];
 
 		if (!in->have_source && in->status != RPERF_RUN_ST_ERROR)
 			break;
 		run->measured = true;
-		rc = take_round(run, i, in);
 		run->nres = i + 1;
-		if (rc)
+		if (take_round(run, i, in)) {
+			rc = rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+					   "out of memory");
 			break;
+		}
 		if (in->nic_ts) {
 			run->nic_ts = true;
 			run->nic_clock_hz = in->nic_clock.hz;
@@ -244,48 +273,9 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 			snprintf(run->ts_note, sizeof(run->ts_note), "%s",
 				 in->ts_note);
 	}
-	if (res[0] && res[0]->hosts[0].buffers_note[0]) {
-		snprintf(run->host.place.buffers_note,
-			 sizeof(run->host.place.buffers_note), "%.*s",
-			 (int)sizeof(run->host.place.buffers_note) - 1,
-			 res[0]->hosts[0].buffers_note);
-		rperf_twohost_warn(&run->notes, "%s",
-				   res[0]->hosts[0].buffers_note);
-	}
-	rc = 0;
-	for (size_t i = 0; i < run->nres && !rc; i++) /* the verbs' words */
-		if (res[i]->inst[0].error[0] &&
-		    !(res[i]->interrupted && run->cfg->run_infinitely))
-			rc = rperf_err_set(
-				e, RPERF_ERRC_RUNTIME, EIO,
-				"%s run stopped at %llu B after %llu samples: %s",
-				rperf_method_name(rperf_lat_res_method(run, i)),
-				(unsigned long long)rperf_lat_res_size(run, i),
-				(unsigned long long)res[i]->inst[0].samples,
-				res[i]->inst[0].error);
-	for (size_t i = 0; i < run->nres && !rc; i++) /* SIGINT */
-		if (res[i]->interrupted && !run->cfg->run_infinitely)
-			rc = rperf_err_set(
-				e, RPERF_ERRC_RUNTIME, EINTR,
-				"interrupted at %llu B after %llu samples",
-				(unsigned long long)rperf_lat_res_size(run, i),
-				(unsigned long long)res[i]->inst[0].samples);
-	for (size_t i = 0; i < n && !rc; i++)
-		if (!res[i] || rperf_run_results_nfailed(res[i]))
-			rc = res[i] ? failed(res[i], e) :
-				      rperf_err_set(e, RPERF_ERRC_RUNTIME,
-						    EINTR, "interrupted");
-	if (rc && run->measured) {
-		run->notes.partial = true;
-		snprintf(run->notes.error, sizeof(run->notes.error), "%s",
-			 e->msg);
-	}
-out:
-	for (size_t i = 0; res && i < n; i++)
-		rperf_run_results_free(res[i]);
-	free(res);
-	rperf_twohost_rounds_fini(&r); /* after the results */
-	return rc;
+	if (!rc)
+		rc = verdict(run, x.res, n, e);
+	return rperf_twohost_finish(&x, &run->notes, run->measured, rc, e);
 }
 
 int rperf_lat_run_new(const struct rperf_cli_config *cfg,

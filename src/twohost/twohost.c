@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The implicit job of rperf lat / bw HOST and its rounds (run_twohost.h). */
+/* The implicit job of rperf lat / bw HOST and its rounds (twohost.h). */
 #include "twohost/twohost.h"
 
 #include <errno.h>
@@ -26,7 +26,7 @@ static void client_sel(const struct rperf_cli_config *cfg,
 }
 
 int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
-			  size_t ninst, struct rperf_job **out)
+		      size_t ninst, struct rperf_job **out)
 {
 	struct rperf_job *job = calloc(1, sizeof(*job));
 
@@ -66,17 +66,6 @@ int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 	return 0;
 }
 
-void rperf_twohost_rounds_fini(struct rperf_twohost_rounds *r)
-{
-	for (size_t i = 0; r->jobs && i < r->n; i++) {
-		if (r->jobs[i])
-			free(r->jobs[i]->inst);
-		free(r->jobs[i]);
-	}
-	free(r->jobs);
-	r->jobs = NULL;
-}
-
 /* Round @k: a copy of @base (its own instances) shaped by the caller. */
 static int round_job(const struct rperf_job *base, size_t k,
 		     const struct rperf_twohost_rounds *r,
@@ -100,25 +89,63 @@ static int round_job(const struct rperf_job *base, size_t k,
 	return 0;
 }
 
-int rperf_twohost_rounds(const struct rperf_job *base,
-			     struct rperf_twohost_rounds *r,
-			     const struct rperf_run_opts *opts,
-			     const volatile sig_atomic_t *stop,
-			     struct rperf_run_results **res, char *err,
-			     size_t errlen)
+int rperf_twohost_execute(const struct rperf_job *job,
+			  struct rperf_twohost_exec *x, struct rperf_err *e)
 {
+	struct rperf_twohost_rounds *r = &x->rounds;
+	char err[512] = "";
 	int rc;
 
+	x->res = calloc(r->n ? r->n : 1, sizeof(*x->res));
 	r->jobs = calloc(r->n ? r->n : 1, sizeof(*r->jobs));
-	rc = r->jobs ? 0 : ENOMEM;
+	rc = x->res && r->jobs ? 0 : ENOMEM;
 	for (size_t k = 0; !rc && k < r->n; k++)
-		rc = round_job(base, k, r, &r->jobs[k]);
-	if (!rc)
-		rc = rperf_run_execute_rounds(
-			(const struct rperf_job *const *)r->jobs, r->n, opts,
-			stop, res, err, errlen);
-	else
-		snprintf(err, errlen, "out of memory");
+		rc = round_job(job, k, r, &r->jobs[k]);
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_INTERNAL, rc,
+				     "out of memory");
+	rperf_twohost_say_preflight(x->host, x->say);
+	rperf_retrans_begin(x->retrans, NULL, x->dev, x->dev_port,
+			    x->qp_timeout);
+	rc = rperf_run_execute_rounds((const struct rperf_job *const *)r->jobs,
+				      r->n, &x->opts, x->stop, x->res, err,
+				      sizeof(err));
+	rperf_retrans_end(x->retrans, NULL);
+	if (rc)
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
+				     err[0] ? err : strerror(rc));
+	return 0;
+}
+
+int rperf_twohost_finish(struct rperf_twohost_exec *x,
+			 struct rperf_twohost_notes *notes, bool measured,
+			 int rc, const struct rperf_err *e)
+{
+	struct rperf_twohost_rounds *r = &x->rounds;
+
+	if (x->res && x->res[0] && x->res[0]->hosts[0].buffers_note[0]) {
+		const char *note = x->res[0]->hosts[0].buffers_note;
+
+		snprintf(x->host->place.buffers_note,
+			 sizeof(x->host->place.buffers_note), "%.*s",
+			 (int)sizeof(x->host->place.buffers_note) - 1, note);
+		rperf_twohost_warn(notes, "%s", note);
+	}
+	if (rc && measured) {
+		notes->partial = true;
+		snprintf(notes->error, sizeof(notes->error), "%s", e->msg);
+	}
+	for (size_t k = 0; x->res && k < r->n; k++)
+		rperf_run_results_free(x->res[k]);
+	free(x->res);
+	x->res = NULL;
+	for (size_t k = 0; r->jobs && k < r->n; k++) { /* after the results */
+		if (r->jobs[k])
+			free(r->jobs[k]->inst);
+		free(r->jobs[k]);
+	}
+	free(r->jobs);
+	r->jobs = NULL;
 	return rc;
 }
 
@@ -129,7 +156,7 @@ static bool said(const char *why)
 }
 
 bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
-			       size_t len, bool *usage)
+			   size_t len, bool *usage)
 {
 	const struct rperf_job *job = r->job;
 	const struct rperf_run_host *f = NULL;

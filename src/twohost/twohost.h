@@ -16,6 +16,9 @@
 #include "config/config.h"
 #include "job/job.h"
 #include "run/run.h"
+#include "twohost/twohost_notes.h"
+#include "twohost/twohost_place.h"
+#include "twohost/twohost_retrans.h"
 
 #define RPERF_TWOHOST_CLIENT "client"
 #define RPERF_TWOHOST_SERVER "server"
@@ -24,25 +27,46 @@
  * the client; HOST and -p for the server), @ninst zeroed instances
  * (ENOMEM). */
 int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
-			  size_t ninst, struct rperf_job **out);
+		      size_t ninst, struct rperf_job **out);
 
 /* The rounds: @n copies of the job, round @k's shaped by @shape (its
- * sizes and methods; rperf_run_execute_rounds says what may differ).
- * The results keep their round's job: jobs lives until
- * rperf_twohost_rounds_fini(), after the results are freed. */
+ * sizes and methods; rperf_run_execute_rounds says what may differ). */
 struct rperf_twohost_rounds {
 	size_t n;
 	void (*shape)(void *arg, size_t k, struct rperf_job *round);
 	void *arg;
-	struct rperf_job **jobs; /* [n], owned */
+	struct rperf_job **jobs; /* [n], owned: the results point into them */
 };
-void rperf_twohost_rounds_fini(struct rperf_twohost_rounds *r);
-int rperf_twohost_rounds(const struct rperf_job *base,
-			     struct rperf_twohost_rounds *r,
-			     const struct rperf_run_opts *opts,
-			     const volatile sig_atomic_t *stop,
-			     struct rperf_run_results **res, char *err,
-			     size_t errlen);
+
+/* One controller's run of its rounds. */
+struct rperf_twohost_exec {
+	struct rperf_twohost_rounds rounds;
+	struct rperf_run_opts opts; /* the caller's, on_round etc. set */
+	const volatile sig_atomic_t *stop;
+	/* its preflight lines first; its placement takes the client's
+	 * buffers note (the JSON's "placement") */
+	struct rperf_twohost_host *host;
+	const struct rperf_say *say;
+	/* begun before the rounds and ended after them on @dev port
+	 * @dev_port (RC timeout exponent @qp_timeout) */
+	struct rperf_retrans_probe *retrans;
+	const char *dev;
+	int dev_port;
+	unsigned int qp_timeout;
+	struct rperf_run_results **res; /* out: [rounds.n], NULL: not run */
+};
+
+/* Preflight lines, the retransmission probe around the rounds of @job:
+ * 0, or an errno with @e (nothing ran; rperf_twohost_finish() still). */
+int rperf_twohost_execute(const struct rperf_job *job,
+			  struct rperf_twohost_exec *x, struct rperf_err *e);
+/* After the caller took the results: the client's buffers note is a
+ * warning in @notes too; a failure (@rc, the caller's verdict in @e) after
+ * something was @measured makes the report partial. Frees the results
+ * and the rounds; returns @rc. */
+int rperf_twohost_finish(struct rperf_twohost_exec *x,
+			 struct rperf_twohost_notes *notes, bool measured,
+			 int rc, const struct rperf_err *e);
 
 /* Why round @r failed, in @why: the host whose agent said so (the
  * server's first), else the first failed host; *usage when an agent
@@ -50,6 +74,6 @@ int rperf_twohost_rounds(const struct rperf_job *base,
  * endpoint): a usage error, not busy, lost or a failed run. false: it
  * did not fail. */
 bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
-			       size_t len, bool *usage);
+			   size_t len, bool *usage);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * Unit tests of the control channel without sockets: frame header checks,
  * whole-frame decode, every typed payload decoder (wrong types, missing keys,
- * out-of-range values) and the getters. The session state machine is in
- * test_ctrl_session.c, socket I/O and connections in test_ctrl_io.c.
+ * out-of-range values) and the getters. Socket I/O and connections are in
+ * test_ctrl_io.c.
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -132,7 +132,8 @@ static void gid_roce(void **state)
 	assert_int_equal(rperf_limits_gid_check_host(&d, "b", "127.0.0.1", ep,
 						     2, why, sizeof(why)),
 			 EACCES);
-	assert_non_null(strstr(why, "is not the address of host b (127.0.0.1)"));
+	assert_non_null(
+		strstr(why, "is not the address of host b (127.0.0.1)"));
 	/* a dual-stack listener sees IPv4 peers as v4-mapped IPv6 */
 	a6->sin6_family = AF_INET6;
 	memcpy(&a6->sin6_addr, ep[0].gid, 16);
@@ -175,17 +176,18 @@ static void gid_ib(void **state)
 	d.port_attr.lid = 5;
 	inet_pton(AF_INET6, "fe80::1:2", d.gid.raw);
 	inet_pton(AF_INET6, "fe80::9:9", ep.gid); /* same subnet prefix */
-	assert_int_equal(
-		rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1, why, sizeof(why)), 0);
+	assert_int_equal(rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1,
+						     why, sizeof(why)),
+			 0);
 	ep.lid = 0;
-	assert_int_equal(rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1, why,
-						sizeof(why)),
+	assert_int_equal(rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1,
+						     why, sizeof(why)),
 			 EACCES);
 	assert_non_null(strstr(why, "without a LID"));
 	ep.lid = 7;
 	inet_pton(AF_INET6, "fec0:1::9:9", ep.gid);
-	assert_int_equal(rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1, why,
-						sizeof(why)),
+	assert_int_equal(rperf_limits_gid_check_host(&d, NULL, NULL, &ep, 1,
+						     why, sizeof(why)),
 			 EACCES);
 	assert_non_null(strstr(why, "not on this InfiniBand subnet"));
 }
