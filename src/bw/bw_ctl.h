@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rperf bw HOST as the controller of an implicit two-host job (bw_ctl.c,
- * src/run/run_twohost.h): one BSG client -> server; -b adds one server ->
+ * src/twohost/twohost.h): one BSG client -> server; -b adds one server ->
  * client; --reversed has only that one.
  * Conventions: 0 or a positive errno with a message.
  */

@@ -140,7 +140,7 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
-/* What the option does on a lat/bw server (session/session_parity.h). */
+/* What the option does on a lat/bw server (config/parity.h). */
 static const char *server_word(const struct rperf_opt *o)
 {
 	if (!(o->cmds & RPERF_CMD_TRAFFIC) || o->type == RPERF_OT_HELP ||

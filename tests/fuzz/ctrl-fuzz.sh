@@ -35,7 +35,7 @@ fi
 # Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
 # experiment codecs (src/engine), their name tables and the histogram serialization they use.
 srcs=()
-for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_session.c \
+for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_step.c \
 	ctrl_perftest.c; do
 	srcs+=("$src/src/ctrl/$f")
 done

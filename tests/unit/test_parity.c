@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Same flags on both sides (session/session_parity.h): a flag given on the
+/* Same flags on both sides (config/parity.h): a flag given on the
  * server that agrees with the client's PARAMS is silent; one that disagrees
  * refuses the client naming both values. */
 #include <errno.h>

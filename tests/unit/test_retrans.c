@@ -2,7 +2,7 @@
 /*
  * Retransmissions in the run reports (issue 14): the hw counters read from a
  * fake sysfs tree (verbs/hwcnt.c), their deltas, the judgement with and
- * without readable counters (session/session_retrans.c: outliers against
+ * without readable counters (twohost/twohost_retrans.c: outliers against
  * the RC ACK timeout for lat, a stall for bw), and the "retransmissions"
  * JSON object and "retransmissions likely:" text line (report_retrans.c).
  */
