@@ -55,17 +55,14 @@ static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 {
 	const struct rperf_cli_config *cfg = run->cfg;
-	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
-				     .ib_port = (int)cfg->ib_port,
-				     .gid_index = (int)cfg->gid_index,
-				     .ipv6 = cfg->ipv6 };
 	struct rperf_dev *d = NULL;
 	char err[256] = "";
-	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
+	int rc = rperf_twohost_dev_open(cfg, &d, e);
 
-	if (!rc)
-		rc = rperf_gen_depth_check(d, "-t/--tx-depth", cfg->tx_depth,
-					   err, sizeof(err));
+	if (rc)
+		return rc;
+	rc = rperf_gen_depth_check(d, "-t/--tx-depth", cfg->tx_depth, err,
+				   sizeof(err));
 	if (!rc && cfg->rx_depth)
 		rc = rperf_gen_depth_check(d, "-r/--rx-depth", cfg->rx_depth,
 					   err, sizeof(err));

@@ -66,22 +66,17 @@ int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
 
 int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
-	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
-				     .ib_port = (int)cfg->ib_port,
-				     .gid_index = (int)cfg->gid_index,
-				     .ipv6 = cfg->ipv6 };
 	struct rperf_nic_stamps st;
 	struct rperf_dev *d = NULL;
 	char err[256] = "";
-	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
+	int rc = rperf_twohost_dev_open(run->cfg, &d, e);
 
-	if (!rc) {
-		snprintf(run->dev, sizeof(run->dev), "%s", d->name);
-		run->dev_port = d->port;
-		rc = rperf_nic_stamps_choose(d, cfg->timestamps, "--timestamps",
-					     &st, err, sizeof(err));
-	}
+	if (rc)
+		return rc;
+	snprintf(run->dev, sizeof(run->dev), "%s", d->name);
+	run->dev_port = d->port;
+	rc = rperf_nic_stamps_choose(d, run->cfg->timestamps, "--timestamps",
+				     &st, err, sizeof(err));
 	rperf_dev_close(d);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",

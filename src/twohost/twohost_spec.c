@@ -52,20 +52,29 @@ void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 	};
 }
 
-int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
-			       struct rperf_err *e)
+int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
+			   struct rperf_dev **d, struct rperf_err *e)
 {
 	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
 				     .ib_port = (int)cfg->ib_port,
 				     .gid_index = (int)cfg->gid_index,
 				     .ipv6 = cfg->ipv6 };
-	struct rperf_dev *d = NULL;
 	char err[256] = "";
-	int rc = rperf_dev_open(&v, &d, err, sizeof(err));
+	int rc = rperf_dev_open(&v, d, err, sizeof(err));
 
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
 				     err[0] ? err : strerror(rc));
-	rperf_dev_close(d);
 	return 0;
+}
+
+int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
+			       struct rperf_err *e)
+{
+	struct rperf_dev *d = NULL;
+	int rc = rperf_twohost_dev_open(cfg, &d, e);
+
+	if (!rc)
+		rperf_dev_close(d);
+	return rc;
 }

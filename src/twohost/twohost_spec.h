@@ -23,10 +23,13 @@
 void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 			enum rperf_gen_kind kind, struct rperf_gen_spec *s);
 
-/* Open and close the device (-d, -i, -x) so that a bad one is named before
- * anything listens or connects: 0, or errno with @e (class usage, the
- * message names the option). */
+/* Open the device of -d, -i, -x into *@d: 0, or errno with @e (class
+ * usage, the message names the option). */
 struct rperf_err;
+int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
+			   struct rperf_dev **d, struct rperf_err *e);
+/* Open and close it, so that a bad one is named before anything listens
+ * or connects. */
 int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
 			       struct rperf_err *e);
 
