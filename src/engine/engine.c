@@ -98,6 +98,18 @@ int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
 			 peer->nqps, us, c->nqp);
 		return EINVAL;
 	}
+	if (g->role != RPERF_ROLE_SINK && peer->nqps) {
+		struct rperf_endpoint ep;
+
+		rperf_engine_ep_from(&peer->qps[0], &ep);
+		if (rperf_endpoint_is_local(g->dev, &ep)) {
+			snprintf(
+				err, errlen,
+				"the sink of %s answered from this host's own device %s port %d: that measures a loopback inside the device, not a wire; give its hosts different devices ([host] device; rperf lat/bw: -d)",
+				g->spec.name, g->dev->name, g->dev->port);
+			return EINVAL;
+		}
+	}
 	if (g->spec.test.rdma_cm)
 		return conn_cm(c, peer, err, errlen);
 	for (size_t i = 0; !rc && i < c->nqp; i++) {

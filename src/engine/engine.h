@@ -199,7 +199,8 @@ int rperf_engine_conn_eps(const struct rperf_gen_inst *g,
 			  struct rperf_proto_inst_eps *out);
 /* Connect QP i of @c to @peer's QP i (the same count, else EINVAL naming
  * both ends); with the spec's rdma_cm through rdma_cm (a sink's @c
- * listening since its setup). 0 or errno with @err. */
+ * listening since its setup). A source refuses a sink on its own device
+ * (EINVAL: a loopback inside the device). 0 or errno with @err. */
 int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
 			      struct rperf_gen_conn *c,
 			      const struct rperf_proto_inst_eps *peer,

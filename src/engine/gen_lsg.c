@@ -193,26 +193,17 @@ static int lsg_connect(struct rperf_gen_inst *g,
 		       size_t errlen)
 {
 	struct lsg_src *l = g->priv;
-	struct rperf_endpoint ep;
 
 	if (peer->nqps != 1) {
 		snprintf(err, errlen, "the LSG sink has %zu QPs, not 1",
 			 peer->nqps);
 		return EINVAL;
 	}
-	rperf_engine_ep_from(&peer->qps[0], &ep);
 	l->peer_buf = peer->qps[0];
 	if (buf_verb(&g->spec) != RPERF_VERB_SEND &&
 	    rperf_peer_buf_check(&l->peer_buf, buf_verb(&g->spec), g->spec.size,
 				 "the LSG sink", err, errlen))
 		return EPROTO;
-	if (rperf_endpoint_is_local(g->dev, &ep)) {
-		snprintf(
-			err, errlen,
-			"the sink of %s answered from this host's own device %s port %d: that measures a loopback inside the device, not a wire; give its hosts different devices ([host] device)",
-			g->spec.name, g->dev->name, g->dev->port);
-		return EINVAL;
-	}
 	l->wire_conn = (struct rperf_gen_conn){
 		.vcfg = g->vcfg, .dev = g->dev, .qp = &l->wire, .nqp = 1
 	};
