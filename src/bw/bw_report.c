@@ -100,8 +100,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	b->receiver_note = NULL;
 	b->rx_cpu_pct = -1;
 	b->reverse = NULL;
-	if (run->cfg->verb == RPERF_VERB_WRITE ||
-	    rperf_verb_responder_only(run->cfg->verb))
+	if (!rperf_verb_consumes_recv(run->cfg->verb))
 		b->receiver_note = f->receiver_note;
 	fill_rx(b, own);
 	run->res[i].reverse = b;

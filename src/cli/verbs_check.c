@@ -51,10 +51,14 @@ static int check_lat(struct rperf_cli_config *cfg,
 		     const struct rperf_verbs_given *given, char *err,
 		     size_t errlen)
 {
-	if (cfg->verb == RPERF_VERB_WRITE_IMM)
+	char verbs[64];
+
+	if (!rperf_verb_of(cfg->verb)->lsg)
 		return refuse(
 			err, errlen,
-			"--verb write_imm: not a latency test; accepted for lat: send, write, read, atomic");
+			"--verb %s: not a latency test; accepted for lat: %s",
+			rperf_verb_name(cfg->verb),
+			rperf_verb_lsg_list(verbs, sizeof(verbs)));
 	if (!rperf_verb_responder_only(cfg->verb))
 		return 0;
 	if (!given->method) {

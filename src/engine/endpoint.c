@@ -53,17 +53,7 @@ void rperf_endpoint_from_wire(const struct rperf_ctrl_endpoint *in,
 
 int rperf_verb_access(int verb)
 {
-	switch (verb) {
-	case RPERF_VERB_WRITE:
-	case RPERF_VERB_WRITE_IMM:
-		return IBV_ACCESS_REMOTE_WRITE;
-	case RPERF_VERB_READ:
-		return IBV_ACCESS_REMOTE_READ;
-	case RPERF_VERB_ATOMIC:
-		return IBV_ACCESS_REMOTE_ATOMIC;
-	default:
-		return 0;
-	}
+	return rperf_verb_of(verb)->access;
 }
 
 int rperf_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
@@ -80,13 +70,6 @@ int rperf_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
 	return 0;
 }
 
-static const char *verb_label(int verb)
-{
-	return verb == RPERF_VERB_READ	 ? "RDMA READ" :
-	       verb == RPERF_VERB_ATOMIC ? "atomic" :
-					   "RDMA WRITE";
-}
-
 int rperf_peer_buf_check(const struct rperf_ctrl_endpoint *peer, int verb,
 			 uint64_t need, const char *who, char *err,
 			 size_t errlen)
@@ -95,18 +78,19 @@ int rperf_peer_buf_check(const struct rperf_ctrl_endpoint *peer, int verb,
 
 	if (!want)
 		return 0; /* SENDs land in receives, not in the buffer */
-	if (!peer->access && verb != RPERF_VERB_WRITE &&
-	    verb != RPERF_VERB_WRITE_IMM) {
+	/* a peer without "access" offers its buffer for WRITEs only */
+	if (!peer->access &&
+	    rperf_verb_access(verb) != IBV_ACCESS_REMOTE_WRITE) {
 		snprintf(
 			err, errlen,
 			"%s does not say its buffer takes %s (an rperf older than --verb read/atomic); update it there",
-			who, verb_label(verb));
+			who, rperf_verb_of(verb)->label);
 		return EPROTO;
 	}
 	if (peer->access && !(peer->access & want)) {
 		snprintf(err, errlen,
 			 "%s's buffer is not registered for %s (access %u)",
-			 who, verb_label(verb), peer->access);
+			 who, rperf_verb_of(verb)->label, peer->access);
 		return EPROTO;
 	}
 	if (peer->size < need || peer->addr + need < peer->addr) {
@@ -114,11 +98,12 @@ int rperf_peer_buf_check(const struct rperf_ctrl_endpoint *peer, int verb,
 			err, errlen,
 			"%s advertises a buffer of %llu B at 0x%llx for %s of %llu B",
 			who, (unsigned long long)peer->size,
-			(unsigned long long)peer->addr, verb_label(verb),
-			(unsigned long long)need);
+			(unsigned long long)peer->addr,
+			rperf_verb_of(verb)->label, (unsigned long long)need);
 		return EPROTO;
 	}
-	if (verb == RPERF_VERB_ATOMIC && (peer->addr % RPERF_ATOMIC_SIZE)) {
+	if (rperf_verb_of(verb)->operand &&
+	    (peer->addr % rperf_verb_of(verb)->operand)) {
 		snprintf(
 			err, errlen,
 			"%s advertises a buffer at 0x%llx, not 8-byte aligned for atomics",

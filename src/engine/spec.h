@@ -233,11 +233,9 @@ const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
 extern const struct rperf_name rperf_completion_names[]; /* index = value */
 
-/* The verbs a BSG sends, of rperf run as of rperf bw: send, write,
- * write_imm, read, atomic (the first RPERF_SPEC_VERBS of
- * rperf_verb_names; atomic: 8 B messages, "atomic_op" in the spec). Names
- * of pair orders and verbs: gen/gen.h. */
-#define RPERF_SPEC_VERBS (RPERF_VERB_ATOMIC + 1)
+/* The verbs a BSG sends, of rperf run as of rperf bw: every one of
+ * gen/gen.h (atomic: 8 B messages, "atomic_op" in the spec). */
+#define RPERF_SPEC_VERBS RPERF_VERB_COUNT
 
 /* Name -> value (the wire and job-file names; either spelling of
  * gen/gen.h): 0 or EINVAL. */

@@ -118,10 +118,14 @@ static int method_verb_check(const struct rperf_gen_spec *s, char *why,
 			"'method' pingpong with verb write and sink_completion event: the sink polls a byte of its buffer (a WRITE makes no completion to wake on); accepted: [global] sink_completion = poll");
 		return EBADMSG;
 	}
-	if (v == RPERF_VERB_WRITE_IMM) {
+	if (!rperf_verb_of(v)->lsg) {
+		char verbs[64];
+
 		snprintf(
 			why, wl,
-			"'verb' write_imm with an LSG: not a latency test; accepted: send, write, read, atomic");
+			"'verb' %s with an LSG: not a latency test; accepted: %s",
+			rperf_verb_name(v),
+			rperf_verb_lsg_list(verbs, sizeof(verbs)));
 		return EBADMSG;
 	}
 	if (rperf_verb_responder_only(v) && m != RPERF_METHOD_POSTPOLL) {

@@ -147,10 +147,11 @@ int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 			 rperf_verb_name(s->verb));
 		return EBADMSG;
 	}
-	if (s->kind == RPERF_GEN_LSG && s->verb == RPERF_VERB_WRITE_IMM) {
-		snprintf(
-			why, wl,
-			"parameter 'verb' not one of send, write, read, atomic");
+	if (s->kind == RPERF_GEN_LSG && !rperf_verb_of(s->verb)->lsg) {
+		char verbs[64];
+
+		snprintf(why, wl, "parameter 'verb' not one of %s",
+			 rperf_verb_lsg_list(verbs, sizeof(verbs)));
 		return EBADMSG;
 	}
 	return 0;

@@ -108,18 +108,10 @@ static int fail(struct run *r, int rc, const char *fmt, ...)
  * of each list only, the others are plain WRITEs). */
 static enum ibv_wr_opcode base_opcode(const struct rperf_bsg_cfg *cfg)
 {
-	switch (cfg->verb) {
-	case RPERF_VERB_SEND:
-		return IBV_WR_SEND;
-	case RPERF_VERB_READ:
-		return IBV_WR_RDMA_READ;
-	case RPERF_VERB_ATOMIC:
-		return cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP ?
-			       IBV_WR_ATOMIC_CMP_AND_SWP :
-			       IBV_WR_ATOMIC_FETCH_AND_ADD;
-	default:
-		return IBV_WR_RDMA_WRITE;
-	}
+	if (cfg->verb == RPERF_VERB_ATOMIC &&
+	    cfg->atomic_op == RPERF_ATOMIC_CMP_SWAP)
+		return IBV_WR_ATOMIC_CMP_AND_SWP;
+	return (enum ibv_wr_opcode)rperf_verb_of(cfg->verb)->opcode;
 }
 
 static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
@@ -143,7 +135,7 @@ static void prepare_wrs(const struct rperf_bsg_cfg *cfg, struct qstate *s)
 			.send_flags = inl,
 			.next = i + 1 < cfg->post_list ? &s->wr[i + 1] : NULL,
 		};
-		if (cfg->verb == RPERF_VERB_ATOMIC) {
+		if (rperf_verb_of(cfg->verb)->operand) {
 			/* fetch-and-add adds 1; compare-and-swap swaps the
 			 * value with itself + 1 when it is 0 (then it stays
 			 * 1: later ones compare unequal, as in perftest) */
@@ -553,13 +545,13 @@ int rperf_bsg_run(const struct rperf_bsg_cfg *cfg,
 
 	memset(res, 0, sizeof(*res));
 	if (!nqps || !cfg->tx_depth || !cfg->cq_mod || !cfg->post_list ||
-	    cfg->post_list > cfg->tx_depth || cfg->verb < RPERF_VERB_SEND ||
-	    cfg->verb > RPERF_VERB_ATOMIC ||
-	    (cfg->verb == RPERF_VERB_ATOMIC &&
-	     cfg->size != RPERF_ATOMIC_SIZE) ||
+	    cfg->post_list > cfg->tx_depth || cfg->verb < 0 ||
+	    cfg->verb >= RPERF_VERB_COUNT ||
+	    (rperf_verb_of(cfg->verb)->operand &&
+	     cfg->size != rperf_verb_of(cfg->verb)->operand) ||
 	    (cfg->sizes && cfg->sizes->n &&
 	     (rperf_size_dist_max(cfg->sizes) != cfg->size ||
-	      cfg->verb == RPERF_VERB_ATOMIC)))
+	      rperf_verb_of(cfg->verb)->operand)))
 		return fail(&r, EINVAL, "%s",
 			    "invalid generator configuration");
 	rc = setup(&r, qps);

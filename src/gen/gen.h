@@ -39,7 +39,25 @@ enum rperf_verb {
 	RPERF_VERB_WRITE_IMM,
 	RPERF_VERB_READ, /* RDMA READ of the size from the peer's buffer */
 	RPERF_VERB_ATOMIC, /* 8-byte atomic on the peer's buffer */
+	RPERF_VERB_COUNT
 };
+
+/*
+ * What the generators, the endpoint checks and the reports ask of a verb:
+ * one row per enum rperf_verb value, in gen_names.c beside its name.
+ */
+struct rperf_verb_props {
+	int opcode; /* enum ibv_wr_opcode of its WRs (atomic: fetch-and-add;
+		       --atomic_type picks compare-and-swap) */
+	int access; /* IBV_ACCESS_REMOTE_* the target's buffer needs; 0: its
+		       data lands in a posted receive */
+	const char *label; /* in messages: "RDMA READ" */
+	bool responder_only; /* the remote NIC answers: no receive, no CPU */
+	bool consumes_recv; /* a receive is consumed at the target */
+	bool lsg; /* an LSG measures it (write_imm is no latency verb) */
+	unsigned int operand; /* its only size (atomics: 8), 0: any */
+};
+extern const struct rperf_verb_props rperf_verb_props[]; /* [COUNT] */
 
 /* --atomic_type (perftest's -A): the operation of --verb atomic */
 enum rperf_atomic_op {
@@ -50,17 +68,24 @@ enum rperf_atomic_op {
 /* The size of every atomic operation (the operand), bytes. */
 #define RPERF_ATOMIC_SIZE 8
 
-/* The verb's remote side answers in hardware (READ, atomics): the
- * responder's CPU sees nothing and no receive is consumed. */
-static inline int rperf_verb_responder_only(int verb)
+/* @verb's row; a value out of range reads as SEND's. */
+static inline const struct rperf_verb_props *rperf_verb_of(int verb)
 {
-	return verb == RPERF_VERB_READ || verb == RPERF_VERB_ATOMIC;
+	return &rperf_verb_props[verb >= 0 && verb < RPERF_VERB_COUNT ? verb :
+									0];
 }
 
-/* The verb consumes a receive at the target (SEND, WRITE_WITH_IMM). */
+/* The names of the verbs an LSG measures ("send, write, read, atomic"). */
+const char *rperf_verb_lsg_list(char *buf, size_t len);
+
+static inline int rperf_verb_responder_only(int verb)
+{
+	return rperf_verb_of(verb)->responder_only;
+}
+
 static inline int rperf_verb_consumes_recv(int verb)
 {
-	return verb == RPERF_VERB_SEND || verb == RPERF_VERB_WRITE_IMM;
+	return rperf_verb_of(verb)->consumes_recv;
 }
 
 /* perftest's --rate_units: MB/s, Gb/s, packets/s */

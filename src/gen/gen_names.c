@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Every name of the generators' enums (gen.h), once. Adding a verb or a
- * method: its enum value in gen.h, its row here (same position).
+ * Every name of the generators' enums (gen.h), once, and what the code
+ * asks of each verb. Adding a verb or a method: its enum value in gen.h,
+ * its rows here (same position).
  */
 #include "gen/gen.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include <infiniband/verbs.h>
 
 const struct rperf_name rperf_method_names[] = {
 	{ "rperf", NULL }, { "pingpong", NULL }, { "postpoll", NULL },
@@ -32,6 +36,33 @@ const struct rperf_name rperf_timestamps_names[] = {
 const struct rperf_name rperf_verb_names[] = {
 	{ "send", NULL }, { "write", NULL },  { "write_imm", NULL },
 	{ "read", NULL }, { "atomic", NULL }, { NULL, NULL },
+};
+
+const struct rperf_verb_props rperf_verb_props[RPERF_VERB_COUNT] = {
+	[RPERF_VERB_SEND] = { .opcode = IBV_WR_SEND,
+			      .label = "SEND",
+			      .consumes_recv = true,
+			      .lsg = true },
+	[RPERF_VERB_WRITE] = { .opcode = IBV_WR_RDMA_WRITE,
+			       .access = IBV_ACCESS_REMOTE_WRITE,
+			       .label = "RDMA WRITE",
+			       .lsg = true },
+	/* the immediate on the last WR of each post list (bsg.c) */
+	[RPERF_VERB_WRITE_IMM] = { .opcode = IBV_WR_RDMA_WRITE,
+				   .access = IBV_ACCESS_REMOTE_WRITE,
+				   .label = "RDMA WRITE",
+				   .consumes_recv = true },
+	[RPERF_VERB_READ] = { .opcode = IBV_WR_RDMA_READ,
+			      .access = IBV_ACCESS_REMOTE_READ,
+			      .label = "RDMA READ",
+			      .responder_only = true,
+			      .lsg = true },
+	[RPERF_VERB_ATOMIC] = { .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+				.access = IBV_ACCESS_REMOTE_ATOMIC,
+				.label = "atomic",
+				.responder_only = true,
+				.lsg = true,
+				.operand = RPERF_ATOMIC_SIZE },
 };
 
 const struct rperf_name rperf_atomic_names[] = {
@@ -97,4 +128,17 @@ int rperf_name_find(const struct rperf_name *t, size_t n, const char *s,
 		}
 	}
 	return EINVAL;
+}
+
+const char *rperf_verb_lsg_list(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int v = 0; v < RPERF_VERB_COUNT && n < len; v++)
+		if (rperf_verb_props[v].lsg)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "",
+					      rperf_verb_names[v].name);
+	return buf;
 }

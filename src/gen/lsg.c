@@ -23,13 +23,16 @@ static const char *const cq_names[][3] = {
 	{ "wire atomic", "loopback atomic", "reply" },
 };
 
+_Static_assert(sizeof(cq_names) / sizeof(cq_names[0]) == RPERF_VERB_COUNT,
+	       "one row of completion names per verb");
+
 /* @verb's row of cq_names under @method */
 static int cq_row(int method, int verb)
 {
 	/* postpoll's SEND verb posts WRITEs */
 	if (verb == RPERF_VERB_SEND && method == RPERF_METHOD_POSTPOLL)
 		verb = RPERF_VERB_WRITE;
-	return verb >= 0 && verb <= RPERF_VERB_ATOMIC ? verb : 0;
+	return verb >= 0 && verb < RPERF_VERB_COUNT ? verb : 0;
 }
 
 const char *lsg_cq_name(const struct lsg_run *r, int k)
@@ -61,13 +64,12 @@ static enum ibv_wr_opcode opcode(const struct lsg_run *r, int k)
 		return IBV_WR_RDMA_WRITE;
 	if (k != WIRE || c->method != RPERF_METHOD_POSTPOLL)
 		return IBV_WR_SEND;
-	if (c->verb == RPERF_VERB_READ)
-		return IBV_WR_RDMA_READ;
-	if (c->verb == RPERF_VERB_ATOMIC)
-		return c->atomic_op == RPERF_ATOMIC_CMP_SWAP ?
-			       IBV_WR_ATOMIC_CMP_AND_SWP :
-			       IBV_WR_ATOMIC_FETCH_AND_ADD;
-	return IBV_WR_RDMA_WRITE;
+	if (c->verb == RPERF_VERB_ATOMIC &&
+	    c->atomic_op == RPERF_ATOMIC_CMP_SWAP)
+		return IBV_WR_ATOMIC_CMP_AND_SWP;
+	if (rperf_verb_consumes_recv(c->verb)) /* no receive is posted */
+		return IBV_WR_RDMA_WRITE;
+	return (enum ibv_wr_opcode)rperf_verb_of(c->verb)->opcode;
 }
 
 /* Where QP @k's one-sided operation goes. */
@@ -425,9 +427,12 @@ static int setup_verb(struct lsg_run *r)
 			"the peer's buffer (%llu B) is smaller than %llu B",
 			(unsigned long long)c->remote_size,
 			(unsigned long long)c->size);
-	if (c->verb == RPERF_VERB_ATOMIC && c->size != RPERF_ATOMIC_SIZE)
-		return lsg_fail(r, EINVAL, "atomics are %d B, not %llu B",
-				RPERF_ATOMIC_SIZE, (unsigned long long)c->size);
+	if (rperf_verb_of(c->verb)->operand &&
+	    c->size != rperf_verb_of(c->verb)->operand)
+		return lsg_fail(r, EINVAL, "%ss are %u B, not %llu B",
+				rperf_verb_of(c->verb)->label,
+				rperf_verb_of(c->verb)->operand,
+				(unsigned long long)c->size);
 	if (r->wpp && (!c->wseq || !rx || rx->len < c->size || !c->size))
 		return lsg_fail(
 			r, EINVAL, "%s",

@@ -196,15 +196,16 @@ static int json_nic_clock(json_t *o, const struct rperf_run_inst *in)
 		   nic && c->measured_hz > 0 ? json_real(c->ppm) : json_null());
 }
 
-static const char *rx_note(int verb)
+/* A verb whose target consumes no receive: why nothing is counted. */
+static json_t *rx_note(int verb)
 {
-	return verb == RPERF_VERB_READ ?
-		       "RDMA READ: the destination sees no completion, nothing to count" :
-	       verb == RPERF_VERB_ATOMIC ?
-		       "atomic: the destination sees no completion, nothing to count" :
-		       "RDMA WRITE: the destination sees no completion, nothing to count";
-}
+	char note[128];
 
+	snprintf(note, sizeof(note),
+		 "%s: the destination sees no completion, nothing to count",
+		 rperf_verb_of(verb)->label);
+	return json_string(note);
+}
 static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
@@ -270,8 +271,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				 rperf_rpt_json_real(in->receiver_gbps) :
 				 json_null());
 		if (in->rx_invisible)
-			e |= set(o, "receiver_note",
-				 json_string(rx_note(in->spec->verb)));
+			e |= set(o, "receiver_note", rx_note(in->spec->verb));
 		else if (in->rx_rows_dropped)
 			e |= set(o, "receiver_note",
 				 json_string(RPERF_RUN_ROWS_DROPPED));
