@@ -87,7 +87,6 @@ static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 	snprintf(s->name, sizeof(s->name), "%s", id ? "bw-reverse" : "bw");
 	snprintf(s->from, sizeof(s->from), "%s", from);
 	snprintf(s->to, sizeof(s->to), "%s", to);
-	s->test.bidir = s->test.reversed = false; /* instances of their own */
 	s->test.iters = 0;
 	s->burst_size = cfg->burst_size;
 	s->interval_ns = rperf_bw_tick_ns(cfg); /* the BW peak's ticks */

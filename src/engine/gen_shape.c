@@ -28,12 +28,10 @@ void rperf_bsg_spec_cfg(const struct rperf_gen_spec *s, struct rperf_bsg_cfg *c)
 		.size = s->size,
 		.iters = s->test.iters,
 		.duration_ns = s->duration_ns,
-		.infinite = s->test.infinite,
 		.tx_depth = s->tx_depth,
 		.cq_mod = s->cq_mod,
 		.post_list = s->post_list,
-		.events = s->completion == RPERF_COMPLETION_EVENT &&
-			  !s->test.bidir,
+		.events = s->completion == RPERF_COMPLETION_EVENT,
 		.limit_per_s = rperf_bsg_spec_limit(s),
 		.burst = (uint32_t)s->burst_size, /* <= 2^24 (spec) */
 		.interval_ns = s->interval_ns,

@@ -236,8 +236,7 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 test ? "test" : "plan");
 		return EBADMSG;
 	}
-	if (test ? rperf_test_spec_check(s, why, wl) :
-		   rperf_spec_plan_keys_check(s, why, wl))
+	if (rperf_spec_plan_keys_check(s, why, wl))
 		return EBADMSG;
 	if (!mtu_ok(s->path.mtu)) {
 		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",

@@ -78,21 +78,17 @@ struct rperf_path_spec {
  * The keys that came to a spec from rperf lat and rperf bw (spec_test.c).
  * Optional on the wire (absent: 0/false; the encoder writes only what is
  * set). A PLAN's decoder reads "method", "iters" (spec_lsg.c), "atomic_op",
- * "rdma_cm" and "rx_depth" (rperf_spec_plan_keys_decode) and ignores
- * "infinite", "bidir" and "reversed": rperf bw's directions are instances.
+ * "rdma_cm" and "rx_depth" (rperf_spec_plan_keys_decode).
  */
 struct rperf_test_spec {
 	int method; /* "method": enum rperf_method of the LSG (lat) */
 	int atomic_op; /* "atomic_op": with verb atomic, enum rperf_atomic_op */
 	uint64_t iters; /* "iters": messages per QP; 0: duration_ns */
-	bool infinite; /* "infinite": until the client says DONE */
 	uint32_t rx_depth; /* "rx_depth": receives kept posted; 0: default
 			      (a PLAN's BSG or LSG too: its sink's queues
 			      and an LSG's loopback receiver) */
 	bool rdma_cm; /* "rdma_cm": QPs connected through rdma_cm (a
 			 PLAN's BSG or LSG too: rperf_spec_plan_keys_decode) */
-	bool bidir; /* "bidir": the "to" end sends as well (bw -b) */
-	bool reversed; /* "reversed": only the "to" end sends (--reversed) */
 };
 
 struct rperf_gen_spec {
@@ -271,25 +267,20 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out);
 int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			  char *why, size_t whylen);
 /* spec_test.c, for the encoder: the test keys of @s into @o (only those
- * set): 0/ENOMEM/EINVAL; their checks (atomic operand size, reversed with
- * bidir or a verb that is not offered): 0 or EBADMSG with @why. */
+ * set): 0/ENOMEM/EINVAL. */
 int rperf_test_spec_encode(const struct rperf_gen_spec *s, json_t *o);
-int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why,
-			  size_t whylen);
-/* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add)
- * and "rdma_cm" (absent = false): 0 or EBADMSG with @why. A PLAN's checks
- * of them: an atomic generator's messages are its 8 B operand, of one
- * size. 0 or EBADMSG with @why naming the key. */
+/* The test keys a PLAN carries too: "atomic_op" (absent = fetch_and_add),
+ * "rx_depth" and "rdma_cm" (absent = false): 0 or EBADMSG with @why. The
+ * check: a verb with an operand (atomic) sends that operand, of one size.
+ * 0 or EBADMSG with @why naming the key. */
 int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 				char *why, size_t whylen);
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 			       size_t whylen);
-/* spec_lsg.c: the LSG's optional keys "timestamps" (both codecs) and,
- * for a PLAN (@test false), "iters" and "method" (the PARAMS of rperf lat
- * read them with the test keys): encode what is set, decode (absent =
- * default), check (a BSG has none of them; a PLAN's LSG: rperf lat's
- * rules of method with verb, no pingpong). 0, ENOMEM, or EBADMSG with
- * @why naming the key. */
+/* spec_lsg.c: the LSG's optional keys "timestamps", "iters" and
+ * "method": encode what is set, decode (absent = default), check (a BSG
+ * has none of them; a PLAN's LSG, unless @test: rperf lat's rules of
+ * method with verb). 0, ENOMEM, or EBADMSG with @why naming the key. */
 /* "round_sizes" and "round_methods" (spec_rounds.c): check, encode (only
  * when n > 0), decode (absent: n = 0). 0 or EBADMSG with @why naming the
  * key; ENOMEM. */

@@ -39,13 +39,7 @@ int rperf_test_spec_encode(const struct rperf_gen_spec *s, json_t *o)
 	if (!rc && t->rx_depth)
 		rc = rperf_ctrl_set_u64(o, "rx_depth", t->rx_depth);
 	if (!rc)
-		rc = set_true(o, "infinite", t->infinite);
-	if (!rc)
 		rc = set_true(o, "rdma_cm", t->rdma_cm);
-	if (!rc)
-		rc = set_true(o, "bidir", t->bidir);
-	if (!rc)
-		rc = set_true(o, "reversed", t->reversed);
 	return rc ? ENOMEM : 0;
 }
 
@@ -111,47 +105,16 @@ int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 			       size_t wl)
 {
-	if (s->verb != RPERF_VERB_ATOMIC)
+	unsigned int operand = rperf_verb_of(s->verb)->operand;
+
+	if (!operand)
 		return 0;
-	if (s->size != RPERF_ATOMIC_SIZE || s->sizes.n) {
-		snprintf(
-			why, wl,
-			"'size' %llu B%s with verb atomic, whose operand is %d B",
-			(unsigned long long)s->size,
-			s->sizes.n ? " (a distribution)" : "",
-			RPERF_ATOMIC_SIZE);
-		return EBADMSG;
-	}
-	return 0;
-}
-
-int rperf_test_spec_check(const struct rperf_gen_spec *s, char *why, size_t wl)
-{
-	const struct rperf_test_spec *t = &s->test;
-
-	if (s->verb == RPERF_VERB_ATOMIC && s->size != RPERF_ATOMIC_SIZE) {
-		snprintf(
-			why, wl,
-			"parameter 'size' %llu B with verb atomic, whose operand is %d B",
-			(unsigned long long)s->size, RPERF_ATOMIC_SIZE);
-		return EBADMSG;
-	}
-	if (t->reversed && t->bidir) {
+	if (s->size != operand || s->sizes.n) {
 		snprintf(why, wl,
-			 "parameters 'reversed' and 'bidir' are both true");
-		return EBADMSG;
-	}
-	if (t->reversed && rperf_verb_responder_only(s->verb)) {
-		snprintf(why, wl,
-			 "parameter 'reversed' with verb %s (not offered)",
-			 rperf_verb_name(s->verb));
-		return EBADMSG;
-	}
-	if (s->kind == RPERF_GEN_LSG && !rperf_verb_of(s->verb)->lsg) {
-		char verbs[64];
-
-		snprintf(why, wl, "parameter 'verb' not one of %s",
-			 rperf_verb_lsg_list(verbs, sizeof(verbs)));
+			 "'size' %llu B%s with verb %s, whose operand is %u B",
+			 (unsigned long long)s->size,
+			 s->sizes.n ? " (a distribution)" : "",
+			 rperf_verb_name(s->verb), operand);
 		return EBADMSG;
 	}
 	return 0;

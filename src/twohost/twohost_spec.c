@@ -44,11 +44,8 @@ void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 		.method = cfg->method,
 		.atomic_op = cfg->atomic_op,
 		.iters = cfg->iters,
-		.infinite = cfg->run_infinitely,
 		.rx_depth = (uint32_t)cfg->rx_depth,
 		.rdma_cm = cfg->rdma_cm,
-		.bidir = cfg->bidir && kind == RPERF_GEN_BSG,
-		.reversed = cfg->reversed && kind == RPERF_GEN_BSG,
 	};
 }
 

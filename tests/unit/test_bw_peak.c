@@ -160,7 +160,6 @@ static void ticks_and_duration(void **state)
 	assert_int_equal(rperf_bw_tick_ns(&cfg), 3000000000ull);
 	rperf_twohost_spec(&cfg, RPERF_GEN_BSG, &s);
 	assert_int_equal(s.duration_ns, 0);
-	assert_true(s.test.infinite);
 	assert_true(rperf_bw_prints_intervals(&cfg));
 	cfg.interval_ns = 500000000ull;
 	assert_int_equal(rperf_bw_tick_ns(&cfg), 500000000ull);
