@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Same flags on both sides (perftest's habit): the client ships the value of
- * every run option in PARAMS ("options": long name -> value, from the option
- * table); a server started with some of those options checks each one it
+ * every run option in its PLAN ("options": long name -> value, from the
+ * option table); a server started with some of those options checks each one it
  * was given against the client's and refuses a client that disagrees,
  * naming both values. The client stays the source of truth: an option not
  * given on the server is not checked. Generic over the option table (each
  * entry knows its field, type and scope); cfg->given records what the server's
  * command line gave.
  */
-#ifndef RPERF_TWOHOST_PARITY_H
-#define RPERF_TWOHOST_PARITY_H
+#ifndef RPERF_CONFIG_PARITY_H
+#define RPERF_CONFIG_PARITY_H
 
 #include <stdbool.h>
 #include <stddef.h>

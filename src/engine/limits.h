@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What one client may cost a server (rperf lat / bw without HOST), decided
- * by the server, never by the client:
- *   - memory: from PARAMS, before anything is allocated, the run's pinned
+ * What one plan may cost an agent (rperf agent, rperf lat / bw without
+ * HOST), decided by the agent, never by its controller:
+ *   - memory: from the PLAN, before anything is allocated, the run's pinned
  *     memory is estimated (queues of every QP and CQ, registered buffers;
  *     both directions with -b) and a run above --max-memory is refused;
  *   - QPs: above --max-qps, refused;
  *   - time: a wedged peer costs at most the server's --stall-limit,
  *     whatever RC timeout and retry count the client asked for;
- *   - trust: QPs connect only to endpoints whose GID is the control
- *     connection's peer address (limits_gid.c).
+ *   - trust: QPs connect only to endpoints whose GID is the address of
+ *     their host (limits_gid.c).
  * Every refusal is a one-line reason naming the limit and the figure.
  */
 #ifndef RPERF_ENGINE_LIMITS_H

@@ -129,8 +129,8 @@ static const struct num_key num_keys[] = {
 #define NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
 
 /* The keys whose bounds are wider than a job file's: the command-line
- * ranges of rperf lat/bw, whose specs travel in PARAMS and PLANs alike
- * (an agent's limits bound what they cost). */
+ * ranges of rperf lat/bw, whose specs travel in PLANs too (an agent's
+ * limits bound what they cost). */
 static const struct num_key test_keys[] = {
 	/* -n or --run_infinitely: no duration */
 	{ "duration_ns", 0, W64, 0, RPERF_SPEC_TEST_MAX_TIME_NS },
@@ -139,8 +139,8 @@ static const struct num_key test_keys[] = {
 };
 
 /* A key's bounds on the wire: the two-host tests' maximum (test_keys)
- * where wider, in a PLAN too (rperf lat / bw send theirs); the minimum a
- * PLAN's (it always has a window), or (@test) the PARAMS'. */
+ * where wider (rperf lat / bw send theirs); the minimum a PLAN's (it
+ * always has a window), or (@test: the encoder's check) theirs. */
 static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
 		       uint64_t *max)
 {

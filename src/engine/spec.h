@@ -252,8 +252,8 @@ int rperf_verb_parse(const char *name, int *out);
 #define RPERF_SPEC_MAX_CPU 4096 /* host_sel.cpu < this */
 #define RPERF_SPEC_MAX_NODE 1023 /* cpu_node, mem_node <= this */
 
-/* The two-host tests' wider bounds (their command-line ranges): a PLAN
- * keeps the ones above, the decoder of PARAMS these. */
+/* The two-host tests' wider bounds (their command-line ranges), a PLAN's
+ * too where they are wider than the ones above. */
 #define RPERF_SPEC_TEST_MAX_TX_DEPTH 16777216u /* bw -t */
 #define RPERF_SPEC_TEST_MAX_QPS 1024u /* bw -q */
 #define RPERF_SPEC_TEST_MAX_RX_DEPTH 65536u /* -r */

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The keys of a generator spec that only rperf lat and rperf bw use (their
- * PARAMS; struct rperf_test_spec in spec.h): optional, written only when
- * set, so a PLAN of rperf run carries none of them but "atomic_op" (an
- * atomic generator's operation), "rdma_cm" (its QPs connected through
- * rdma_cm) and "rx_depth" (the receives its ends keep posted), either way
- * of running it.
+ * The keys of a generator spec that came from rperf lat and rperf bw
+ * (struct rperf_test_spec in spec.h): optional, written only when set:
+ * "method" and "iters" (an LSG's, spec_lsg.c), "atomic_op" (an atomic
+ * generator's operation), "rdma_cm" (its QPs connected through rdma_cm)
+ * and "rx_depth" (the receives its ends keep posted).
  */
 #include "engine/spec.h"
 

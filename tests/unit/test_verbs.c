@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * perftest's other tests (--verb read/atomic/write, --reversed,
- * --report-both): the command line's refusals and completions (their
- * PARAMS: test_params.c), the ENDPOINT's "access", the check of the
+ * --report-both): the command line's refusals and completions, the
+ * ENDPOINT's "access", the check of the
  * buffer a peer advertises, link rates.
  */
 #include <errno.h>
