@@ -137,7 +137,7 @@ int rperf_ctrl_encode(enum rperf_ctrl_type t, const json_t *payload,
 int rperf_ctrl_decode(const uint8_t *buf, size_t len,
 		      struct rperf_ctrl_msg *out);
 
-/* ---- Payload getters (strict; for generic objects such as PARAMS) ----
+/* ---- Payload getters (strict; for generic objects such as a PLAN) ----
  * All return 0, ENOENT when @key is absent (so callers can have optional
  * keys), EBADMSG for a wrong JSON type or a value out of [min, max].
  * @obj must be a JSON object (EINVAL otherwise).
