@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rperf lat and rperf bw: the command layer over src/lat, src/bw and the
- * shared session lifecycle. The only place where their errors are printed
+ * rperf lat and rperf bw: the command layer over their two-host
+ * controllers (src/twohost). The only place where their errors are printed
  * and mapped to exit statuses.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bw/bw.h"
+#include "agent/agent.h"
 #include "cli/cli.h"
+#include "cli/cli_agents.h"
 #include "cli/commands.h"
 #include "cli/config_kv.h"
 #include "cli/out_check.h"
 #include "cli/progress.h"
-#include "agent/agent.h"
-#include "cli/cli_agents.h"
-#include "lat/lat.h"
-#include "bw/bw_ctl.h"
-#include "lat/lat_ctl.h"
-#include "twohost/twohost.h"
-#include "twohost/twohost_connect.h"
 #include "config/parity.h"
-#include "twohost/twohost_spec.h"
+#include "twohost/twohost.h"
+#include "twohost/twohost_bw.h"
+#include "twohost/twohost_connect.h"
+#include "twohost/twohost_lat.h"
 #include "twohost/twohost_place.h"
+#include "twohost/twohost_spec.h"
 #include "verbs/verbs.h"
 
 int rperf_cmd_exit(const struct rperf_err *e)
@@ -219,17 +217,17 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 
 	if (rperf_lat_ctl_check(run, e))
 		return say_err(e);
-	if (rperf_lat_ctl_job(run->cfg, &job, err, sizeof(err))) {
+	if (rperf_lat_ctl_job(run->c.cfg, &job, err, sizeof(err))) {
 		fprintf(stderr, "rperf: %s\n", err);
 		return RPERF_EXIT_INTERNAL;
 	}
 	g.job = job;
-	status = twohost_run(run->cfg, &(struct twohost){ .cmd = "lat",
-							  .clk = &run->clk,
-							  .job = job,
-							  .stop = run->stop,
-							  .go = lat_go,
-							  .arg = &g });
+	status = twohost_run(run->c.cfg, &(struct twohost){ .cmd = "lat",
+							    .clk = &run->clk,
+							    .job = job,
+							    .stop = run->c.stop,
+							    .go = lat_go,
+							    .arg = &g });
 	rperf_job_free(job);
 	return status;
 }
@@ -247,10 +245,10 @@ static int lat_client(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_USAGE;
 	if (rperf_lat_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
-	run->say.line = say_line;
-	run->out = stdout;
+	run->c.say.line = say_line;
+	run->c.out = stdout;
 	rc = rperf_lat_prepare(run, &e);
-	run->round = progress_on(&pg, cfg, true);
+	run->c.round = progress_on(&pg, cfg, true);
 	if (!rc && (code = lat_measure(run, &e)) != 0) {
 		rperf_progress_end(&pg.line);
 		rperf_lat_run_free(run);
@@ -264,7 +262,7 @@ static int lat_client(const struct rperf_cli_config *cfg,
 		fflush(stdout);
 	}
 	code = say_err(&e);
-	if (run->measured) {
+	if (run->c.measured) {
 		rperf_lat_check_results(run);
 		if (rperf_lat_report(run, kv, rperf_cli_config_kv(cfg, kv)))
 			code = RPERF_EXIT_RUNTIME;
@@ -378,24 +376,24 @@ static int bw_measure(struct rperf_bw_run *run, struct rperf_err *e)
 	char err[512];
 	int status;
 
-	if (rperf_twohost_place_client(run->cfg, &run->host, &run->platform,
-				       &run->notes, e) ||
+	if (rperf_twohost_place_client(run->c.cfg, &run->c.host,
+				       &run->c.platform, &run->c.notes, e) ||
 	    rperf_bw_ctl_check(run, e))
 		return say_err(e);
-	status = cli_agent_clock("rperf", run->cfg, &clk);
+	status = cli_agent_clock("rperf", run->c.cfg, &clk);
 	if (status)
 		return status;
-	if (rperf_bw_ctl_job(run->cfg, &job, err, sizeof(err))) {
+	if (rperf_bw_ctl_job(run->c.cfg, &job, err, sizeof(err))) {
 		fprintf(stderr, "rperf: %s\n", err);
 		return RPERF_EXIT_INTERNAL;
 	}
 	g.job = job;
-	status = twohost_run(run->cfg, &(struct twohost){ .cmd = "bw",
-							  .clk = &clk,
-							  .job = job,
-							  .stop = run->stop,
-							  .go = bw_go,
-							  .arg = &g });
+	status = twohost_run(run->c.cfg, &(struct twohost){ .cmd = "bw",
+							    .clk = &clk,
+							    .job = job,
+							    .stop = run->c.stop,
+							    .go = bw_go,
+							    .arg = &g });
 	rperf_job_free(job);
 	return status;
 }
@@ -413,9 +411,9 @@ static int bw_client(const struct rperf_cli_config *cfg,
 		return RPERF_EXIT_USAGE;
 	if (rperf_bw_run_new(cfg, stop, &run))
 		return RPERF_EXIT_INTERNAL;
-	run->say.line = say_line;
-	run->out = stdout;
-	run->round = progress_on(&pg, cfg, false);
+	run->c.say.line = say_line;
+	run->c.out = stdout;
+	run->c.round = progress_on(&pg, cfg, false);
 	code = bw_measure(run, &e);
 	rperf_progress_end(&pg.line);
 	if (code) {
@@ -424,10 +422,10 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	}
 	rc = e.rc;
 	code = say_err(&e);
-	if (run->measured &&
+	if (run->c.measured &&
 	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
 		code = RPERF_EXIT_RUNTIME;
-	else if (run->measured && !rc && rperf_bw_thresholds(run))
+	else if (run->c.measured && !rc && rperf_bw_thresholds(run))
 		code = RPERF_EXIT_THRESHOLD;
 	rperf_bw_run_free(run);
 	return code;

@@ -93,6 +93,7 @@ int rperf_twohost_execute(const struct rperf_job *job,
 			  struct rperf_twohost_exec *x, struct rperf_err *e)
 {
 	struct rperf_twohost_rounds *r = &x->rounds;
+	struct rperf_twohost_client *c = x->c;
 	char err[512] = "";
 	int rc;
 
@@ -104,34 +105,64 @@ int rperf_twohost_execute(const struct rperf_job *job,
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_INTERNAL, rc,
 				     "out of memory");
-	rperf_twohost_say_preflight(x->host, x->say);
-	rperf_retrans_begin(x->retrans, NULL, x->dev, x->dev_port,
-			    x->qp_timeout);
+	rperf_twohost_say_preflight(&c->host, &c->say);
+	rperf_retrans_begin(&c->retrans, NULL, c->dev, c->dev_port,
+			    (unsigned int)c->cfg->qp_timeout);
 	rc = rperf_run_execute_rounds((const struct rperf_job *const *)r->jobs,
-				      r->n, &x->opts, x->stop, x->res, err,
+				      r->n, &x->opts, c->stop, x->res, err,
 				      sizeof(err));
-	rperf_retrans_end(x->retrans, NULL);
+	rperf_retrans_end(&c->retrans, NULL);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc, "%s",
 				     err[0] ? err : strerror(rc));
 	return 0;
 }
 
-int rperf_twohost_finish(struct rperf_twohost_exec *x,
-			 struct rperf_twohost_notes *notes, bool measured,
-			 int rc, const struct rperf_err *e)
+bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k)
+{
+	const struct rperf_run_inst *in = &x->res[k]->inst[0];
+
+	if (!in->have_source && in->status != RPERF_RUN_ST_ERROR)
+		return false;
+	x->c->measured = true;
+	return true;
+}
+
+int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
+			  struct rperf_err *e)
+{
+	char why[RPERF_ERR_MSG_LEN];
+	bool usage;
+
+	for (size_t k = 0; k < x->rounds.n; k++) {
+		if (!x->res[k])
+			return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
+					     "interrupted");
+		if (rperf_twohost_failure(x->res[k], why, sizeof(why), &usage))
+			return rperf_err_set(e,
+					     usage ? RPERF_ERRC_USAGE :
+						     RPERF_ERRC_RUNTIME,
+					     EIO, "%s", why);
+	}
+	return 0;
+}
+
+int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
+			 const struct rperf_err *e)
 {
 	struct rperf_twohost_rounds *r = &x->rounds;
+	struct rperf_twohost_notes *notes = &x->c->notes;
+	struct rperf_twohost_host *host = &x->c->host;
 
 	if (x->res && x->res[0] && x->res[0]->hosts[0].buffers_note[0]) {
 		const char *note = x->res[0]->hosts[0].buffers_note;
 
-		snprintf(x->host->place.buffers_note,
-			 sizeof(x->host->place.buffers_note), "%.*s",
-			 (int)sizeof(x->host->place.buffers_note) - 1, note);
+		snprintf(host->place.buffers_note,
+			 sizeof(host->place.buffers_note), "%.*s",
+			 (int)sizeof(host->place.buffers_note) - 1, note);
 		rperf_twohost_warn(notes, "%s", note);
 	}
-	if (rc && measured) {
+	if (rc && x->c->measured) {
 		notes->partial = true;
 		snprintf(notes->error, sizeof(notes->error), "%s", e->msg);
 	}

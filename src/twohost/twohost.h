@@ -3,15 +3,20 @@
  * rperf lat / bw HOST as controllers of an implicit two-host job: host
  * "client" (control = local: its agent runs in the command's process) and
  * host "server" (HOST:PORT: the rperf lat / bw server, an agent serving
- * that command), their instances filled by the command (src/lat, src/bw),
- * run as rounds on one set of QPs (one per size, method, repeat).
+ * that command), their instances filled by the command (twohost_lat.h,
+ * twohost_bw.h), run as rounds on one set of QPs (one per size, method,
+ * repeat).
  * Conventions: 0 or a positive errno; nothing here prints.
  */
 #ifndef RPERF_TWOHOST_H
 #define RPERF_TWOHOST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include <rperf/platform.h>
 
 #include "config/config.h"
 #include "job/job.h"
@@ -22,6 +27,27 @@
 
 #define RPERF_TWOHOST_CLIENT "client"
 #define RPERF_TWOHOST_SERVER "server"
+/* -n or --run_infinitely: every round's window (an agent's default
+ * --max-duration is an hour for the whole plan) */
+#define RPERF_TWOHOST_WINDOW_NS (1800ull * 1000000000ull)
+
+/* What a client run of rperf lat and of rperf bw holds alike (each run
+ * embeds it as .c): the configuration, the command layer's hooks, this
+ * host's facts and the report's notes. */
+struct rperf_twohost_client {
+	const struct rperf_cli_config *cfg;
+	volatile sig_atomic_t *stop;
+	struct rperf_platform platform;
+	struct rperf_twohost_host host; /* placement, preflight */
+	struct rperf_twohost_notes notes; /* warnings, partial, error */
+	bool measured; /* the rounds began: there is something to report */
+	struct rperf_say say; /* the command layer's: warnings, file errors */
+	FILE *out; /* the command layer's: the text report */
+	struct rperf_round_hook round; /* the command layer's progress line */
+	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
+	char dev[64]; /* this host's device and port (the command's check) */
+	int dev_port;
+};
 
 /* The job's hosts from @cfg (-d/-i/-x/--cpu/placement/huge pages for
  * the client; HOST and -p for the server), @ninst zeroed instances
@@ -42,17 +68,10 @@ struct rperf_twohost_rounds {
 struct rperf_twohost_exec {
 	struct rperf_twohost_rounds rounds;
 	struct rperf_run_opts opts; /* the caller's, on_round etc. set */
-	const volatile sig_atomic_t *stop;
-	/* its preflight lines first; its placement takes the client's
-	 * buffers note (the JSON's "placement") */
-	struct rperf_twohost_host *host;
-	const struct rperf_say *say;
-	/* begun before the rounds and ended after them on @dev port
-	 * @dev_port (RC timeout exponent @qp_timeout) */
-	struct rperf_retrans_probe *retrans;
-	const char *dev;
-	int dev_port;
-	unsigned int qp_timeout;
+	/* its stop flag; its preflight lines first; its placement takes the
+	 * client's buffers note (the JSON's "placement"); its retransmission
+	 * probe begun before the rounds and ended after them */
+	struct rperf_twohost_client *c;
 	struct rperf_run_results **res; /* out: [rounds.n], NULL: not run */
 };
 
@@ -60,13 +79,20 @@ struct rperf_twohost_exec {
  * 0, or an errno with @e (nothing ran; rperf_twohost_finish() still). */
 int rperf_twohost_execute(const struct rperf_job *job,
 			  struct rperf_twohost_exec *x, struct rperf_err *e);
+/* Whether round @k ran: its source began, or it failed (c.measured is
+ * then true). */
+bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k);
+/* The run's verdict after its rounds: the first round (of @n) that did
+ * not run (interrupted), or whose host failed (rperf_twohost_failure):
+ * 0, or an errno with @e. */
+int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
+			  struct rperf_err *e);
 /* After the caller took the results: the client's buffers note is a
- * warning in @notes too; a failure (@rc, the caller's verdict in @e) after
- * something was @measured makes the report partial. Frees the results
- * and the rounds; returns @rc. */
-int rperf_twohost_finish(struct rperf_twohost_exec *x,
-			 struct rperf_twohost_notes *notes, bool measured,
-			 int rc, const struct rperf_err *e);
+ * warning in its notes too; a failure (@rc, the caller's verdict in @e)
+ * after something was measured makes the report partial. Frees the
+ * results and the rounds; returns @rc. */
+int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
+			 const struct rperf_err *e);
 
 /* Why round @r failed, in @why: the host whose agent said so (the
  * server's first), else the first failed host; *usage when an agent

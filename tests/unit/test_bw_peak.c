@@ -15,7 +15,7 @@
 
 #include <rperf/report.h>
 
-#include "bw/bw.h"
+#include "twohost/twohost_bw.h"
 #include "config/config.h"
 #include "gen/bw_math.h"
 #include "twohost/twohost_spec.h"
@@ -42,7 +42,7 @@ static void steady(void **state)
 	(void)state;
 	rperf_cli_config_defaults(&cfg); /* no --interval: nothing printed */
 	memset(&run, 0, sizeof(run));
-	run.cfg = &cfg;
+	run.c.cfg = &cfg;
 	tick(&run, 0, 0.1, 100, 1000); /* 1e5 B in 0.1 s: 8 Mb/s */
 	tick(&run, 0.1, 0.2, 300, 1000); /* 2e5 B: 16 Mb/s */
 	tick(&run, 0.2, 0.3, 350, 1000);
@@ -64,7 +64,7 @@ static void batched(void **state)
 	(void)state;
 	rperf_cli_config_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
-	run.cfg = &cfg;
+	run.c.cfg = &cfg;
 	for (int k = 1; k <= 30; k++) {
 		if (k % 10 == 0)
 			done += 100;
@@ -94,7 +94,7 @@ static double lab_peak(uint64_t min_bytes, double *avg)
 
 	rperf_cli_config_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
-	run.cfg = &cfg;
+	run.c.cfg = &cfg;
 	run.peak_min_bytes = min_bytes;
 	for (k = 1; k <= 100; k++) { /* 10 s */
 		while (next <= k / 10.0) {
@@ -135,7 +135,7 @@ static void idle(void **state)
 	(void)state;
 	rperf_cli_config_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
-	run.cfg = &cfg;
+	run.c.cfg = &cfg;
 	tick(&run, 0, 0.1, 0, 64);
 	tick(&run, 0.1, 0.2, 0, 64);
 	assert_true(run.peak_gbps == 0);

@@ -22,7 +22,7 @@
 
 #include "config/config.h"
 #include "gen/lsg.h"
-#include "lat/lat.h"
+#include "twohost/twohost_lat.h"
 #include "scripted_dev.h"
 
 #define N 1000
@@ -92,10 +92,10 @@ static struct fx *measure(bool outlier)
 	rperf_cli_config_defaults(&f->cfg);
 	f->cfg.nsizes = 1;
 	f->cfg.sizes[0] = 64;
-	f->run.cfg = &f->cfg;
+	f->run.c.cfg = &f->cfg;
 	f->run.res = &f->res;
 	f->run.nres = 1;
-	f->run.say = (struct rperf_say){ .line = said, .arg = f };
+	f->run.c.say = (struct rperf_say){ .line = said, .arg = f };
 	return f;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * rperf lat's result warnings (lat_report.c): each kind once, naming the
+ * rperf lat's result warnings (twohost_lat_report.c): each kind once, naming the
  * sizes it applies to, so that -a does not print the same line per size.
  */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include "config/config.h"
 #include "gen/lsg.h"
-#include "lat/lat.h"
+#include "twohost/twohost_lat.h"
 
 #define NS 12
 
@@ -33,7 +33,7 @@ static void make(struct warn_fixture *w)
 	w->cfg.nsizes = NS;
 	for (size_t i = 0; i < NS; i++)
 		w->cfg.sizes[i] = 2ull << i;
-	w->run.cfg = &w->cfg;
+	w->run.c.cfg = &w->cfg;
 	w->run.clk.trusted = true;
 	w->run.res = w->res;
 	w->run.sched = w->sched;
@@ -64,9 +64,9 @@ static void once_for_all_sizes(void **state)
 	(void)state;
 	make(&w);
 	rperf_lat_check_results(&w.run);
-	assert_int_equal(w.run.notes.nwarnings, 1);
+	assert_int_equal(w.run.c.notes.nwarnings, 1);
 	assert_string_equal(
-		w.run.notes.warnings[0],
+		w.run.c.notes.warnings[0],
 		"every size (12, 2-4096 B): 100.0 % of wire SENDs were complete when ibv_post_send returned (the provider works inside the post, as Soft-RoCE): use --pair-order sequential");
 	unmake(&w);
 }
@@ -82,24 +82,24 @@ static void some_sizes_and_ranges(void **state)
 	w.res[3].nonpositive = 20; /* 10 % of 16 B's RTTs */
 	w.res[5].nonpositive = 30; /* 15 % of 64 B's */
 	rperf_lat_check_results(&w.run);
-	assert_int_equal(w.run.notes.nwarnings, 2);
-	assert_non_null(strstr(w.run.notes.warnings[0],
+	assert_int_equal(w.run.c.notes.nwarnings, 2);
+	assert_non_null(strstr(w.run.c.notes.warnings[0],
 			       "2 and 4096 B: 96.5-100.0 % of wire SENDs"));
-	assert_non_null(strstr(w.run.notes.warnings[1],
+	assert_non_null(strstr(w.run.c.notes.warnings[1],
 			       "16 and 64 B: 10.0-15.0 % of RTTs are <= 0"));
 	/* sequential pair order: no precompleted warning at all */
-	w.run.notes.nwarnings = 0;
+	w.run.c.notes.nwarnings = 0;
 	w.cfg.pair_order = RPERF_PAIR_SEQUENTIAL;
 	rperf_lat_check_results(&w.run);
-	assert_int_equal(w.run.notes.nwarnings, 1);
-	assert_non_null(strstr(w.run.notes.warnings[0], "of RTTs are <= 0"));
+	assert_int_equal(w.run.c.notes.nwarnings, 1);
+	assert_non_null(strstr(w.run.c.notes.warnings[0], "of RTTs are <= 0"));
 	/* five sizes of twelve: a count and the range */
-	w.run.notes.nwarnings = 0;
+	w.run.c.notes.nwarnings = 0;
 	for (size_t i = 0; i < NS; i++)
 		w.res[i].nonpositive = i >= 2 && i < 7 ? 20 : 0;
 	rperf_lat_check_results(&w.run);
-	assert_int_equal(w.run.notes.nwarnings, 1);
-	assert_non_null(strstr(w.run.notes.warnings[0],
+	assert_int_equal(w.run.c.notes.nwarnings, 1);
+	assert_non_null(strstr(w.run.c.notes.warnings[0],
 			       "5 sizes (8-128 B): 10.0 % of RTTs"));
 	unmake(&w);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --raw, --hist and --csv files, -H / -U on the report stream, and the pass/fail
  * limits (--max-p50, --max-p999, --limit_lat). */
-#include "lat/lat.h"
+#include "twohost/twohost_lat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -53,7 +53,7 @@ static int one_file(const struct rperf_lat_run *run, const char *opt,
 	int rc = rperf_atomic_write(path, fn, (void *)run);
 
 	if (rc)
-		rperf_say(&run->say, "%s: cannot write %s: %s", opt, path,
+		rperf_say(&run->c.say, "%s: cannot write %s: %s", opt, path,
 			  strerror(rc));
 	return rc;
 }
@@ -61,7 +61,7 @@ static int one_file(const struct rperf_lat_run *run, const char *opt,
 int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	int rc[3] = { 0, 0, 0 }; /* every file is attempted */
 
 	if (cfg->raw_file)
@@ -72,7 +72,7 @@ int rperf_lat_write_files(const struct rperf_lat_run *run,
 		rc[2] = rperf_report_write_file(cfg->csv_file, RPERF_FMT_CSV,
 						rep);
 		if (rc[2])
-			rperf_say(&run->say, "--csv: cannot write %s: %s",
+			rperf_say(&run->c.say, "--csv: cannot write %s: %s",
 				  cfg->csv_file, strerror(rc[2]));
 	}
 	return rc[0] ? rc[0] : rc[1] ? rc[1] : rc[2];
@@ -87,7 +87,7 @@ static bool over(const char *opt, double p, uint64_t limit_ns,
 	    !rperf_rtt_over(run->res[i].rtt, p, limit_ns, &v))
 		return false;
 	rperf_say(
-		&run->say,
+		&run->c.say,
 		"%s: RTT p%g at %llu B is %.3f us, above the limit of %.3f us",
 		opt, p, (unsigned long long)rperf_lat_res_size(run, i),
 		(double)v / 1e3, (double)limit_ns / 1e3);
@@ -99,11 +99,12 @@ bool rperf_lat_thresholds(const struct rperf_lat_run *run)
 	bool exceeded = false;
 
 	for (size_t i = 0; i < run->nres; i++) {
-		exceeded |= over("--max-p50", 50, run->cfg->max_p50_ns, run, i);
 		exceeded |=
-			over("--max-p999", 99.9, run->cfg->max_p999_ns, run, i);
-		exceeded |=
-			over("--limit_lat", 50, run->cfg->limit_lat_ns, run, i);
+			over("--max-p50", 50, run->c.cfg->max_p50_ns, run, i);
+		exceeded |= over("--max-p999", 99.9, run->c.cfg->max_p999_ns,
+				 run, i);
+		exceeded |= over("--limit_lat", 50, run->c.cfg->limit_lat_ns,
+				 run, i);
 	}
 	return exceeded;
 }
@@ -112,44 +113,45 @@ int rperf_lat_print_samples(const struct rperf_lat_run *run)
 {
 	int rc = 0;
 
-	if (run->cfg->report_histogram) {
-		fprintf(run->out,
+	if (run->c.cfg->report_histogram) {
+		fprintf(run->c.out,
 			"\n-H: the RTT CDF in ns, the --hist CSV (non-empty buckets, increasing)\n");
-		rc = write_cdf(run->out, (void *)run);
+		rc = write_cdf(run->c.out, (void *)run);
 	}
-	if (!rc && run->cfg->report_unsorted) {
-		fprintf(run->out,
+	if (!rc && run->c.cfg->report_unsorted) {
+		fprintf(run->c.out,
 			"\n-U: every sample in ns, in the order measured (unsorted), the --raw CSV\n");
-		rc = write_raw(run->out, (void *)run);
+		rc = write_raw(run->c.out, (void *)run);
 	}
 	return rc;
 }
 
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 {
-	if (!run->cfg->breakdown)
+	if (!run->c.cfg->breakdown)
 		return;
-	fprintf(run->out, "\nbreakdown (usec; the components of the RTT):\n");
+	fprintf(run->c.out, "\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct rperf_lsg_res *r = &run->res[i];
 		int m = rperf_lat_res_method(run, i);
 
 		if (!r->samples)
 			continue;
-		fprintf(run->out, "  %s %llu B%s\n", rperf_method_name(m),
+		fprintf(run->c.out, "  %s %llu B%s\n", rperf_method_name(m),
 			(unsigned long long)rperf_lat_res_size(run, i),
 			r->precompleted * 2 > r->samples ?
 				" (complete inside the post: the post cost includes the round trip)" :
 				"");
 		rperf_rpt_breakdown_rows(
-			run->out, &(struct rperf_rpt_breakdown){
-					  .equation1 = m == RPERF_METHOD_RPERF,
-					  .post_wire = r->post_wire,
-					  .post_loop = r->post_loop,
-					  .loop = r->loop,
-					  .wire = r->wire,
-					  .rtt = r->rtt,
-					  .half = r->half });
+			run->c.out,
+			&(struct rperf_rpt_breakdown){
+				.equation1 = m == RPERF_METHOD_RPERF,
+				.post_wire = r->post_wire,
+				.post_loop = r->post_loop,
+				.loop = r->loop,
+				.wire = r->wire,
+				.rtt = r->rtt,
+				.half = r->half });
 	}
 }
 
@@ -161,7 +163,7 @@ void rperf_lat_print_half(const struct rperf_lat_run *run)
 
 		if (!r->half || !r->samples)
 			continue;
-		fprintf(run->out,
+		fprintf(run->c.out,
 			"pingpong %llu B: the table shows the RTT; RTT/2 (what perftest reports) p50 %.3f usec, p99.9 %.3f usec\n",
 			(unsigned long long)rperf_lat_res_size(run, i),
 			(double)rperf_hist_percentile(r->half, 50) / 1e3,

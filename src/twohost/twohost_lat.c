@@ -2,11 +2,12 @@
 /*
  * rperf lat HOST on the engine: the controller of an implicit two-host job
  * ("client", whose agent runs in this process, and "server", the rperf lat
- * server at HOST:PORT, an agent serving "lat"). Every (method, repeat,
- * size) is one round on the same QPs; each round's results become one
- * entry of run->res, which the lat report renders as before.
+ * server at HOST:PORT, an agent serving "lat"). Before it, this host's
+ * placement and clock. Every (method, repeat, size) is one round on the
+ * same QPs; each round's results become one entry of run->res, which the
+ * lat report renders.
  */
-#include "lat/lat_ctl.h"
+#include "twohost/twohost_lat.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -15,13 +16,8 @@
 #include <string.h>
 
 #include "gen/nic_ts.h"
-#include "twohost/twohost.h"
 #include "twohost/twohost_spec.h"
 #include "verbs/verbs.h"
-
-/* -n or --run_infinitely: every round's window (an agent's default
- * --max-duration is an hour for the whole plan) */
-#define LAT_CTL_WINDOW_NS (1800ull * 1000000000ull)
 
 /* The LSG of every round: rperf lat's options as a spec. */
 static void lsg_spec(const struct rperf_cli_config *cfg,
@@ -49,7 +45,7 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 			RPERF_COMPLETION_POLL;
 	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
 						  the window only bounds it */
-		s->duration_ns = LAT_CTL_WINDOW_NS;
+		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
 
 int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
@@ -69,13 +65,13 @@ int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
 	struct rperf_nic_stamps st;
 	struct rperf_dev *d = NULL;
 	char err[256] = "";
-	int rc = rperf_twohost_dev_open(run->cfg, &d, e);
+	int rc = rperf_twohost_dev_open(run->c.cfg, &d, e);
 
 	if (rc)
 		return rc;
-	snprintf(run->dev, sizeof(run->dev), "%s", d->name);
-	run->dev_port = d->port;
-	rc = rperf_nic_stamps_choose(d, run->cfg->timestamps, "--timestamps",
+	snprintf(run->c.dev, sizeof(run->c.dev), "%s", d->name);
+	run->c.dev_port = d->port;
+	rc = rperf_nic_stamps_choose(d, run->c.cfg->timestamps, "--timestamps",
 				     &st, err, sizeof(err));
 	rperf_dev_close(d);
 	if (rc)
@@ -118,12 +114,12 @@ static void check_received(struct rperf_lat_run *run, size_t i,
 	uint64_t sent = in->samples + in->warmup;
 
 	if (!in->have_sink || method == RPERF_METHOD_POSTPOLL ||
-	    (run->cfg->verb != RPERF_VERB_SEND &&
+	    (run->c.cfg->verb != RPERF_VERB_SEND &&
 	     method != RPERF_METHOD_PINGPONG) ||
 	    in->rx_messages == sent)
 		return;
 	rperf_twohost_warn(
-		&run->notes,
+		&run->c.notes,
 		"%s: the server received %llu operations, the client posted %llu",
 		rperf_method_name(method), (unsigned long long)in->rx_messages,
 		(unsigned long long)sent);
@@ -160,29 +156,17 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 	r->late = in->sched.late;
 	r->inflight_max = (unsigned int)in->sched.inflight_max;
 	run->sched[i] = in->sched;
-	run->sched[i].open = run->cfg->schedule.kind != RPERF_SCHED_CLOSED;
+	run->sched[i].open = run->c.cfg->schedule.kind != RPERF_SCHED_CLOSED;
 	if (in->error[0])
 		snprintf(r->error, sizeof(r->error), "%s", in->error);
 	run->cpu_pct[i] =
 		in->seconds > 0 ? 100.0 * in->cpu_seconds / in->seconds : 0;
 	if (!r->rtt)
 		return rperf_lsg_res_init(r, rperf_lat_res_method(run, i),
-					  run->cfg->breakdown);
+					  run->c.cfg->breakdown);
 	return rperf_lat_res_method(run, i) == RPERF_METHOD_PINGPONG ?
 		       half_of(r) :
 		       0;
-}
-
-/* Why round @r failed (rperf_twohost_failure), into @e. */
-static int failed(const struct rperf_run_results *r, struct rperf_err *e)
-{
-	char why[RPERF_ERR_MSG_LEN];
-	bool usage;
-
-	if (!rperf_twohost_failure(r, why, sizeof(why), &usage))
-		return 0;
-	return rperf_err_set(e, usage ? RPERF_ERRC_USAGE : RPERF_ERRC_RUNTIME,
-			     EIO, "%s", why);
 }
 
 /* The progress line's round: its size. */
@@ -190,21 +174,21 @@ static void on_round(void *arg, size_t k)
 {
 	const struct rperf_lat_run *run = arg;
 
-	rperf_round_start(&run->round, k,
-			  run->cfg->nsizes * run->cfg->repeat *
-				  rperf_lat_nmethods(run->cfg),
+	rperf_round_start(&run->c.round, k,
+			  run->c.cfg->nsizes * run->c.cfg->repeat *
+				  rperf_lat_nmethods(run->c.cfg),
 			  rperf_lat_res_size(run, k));
 }
 
 /* Why the run failed: the verbs' words of a round, an interruption (not
- * with --run_infinitely: SIGINT ends it), a host's failure. */
+ * with --run_infinitely: SIGINT ends it); then the rounds'
+ * (rperf_twohost_verdict). */
 static int verdict(const struct rperf_lat_run *run,
-		   struct rperf_run_results **res, size_t n,
-		   struct rperf_err *e)
+		   struct rperf_run_results **res, struct rperf_err *e)
 {
 	for (size_t i = 0; i < run->nres; i++)
 		if (res[i]->inst[0].error[0] &&
-		    !(res[i]->interrupted && run->cfg->run_infinitely))
+		    !(res[i]->interrupted && run->c.cfg->run_infinitely))
 			return rperf_err_set(
 				e, RPERF_ERRC_RUNTIME, EIO,
 				"%s run stopped at %llu B after %llu samples: %s",
@@ -213,35 +197,24 @@ static int verdict(const struct rperf_lat_run *run,
 				(unsigned long long)res[i]->inst[0].samples,
 				res[i]->inst[0].error);
 	for (size_t i = 0; i < run->nres; i++)
-		if (res[i]->interrupted && !run->cfg->run_infinitely)
+		if (res[i]->interrupted && !run->c.cfg->run_infinitely)
 			return rperf_err_set(
 				e, RPERF_ERRC_RUNTIME, EINTR,
 				"interrupted at %llu B after %llu samples",
 				(unsigned long long)rperf_lat_res_size(run, i),
 				(unsigned long long)res[i]->inst[0].samples);
-	for (size_t i = 0; i < n; i++)
-		if (!res[i] || rperf_run_results_nfailed(res[i]))
-			return res[i] ? failed(res[i], e) :
-					rperf_err_set(e, RPERF_ERRC_RUNTIME,
-						      EINTR, "interrupted");
 	return 0;
 }
 
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	size_t n = run->cfg->nsizes * run->cfg->repeat *
-		   rperf_lat_nmethods(run->cfg);
+	size_t n = run->c.cfg->nsizes * run->c.cfg->repeat *
+		   rperf_lat_nmethods(run->c.cfg);
 	struct rperf_twohost_exec x = {
 		.rounds = { .n = n, .shape = shape, .arg = run },
 		.opts = *opts,
-		.stop = run->stop,
-		.host = &run->host,
-		.say = &run->say,
-		.retrans = &run->retrans,
-		.dev = run->dev,
-		.dev_port = run->dev_port,
-		.qp_timeout = (unsigned int)run->cfg->qp_timeout,
+		.c = &run->c,
 	};
 	int rc;
 
@@ -251,9 +224,8 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	for (size_t i = 0; !rc && i < n && x.res[i]; i++) {
 		struct rperf_run_inst *in = &x.res[i]->inst[0];
 
-		if (!in->have_source && in->status != RPERF_RUN_ST_ERROR)
+		if (!rperf_twohost_ran(&x, i))
 			break;
-		run->measured = true;
 		run->nres = i + 1;
 		if (take_round(run, i, in)) {
 			rc = rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
@@ -269,8 +241,10 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 				 in->ts_note);
 	}
 	if (!rc)
-		rc = verdict(run, x.res, n, e);
-	return rperf_twohost_finish(&x, &run->notes, run->measured, rc, e);
+		rc = verdict(run, x.res, e);
+	if (!rc)
+		rc = rperf_twohost_verdict(&x, e);
+	return rperf_twohost_finish(&x, rc, e);
 }
 
 int rperf_lat_run_new(const struct rperf_cli_config *cfg,
@@ -293,8 +267,8 @@ int rperf_lat_run_new(const struct rperf_cli_config *cfg,
 		free(run);
 		return ENOMEM;
 	}
-	run->cfg = cfg;
-	run->stop = stop;
+	run->c.cfg = cfg;
+	run->c.stop = stop;
 	*out = run;
 	return 0;
 }
@@ -309,4 +283,36 @@ void rperf_lat_run_free(struct rperf_lat_run *run)
 	free(run->cpu_pct);
 	free(run->sched);
 	free(run);
+}
+
+int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e)
+{
+	const struct rperf_cli_config *cfg = run->c.cfg;
+	int rc;
+
+	rc = rperf_twohost_place_client(cfg, &run->c.host, &run->c.platform,
+					&run->c.notes, e);
+	if (rc)
+		return rc;
+	rc = rperf_clock_init(&run->clk, (enum rperf_clock_source)cfg->clock);
+	if (rc == ENOTSUP) {
+		return rperf_err_set(
+			e, RPERF_ERRC_USAGE, rc,
+			"--clock: %s is not available here (%s); accepted: auto or posix",
+			rperf_clock_source_name(
+				(enum rperf_clock_source)cfg->clock),
+			run->clk.reason);
+	}
+	if (run->clk.forced)
+		rperf_twohost_warn(&run->c.notes,
+				   "clock source forced to %s: %s",
+				   rperf_clock_source_name(run->clk.source),
+				   run->clk.reason);
+	rc = rperf_clock_selftest(&run->clk, 20.0, &run->selftest);
+	if (rc) {
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, rc,
+				     "clock self-test failed: %s",
+				     strerror(rc));
+	}
+	return 0;
 }

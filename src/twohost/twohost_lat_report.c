@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Turning a client run into reports, and the warnings it deserves. */
-#include "lat/lat.h"
+#include "twohost/twohost_lat.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -82,7 +82,7 @@ static void check_one(const struct rperf_lat_run *run,
 
 	if (!r->samples)
 		return;
-	if (run->cfg->pair_order != RPERF_PAIR_SEQUENTIAL &&
+	if (run->c.cfg->pair_order != RPERF_PAIR_SEQUENTIAL &&
 	    r->precompleted * 10 > r->samples)
 		acc_add(&acc[W_PRECOMPLETED], size,
 			100.0 * (double)r->precompleted / (double)r->samples);
@@ -103,27 +103,27 @@ static void warn_acc(struct rperf_lat_run *run,
 
 	if (acc[W_PRECOMPLETED].n) {
 		sizes_text(acc[W_PRECOMPLETED].sizes, acc[W_PRECOMPLETED].n,
-			   run->cfg->nsizes, sz, sizeof(sz));
+			   run->c.cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_PRECOMPLETED], v, sizeof(v));
 		rperf_twohost_warn(
-			&run->notes,
+			&run->c.notes,
 			"%s: %s of wire SENDs were complete when ibv_post_send returned (the provider works inside the post, as Soft-RoCE): use --pair-order sequential",
 			sz, v);
 	}
 	if (acc[W_LOOP_SLOWER].n) {
 		sizes_text(acc[W_LOOP_SLOWER].sizes, acc[W_LOOP_SLOWER].n,
-			   run->cfg->nsizes, sz, sizeof(sz));
+			   run->c.cfg->nsizes, sz, sizeof(sz));
 		rperf_twohost_warn(
-			&run->notes,
+			&run->c.notes,
 			"%s: loopback p50 >= wire p50 (by up to %.3f us): the loopback does not model the local path, RTTs cannot be trusted",
 			sz, acc[W_LOOP_SLOWER].hi);
 	}
 	if (acc[W_NONPOSITIVE].n) {
 		sizes_text(acc[W_NONPOSITIVE].sizes, acc[W_NONPOSITIVE].n,
-			   run->cfg->nsizes, sz, sizeof(sz));
+			   run->c.cfg->nsizes, sz, sizeof(sz));
 		range_text(&acc[W_NONPOSITIVE], v, sizeof(v));
 		rperf_twohost_warn(
-			&run->notes,
+			&run->c.notes,
 			"%s: %s of RTTs are <= 0 (recorded, not dropped): the wire and loopback paths overlap too much to separate",
 			sz, v);
 	}
@@ -139,9 +139,9 @@ static void sched_warn(struct rperf_lat_run *run, size_t i)
 
 	if (!f.open || !r->samples)
 		return;
-	rperf_sched_format(&run->cfg->schedule, name, sizeof(name));
+	rperf_sched_format(&run->c.cfg->schedule, name, sizeof(name));
 	rperf_twohost_warn(
-		&run->notes,
+		&run->c.notes,
 		"%llu B: schedule %s: %llu of %llu samples posted more than %.1f us after they were due (lag p99 %.1f us, max %.1f us; up to %llu in flight)%s",
 		(unsigned long long)size, name, (unsigned long long)f.late,
 		(unsigned long long)r->samples, (double)f.lag_bound_ns / 1e3,
@@ -157,7 +157,7 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 	struct warn_acc acc[W_KINDS] = { 0 };
 
 	if (!run->clk.trusted)
-		rperf_twohost_warn(&run->notes, "clock not trusted: %s",
+		rperf_twohost_warn(&run->c.notes, "clock not trusted: %s",
 				   run->clk.reason);
 	for (size_t i = 0; i < run->nres; i++)
 		if (rperf_lat_res_method(run, i) == RPERF_METHOD_RPERF)
@@ -180,18 +180,18 @@ int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m)
 
 int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i)
 {
-	return rperf_lat_method_at(run->cfg,
-				   i / (run->cfg->nsizes * run->cfg->repeat));
+	return rperf_lat_method_at(
+		run->c.cfg, i / (run->c.cfg->nsizes * run->c.cfg->repeat));
 }
 
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i)
 {
-	return run->cfg->sizes[i % run->cfg->nsizes];
+	return run->c.cfg->sizes[i % run->c.cfg->nsizes];
 }
 
 uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 
 	return cfg->repeat > 1 ?
 		       i % (cfg->nsizes * cfg->repeat) / cfg->nsizes + 1 :
@@ -208,12 +208,12 @@ static int cmp_i64(const void *a, const void *b)
 /* --repeat: min / median / max over the runs of p50 and p99.9, per size. */
 static void print_spread(const struct rperf_lat_run *run)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	int64_t p50[1000], p999[1000];
 
 	if (cfg->repeat < 2)
 		return;
-	fprintf(run->out,
+	fprintf(run->c.out,
 		"\nspread over %llu runs (RTT, usec): min / median / max\n",
 		(unsigned long long)cfg->repeat);
 	for (size_t s = 0; s < cfg->nsizes * rperf_lat_nmethods(cfg); s++) {
@@ -233,7 +233,7 @@ static void print_spread(const struct rperf_lat_run *run)
 			continue;
 		qsort(p50, n, sizeof(p50[0]), cmp_i64);
 		qsort(p999, n, sizeof(p999[0]), cmp_i64);
-		fprintf(run->out,
+		fprintf(run->c.out,
 			"  %-8s %8llu B  p50 %.3f / %.3f / %.3f   p99.9 %.3f / %.3f / %.3f   (%zu runs)\n",
 			rperf_method_name(
 				rperf_lat_method_at(cfg, s / cfg->nsizes)),
@@ -249,7 +249,7 @@ static int write_json(const struct rperf_lat_run *run, const char *path,
 	int rc = rperf_report_write_file(path, RPERF_FMT_JSON, rep);
 
 	if (rc)
-		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+		rperf_say(&run->c.say, "--out_json_file: cannot write %s: %s",
 			  path, strerror(rc));
 	return rc;
 }
@@ -286,7 +286,7 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 			.post_loop = r->post_loop,
 			.half = r->half,
 			.cpu_pct = run->cpu_pct[i],
-			.interval_ns = run->cfg->interval_ns,
+			.interval_ns = run->c.cfg->interval_ns,
 			.intervals = r->series.iv,
 			.nintervals = r->series.n,
 		};
@@ -296,51 +296,52 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rep.nconfig = nconfig;
 	rep.clock = &run->clk;
 	rep.selftest = &run->selftest;
-	rep.platform = &run->platform;
-	rep.placement = &run->host.place;
-	rep.preflight = &run->host.preflight;
+	rep.platform = &run->c.platform;
+	rep.placement = &run->c.host.place;
+	rep.preflight = &run->c.host.preflight;
 	rep.lat = lat;
 	rep.nlat = run->nres;
-	rep.cpu_util = run->cfg->cpu_util;
-	rep.wide = run->cfg->wide;
-	rep.half_rtt = run->cfg->half_rtt;
-	rep.percentiles = run->cfg->percentiles;
-	rep.npercentiles = run->cfg->npercentiles;
+	rep.cpu_util = run->c.cfg->cpu_util;
+	rep.wide = run->c.cfg->wide;
+	rep.half_rtt = run->c.cfg->half_rtt;
+	rep.percentiles = run->c.cfg->percentiles;
+	rep.npercentiles = run->c.cfg->npercentiles;
 	rep.warnings = warn;
-	rep.nwarnings = rperf_twohost_warnings(&run->notes, warn);
+	rep.nwarnings = rperf_twohost_warnings(&run->c.notes, warn);
 	rep.timestamps = run->nic_ts ? "nic" : "cpu";
 	rep.nic_clock_hz = run->nic_ts ? run->nic_clock_hz : 0;
 	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;
-	rep.partial = run->notes.partial;
-	rep.error = run->notes.error[0] ? run->notes.error : NULL;
-	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))
+	rep.partial = run->c.notes.partial;
+	rep.error = run->c.notes.error[0] ? run->c.notes.error : NULL;
+	if (rperf_retrans_view(&run->c.retrans, &rep, &rt, rt_ev,
+			       sizeof(rt_ev)))
 		rep.retrans = &rt;
-	rc = rperf_report_text(run->out, &rep);
+	rc = rperf_report_text(run->c.out, &rep);
 	if (!rc)
-		rc = rperf_report_retrans_text(run->out, rep.retrans);
+		rc = rperf_report_retrans_text(run->c.out, rep.retrans);
 	rperf_lat_print_half(run);
 	rperf_lat_print_breakdown(run);
 	print_spread(run);
-	jrc = rperf_report_intervals_text(run->out, &rep);
+	jrc = rperf_report_intervals_text(run->c.out, &rep);
 	rc = rc ? rc : jrc;
 	jrc = rperf_lat_print_samples(run);
 	rc = rc ? rc : jrc;
-	if (fflush(run->out) && !rc)
+	if (fflush(run->c.out) && !rc)
 		rc = EIO;
-	if (run->cfg->out_json) {
+	if (run->c.cfg->out_json) {
 		jrc = write_json(run,
-				 run->cfg->out_json_file ?
-					 run->cfg->out_json_file :
+				 run->c.cfg->out_json_file ?
+					 run->c.cfg->out_json_file :
 					 "rperf.json",
 				 &rep);
 
 		rc = rc ? rc : jrc;
 	}
-	if (run->cfg->prom_file) {
-		jrc = rperf_prom_write_report(run->cfg->prom_file, &rep);
+	if (run->c.cfg->prom_file) {
+		jrc = rperf_prom_write_report(run->c.cfg->prom_file, &rep);
 		if (jrc)
-			rperf_say(&run->say, "--prom: cannot write %s: %s",
-				  run->cfg->prom_file, strerror(jrc));
+			rperf_say(&run->c.say, "--prom: cannot write %s: %s",
+				  run->c.cfg->prom_file, strerror(jrc));
 		rc = rc ? rc : jrc;
 	}
 	jrc = rperf_lat_write_files(run, &rep);

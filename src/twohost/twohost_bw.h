@@ -1,39 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf bw: client and server of a two-host bandwidth measurement (BSG). */
-#ifndef RPERF_BW_H
-#define RPERF_BW_H
+/*
+ * rperf bw HOST: the controller of an implicit two-host job (twohost.h):
+ * one BSG client -> server; -b adds one server -> client; --reversed has
+ * only that one; every size a round on the same QPs (twohost_bw.c), and
+ * its report (twohost_bw_report.c).
+ * Conventions: 0 or a positive errno with a message.
+ */
+#ifndef RPERF_TWOHOST_BW_H
+#define RPERF_TWOHOST_BW_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include <rperf/platform.h>
 #include <rperf/report.h>
 
-#include "config/config.h"
 #include "gen/bsg.h"
-#include "twohost/twohost_notes.h"
-#include "twohost/twohost_place.h"
-#include "twohost/twohost_retrans.h"
+#include "twohost/twohost.h"
 
-/* Runtime state and results of a client run (config stays in cfg). */
+/* Runtime state and results of a client run (config stays in c.cfg). */
 struct rperf_bw_run {
-	const struct rperf_cli_config *cfg;
-	volatile sig_atomic_t *stop;
-	struct rperf_platform platform;
-	struct rperf_twohost_host host; /* placement, preflight */
+	struct rperf_twohost_client c;
 	struct rperf_bw_result *res; /* [nsizes] */
 	struct rperf_bw_result *rev; /* [nsizes]: -b, server -> client */
 	size_t nres; /* measured so far */
 	int mtu; /* path MTU */
 	double line_gbps; /* the port's data rate, 0 unknown */
 	bool roce, grh;
-	/* the command layer's: early warnings, file errors */
-	struct rperf_say say;
-	FILE *out; /* the command layer's: the text report, intervals, --jsonl */
-	struct rperf_round_hook round; /* the command layer's progress line */
 	/* interval reports of the size being measured */
 	uint64_t cur_size;
 	uint64_t tick_msgs, tick_bytes;
@@ -46,11 +40,6 @@ struct rperf_bw_run {
 	double peak_gbps;
 	double peak_from; /* seconds: where the current window starts */
 	uint64_t peak_bytes; /* bytes completed at peak_from */
-	struct rperf_twohost_notes notes; /* warnings, partial, error */
-	bool measured; /* the rounds began: there is something to report */
-	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
-	char dev[64]; /* this host's device and port (rperf_bw_ctl_check) */
-	int dev_port;
 	uint64_t live_origin_ns; /* the round's first live row, from GO */
 	size_t live_round, live_rows; /* the round of the live rows, printed */
 };
@@ -59,6 +48,22 @@ struct rperf_bw_run {
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out);
 void rperf_bw_run_free(struct rperf_bw_run *run);
+
+/* This host's device, port, GID and depths (-t, -r against the device's
+ * maximum), checked before anything starts (a usage error in words);
+ * the path's facts for the report (MTU, line rate; a rate limit above it
+ * warned). */
+int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e);
+
+/* The job of @cfg's run (its sizes are rounds). */
+int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
+		     char *err, size_t errlen);
+
+/* Every size as a round of @job on one set of QPs; results into run->res
+ * (run->nres, run->c.measured), interval rows printed as they come. */
+int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
+		     const struct rperf_run_opts *opts, struct rperf_err *e);
+
 /* Fill run->res[i] from the generator's figures and the server's RESULT
  * (@rx NULL: none). */
 struct rperf_bw_rx {
@@ -79,7 +84,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 			   const struct rperf_bw_rx *own);
 
 /* -b without --report-both: @out[i] (run->nres of them) is the sum of
- * res[i] and its reverse, as perftest reports -b (bw_dirs.c). */
+ * res[i] and its reverse, as perftest reports -b (twohost_bw_report.c). */
 void rperf_bw_sum_directions(const struct rperf_bw_run *run,
 			     struct rperf_bw_result *out);
 

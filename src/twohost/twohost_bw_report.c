@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Turning a bw client run into reports: results, intervals, JSON lines. */
-#include "bw/bw.h"
+#include "twohost/twohost_bw.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,7 +34,7 @@ static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 		   const struct rperf_bsg_res *g, const struct rperf_bw_rx *rx)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	struct rperf_bw_result *b = &run->res[i];
 	uint64_t size = cfg->sizes[i];
 
@@ -48,10 +48,10 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	b->gbps = rperf_bw_gbps(g->bytes, g->seconds);
 	/* the whole run is one interval too: the peak is never below the
 	 * average (a window that ends at a late tick can be) */
-	b->peak_gbps = run->cfg->no_peak ? 0 : /* -N: JSON null */
+	b->peak_gbps = run->c.cfg->no_peak ? 0 : /* -N: JSON null */
 			       run->peak_gbps > 0 && run->peak_gbps < b->gbps ?
-					   b->gbps :
-					   run->peak_gbps;
+					     b->gbps :
+					     run->peak_gbps;
 	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
 	b->mtu = run->mtu;
 	b->line_gbps = run->line_gbps;
@@ -100,7 +100,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	b->receiver_note = NULL;
 	b->rx_cpu_pct = -1;
 	b->reverse = NULL;
-	if (!rperf_verb_consumes_recv(run->cfg->verb))
+	if (!rperf_verb_consumes_recv(run->c.cfg->verb))
 		b->receiver_note = f->receiver_note;
 	fill_rx(b, own);
 	run->res[i].reverse = b;
@@ -149,35 +149,35 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 	run->tick_msgs = t->messages;
 	run->tick_bytes = t->bytes;
 	peak_window(run, t);
-	if (!rperf_bw_prints_intervals(run->cfg))
+	if (!rperf_bw_prints_intervals(run->c.cfg))
 		return;
-	if (!run->cfg->jsonl) {
-		fprintf(run->out,
+	if (!run->c.cfg->jsonl) {
+		fprintf(run->c.out,
 			"  [%8.2f-%8.2f s] %9llu B %12llu msgs %11.4f %s %9.4f Mpps\n",
 			t->t_start, t->t_end, (unsigned long long)run->cur_size,
 			(unsigned long long)m,
-			run->cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
-			run->cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
-		fflush(run->out);
+			run->c.cfg->report_gbits ? g : g * 1e9 / 8 / 1048576.0,
+			run->c.cfg->report_gbits ? "Gb/sec" : "MB/sec", p);
+		fflush(run->c.out);
 		return;
 	}
 	o = json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:f, s:f, s:I}",
 		      "type", "interval", "verb",
-		      rperf_verb_name(run->cfg->verb), "size",
+		      rperf_verb_name(run->c.cfg->verb), "size",
 		      (json_int_t)run->cur_size, "t_start", t->t_start, "t_end",
 		      t->t_end, "messages", (json_int_t)m, "bytes",
 		      (json_int_t)by, "gbps", g, "mpps", p, "total_messages",
 		      (json_int_t)t->messages);
-	if (o && !json_dumpf(o, run->out, JSON_COMPACT))
-		fputc('\n', run->out);
+	if (o && !json_dumpf(o, run->c.out, JSON_COMPACT))
+		fputc('\n', run->c.out);
 	json_decref(o);
-	fflush(run->out);
+	fflush(run->c.out);
 }
 
 void rperf_bw_size_done(const struct rperf_bw_run *run, size_t i)
 {
-	if (run->cfg->jsonl)
-		(void)rperf_report_bw_jsonl(run->out, &run->res[i]);
+	if (run->c.cfg->jsonl)
+		(void)rperf_report_bw_jsonl(run->c.out, &run->res[i]);
 }
 
 /* -b without --report-both: the text table sums both directions, as
@@ -189,26 +189,26 @@ static int text_report(const struct rperf_bw_run *run,
 	struct rperf_bw_result *both;
 	int rc;
 
-	if (run->cfg->reversed)
-		fprintf(run->out,
+	if (run->c.cfg->reversed)
+		fprintf(run->c.out,
 			"# --reversed: the server sent (sender figures: its own), this side received (receiver: this side's count)\n");
-	if (!run->cfg->bidir || run->cfg->report_both || !run->nres)
-		return rperf_report_bw_text(run->out, rep);
+	if (!run->c.cfg->bidir || run->c.cfg->report_both || !run->nres)
+		return rperf_report_bw_text(run->c.out, rep);
 	both = calloc(run->nres, sizeof(*both));
 	if (!both)
 		return ENOMEM;
 	rperf_bw_sum_directions(run, both);
 	sum.bw = both;
-	fprintf(run->out,
+	fprintf(run->c.out,
 		"# -b: both directions summed, as perftest reports -b (--report-both: each direction)\n");
-	rc = rperf_report_bw_text(run->out, &sum);
+	rc = rperf_report_bw_text(run->c.out, &sum);
 	free(both);
 	return rc;
 }
 
 bool rperf_bw_thresholds(const struct rperf_bw_run *run)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	bool below = false;
 
 	for (size_t i = 0; cfg->limit_bw > 0 && i < run->nres; i++) {
@@ -220,7 +220,7 @@ bool rperf_bw_thresholds(const struct rperf_bw_run *run)
 			continue;
 		below = true;
 		rperf_say(
-			&run->say,
+			&run->c.say,
 			"-w/--limit_bw: BW average at %llu B is %.2f %s, below the limit of %.2f %s",
 			(unsigned long long)b->size, v,
 			cfg->report_gbits ? "Gb/s" : "MB/s", cfg->limit_bw,
@@ -242,43 +242,82 @@ int rperf_bw_report(const struct rperf_bw_run *run,
 	rep.command = "bw";
 	rep.config = config;
 	rep.nconfig = nconfig;
-	rep.platform = &run->platform;
-	rep.placement = &run->host.place;
-	rep.preflight = &run->host.preflight;
+	rep.platform = &run->c.platform;
+	rep.placement = &run->c.host.place;
+	rep.preflight = &run->c.host.preflight;
 	rep.bw = run->res;
 	rep.nbw = run->nres;
-	rep.report_gbits = run->cfg->report_gbits;
-	rep.cpu_util = run->cfg->cpu_util;
-	rep.no_peak = run->cfg->no_peak;
-	rep.wide = run->cfg->wide;
+	rep.report_gbits = run->c.cfg->report_gbits;
+	rep.cpu_util = run->c.cfg->cpu_util;
+	rep.no_peak = run->c.cfg->no_peak;
+	rep.wide = run->c.cfg->wide;
 	rep.warnings = warn;
-	rep.nwarnings = rperf_twohost_warnings(&run->notes, warn);
-	rep.partial = run->notes.partial;
-	rep.error = run->notes.error[0] ? run->notes.error : NULL;
-	if (rperf_retrans_view(&run->retrans, &rep, &rt, rt_ev, sizeof(rt_ev)))
+	rep.nwarnings = rperf_twohost_warnings(&run->c.notes, warn);
+	rep.partial = run->c.notes.partial;
+	rep.error = run->c.notes.error[0] ? run->c.notes.error : NULL;
+	if (rperf_retrans_view(&run->c.retrans, &rep, &rt, rt_ev,
+			       sizeof(rt_ev)))
 		rep.retrans = &rt;
-	if (!run->cfg->jsonl)
+	if (!run->c.cfg->jsonl)
 		rc = text_report(run, &rep);
-	if (!run->cfg->jsonl && !rc)
-		rc = rperf_report_retrans_text(run->out, rep.retrans);
+	if (!run->c.cfg->jsonl && !rc)
+		rc = rperf_report_retrans_text(run->c.out, rep.retrans);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
-			rperf_say(&run->say, "warning: %s", warn[i]);
-	if (fflush(run->out) && !rc)
+			rperf_say(&run->c.say, "warning: %s", warn[i]);
+	if (fflush(run->c.out) && !rc)
 		rc = EIO;
-	if (run->cfg->prom_file) {
-		jrc = rperf_prom_write_report(run->cfg->prom_file, &rep);
+	if (run->c.cfg->prom_file) {
+		jrc = rperf_prom_write_report(run->c.cfg->prom_file, &rep);
 		if (jrc)
-			rperf_say(&run->say, "--prom: cannot write %s: %s",
-				  run->cfg->prom_file, strerror(jrc));
+			rperf_say(&run->c.say, "--prom: cannot write %s: %s",
+				  run->c.cfg->prom_file, strerror(jrc));
 		rc = rc ? rc : jrc;
 	}
-	if (!run->cfg->out_json)
+	if (!run->c.cfg->out_json)
 		return rc;
-	path = run->cfg->out_json_file ? run->cfg->out_json_file : "rperf.json";
+	path = run->c.cfg->out_json_file ? run->c.cfg->out_json_file :
+					   "rperf.json";
 	jrc = rperf_report_bw_write_json(path, &rep);
 	if (jrc)
-		rperf_say(&run->say, "--out_json_file: cannot write %s: %s",
+		rperf_say(&run->c.say, "--out_json_file: cannot write %s: %s",
 			  path, strerror(jrc));
 	return rc ? rc : jrc;
+}
+
+/* -b: the sum of both directions for the text table (perftest's -b;
+ * --report-both shows them separately, and the JSON always has both:
+ * "reverse"). */
+void rperf_bw_sum_directions(const struct rperf_bw_run *run,
+			     struct rperf_bw_result *out)
+{
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct rperf_bw_result *f = &run->res[i], *r = f->reverse;
+		struct rperf_bw_result *o = &out[i];
+
+		*o = *f;
+		o->reverse = NULL;
+		if (!r)
+			continue;
+		o->messages += r->messages;
+		o->bytes += r->bytes;
+		o->seconds = r->seconds > o->seconds ? r->seconds : o->seconds;
+		o->gbps += r->gbps; /* both directions at once: rates add */
+		o->mpps += r->mpps;
+		o->post_calls += r->post_calls;
+		o->offered_gbps = 0; /* per direction; not summed */
+		o->offered_mpps = 0;
+		o->rx_cpu_pct = -1; /* two processes' shares: not one figure */
+		if (!(f->receiver_valid && r->receiver_valid)) {
+			o->receiver_valid = false;
+			o->receiver_note = f->receiver_note ? f->receiver_note :
+							      r->receiver_note;
+			continue;
+		}
+		o->rx_messages += r->rx_messages;
+		o->rx_bytes += r->rx_bytes;
+		o->rx_seconds = r->rx_seconds > o->rx_seconds ? r->rx_seconds :
+								o->rx_seconds;
+		o->rx_gbps += r->rx_gbps;
+	}
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rperf bw HOST on the engine: the controller of an implicit two-host job
- * (src/twohost/twohost.h): one BSG client -> server, with -b a second one
+ * (twohost.h): one BSG client -> server, with -b a second one
  * server -> client, with --reversed only that one; every size a round on
  * the same QPs. Each round's instances become run->res[i] (and run->rev[i]
- * with -b), which the bw report renders as before.
+ * with -b), which the bw report renders.
  */
-#include "bw/bw_ctl.h"
+#include "twohost/twohost_bw.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,18 +15,13 @@
 
 #include "gen/bw_math.h"
 #include "gen/rx.h"
-#include "twohost/twohost.h"
 #include "twohost/twohost_spec.h"
 #include "verbs/rate.h"
 #include "verbs/verbs.h"
 
-/* -n or --run_infinitely: every round's window (an agent's default
- * --max-duration is an hour for the whole plan) */
-#define BW_CTL_WINDOW_NS (1800ull * 1000000000ull)
-
 static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	int port_mtu = rperf_port_mtu(d);
 
 	run->mtu = cfg->mtu && (int)cfg->mtu < port_mtu ? (int)cfg->mtu :
@@ -42,19 +37,19 @@ static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 		if (g <= run->line_gbps)
 			continue;
 		rperf_twohost_warn(
-			&run->notes,
+			&run->c.notes,
 			"--rate_limit: %.6g Gb/s at %llu B is above the line rate of %s (%.2f Gb/s); the limit cannot bind",
 			g, (unsigned long long)cfg->sizes[i], d->name,
 			run->line_gbps);
-		rperf_say(&run->say, "warning: %s",
-			  run->notes.warnings[run->notes.nwarnings - 1]);
+		rperf_say(&run->c.say, "warning: %s",
+			  run->c.notes.warnings[run->c.notes.nwarnings - 1]);
 		break;
 	}
 }
 
 int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = run->cfg;
+	const struct rperf_cli_config *cfg = run->c.cfg;
 	struct rperf_dev *d = NULL;
 	char err[256] = "";
 	int rc = rperf_twohost_dev_open(cfg, &d, e);
@@ -67,8 +62,8 @@ int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 		rc = rperf_gen_depth_check(d, "-r/--rx-depth", cfg->rx_depth,
 					   err, sizeof(err));
 	if (!rc) {
-		snprintf(run->dev, sizeof(run->dev), "%s", d->name);
-		run->dev_port = d->port;
+		snprintf(run->c.dev, sizeof(run->c.dev), "%s", d->name);
+		run->c.dev_port = d->port;
 		path_facts(run, d);
 	}
 	rperf_dev_close(d);
@@ -99,7 +94,7 @@ static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 	if (cfg->iters) /* messages per QP; the window only bounds it */
 		s->max_messages = cfg->iters * cfg->qps;
 	if (cfg->iters || cfg->run_infinitely)
-		s->duration_ns = BW_CTL_WINDOW_NS;
+		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
 
 int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
@@ -130,23 +125,23 @@ static void shape(void *arg, size_t k, struct rperf_job *round)
 	const struct rperf_bw_run *run = arg;
 
 	for (size_t i = 0; i < round->ninst; i++)
-		round->inst[i].size = run->cfg->sizes[k];
+		round->inst[i].size = run->c.cfg->sizes[k];
 }
 
 static void on_round(void *arg, size_t k)
 {
 	struct rperf_bw_run *run = arg;
 
-	run->cur_size = run->cfg->sizes[k];
+	run->cur_size = run->c.cfg->sizes[k];
 	run->tick_msgs = run->tick_bytes = 0;
 	run->peak_gbps = run->peak_from = 0;
 	run->peak_bytes = 0;
 	run->peak_min_bytes = rperf_bw_peak_min_bytes(
-		run->cur_size, run->cfg->qps, run->cfg->cq_mod);
+		run->cur_size, run->c.cfg->qps, run->c.cfg->cq_mod);
 	run->live_origin_ns = 0;
 	run->live_round = k;
 	run->live_rows = 0;
-	rperf_round_start(&run->round, k, run->cfg->nsizes, run->cur_size);
+	rperf_round_start(&run->c.round, k, run->c.cfg->nsizes, run->cur_size);
 }
 
 /* One interval row of the forward BSG as bw's interval line. */
@@ -167,13 +162,15 @@ static void print_row(struct rperf_bw_run *run, uint64_t start_ns,
 	run->live_rows++;
 }
 
-void rperf_bw_ctl_live(void *arg, const struct rperf_gen_spec *spec,
-		       const struct rperf_live_row *row)
+/* The run's live rows (rperf_run_opts.on_live): the forward BSG's as bw's
+ * interval lines. */
+static void on_live(void *arg, const struct rperf_gen_spec *spec,
+		    const struct rperf_live_row *row)
 {
 	struct rperf_bw_run *run = arg;
 
 	if (spec->id != 0 || row->kind != RPERF_GEN_BSG ||
-	    !rperf_bw_prints_intervals(run->cfg))
+	    !rperf_bw_prints_intervals(run->c.cfg))
 		return;
 	print_row(run, row->start_ns, row->dur_ns, row->messages, row->bytes);
 }
@@ -183,7 +180,7 @@ void rperf_bw_ctl_live(void *arg, const struct rperf_gen_spec *spec,
 static void print_rest(struct rperf_bw_run *run, size_t k,
 		       const struct rperf_bsg_series *s)
 {
-	if (k != run->live_round || !rperf_bw_prints_intervals(run->cfg))
+	if (k != run->live_round || !rperf_bw_prints_intervals(run->c.cfg))
 		return;
 	for (size_t i = run->live_rows; i < s->n; i++)
 		print_row(run, s->iv[i].start_ns, s->iv[i].dur_ns,
@@ -196,8 +193,8 @@ static void print_rest(struct rperf_bw_run *run, size_t k,
 static double peak_of(const struct rperf_bw_run *run, size_t k,
 		      const struct rperf_bsg_series *s)
 {
-	uint64_t min = rperf_bw_peak_min_bytes(run->cfg->sizes[k],
-					       run->cfg->qps, run->cfg->cq_mod);
+	uint64_t min = rperf_bw_peak_min_bytes(
+		run->c.cfg->sizes[k], run->c.cfg->qps, run->c.cfg->cq_mod);
 	uint64_t from_bytes = 0, bytes = 0;
 	double peak = 0, from;
 
@@ -248,7 +245,7 @@ static void check_one(struct rperf_bw_run *run, const struct rperf_bw_result *b,
 	if (b->receiver_valid &&
 	    (b->rx_messages != b->messages || b->rx_bytes != b->bytes))
 		rperf_twohost_warn(
-			&run->notes,
+			&run->c.notes,
 			"%llu B%s: the receiver counted %llu messages / %llu B, the sender %llu / %llu B",
 			(unsigned long long)b->size, dir,
 			(unsigned long long)b->rx_messages,
@@ -268,7 +265,7 @@ static void take_round(struct rperf_bw_run *run, size_t k,
 	print_rest(run, k, &in->bsg_series);
 	run->peak_gbps = peak_of(run, k, &in->bsg_series);
 	rperf_bw_fill(run, k, &g, in->have_sink ? &rx : NULL);
-	if (run->cfg->bidir && r->job->ninst > 1) {
+	if (run->c.cfg->bidir && r->job->ninst > 1) {
 		struct rperf_bw_rx srv = received_of(&r->inst[1]),
 				   own = received_of(&r->inst[1]);
 
@@ -282,79 +279,62 @@ static void take_round(struct rperf_bw_run *run, size_t k,
 }
 
 /* Why the run failed: the verbs' words of an instance, an interruption
- * (not with --run_infinitely: SIGINT ends it), a host's failure. */
-static int failed(struct rperf_bw_run *run, struct rperf_run_results **res,
-		  size_t n, struct rperf_err *e)
+ * (not with --run_infinitely: SIGINT ends it); then the rounds'
+ * (rperf_twohost_verdict). */
+static int verdict(const struct rperf_bw_run *run,
+		   struct rperf_run_results **res, struct rperf_err *e)
 {
-	char why[RPERF_ERR_MSG_LEN];
-	bool usage;
-
 	for (size_t k = 0; k < run->nres; k++)
 		for (size_t i = 0; i < res[k]->job->ninst; i++)
 			if (res[k]->inst[i].error[0] &&
-			    !(res[k]->interrupted && run->cfg->run_infinitely))
+			    !(res[k]->interrupted &&
+			      run->c.cfg->run_infinitely))
 				return rperf_err_set(
 					e, RPERF_ERRC_RUNTIME, EIO,
 					"run stopped at %llu B after %llu messages: %s",
-					(unsigned long long)run->cfg->sizes[k],
+					(unsigned long long)run->c.cfg->sizes[k],
 					(unsigned long long)res[k]
 						->inst[i]
 						.messages,
 					res[k]->inst[i].error);
 	for (size_t k = 0; k < run->nres; k++)
-		if (res[k]->interrupted && !run->cfg->run_infinitely)
+		if (res[k]->interrupted && !run->c.cfg->run_infinitely)
 			return rperf_err_set(
 				e, RPERF_ERRC_RUNTIME, EINTR,
 				"interrupted at %llu B after %llu messages",
-				(unsigned long long)run->cfg->sizes[k],
+				(unsigned long long)run->c.cfg->sizes[k],
 				(unsigned long long)res[k]->inst[0].messages);
-	for (size_t k = 0; k < n; k++) {
-		if (!res[k])
-			return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
-					     "interrupted");
-		if (rperf_twohost_failure(res[k], why, sizeof(why), &usage))
-			return rperf_err_set(e,
-					     usage ? RPERF_ERRC_USAGE :
-						     RPERF_ERRC_RUNTIME,
-					     EIO, "%s", why);
-	}
 	return 0;
 }
 
 int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		     const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	size_t n = run->cfg->nsizes;
+	size_t n = run->c.cfg->nsizes;
 	struct rperf_twohost_exec x = {
 		.rounds = { .n = n, .shape = shape, .arg = run },
 		.opts = *opts,
-		.stop = run->stop,
-		.host = &run->host,
-		.say = &run->say,
-		.retrans = &run->retrans,
-		.dev = run->dev,
-		.dev_port = run->dev_port,
-		.qp_timeout = (unsigned int)run->cfg->qp_timeout,
+		.c = &run->c,
 	};
 	int rc;
 
 	x.opts.on_round = on_round;
 	x.opts.round_arg = run;
-	x.opts.on_live = rperf_bw_ctl_live;
+	x.opts.on_live = on_live;
 	x.opts.live_arg = run;
 	rc = rperf_twohost_execute(job, &x, e);
 	for (size_t k = 0; !rc && k < n && x.res[k]; k++) {
-		if (!x.res[k]->inst[0].have_source &&
-		    x.res[k]->inst[0].status != RPERF_RUN_ST_ERROR)
+		if (!rperf_twohost_ran(&x, k))
 			break;
-		run->measured = true;
 		take_round(run, k, x.res[k]);
 		run->nres = k + 1;
 		rperf_bw_size_done(run, k);
 	}
 	if (!rc)
-		rc = failed(run, x.res, n, e);
-	return rperf_twohost_finish(&x, &run->notes, run->measured, rc, e);
+		rc = verdict(run, x.res, e);
+	if (!rc)
+		rc = rperf_twohost_verdict(&x, e);
+	return rperf_twohost_finish(&x, rc, e);
 }
 
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,
@@ -369,8 +349,8 @@ int rperf_bw_run_new(const struct rperf_cli_config *cfg,
 		return ENOMEM;
 	run->res = (struct rperf_bw_result *)(run + 1);
 	run->rev = run->res + n;
-	run->cfg = cfg;
-	run->stop = stop;
+	run->c.cfg = cfg;
+	run->c.stop = stop;
 	*out = run;
 	return 0;
 }

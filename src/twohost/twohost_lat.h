@@ -1,45 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rperf lat: client and server of a two-host latency measurement. */
-#ifndef RPERF_LAT_H
-#define RPERF_LAT_H
+/*
+ * rperf lat HOST: the controller of an implicit two-host job (twohost.h)
+ * whose one LSG runs client -> server with rperf lat's options; every
+ * (method, repeat, size) a round on the same QPs (twohost_lat.c), and its
+ * report (twohost_lat_report.c, twohost_lat_files.c).
+ * Conventions: 0 or a positive errno with a message.
+ */
+#ifndef RPERF_TWOHOST_LAT_H
+#define RPERF_TWOHOST_LAT_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include <rperf/clock.h>
-#include <rperf/platform.h>
 
-#include "config/config.h"
 #include "gen/lsg.h"
-#include "twohost/twohost_notes.h"
-#include "twohost/twohost_place.h"
-#include "twohost/twohost_retrans.h"
+#include "twohost/twohost.h"
 
-/* Runtime state and results of a client run (config stays in cfg). */
+/* Runtime state and results of a client run (config stays in c.cfg). */
 struct rperf_lat_run {
-	const struct rperf_cli_config *cfg;
-	volatile sig_atomic_t *stop;
+	struct rperf_twohost_client c;
 	struct rperf_clock clk;
 	struct rperf_clock_selftest selftest;
-	struct rperf_platform platform;
-	struct rperf_twohost_host host; /* placement, preflight */
 	struct rperf_lsg_res *res; /* [method][repeat][size] */
 	double *cpu_pct; /* [as res]: the LSG's CPU over the run, % */
 	struct rperf_sched_figs *sched; /* [as res]: open schedules' lag */
 	size_t nres; /* measured so far (the last may be partial) */
-	struct rperf_twohost_notes notes; /* warnings, partial, error */
-	bool measured; /* the rounds began: there is something to report */
-	struct rperf_say say; /* the command layer's: file errors, thresholds */
-	FILE *out; /* the command layer's: the text report, -H/-U */
-	struct rperf_round_hook round; /* the command layer's progress line */
 	bool nic_ts; /* the rperf method's RTTs come from NIC timestamps */
 	double nic_clock_hz; /* with nic_ts */
 	char ts_note[256]; /* --timestamps auto fell back to CPU: why */
-	struct rperf_retrans_probe retrans; /* RC retransmissions seen */
-	char dev[64]; /* this host's device and port (rperf_lat_ctl_check) */
-	int dev_port;
 };
 
 /* A client run's state (ENOMEM), and its end. */
@@ -52,6 +42,21 @@ int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e);
  * each kind once with the sizes it applies to (-a: one line, not one per
  * size). */
 void rperf_lat_check_results(struct rperf_lat_run *run);
+
+/* What this host's end needs, checked before anything starts: the device,
+ * port and GID of -d/-i/-x (run->c.dev, run->c.dev_port: the one opened),
+ * NIC stamps for --timestamps nic (a usage error in words, as the agent
+ * would give it later). */
+int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e);
+
+/* The job of @cfg's run (its round 0). */
+int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
+		      struct rperf_job **out, char *err, size_t errlen);
+
+/* Every (method, repeat, size) of the run as rounds of @job on one set of
+ * QPs; their results into run->res (run->nres measured, run->c.measured). */
+int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
+		      const struct rperf_run_opts *opts, struct rperf_err *e);
 
 /* Methods a run measures (3 with --method all), and the i-th one. */
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg);
