@@ -118,27 +118,118 @@ int rperf_twohost_execute(const struct rperf_job *job,
 	return 0;
 }
 
-bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k)
+/* An agent's own words (REFUSE or ERROR), not a consequence. */
+static bool said(const char *why)
+{
+	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
+}
+
+/* Why round @r failed, in @why; *usage when an agent refused before
+ * anything ran. false: it did not fail. */
+static bool failure(const struct rperf_run_results *r, char *why, size_t len,
+		    bool *usage)
+{
+	const struct rperf_job *job = r->job;
+	const struct rperf_run_host *f = NULL;
+	size_t fh = 0;
+
+	*usage = false;
+	for (size_t k = 0; k < 2 * job->nhosts && !f; k++) {
+		size_t h = job->nhosts - 1 - k % job->nhosts;
+
+		if (r->hosts[h].failed &&
+		    (k >= job->nhosts || said(r->hosts[h].why))) {
+			f = &r->hosts[h];
+			fh = h;
+		}
+	}
+	if (f) {
+		*usage = r->aborted && said(f->why) && !strstr(f->why, "busy:");
+		snprintf(why, len, "%s: %s",
+			 job->hosts[fh].local ? "this host" :
+						job->hosts[fh].control,
+			 f->why);
+		return true;
+	}
+	if (r->aborted) {
+		snprintf(why, len, "%s", r->abort_why);
+		return true;
+	}
+	return false;
+}
+
+/* Whether round @k ran: its source began, or it failed. */
+static bool ran(const struct rperf_twohost_exec *x, size_t k)
 {
 	const struct rperf_run_inst *in = &x->res[k]->inst[0];
 
-	if (!in->have_source && in->status != RPERF_RUN_ST_ERROR)
+	return in->have_source || in->status == RPERF_RUN_ST_ERROR;
+}
+
+bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k)
+{
+	if (!ran(x, k))
 		return false;
 	x->c->measured = true;
 	return true;
 }
 
+/* Instance @i of round @r: what it counted (samples or messages), with
+ * the word for it and the words before "run stopped". */
+static unsigned long long counted(const struct rperf_run_results *r, size_t i,
+				  const char **unit, const char **label)
+{
+	const struct rperf_gen_spec *s = &r->job->inst[i];
+	bool lsg = s->kind == RPERF_GEN_LSG;
+
+	*unit = lsg ? "samples" : "messages";
+	*label = lsg ? rperf_method_name(s->test.method) : "";
+	return lsg ? r->inst[i].samples : r->inst[i].messages;
+}
+
 int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
 			  struct rperf_err *e)
 {
+	bool inf = x->c->cfg->run_infinitely;
+	const char *unit, *label;
 	char why[RPERF_ERR_MSG_LEN];
+	unsigned long long n;
+	size_t nran = 0;
 	bool usage;
 
+	while (nran < x->rounds.n && x->res[nran] && ran(x, nran))
+		nran++;
+	for (size_t k = 0; k < nran; k++) { /* the verbs' words first */
+		const struct rperf_run_results *r = x->res[k];
+
+		for (size_t i = 0; i < r->job->ninst; i++) {
+			if (!r->inst[i].error[0] || (r->interrupted && inf))
+				continue;
+			n = counted(r, i, &unit, &label);
+			return rperf_err_set(
+				e, RPERF_ERRC_RUNTIME, EIO,
+				"%s%srun stopped at %llu B after %llu %s: %s",
+				label, *label ? " " : "",
+				(unsigned long long)r->job->inst[i].size, n,
+				unit, r->inst[i].error);
+		}
+	}
+	for (size_t k = 0; k < nran; k++) { /* SIGINT ends -n infinite */
+		const struct rperf_run_results *r = x->res[k];
+
+		if (!r->interrupted || inf)
+			continue;
+		n = counted(r, 0, &unit, &label);
+		return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
+				     "interrupted at %llu B after %llu %s",
+				     (unsigned long long)r->job->inst[0].size,
+				     n, unit);
+	}
 	for (size_t k = 0; k < x->rounds.n; k++) {
 		if (!x->res[k])
 			return rperf_err_set(e, RPERF_ERRC_RUNTIME, EINTR,
 					     "interrupted");
-		if (rperf_twohost_failure(x->res[k], why, sizeof(why), &usage))
+		if (failure(x->res[k], why, sizeof(why), &usage))
 			return rperf_err_set(e,
 					     usage ? RPERF_ERRC_USAGE :
 						     RPERF_ERRC_RUNTIME,
@@ -178,42 +269,4 @@ int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
 	free(r->jobs);
 	r->jobs = NULL;
 	return rc;
-}
-
-/* An agent's own words (REFUSE or ERROR), not a consequence. */
-static bool said(const char *why)
-{
-	return !strncmp(why, "refused: ", 9) || !strncmp(why, "error: ", 7);
-}
-
-bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
-			   size_t len, bool *usage)
-{
-	const struct rperf_job *job = r->job;
-	const struct rperf_run_host *f = NULL;
-	size_t fh = 0;
-
-	*usage = false;
-	for (size_t k = 0; k < 2 * job->nhosts && !f; k++) {
-		size_t h = job->nhosts - 1 - k % job->nhosts;
-
-		if (r->hosts[h].failed &&
-		    (k >= job->nhosts || said(r->hosts[h].why))) {
-			f = &r->hosts[h];
-			fh = h;
-		}
-	}
-	if (f) {
-		*usage = r->aborted && said(f->why) && !strstr(f->why, "busy:");
-		snprintf(why, len, "%s: %s",
-			 job->hosts[fh].local ? "this host" :
-						job->hosts[fh].control,
-			 f->why);
-		return true;
-	}
-	if (r->aborted) {
-		snprintf(why, len, "%s", r->abort_why);
-		return true;
-	}
-	return false;
 }

@@ -82,9 +82,13 @@ int rperf_twohost_execute(const struct rperf_job *job,
 /* Whether round @k ran: its source began, or it failed (c.measured is
  * then true). */
 bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k);
-/* The run's verdict after its rounds: the first round (of @n) that did
- * not run (interrupted), or whose host failed (rperf_twohost_failure):
- * 0, or an errno with @e. */
+/* The run's verdict after its rounds, 0 or an errno with @e: the verbs'
+ * words of an instance that ran; an interruption (not with
+ * --run_infinitely: SIGINT ends it); a round that did not run; a failed
+ * host: the one whose agent said why (the server's first), else the
+ * first; a usage error when an agent refused before anything ran (its
+ * limits, flags that differ, an endpoint), not busy, lost or a failed
+ * run. */
 int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
 			  struct rperf_err *e);
 /* After the caller took the results: the client's buffers note is a
@@ -93,13 +97,5 @@ int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
  * results and the rounds; returns @rc. */
 int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
 			 const struct rperf_err *e);
-
-/* Why round @r failed, in @why: the host whose agent said so (the
- * server's first), else the first failed host; *usage when an agent
- * refused before anything ran (its limits, flags that differ, an
- * endpoint): a usage error, not busy, lost or a failed run. false: it
- * did not fail. */
-bool rperf_twohost_failure(const struct rperf_run_results *r, char *why,
-			   size_t len, bool *usage);
 
 #endif

@@ -278,35 +278,6 @@ static void take_round(struct rperf_bw_run *run, size_t k,
 		check_one(run, run->res[k].reverse, " (server -> client)");
 }
 
-/* Why the run failed: the verbs' words of an instance, an interruption
- * (not with --run_infinitely: SIGINT ends it); then the rounds'
- * (rperf_twohost_verdict). */
-static int verdict(const struct rperf_bw_run *run,
-		   struct rperf_run_results **res, struct rperf_err *e)
-{
-	for (size_t k = 0; k < run->nres; k++)
-		for (size_t i = 0; i < res[k]->job->ninst; i++)
-			if (res[k]->inst[i].error[0] &&
-			    !(res[k]->interrupted &&
-			      run->c.cfg->run_infinitely))
-				return rperf_err_set(
-					e, RPERF_ERRC_RUNTIME, EIO,
-					"run stopped at %llu B after %llu messages: %s",
-					(unsigned long long)run->c.cfg->sizes[k],
-					(unsigned long long)res[k]
-						->inst[i]
-						.messages,
-					res[k]->inst[i].error);
-	for (size_t k = 0; k < run->nres; k++)
-		if (res[k]->interrupted && !run->c.cfg->run_infinitely)
-			return rperf_err_set(
-				e, RPERF_ERRC_RUNTIME, EINTR,
-				"interrupted at %llu B after %llu messages",
-				(unsigned long long)run->c.cfg->sizes[k],
-				(unsigned long long)res[k]->inst[0].messages);
-	return 0;
-}
-
 int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		     const struct rperf_run_opts *opts, struct rperf_err *e)
 {
@@ -330,8 +301,6 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		run->nres = k + 1;
 		rperf_bw_size_done(run, k);
 	}
-	if (!rc)
-		rc = verdict(run, x.res, e);
 	if (!rc)
 		rc = rperf_twohost_verdict(&x, e);
 	return rperf_twohost_finish(&x, rc, e);

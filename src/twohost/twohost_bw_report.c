@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "gen/bw_math.h"
-#include "report/report_prom.h"
+#include "twohost/twohost_report.h"
 
 static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 {
@@ -232,57 +232,27 @@ bool rperf_bw_thresholds(const struct rperf_bw_run *run)
 int rperf_bw_report(const struct rperf_bw_run *run,
 		    const struct rperf_kv *config, size_t nconfig)
 {
-	const char *warn[RPERF_MAX_WARNINGS];
+	struct rperf_twohost_view v = { 0 };
 	struct rperf_report rep = { 0 };
-	struct rperf_retrans rt;
-	char rt_ev[384];
-	const char *path;
-	int rc = 0, jrc;
+	int rc = 0, frc;
 
-	rep.command = "bw";
-	rep.config = config;
-	rep.nconfig = nconfig;
-	rep.platform = &run->c.platform;
-	rep.placement = &run->c.host.place;
-	rep.preflight = &run->c.host.preflight;
 	rep.bw = run->res;
 	rep.nbw = run->nres;
 	rep.report_gbits = run->c.cfg->report_gbits;
-	rep.cpu_util = run->c.cfg->cpu_util;
 	rep.no_peak = run->c.cfg->no_peak;
-	rep.wide = run->c.cfg->wide;
-	rep.warnings = warn;
-	rep.nwarnings = rperf_twohost_warnings(&run->c.notes, warn);
-	rep.partial = run->c.notes.partial;
-	rep.error = run->c.notes.error[0] ? run->c.notes.error : NULL;
-	if (rperf_retrans_view(&run->c.retrans, &rep, &rt, rt_ev,
-			       sizeof(rt_ev)))
-		rep.retrans = &rt;
+	rperf_twohost_report_fill(&run->c, "bw", config, nconfig, &v, &rep);
 	if (!run->c.cfg->jsonl)
 		rc = text_report(run, &rep);
 	if (!run->c.cfg->jsonl && !rc)
 		rc = rperf_report_retrans_text(run->c.out, rep.retrans);
 	else
 		for (size_t i = 0; i < rep.nwarnings; i++)
-			rperf_say(&run->c.say, "warning: %s", warn[i]);
+			rperf_say(&run->c.say, "warning: %s", v.warn[i]);
 	if (fflush(run->c.out) && !rc)
 		rc = EIO;
-	if (run->c.cfg->prom_file) {
-		jrc = rperf_prom_write_report(run->c.cfg->prom_file, &rep);
-		if (jrc)
-			rperf_say(&run->c.say, "--prom: cannot write %s: %s",
-				  run->c.cfg->prom_file, strerror(jrc));
-		rc = rc ? rc : jrc;
-	}
-	if (!run->c.cfg->out_json)
-		return rc;
-	path = run->c.cfg->out_json_file ? run->c.cfg->out_json_file :
-					   "rperf.json";
-	jrc = rperf_report_bw_write_json(path, &rep);
-	if (jrc)
-		rperf_say(&run->c.say, "--out_json_file: cannot write %s: %s",
-			  path, strerror(jrc));
-	return rc ? rc : jrc;
+	frc = rperf_twohost_report_files(&run->c, &rep,
+					 rperf_report_bw_write_json);
+	return rc ? rc : frc;
 }
 
 /* -b: the sum of both directions for the text table (perftest's -b;

@@ -180,32 +180,6 @@ static void on_round(void *arg, size_t k)
 			  rperf_lat_res_size(run, k));
 }
 
-/* Why the run failed: the verbs' words of a round, an interruption (not
- * with --run_infinitely: SIGINT ends it); then the rounds'
- * (rperf_twohost_verdict). */
-static int verdict(const struct rperf_lat_run *run,
-		   struct rperf_run_results **res, struct rperf_err *e)
-{
-	for (size_t i = 0; i < run->nres; i++)
-		if (res[i]->inst[0].error[0] &&
-		    !(res[i]->interrupted && run->c.cfg->run_infinitely))
-			return rperf_err_set(
-				e, RPERF_ERRC_RUNTIME, EIO,
-				"%s run stopped at %llu B after %llu samples: %s",
-				rperf_method_name(rperf_lat_res_method(run, i)),
-				(unsigned long long)rperf_lat_res_size(run, i),
-				(unsigned long long)res[i]->inst[0].samples,
-				res[i]->inst[0].error);
-	for (size_t i = 0; i < run->nres; i++)
-		if (res[i]->interrupted && !run->c.cfg->run_infinitely)
-			return rperf_err_set(
-				e, RPERF_ERRC_RUNTIME, EINTR,
-				"interrupted at %llu B after %llu samples",
-				(unsigned long long)rperf_lat_res_size(run, i),
-				(unsigned long long)res[i]->inst[0].samples);
-	return 0;
-}
-
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
@@ -240,8 +214,6 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 			snprintf(run->ts_note, sizeof(run->ts_note), "%s",
 				 in->ts_note);
 	}
-	if (!rc)
-		rc = verdict(run, x.res, e);
 	if (!rc)
 		rc = rperf_twohost_verdict(&x, e);
 	return rperf_twohost_finish(&x, rc, e);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <rperf/report.h>
-#include "report/report_prom.h"
+#include "twohost/twohost_report.h"
 
 /* One kind of warning over the sizes it applies to (-a: one line, not
  * one per size); a run has at most RPERF_MAX_SIZES sizes. */
@@ -243,25 +243,17 @@ static void print_spread(const struct rperf_lat_run *run)
 	}
 }
 
-static int write_json(const struct rperf_lat_run *run, const char *path,
-		      const struct rperf_report *rep)
+static int write_json(const char *path, const struct rperf_report *rep)
 {
-	int rc = rperf_report_write_file(path, RPERF_FMT_JSON, rep);
-
-	if (rc)
-		rperf_say(&run->c.say, "--out_json_file: cannot write %s: %s",
-			  path, strerror(rc));
-	return rc;
+	return rperf_report_write_file(path, RPERF_FMT_JSON, rep);
 }
 
 int rperf_lat_report(const struct rperf_lat_run *run,
 		     const struct rperf_kv *config, size_t nconfig)
 {
 	struct rperf_lat_result *lat = calloc(run->nres + 1, sizeof(*lat));
-	const char *warn[RPERF_MAX_WARNINGS];
+	struct rperf_twohost_view v = { 0 };
 	struct rperf_report rep = { 0 };
-	struct rperf_retrans rt;
-	char rt_ev[384];
 	int rc, jrc;
 
 	if (!lat)
@@ -291,31 +283,17 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 			.nintervals = r->series.n,
 		};
 	}
-	rep.command = "lat";
-	rep.config = config;
-	rep.nconfig = nconfig;
 	rep.clock = &run->clk;
 	rep.selftest = &run->selftest;
-	rep.platform = &run->c.platform;
-	rep.placement = &run->c.host.place;
-	rep.preflight = &run->c.host.preflight;
 	rep.lat = lat;
 	rep.nlat = run->nres;
-	rep.cpu_util = run->c.cfg->cpu_util;
-	rep.wide = run->c.cfg->wide;
 	rep.half_rtt = run->c.cfg->half_rtt;
 	rep.percentiles = run->c.cfg->percentiles;
 	rep.npercentiles = run->c.cfg->npercentiles;
-	rep.warnings = warn;
-	rep.nwarnings = rperf_twohost_warnings(&run->c.notes, warn);
 	rep.timestamps = run->nic_ts ? "nic" : "cpu";
 	rep.nic_clock_hz = run->nic_ts ? run->nic_clock_hz : 0;
 	rep.timestamps_note = run->ts_note[0] ? run->ts_note : NULL;
-	rep.partial = run->c.notes.partial;
-	rep.error = run->c.notes.error[0] ? run->c.notes.error : NULL;
-	if (rperf_retrans_view(&run->c.retrans, &rep, &rt, rt_ev,
-			       sizeof(rt_ev)))
-		rep.retrans = &rt;
+	rperf_twohost_report_fill(&run->c, "lat", config, nconfig, &v, &rep);
 	rc = rperf_report_text(run->c.out, &rep);
 	if (!rc)
 		rc = rperf_report_retrans_text(run->c.out, rep.retrans);
@@ -328,22 +306,8 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 	rc = rc ? rc : jrc;
 	if (fflush(run->c.out) && !rc)
 		rc = EIO;
-	if (run->c.cfg->out_json) {
-		jrc = write_json(run,
-				 run->c.cfg->out_json_file ?
-					 run->c.cfg->out_json_file :
-					 "rperf.json",
-				 &rep);
-
-		rc = rc ? rc : jrc;
-	}
-	if (run->c.cfg->prom_file) {
-		jrc = rperf_prom_write_report(run->c.cfg->prom_file, &rep);
-		if (jrc)
-			rperf_say(&run->c.say, "--prom: cannot write %s: %s",
-				  run->c.cfg->prom_file, strerror(jrc));
-		rc = rc ? rc : jrc;
-	}
+	jrc = rperf_twohost_report_files(&run->c, &rep, write_json);
+	rc = rc ? rc : jrc;
 	jrc = rperf_lat_write_files(run, &rep);
 	rc = rc ? rc : jrc;
 	free(lat);
