@@ -110,7 +110,7 @@ static void add_ends(struct dry_engine *d, const struct rperf_gen_spec *s,
 		x->id = s[i].id;
 		x->kind = s[i].kind;
 		x->role = role;
-		x->nqps = s[i].kind == RPERF_GEN_LSG ? 1 : s[i].qps;
+		x->nqps = rperf_gen_latency(s[i].kind) ? 1 : s[i].qps;
 		x->raw = s[i].raw;
 	}
 }
@@ -335,7 +335,7 @@ static int dry_report(struct rperf_engine *e, const char *host,
 		r->id = d->ends[i].id;
 		r->role = d->ends[i].role;
 		r->kind = d->ends[i].kind;
-		if (r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_LSG)
+		if (r->role == RPERF_ROLE_SOURCE && rperf_gen_latency(r->kind))
 			rc = empty_hists(r);
 		r->has_raw = r->role == RPERF_ROLE_SOURCE && d->ends[i].raw;
 	}

@@ -62,12 +62,12 @@ static void log_sink(struct rperf_agent *a, const struct rperf_proto_result *r)
 	m = s->round_methods.n > a->exp.round ?
 		    s->round_methods.v[a->exp.round] :
 		    s->test.method;
-	if (s->kind == RPERF_GEN_BSG && rperf_verb_responder_only(s->verb))
+	if (rperf_gen_bandwidth(s->kind) && rperf_verb_responder_only(s->verb))
 		agent_log(
 			a,
 			"controller %s: '%s': %s: answered by this host's NIC, unseen by its CPU",
 			a->exp.peer, s->name, rperf_verb_name(s->verb));
-	else if (s->kind == RPERF_GEN_BSG)
+	else if (rperf_gen_bandwidth(s->kind))
 		agent_log(
 			a,
 			"controller %s: '%s': %llu messages received (%llu B)",
@@ -102,7 +102,8 @@ int agent_report(struct rperf_agent *a, size_t *nres, char *why, size_t whylen)
 	for (size_t i = 0; a->cfg.log_sinks && i < r.n; i++)
 		if (r.res[i].role == RPERF_ROLE_SINK)
 			log_sink(a, &r.res[i]);
-		else if (r.res[i].kind == RPERF_GEN_BSG) /* -b, --reversed */
+		else if (rperf_gen_bandwidth(
+				 r.res[i].kind)) /* -b, --reversed */
 			agent_log(a, "controller %s: %llu sent (%llu B)",
 				  a->exp.peer,
 				  (unsigned long long)r.res[i].messages,

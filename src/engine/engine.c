@@ -26,12 +26,11 @@
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
 					      enum rperf_proto_role r)
 {
-	if (k != RPERF_GEN_LSG && k != RPERF_GEN_BSG)
+	const struct rperf_gen_kind_row *row = rperf_gen_kind_at(k);
+
+	if (!row)
 		return NULL;
-	if (r == RPERF_ROLE_SINK)
-		return &rperf_gen_sink;
-	return k == RPERF_GEN_LSG ? &rperf_gen_lsg_source :
-				    &rperf_gen_bsg_source;
+	return r == RPERF_ROLE_SINK ? &rperf_gen_sink : row->source;
 }
 
 const char *rperf_engine_device(const struct rperf_engine *e)
@@ -110,9 +109,9 @@ static int source_cpu(const struct rperf_proto_plan *p,
 {
 	size_t i;
 
-	if (s->kind == RPERF_GEN_BSG)
+	if (rperf_gen_bandwidth(s->kind))
 		for (i = 0; i < p->nsources; i++)
-			if (p->sources[i].kind == RPERF_GEN_LSG)
+			if (rperf_gen_latency(p->sources[i].kind))
 				return -1;
 	return p->device.cpu;
 }

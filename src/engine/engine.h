@@ -121,9 +121,8 @@ struct rperf_gen_ops {
 	void (*teardown)(struct rperf_gen_inst *g);
 };
 
-/* The LSG and BSG sources, and the sink of both (gen_sink.c). */
-extern const struct rperf_gen_ops rperf_gen_lsg_source;
-extern const struct rperf_gen_ops rperf_gen_bsg_source;
+/* The sink of every kind (gen_sink.c); the sources are the kind table's
+ * (gen_kinds.c). */
 extern const struct rperf_gen_ops rperf_gen_sink;
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
 					      enum rperf_proto_role r);

@@ -57,7 +57,7 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 	struct rperf_pin_est e;
 	size_t nq = 1;
 
-	if (source && s->kind == RPERF_GEN_LSG) {
+	if (source && rperf_gen_latency(s->kind)) {
 		/* wire and loopback sender (inline); loopback receiver; 2
 		 * buffers */
 		q[0] = (struct rperf_pin_req){
@@ -81,7 +81,7 @@ static void inst_cost(const struct rperf_gen_spec *s, bool source,
 					       .buf_bytes = s->size };
 	} else {
 		q[0] = (struct rperf_pin_req){
-			.qps = s->kind == RPERF_GEN_LSG ? 1 : s->qps,
+			.qps = rperf_gen_latency(s->kind) ? 1 : s->qps,
 			.send_depth = s->test.method == RPERF_METHOD_PINGPONG ?
 					      RPERF_ENGINE_ECHO_DEPTH :
 					      1,

@@ -51,12 +51,12 @@ static void bsg_tick(void *arg, const struct rperf_bsg_tick *t)
 	/* past RPERF_SERIES_MAX or out of memory: the totals still count */
 	(void)rperf_bsg_series_push(&b->series, &v);
 	b->last = *t;
-	rperf_engine_live_push(b->g,
-			       &(struct rperf_live_row){ .kind = RPERF_GEN_BSG,
-							 .start_ns = v.start_ns,
-							 .dur_ns = v.dur_ns,
-							 .messages = v.messages,
-							 .bytes = v.bytes });
+	rperf_engine_live_push(
+		b->g, &(struct rperf_live_row){ .kind = b->g->spec.kind,
+						.start_ns = v.start_ns,
+						.dur_ns = v.dur_ns,
+						.messages = v.messages,
+						.bytes = v.bytes });
 }
 
 static int bsg_setup(struct rperf_gen_inst *g, char *err, size_t errlen)

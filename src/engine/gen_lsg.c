@@ -217,7 +217,7 @@ static void lsg_row(void *arg, const struct rperf_lsg_interval *iv)
 	const struct lsg_src *l = g->priv;
 
 	rperf_engine_live_push(
-		g, &(struct rperf_live_row){ .kind = RPERF_GEN_LSG,
+		g, &(struct rperf_live_row){ .kind = g->spec.kind,
 					     .start_ns = iv->start_ns +
 							 l->series_at_ns,
 					     .samples = iv->samples,

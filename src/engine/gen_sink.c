@@ -52,17 +52,17 @@ struct sink {
  * with verb write the byte it polls is answered. */
 static void sink_mode(struct rperf_gen_inst *g, struct sink *s)
 {
-	bool pp = g->spec.kind == RPERF_GEN_LSG &&
+	bool pp = rperf_gen_latency(g->spec.kind) &&
 		  g->spec.test.method == RPERF_METHOD_PINGPONG;
 
 	s->conn.echo = pp && g->spec.verb == RPERF_VERB_SEND;
 	s->wecho = pp && g->spec.verb == RPERF_VERB_WRITE;
-	s->solicited = g->spec.kind == RPERF_GEN_LSG && !s->conn.echo;
+	s->solicited = rperf_gen_latency(g->spec.kind) && !s->conn.echo;
 }
 
 static int sink_setup(struct rperf_gen_inst *g, char *err, size_t errlen)
 {
-	bool lsg = g->spec.kind == RPERF_GEN_LSG;
+	bool lsg = rperf_gen_latency(g->spec.kind);
 	/* a round that answers: the replies' send queue */
 	bool answers = lsg &&
 		       rperf_spec_any_method(&g->spec, RPERF_METHOD_PINGPONG);
@@ -116,7 +116,7 @@ static int sink_connect(struct rperf_gen_inst *g,
 	int rc = rperf_engine_conn_connect(g, &s->conn, peer, err, errlen);
 
 	/* pingpong write in some round: the source's reply buffer */
-	if (rc || g->spec.kind != RPERF_GEN_LSG ||
+	if (rc || !rperf_gen_latency(g->spec.kind) ||
 	    g->spec.verb != RPERF_VERB_WRITE ||
 	    !rperf_spec_any_method(&g->spec, RPERF_METHOD_PINGPONG))
 		return rc;

@@ -28,7 +28,7 @@ int rperf_proto_go_live(const struct rperf_ctrl_msg *m, bool *live)
 static json_t *row_encode(const struct rperf_live_row *r)
 {
 	json_t *o = json_object();
-	bool bsg = r->kind == RPERF_GEN_BSG;
+	bool bsg = rperf_gen_bandwidth(r->kind);
 	int e;
 
 	if (!o)
@@ -61,8 +61,7 @@ int rperf_proto_live_encode(const struct rperf_live_row *rows, size_t n,
 	if (n > RPERF_PROTO_MAX_LIVE_ROWS)
 		return EINVAL;
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].kind != RPERF_GEN_LSG &&
-		    rows[i].kind != RPERF_GEN_BSG)
+		if (!rperf_gen_kind_at(rows[i].kind))
 			return EINVAL;
 	o = json_object();
 	a = json_array();
@@ -109,7 +108,7 @@ static int row_decode(const json_t *o, struct rperf_live_row *r,
 	if (rperf_ctrl_get_str(o, "kind", kind, sizeof(kind)) ||
 	    rperf_gen_kind_parse(kind, &r->kind))
 		return EBADMSG;
-	if (r->kind == RPERF_GEN_BSG) {
+	if (rperf_gen_bandwidth(r->kind)) {
 		for (k = 0; k < 4; k++) {
 			*bad = bsg_keys[k];
 			if (rperf_ctrl_get_u64(o, bsg_keys[k], 0,

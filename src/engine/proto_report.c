@@ -64,7 +64,7 @@ static const char *const *counters_of(const struct rperf_proto_result *r,
 		*n = sizeof(sink_counters) / sizeof(sink_counters[0]);
 		return sink_counters;
 	}
-	if (r->kind == RPERF_GEN_LSG) {
+	if (rperf_gen_latency(r->kind)) {
 		*n = sizeof(lsg_counters) / sizeof(lsg_counters[0]);
 		return lsg_counters;
 	}
@@ -74,7 +74,7 @@ static const char *const *counters_of(const struct rperf_proto_result *r,
 
 static bool has_hists(const struct rperf_proto_result *r)
 {
-	return r->role == RPERF_ROLE_SOURCE && r->kind == RPERF_GEN_LSG;
+	return r->role == RPERF_ROLE_SOURCE && rperf_gen_latency(r->kind);
 }
 
 struct rperf_hist **rperf_proto_result_hist(struct rperf_proto_result *r,
@@ -230,7 +230,7 @@ static int result_fill(const struct rperf_proto_result *r, json_t *o)
 static bool result_ok(const struct rperf_proto_result *r)
 {
 	if ((unsigned int)r->role > RPERF_ROLE_SINK ||
-	    (r->kind != RPERF_GEN_LSG && r->kind != RPERF_GEN_BSG) ||
+	    !rperf_gen_kind_at(r->kind) ||
 	    !memchr(r->error, 0, sizeof(r->error)) ||
 	    !(r->seconds >= 0 && r->seconds <= MAX_SECONDS) ||
 	    !(r->cpu_seconds >= 0 && r->cpu_seconds <= MAX_SECONDS))
@@ -454,7 +454,7 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 		rc = raw_count_decode(o, r, idx, why, whylen);
 	if (!rc && has_hists(r))
 		rc = rperf_proto_sched_get(o, r, idx, why, whylen);
-	if (!rc && (has_hists(r) || r->kind == RPERF_GEN_BSG))
+	if (!rc && (has_hists(r) || rperf_gen_bandwidth(r->kind)))
 		rc = rperf_proto_series_get(o, r, idx, why, whylen);
 	if (!rc)
 		rc = place_decode(o, r, idx, why, whylen);

@@ -75,17 +75,17 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
  * integer >= 0 but an LSG's RTTs. */
 static size_t row_width(const struct rperf_proto_result *r)
 {
-	return r->kind == RPERF_GEN_LSG ? 5 : 4;
+	return rperf_gen_latency(r->kind) ? 5 : 4;
 }
 
 static size_t rows(const struct rperf_proto_result *r)
 {
-	return r->kind == RPERF_GEN_LSG ? r->series.n : r->bsg_series.n;
+	return rperf_gen_latency(r->kind) ? r->series.n : r->bsg_series.n;
 }
 
 static void row_get(const struct rperf_proto_result *r, size_t i, json_int_t *x)
 {
-	if (r->kind == RPERF_GEN_LSG) {
+	if (rperf_gen_latency(r->kind)) {
 		const struct rperf_lsg_interval *v = &r->series.iv[i];
 
 		x[0] = (json_int_t)v->start_ns;
@@ -162,7 +162,7 @@ static int row_put(struct rperf_proto_result *r, const json_int_t *x)
 					(uint64_t)x[2], (uint64_t)x[3] };
 	struct rperf_lsg_series *s = &r->series;
 
-	if (r->kind != RPERF_GEN_LSG)
+	if (!rperf_gen_latency(r->kind))
 		return rperf_bsg_series_push(&r->bsg_series, &b);
 	s->iv[s->n++] = (struct rperf_lsg_interval){ .start_ns = (uint64_t)x[0],
 						     .samples = (uint64_t)x[1],
@@ -211,7 +211,7 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 		return ENOMEM;
 	r->series.cap = n ? n : 1;
 	for (size_t i = 0; !rc && i < n; i++) {
-		bool lsg = r->kind == RPERF_GEN_LSG;
+		bool lsg = rperf_gen_latency(r->kind);
 
 		rc = row_read(json_array_get(a, i), w, lsg ? 2 : w, lsg ? 1 : 2,
 			      x);

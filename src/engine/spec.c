@@ -18,36 +18,15 @@
 
 #define NS_S 1000000000ull
 
-/* index = enum rperf_gen_kind - 1 */
-static const struct rperf_name kinds[] = {
-	{ "lsg", NULL },
-	{ "bsg", NULL },
-	{ NULL, NULL },
-};
 const struct rperf_name rperf_completion_names[] = {
 	{ "poll", NULL },
 	{ "event", NULL },
 	{ NULL, NULL },
 };
 
-const char *rperf_gen_kind_name(enum rperf_gen_kind k)
-{
-	return rperf_name_of(kinds, (int)k - 1);
-}
-
 const char *rperf_completion_name(enum rperf_completion c)
 {
 	return rperf_name_of(rperf_completion_names, (int)c);
-}
-
-int rperf_gen_kind_parse(const char *name, enum rperf_gen_kind *out)
-{
-	int v;
-
-	if (!out || rperf_name_find(kinds, SIZE_MAX, name, &v))
-		return EINVAL;
-	*out = (enum rperf_gen_kind)(v + 1);
-	return 0;
 }
 
 int rperf_completion_parse(const char *name, enum rperf_completion *out)
@@ -80,7 +59,9 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
 	s->kind = kind;
 	s->path.qp_timeout = 14;
 	s->path.retry_count = 7;
-	s->size = kind == RPERF_GEN_BSG ? 65536 : 64;
+	s->size = rperf_gen_kind_at(kind) ?
+			  rperf_gen_kind_at(kind)->default_size :
+			  64;
 	s->warmup_ns = 1 * NS_S;
 	s->duration_ns = 10 * NS_S;
 	s->completion = RPERF_COMPLETION_POLL;
@@ -350,6 +331,12 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
 	return 0;
 }
 
+static int bad_name(const char *key, char *why, size_t wl)
+{
+	snprintf(why, wl, "'%s' missing or not one of the known names", key);
+	return EBADMSG;
+}
+
 static int get_enum(const json_t *o, const char *key,
 		    const struct rperf_name *t, size_t n, int *out, char *why,
 		    size_t wl)
@@ -357,11 +344,8 @@ static int get_enum(const json_t *o, const char *key,
 	char buf[32];
 
 	if (rperf_ctrl_get_str(o, key, buf, sizeof(buf)) ||
-	    rperf_name_find(t, n, buf, out)) {
-		snprintf(why, wl, "'%s' missing or not one of the known names",
-			 key);
-		return EBADMSG;
-	}
+	    rperf_name_find(t, n, buf, out))
+		return bad_name(key, why, wl);
 	return 0;
 }
 
@@ -420,7 +404,8 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 			  char *why, size_t whylen)
 {
 	struct rperf_gen_spec t;
-	int kind = 0, c = 0, sc = 0;
+	int c = 0, sc = 0;
+	char kind[RPERF_NAME_LEN];
 	int rc;
 
 	if (!obj || !s || !why || !whylen)
@@ -434,7 +419,10 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 	if (!rc)
 		rc = get_nums(obj, &t, why, whylen);
 	if (!rc)
-		rc = get_enum(obj, "kind", kinds, SIZE_MAX, &kind, why, whylen);
+		rc = rperf_ctrl_get_str(obj, "kind", kind, sizeof(kind)) ||
+				     rperf_gen_kind_parse(kind, &t.kind) ?
+			     bad_name("kind", why, whylen) :
+			     0;
 	if (!rc)
 		rc = get_enum(obj, "completion", rperf_completion_names,
 			      SIZE_MAX, &c, why, whylen);
@@ -478,7 +466,6 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 		rc = rperf_spec_rounds_decode(obj, &t, why, whylen);
 	if (rc)
 		return rc;
-	t.kind = (enum rperf_gen_kind)(kind + 1); /* kinds[] starts at LSG */
 	t.completion = (enum rperf_completion)c;
 	t.sink_completion = (enum rperf_completion)sc;
 	rc = spec_check(&t, false, why,

@@ -27,10 +27,35 @@
 #define RPERF_NAME_LEN 64 /* generator, host and device names (with NUL) */
 #define RPERF_SPEC_MAX_ROUNDS 256 /* rounds of one PLAN on its QPs */
 
+/* A generator kind: its row of the kind table (engine/gen_kinds.c) + 1;
+ * LSG and BSG are the first two rows. */
 enum rperf_gen_kind {
 	RPERF_GEN_LSG = 1, /* "lsg": closed loop, RPerf RTT (Equation 1) */
 	RPERF_GEN_BSG = 2, /* "bsg": open loop, bandwidth */
 };
+
+/* What a kind's results are: which keys its job-file section takes (an
+ * [lsg]'s or a [bsg]'s) and which rows of the run's reports it fills. */
+enum rperf_gen_family {
+	RPERF_FAMILY_LATENCY = 1, /* RTT histograms and series, as an LSG */
+	RPERF_FAMILY_BANDWIDTH = 2, /* counts and rate series, as a BSG */
+};
+
+/* A row of the kind table. */
+struct rperf_gen_ops; /* engine/engine.h */
+struct rperf_gen_kind_row {
+	const char *name; /* its job-file section and wire name */
+	enum rperf_gen_family family;
+	uint64_t default_size; /* bytes per message of a new spec */
+	const struct rperf_gen_ops *source; /* its sink: every kind's one */
+};
+
+/* Kind @k's row; NULL for a kind the table does not have. */
+const struct rperf_gen_kind_row *rperf_gen_kind_at(enum rperf_gen_kind k);
+/* Whether @k's results are an LSG's latencies / a BSG's bandwidth (false
+ * for an unknown kind). */
+bool rperf_gen_latency(enum rperf_gen_kind k);
+bool rperf_gen_bandwidth(enum rperf_gen_kind k);
 
 /* How one end waits for completions. */
 enum rperf_completion {
@@ -220,11 +245,13 @@ int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
  * as fast as it goes: none). Saturates at UINT64_MAX. */
 uint64_t rperf_spec_end_ns(const struct rperf_gen_spec *s);
 
-/* Defaults of a new spec of @kind (size 64 for LSG, 65536 for BSG, ...). */
+/* Defaults of a new spec of @kind (its row's size: 64 for LSG, 65536 for
+ * BSG, ...). */
 void rperf_gen_spec_defaults(struct rperf_gen_spec *s,
 			     enum rperf_gen_kind kind);
 
-/* "lsg"/"bsg"; "poll"/"event". Never NULL ("?" for a bad value). */
+/* "lsg"/"bsg" (the kind table's); "poll"/"event". Never NULL ("?" for a
+ * bad value). */
 const char *rperf_gen_kind_name(enum rperf_gen_kind k);
 const char *rperf_completion_name(enum rperf_completion c);
 extern const struct rperf_name rperf_completion_names[]; /* index = value */

@@ -147,7 +147,7 @@ int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 s->timestamps);
 		return EBADMSG;
 	}
-	if (s->kind == RPERF_GEN_LSG)
+	if (rperf_gen_latency(s->kind))
 		return test ? 0 : method_verb_check(s, why, wl);
 	if (s->timestamps != RPERF_TS_AUTO) {
 		snprintf(why, wl,

@@ -45,9 +45,9 @@ static int methods_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 	struct rperf_gen_spec one;
 	char w[200];
 
-	if (r->n > RPERF_SPEC_MAX_ROUNDS || s->kind != RPERF_GEN_LSG) {
+	if (r->n > RPERF_SPEC_MAX_ROUNDS || !rperf_gen_latency(s->kind)) {
 		snprintf(why, wl, "'round_methods' %s",
-			 s->kind != RPERF_GEN_LSG ?
+			 !rperf_gen_latency(s->kind) ?
 				 "with a BSG (only an LSG has a method)" :
 				 "has too many entries");
 		return EBADMSG;

@@ -39,17 +39,18 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 								"poisson");
 		return EBADMSG;
 	}
-	if (s->latency_gap_ns && (s->kind != RPERF_GEN_LSG || s->rate_bps > 0 ||
-				  s->schedule.kind != RPERF_SCHED_CLOSED ||
-				  s->latency_gap_ns > RPERF_SPEC_MAX_TIME_NS)) {
+	if (s->latency_gap_ns &&
+	    (!rperf_gen_latency(s->kind) || s->rate_bps > 0 ||
+	     s->schedule.kind != RPERF_SCHED_CLOSED ||
+	     s->latency_gap_ns > RPERF_SPEC_MAX_TIME_NS)) {
 		snprintf(
 			why, whylen,
 			"'latency_gap' is the idle time between an LSG's closed-loop samples, up to 1 day; with 'rate' or a fixed or poisson 'schedule' two ways would pace it: keep one");
 		return EBADMSG;
 	}
 	if (s->rate_sps &&
-	    (s->kind != RPERF_GEN_LSG || s->rate_bps > 0 || s->latency_gap_ns ||
-	     s->schedule.kind != RPERF_SCHED_CLOSED ||
+	    (!rperf_gen_latency(s->kind) || s->rate_bps > 0 ||
+	     s->latency_gap_ns || s->schedule.kind != RPERF_SCHED_CLOSED ||
 	     !(s->rate_sps > 0 && s->rate_sps <= RPERF_SPEC_MAX_RATE_SPS))) {
 		snprintf(
 			why, whylen,

@@ -52,7 +52,7 @@ int rperf_spec_traffic_check(const struct rperf_gen_spec *s, char *why,
 {
 	if (!shaped(s))
 		return 0;
-	if (s->kind != RPERF_GEN_BSG) {
+	if (!rperf_gen_bandwidth(s->kind)) {
 		snprintf(why, wl,
 			 "'stop_ns', 'bytes', 'messages', 'sizes', 'burst' "
 			 "and 'burst_size' apply to BSGs only");

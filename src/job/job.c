@@ -32,8 +32,7 @@ int job_fail(const struct job_msg *m, int line, const struct job_sect *s,
 		len = (size_t)snprintf(m->err, m->errlen, "%s: ", m->file);
 	if (s && len < m->errlen)
 		len += (size_t)snprintf(m->err + len, m->errlen - len,
-					"[%s%s%s]%s",
-					job_sect_type_name(s->type),
+					"[%s%s%s]%s", job_sect_word(s),
 					*s->name ? " " : "", s->name,
 					key ? " " : ": ");
 	if (key && len < m->errlen)
@@ -53,40 +52,6 @@ const char *job_where(const struct job_msg *m, int line, char *buf, size_t len)
 		return m->raw->origins[-line - 1];
 	snprintf(buf, len, "line %d", line);
 	return buf;
-}
-
-const char *job_sect_type_name(enum job_sect_type t)
-{
-	switch (t) {
-	case JOB_SECT_GLOBAL:
-		return "global";
-	case JOB_SECT_HOST:
-		return "host";
-	case JOB_SECT_LSG:
-		return "lsg";
-	case JOB_SECT_BSG:
-		return "bsg";
-	case JOB_SECT_MESH:
-		return "mesh";
-	case JOB_SECT_INCAST:
-		return "incast";
-	case JOB_SECT_SWITCH:
-		return "switch";
-	}
-	return "?";
-}
-
-enum job_sect_type job_sect_type_parse(const char *word)
-{
-	static const enum job_sect_type all[] = {
-		JOB_SECT_GLOBAL, JOB_SECT_HOST,	  JOB_SECT_LSG,	  JOB_SECT_BSG,
-		JOB_SECT_MESH,	 JOB_SECT_INCAST, JOB_SECT_SWITCH
-	};
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(word, job_sect_type_name(all[i])))
-			return all[i];
-	return 0;
 }
 
 static unsigned min3(unsigned a, unsigned b, unsigned c)
@@ -260,7 +225,7 @@ static int check_lsg(const struct rperf_job *job, struct job_gen *g,
 	const struct job_kv *kv = find_kv(g->sect, "method");
 	char why[300];
 
-	if (g->spec.kind != RPERF_GEN_LSG)
+	if (!rperf_gen_latency(g->spec.kind))
 		return 0;
 	/* its sink's completion ([global]): a pingpong write's must poll */
 	g->spec.sink_completion = job->sink_completion;
@@ -373,9 +338,7 @@ static int build_gens(struct rperf_job *job, const struct job_raw *raw,
 		memset(g, 0, sizeof(*g));
 		g->sect = s;
 		g->to = -1;
-		rperf_gen_spec_defaults(&g->spec, s->type == JOB_SECT_LSG ?
-							  RPERF_GEN_LSG :
-							  RPERF_GEN_BSG);
+		rperf_gen_spec_defaults(&g->spec, s->kind);
 		memcpy(g->spec.name, s->name, sizeof(g->spec.name));
 		rc = job_keys_gen(job, g, m);
 		if (!rc)

@@ -122,7 +122,7 @@ int rperf_job_assign_parse(const char *text, struct rperf_job_target *t,
 		if (*p == '.')
 			last = p;
 	if (!copy_part(t->sect, sizeof(t->sect), text, (size_t)(dot - text)) ||
-	    !job_sect_type_parse(t->sect)) {
+	    !job_sect_type_parse(t->sect, NULL)) {
 		snprintf(
 			err, errlen,
 			"'%.*s' is not a section type; accepted: global, host, lsg, bsg, mesh (SECTION.NAME.KEY=VALUE)",
@@ -163,7 +163,8 @@ int rperf_job_assign_parse(const char *text, struct rperf_job_target *t,
 int rperf_job_target_number(const struct rperf_job_target *t, const char *value,
 			    double *out)
 {
-	return job_key_number(job_sect_type_parse(t->sect), t->key, value, out);
+	return job_key_number(job_sect_type_parse(t->sect, NULL), t->key, value,
+			      out);
 }
 
 /* The names of @raw's sections of type @t, for "did you mean". */
@@ -209,7 +210,7 @@ static int apply_assign(struct job_raw *raw, const struct rperf_job_assign *a,
 		snprintf(m->err, m->errlen, "%s: %s", origin, why);
 		return rc;
 	}
-	t = job_sect_type_parse(tg.sect);
+	t = job_sect_type_parse(tg.sect, NULL);
 	if (t == JOB_SECT_GLOBAL)
 		rc = global_sect(raw, &s);
 	else if (!(s = find_sect(raw, t, tg.name)))

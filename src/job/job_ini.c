@@ -103,6 +103,56 @@ static int split_header(struct ini_state *st, const char *in, char *type,
 	return 0;
 }
 
+const char *job_sect_type_name(enum job_sect_type t)
+{
+	switch (t) {
+	case JOB_SECT_GLOBAL:
+		return "global";
+	case JOB_SECT_HOST:
+		return "host";
+	case JOB_SECT_LSG:
+		return "lsg";
+	case JOB_SECT_BSG:
+		return "bsg";
+	case JOB_SECT_MESH:
+		return "mesh";
+	case JOB_SECT_INCAST:
+		return "incast";
+	case JOB_SECT_SWITCH:
+		return "switch";
+	}
+	return "?";
+}
+
+const char *job_sect_word(const struct job_sect *s)
+{
+	return s->kind && s->type != JOB_SECT_INCAST ?
+		       rperf_gen_kind_name(s->kind) :
+		       job_sect_type_name(s->type);
+}
+
+enum job_sect_type job_sect_type_parse(const char *word,
+				       enum rperf_gen_kind *kind)
+{
+	static const enum job_sect_type all[] = {
+		JOB_SECT_GLOBAL, JOB_SECT_HOST,	  JOB_SECT_LSG,	  JOB_SECT_BSG,
+		JOB_SECT_MESH,	 JOB_SECT_INCAST, JOB_SECT_SWITCH
+	};
+	enum rperf_gen_kind k = 0;
+	enum job_sect_type t = 0;
+
+	for (size_t i = 0; !t && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(word, job_sect_type_name(all[i])))
+			t = all[i];
+	if (t == JOB_SECT_INCAST)
+		k = RPERF_GEN_BSG;
+	else if ((!t || (t & JOB_SECT_GEN)) && !rperf_gen_kind_parse(word, &k))
+		t = rperf_gen_latency(k) ? JOB_SECT_LSG : JOB_SECT_BSG;
+	if (kind)
+		*kind = k;
+	return t;
+}
+
 static int check_header(struct ini_state *st, const struct job_sect *s,
 			const char *type)
 {
@@ -149,7 +199,7 @@ static int check_header(struct ini_state *st, const struct job_sect *s,
 				job_fail(
 					st->m, st->lineno, s, NULL,
 					"duplicate section (first at line %d as [%s%s%s]); give each section its own name",
-					o->line, job_sect_type_name(o->type),
+					o->line, job_sect_word(o),
 					*o->name ? " " : "", o->name));
 	}
 	return 0;
@@ -188,7 +238,7 @@ static int read_header(struct ini_state *st)
 	rc = split_header(st, in, type, sizeof(type), s.name, sizeof(s.name));
 	if (rc)
 		return rc;
-	s.type = job_sect_type_parse(type);
+	s.type = job_sect_type_parse(type, &s.kind);
 	s.line = st->lineno;
 	rc = check_header(st, &s, type);
 	if (rc)

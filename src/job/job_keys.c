@@ -362,7 +362,7 @@ static int unknown_key(const struct job_sect *s, const struct job_kv *kv,
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 					i ? ", " : "", cands[i]);
 	return job_fail(m, kv->line, s, kv->key, "unknown key; [%s] takes: %s",
-			job_sect_type_name(s->type), list);
+			job_sect_word(s), list);
 }
 
 /* Every key of @s into @base; specials are left to @special. */

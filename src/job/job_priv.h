@@ -43,6 +43,9 @@ struct job_kv {
 
 struct job_sect {
 	enum job_sect_type type;
+	/* a generator section's kind: [lsg], [bsg] or [incast], or another
+	 * kind's name (its family's section type) */
+	enum rperf_gen_kind kind;
 	char name[RPERF_NAME_LEN]; /* "" for [global] */
 	int line;
 	struct job_kv *kv;
@@ -104,10 +107,16 @@ int job_key_number(enum job_sect_type t, const char *key, const char *val,
 /* Is @key a key of sections of type @t? */
 bool job_key_known(enum job_sect_type t, const char *key);
 
-/* "global", "host", "lsg", "bsg", "incast". */
+/* "global", "host", "lsg", "bsg", "incast" (job_ini.c: section headers). */
 const char *job_sect_type_name(enum job_sect_type t);
-/* Section type of @word, 0 if none. */
-enum job_sect_type job_sect_type_parse(const char *word);
+/* How @s's header named its type: a generator kind's name, else its
+ * type's. */
+const char *job_sect_word(const struct job_sect *s);
+/* Section type of @word, 0 if none (a generator kind's name: its family's
+ * [lsg] or [bsg]); with @kind non-NULL, the kind of a generator section
+ * (0 for others). */
+enum job_sect_type job_sect_type_parse(const char *word,
+				       enum rperf_gen_kind *kind);
 
 /* Edit distance (case-insensitive), capped at 100. */
 unsigned job_edit_distance(const char *a, const char *b);

@@ -93,7 +93,7 @@ int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 	const struct job_sect *s = g->sect;
 	const struct job_kv *kv;
 
-	if (g->spec.kind == RPERF_GEN_LSG && g->spec.sizes.n) {
+	if (rperf_gen_latency(g->spec.kind) && g->spec.sizes.n) {
 		kv = kv_of(s, "size");
 		return job_fail(
 			m, kv ? kv->line : s->line, s, "size",

@@ -22,7 +22,7 @@ static int agg_add(struct rperf_run_results *r, struct rperf_run_agg *a,
 {
 	int rc;
 
-	if (in->spec->kind == RPERF_GEN_BSG) {
+	if (rperf_gen_bandwidth(in->spec->kind)) {
 		a->nbsg++;
 		if (in->implausible)
 			return 0;
@@ -111,7 +111,7 @@ static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 	const struct rperf_run_host *src = host_of(r, in->spec->from);
 	const struct rperf_run_host *dst = host_of(r, in->spec->to);
 
-	if (in->spec->kind == RPERF_GEN_BSG) {
+	if (rperf_gen_bandwidth(in->spec->kind)) {
 		in->rx_invisible = !rperf_verb_consumes_recv(in->spec->verb);
 		in->gbps = rperf_bw_gbps(in->bytes, in->seconds);
 		in->receiver_gbps =

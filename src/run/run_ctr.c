@@ -59,7 +59,7 @@ static void iv_at(const struct rperf_run_inst *in, const json_t *ivs, size_t i,
 	const json_t *s = json_object_get(json_array_get(ivs, i), "start_s");
 
 	*span = in->spec->interval_ns;
-	*start = in->spec->kind == RPERF_GEN_LSG ?
+	*start = rperf_gen_latency(in->spec->kind) ?
 			 in->series.iv[i].start_ns :
 			 (uint64_t)llround(json_number_value(s) * 1e9);
 }
@@ -158,7 +158,7 @@ size_t run_tail_rank(const struct rperf_run_results *r,
 	size_t nx, n = 0;
 	double *p99, *v;
 
-	if (in->spec->kind != RPERF_GEN_LSG || !in->series.n)
+	if (!rperf_gen_latency(in->spec->kind) || !in->series.n)
 		return 0;
 	nx = sources(r, in, xs);
 	p99 = malloc(in->series.n * sizeof(*p99));
@@ -210,8 +210,8 @@ static int gen_counters(json_t *g, const struct rperf_run_results *r,
 	size_t nx = sources(r, in, xs), n;
 	int e = 0;
 
-	n = in->spec->kind == RPERF_GEN_LSG ? in->series.n :
-					      json_array_size(ivs);
+	n = rperf_gen_latency(in->spec->kind) ? in->series.n :
+						json_array_size(ivs);
 	if (!nx || json_array_size(ivs) != n)
 		return 0;
 	for (size_t i = 0; !e && i < n; i++)
@@ -310,7 +310,7 @@ static json_t *json_tail(const struct rperf_run_results *r)
 		const struct rperf_run_inst *in = &r->inst[i];
 		size_t n;
 
-		if (in->spec->kind != RPERF_GEN_LSG || !in->series.n)
+		if (!rperf_gen_latency(in->spec->kind) || !in->series.n)
 			continue;
 		n = run_tail_rank(r, in, top, RUN_TAIL_TOP);
 		if (json_array_append_new(
@@ -396,7 +396,7 @@ void run_ctr_text(FILE *f, const struct rperf_run_results *r)
 		const struct rperf_run_inst *in = &r->inst[i];
 		size_t n = run_tail_rank(r, in, top, RUN_TAIL_TOP);
 
-		if (in->spec->kind != RPERF_GEN_LSG || !in->series.n)
+		if (!rperf_gen_latency(in->spec->kind) || !in->series.n)
 			continue;
 		fprintf(f, "counters vs p99 of %s:%s\n", in->spec->name,
 			n && top[0].rho > 0 ?

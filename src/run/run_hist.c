@@ -21,7 +21,7 @@ static int write_cdfs(FILE *f, void *arg)
 		const struct rperf_run_inst *in = &r->inst[i];
 		const struct rperf_gen_spec *s = in->spec;
 
-		if (s->kind != RPERF_GEN_LSG || !in->rtt)
+		if (!rperf_gen_latency(s->kind) || !in->rtt)
 			continue;
 		snprintf(prefix, sizeof(prefix), "%s,%s,%s,%" PRIu64 ",",
 			 s->name, s->from, s->to, s->size);

@@ -233,7 +233,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 				   (json_int_t)in->place.cpu_node, "mem_node",
 				   (json_int_t)in->place.mem_node, "remote",
 				   in->place.remote));
-	if (s->kind == RPERF_GEN_LSG) {
+	if (rperf_gen_latency(s->kind)) {
 		e |= set(o, "samples", rperf_rpt_json_uint(in->samples));
 		e |= set(o, "warmup", rperf_rpt_json_uint(in->warmup));
 		e |= set(o, "nonpositive",

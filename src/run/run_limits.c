@@ -12,7 +12,7 @@ size_t rperf_run_inst_limits(const struct rperf_run_inst *in,
 			     struct rperf_run_limit out[RPERF_RUN_NLIMITS])
 {
 	const struct rperf_gen_spec *s = in->spec;
-	bool lsg = s->kind == RPERF_GEN_LSG;
+	bool lsg = rperf_gen_latency(s->kind);
 	size_t n = 0;
 
 	out[0] = (struct rperf_run_limit){

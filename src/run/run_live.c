@@ -71,7 +71,7 @@ void rperf_run_live_text(void *arg, const struct rperf_gen_spec *s,
 	FILE *f = arg;
 	double t0 = (double)r->start_ns / 1e9;
 
-	if (r->kind == RPERF_GEN_BSG)
+	if (rperf_gen_bandwidth(r->kind))
 		fprintf(f,
 			"live [%8.3f-%8.3f s] %s (%s -> %s) bsg: %.4f Gb/s, %" PRIu64
 			" msgs\n",

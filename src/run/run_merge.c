@@ -236,7 +236,7 @@ static int check_result(const struct rperf_run_results *r, const char *host,
 			rperf_proto_role_name(p->role));
 		return EBADMSG;
 	}
-	if (!sink && s->kind == RPERF_GEN_LSG && !p->rtt) {
+	if (!sink && rperf_gen_latency(s->kind) && !p->rtt) {
 		snprintf(
 			err, errlen,
 			"%s: REPORT: LSG instance %u (%s) without its RTT histogram",

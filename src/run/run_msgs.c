@@ -28,7 +28,7 @@ static bool has(const struct rperf_ctrl_welcome *w, const char *feature)
 static bool lsg_from(const struct rperf_job *j, const char *host)
 {
 	for (size_t i = 0; i < j->ninst; i++)
-		if (j->inst[i].kind == RPERF_GEN_LSG &&
+		if (rperf_gen_latency(j->inst[i].kind) &&
 		    !strcmp(j->inst[i].from, host))
 			return true;
 	return false;
@@ -158,7 +158,7 @@ static void send_plan(struct run_ctl *c, struct run_agent *a)
 				&plan.nsinks);
 	for (size_t i = 0; !rc && i < plan.nsources; i++)
 		plan.sources[i].raw = c->opts->raw &&
-				      plan.sources[i].kind == RPERF_GEN_LSG;
+				      rperf_gen_latency(plan.sources[i].kind);
 	if (!rc)
 		rc = plan_hosts(c, a, &plan);
 	if (!rc)

@@ -112,7 +112,7 @@ int rperf_run_plan_text(FILE *f, const struct rperf_job *job)
 	size_t nlsg = 0, nag = rperf_run_nagents(job);
 
 	for (size_t i = 0; i < job->ninst; i++)
-		nlsg += job->inst[i].kind == RPERF_GEN_LSG;
+		nlsg += rperf_gen_latency(job->inst[i].kind);
 	fprintf(f,
 		"job %s: %zu host(s), %zu agent(s) to contact, %zu instance(s) (%zu LSG, %zu BSG), control-plane timeout %.3g s\n",
 		job->path, job->nhosts, nag, job->ninst, nlsg,

@@ -25,7 +25,7 @@ static struct rperf_run_inst *raw_inst(struct run_ctl *c,
 	struct rperf_run_inst *in = id < c->job->ninst ? &c->res->inst[id] :
 							 NULL;
 
-	if (!in || !c->opts->raw || in->spec->kind != RPERF_GEN_LSG ||
+	if (!in || !c->opts->raw || !rperf_gen_latency(in->spec->kind) ||
 	    strcmp(in->spec->from, a->host->name))
 		return NULL;
 	return in;
@@ -93,7 +93,7 @@ bool run_raw_complete(struct run_ctl *c, struct run_agent *a,
 		const struct rperf_proto_result *p = &rep->res[i];
 		const struct rperf_run_inst *in;
 
-		if (p->role != RPERF_ROLE_SOURCE || p->kind != RPERF_GEN_LSG)
+		if (p->role != RPERF_ROLE_SOURCE || !rperf_gen_latency(p->kind))
 			continue;
 		in = raw_inst(c, a, p->id);
 		if (in && p->has_raw && p->nraw == in->nraw)
@@ -120,7 +120,7 @@ static int write_rows(FILE *f, void *arg)
 		const struct rperf_run_inst *in = &r->inst[i];
 		const struct rperf_gen_spec *s = in->spec;
 
-		if (s->kind != RPERF_GEN_LSG)
+		if (!rperf_gen_latency(s->kind))
 			continue;
 		snprintf(prefix, sizeof(prefix), "%s,%s,%s,", s->name, s->from,
 			 s->to);

@@ -63,7 +63,7 @@ static bool same_but_size(const struct rperf_gen_spec *a,
 	x.size = y.size = a->size > b->size ? a->size : b->size;
 	x.round_sizes.n = y.round_sizes.n = 0;
 	x.round_methods.n = y.round_methods.n = 0;
-	if (a->kind == RPERF_GEN_LSG)
+	if (rperf_gen_latency(a->kind))
 		y.test.method = x.test.method;
 	same = !rperf_gen_spec_encode(&x, &jx) &&
 	       !rperf_gen_spec_encode(&y, &jy) && json_equal(jx, jy) &&

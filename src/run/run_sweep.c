@@ -86,7 +86,7 @@ bool rperf_sweep_gbps_by_name_of(const struct rperf_run_results *r,
 	for (size_t i = 0; r && i < r->job->ninst; i++) {
 		const struct rperf_run_inst *in = &r->inst[i];
 
-		if (in->spec->kind != RPERF_GEN_BSG ||
+		if (!rperf_gen_bandwidth(in->spec->kind) ||
 		    strcmp(in->spec->name, name))
 			continue;
 		any = true;
@@ -139,7 +139,7 @@ static void find_cols(const struct rperf_sweep *s, struct cols *c)
 		const struct rperf_run_results *r = s->pt[i].res;
 
 		for (size_t k = 0; job && k < job->ninst; k++)
-			if (job->inst[k].kind == RPERF_GEN_BSG)
+			if (rperf_gen_bandwidth(job->inst[k].kind))
 				add_col(c->bsg, &c->nbsg, job->inst[k].name);
 		for (size_t k = 0; r && k < r->ncls; k++)
 			if (r->cls[k].agg.nbsg)

@@ -39,7 +39,7 @@ static int by_maps(json_t *o, const struct rperf_sweep_point *p)
 		const struct rperf_gen_spec *sp = &r->job->inst[i];
 		double g;
 
-		if (sp->kind == RPERF_GEN_BSG &&
+		if (rperf_gen_bandwidth(sp->kind) &&
 		    !json_object_get(names, sp->name) &&
 		    rperf_sweep_gbps_by_name(p, sp->name, &g))
 			e |= set(names, sp->name, rperf_rpt_json_real(g));

@@ -111,7 +111,7 @@ static void instances(FILE *f, const struct rperf_run_results *r)
 
 		/* an instance as a one-member aggregate */
 		a.rtt = in->rtt;
-		a.nlsg = in->spec->kind == RPERF_GEN_LSG;
+		a.nlsg = rperf_gen_latency(in->spec->kind);
 		a.nbsg = !a.nlsg;
 		a.nsent = a.nbsg && in->have_source;
 		a.nrecv = a.nbsg && in->have_sink && !in->rx_invisible;
@@ -314,7 +314,7 @@ static void rates_note(FILE *f, const struct rperf_run_results *r)
 		const char *link = link_of(r, s->from);
 		bool ib = !strcmp(link, "infiniband"), seen = false;
 
-		if (s->kind != RPERF_GEN_BSG)
+		if (!rperf_gen_bandwidth(s->kind))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(r->inst[j].spec->name, s->name);

@@ -180,7 +180,7 @@ static unsigned long long counted(const struct rperf_run_results *r, size_t i,
 				  const char **unit, const char **label)
 {
 	const struct rperf_gen_spec *s = &r->job->inst[i];
-	bool lsg = s->kind == RPERF_GEN_LSG;
+	bool lsg = rperf_gen_latency(s->kind);
 
 	*unit = lsg ? "samples" : "messages";
 	*label = lsg ? rperf_method_name(s->test.method) : "";

@@ -169,7 +169,7 @@ static void on_live(void *arg, const struct rperf_gen_spec *spec,
 {
 	struct rperf_bw_run *run = arg;
 
-	if (spec->id != 0 || row->kind != RPERF_GEN_BSG ||
+	if (spec->id != 0 || !rperf_gen_bandwidth(row->kind) ||
 	    !rperf_bw_prints_intervals(run->c.cfg))
 		return;
 	print_row(run, row->start_ns, row->dur_ns, row->messages, row->bytes);

@@ -14,7 +14,7 @@ void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 
 	rperf_gen_spec_defaults(s, kind);
 	snprintf(s->name, sizeof(s->name), "%s",
-		 kind == RPERF_GEN_LSG ? "lat" : "bw");
+		 rperf_gen_latency(kind) ? "lat" : "bw");
 	snprintf(s->from, sizeof(s->from), "client");
 	snprintf(s->to, sizeof(s->to), "server");
 	s->path = (struct rperf_path_spec){

@@ -33,7 +33,8 @@ if ! jansson=$(pkg-config --cflags --libs jansson libcrypto 2>/dev/null); then
 	exit 77
 fi
 # Socket-free sources only (no ctrl_io.c, ctrl_net.c, ctrl_connect.c), the
-# experiment codecs (src/engine), their name tables and the histogram serialization they use.
+# experiment codecs (src/engine), their name tables (the kind table without
+# its generators: RPERF_GEN_SOURCE) and the histogram serialization they use.
 srcs=()
 for f in ctrl_frame.c ctrl_json.c ctrl_msg.c ctrl_endpoint.c ctrl_step.c \
 	ctrl_perftest.c; do
@@ -42,7 +43,7 @@ done
 for f in spec.c spec_traffic.c proto_auth.c proto_plan.c proto_go.c \
 	proto_clock.c proto_report.c proto_traffic.c proto_session.c spec_sched.c \
 	proto_sched.c spec_test.c spec_lsg.c spec_host.c proto_live.c \
-	proto_rounds.c spec_rounds.c proto_samples.c; do
+	proto_rounds.c spec_rounds.c proto_samples.c gen_kinds.c; do
 	srcs+=("$src/src/engine/$f")
 done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
@@ -57,6 +58,7 @@ done
 srcs+=("$src/src/util/regular.c") # proto_auth.c's key file
 # shellcheck disable=SC2086 # word splitting of the pkg-config flags
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	'-DRPERF_GEN_SOURCE(ops)=NULL' \
 	-I "$src/include" -I "$src/src" "${srcs[@]}" \
 	"$src/tests/fuzz/fuzz_ctrl.c" $jansson -lm -o "$work/fuzz_ctrl"
 rm -rf "$work/corpus"
