@@ -71,6 +71,34 @@ static void test_defaults_names(void **state)
 	assert_int_equal(rperf_gen_kind_parse(NULL, &k), EINVAL);
 }
 
+/* The kind table (engine/gen_kinds.c): every row's name both ways, a
+ * source, one family; nothing before the first row or after the last. */
+static void test_kinds(void **state)
+{
+	enum rperf_gen_kind k, back;
+
+	(void)state;
+	assert_true(rperf_gen_latency(RPERF_GEN_LSG));
+	assert_false(rperf_gen_bandwidth(RPERF_GEN_LSG));
+	assert_true(rperf_gen_bandwidth(RPERF_GEN_BSG));
+	assert_false(rperf_gen_latency(RPERF_GEN_BSG));
+	assert_null(rperf_gen_kind_at(0));
+	assert_false(rperf_gen_latency(0) || rperf_gen_bandwidth(0));
+	for (k = RPERF_GEN_LSG; rperf_gen_kind_at(k); k++) {
+		assert_int_equal(
+			rperf_gen_kind_parse(rperf_gen_kind_name(k), &back), 0);
+		assert_int_equal(back, k);
+		assert_non_null(rperf_gen_kind_at(k)->source);
+		assert_true(rperf_gen_latency(k) != rperf_gen_bandwidth(k));
+		assert_true(rperf_gen_kind_at(k)->default_size >= 1);
+	}
+	assert_true(k > RPERF_GEN_BSG);
+	assert_false(rperf_gen_latency(k) || rperf_gen_bandwidth(k));
+	assert_string_equal(rperf_gen_kind_name(k), "?");
+	assert_int_equal(rperf_gen_kind_parse("LSG", &back), EINVAL);
+	assert_int_equal(rperf_gen_kind_parse("incast", &back), EINVAL);
+}
+
 /* gen/gen.h's one name table per enum: both spellings, nothing else. */
 static void test_names(void **state)
 {
@@ -518,6 +546,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_verbs),
 		cmocka_unit_test(test_defaults_names),
+		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rejects),
