@@ -92,7 +92,7 @@ static int row_decode(const json_t *o, struct rperf_live_row *r,
 	static const char *const bsg_keys[] = { "start_ns", "dur_ns",
 						"messages", "bytes" };
 	static const char *const lsg_i64[] = { "p50_ns", "p99_ns", "max_ns" };
-	char kind[8];
+	char kind[RPERF_NAME_LEN];
 	uint64_t id, *bsg_v[] = { &r->start_ns, &r->dur_ns, &r->messages,
 				  &r->bytes };
 	int64_t *lsg_v[] = { &r->p50_ns, &r->p99_ns, &r->max_ns };

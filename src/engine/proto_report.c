@@ -320,7 +320,7 @@ static int head_decode(const json_t *o, struct rperf_proto_result *r)
 {
 	const json_t *err = json_object_get(o, "error");
 	uint64_t id;
-	char kind[8];
+	char kind[RPERF_NAME_LEN];
 
 	if (!json_is_object(o) ||
 	    rperf_ctrl_get_u64(o, "id", 0, UINT32_MAX, &id) ||
