@@ -537,6 +537,18 @@ int rperf_job_load(const char *path, struct rperf_job **out, char *err,
 	return rperf_job_load_edit(path, NULL, out, err, errlen);
 }
 
+bool rperf_job_involves(const struct rperf_job *job, const char *name)
+{
+	for (size_t i = 0; job->mesh && i < job->mesh->nhosts; i++)
+		if (!strcmp(job->hosts[job->mesh->hosts[i]].name, name))
+			return true; /* a [mesh]'s host */
+	for (size_t i = 0; i < job->ninst; i++)
+		if (!strcmp(job->inst[i].from, name) ||
+		    !strcmp(job->inst[i].to, name))
+			return true;
+	return false;
+}
+
 void rperf_job_free(struct rperf_job *job)
 {
 	if (!job)

@@ -176,6 +176,9 @@ int rperf_job_load(const char *path, struct rperf_job **out, char *err,
 int rperf_job_parse(const char *text, const char *name, struct rperf_job **out,
 		    char *err, size_t errlen);
 void rperf_job_free(struct rperf_job *job);
+/* Whether host @name has a part in @job: an end of an instance or a
+ * [mesh]'s host (a host that has none needs no agent). */
+bool rperf_job_involves(const struct rperf_job *job, const char *name);
 
 /* The section types of a job file whose keys are in the key table
  * (config/options.h): "global", "host", "lsg", "bsg", "incast", "mesh", by

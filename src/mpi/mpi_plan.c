@@ -6,25 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool involved(const struct rperf_job *job, const char *name)
-{
-	for (size_t i = 0; job->mesh && i < job->mesh->nhosts; i++)
-		if (!strcmp(job->hosts[job->mesh->hosts[i]].name, name))
-			return true; /* a [mesh]'s host */
-	for (size_t i = 0; i < job->ninst; i++)
-		if (!strcmp(job->inst[i].from, name) ||
-		    !strcmp(job->inst[i].to, name))
-			return true;
-	return false;
-}
-
 int rperf_mpi_plan_make(const struct rperf_job *job, int nranks,
 			struct rperf_mpi_plan *p, char *err, size_t errlen)
 {
 	size_t n = 0, r;
 
 	for (size_t i = 0; i < job->nhosts; i++)
-		n += involved(job, job->hosts[i].name);
+		n += rperf_job_involves(job, job->hosts[i].name);
 	if (nranks <= 0 || ((size_t)nranks != n && (size_t)nranks != n + 1)) {
 		snprintf(
 			err, errlen,
@@ -39,7 +27,7 @@ int rperf_mpi_plan_make(const struct rperf_job *job, int nranks,
 	for (size_t i = 0; i < job->nhosts; i++) {
 		const struct rperf_job_host *h = &job->hosts[i];
 
-		if (!involved(job, h->name))
+		if (!rperf_job_involves(job, h->name))
 			continue;
 		snprintf(p->rank[r].host, sizeof(p->rank[r].host), "%s",
 			 h->name);

@@ -208,31 +208,19 @@ void run_dial_why(const struct run_dial *d, char *buf, size_t len)
 	}
 }
 
-static bool involved(const struct rperf_job *job, const char *name)
-{
-	for (size_t i = 0; job->mesh && i < job->mesh->nhosts; i++)
-		if (!strcmp(job->hosts[job->mesh->hosts[i]].name, name))
-			return true; /* a [mesh]'s host */
-	for (size_t i = 0; i < job->ninst; i++)
-		if (!strcmp(job->inst[i].from, name) ||
-		    !strcmp(job->inst[i].to, name))
-			return true;
-	return false;
-}
-
 int rperf_run_check_job(const struct rperf_job *job, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < job->nhosts; i++) {
 		const struct rperf_job_host *a = &job->hosts[i];
 
-		if (!involved(job, a->name) || a->local)
+		if (!rperf_job_involves(job, a->name) || a->local)
 			continue; /* each local host: an agent of its own */
 		for (size_t j = i + 1; j < job->nhosts; j++) {
 			const struct rperf_job_host *b = &job->hosts[j];
 
 			if (strcmp(a->control, b->control) ||
 			    a->control_port != b->control_port ||
-			    !involved(job, b->name))
+			    !rperf_job_involves(job, b->name))
 				continue;
 			snprintf(
 				err, errlen,
