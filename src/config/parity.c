@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "util/units.h"
 
 _Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
 	       "cfg->given has a bit per option");
@@ -105,23 +106,6 @@ int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params)
 }
 
 /* ns as the shortest exact unit: 5s, 250ms, 20us, 7ns */
-static void fmt_time(json_int_t ns, char *buf, size_t len)
-{
-	static const struct {
-		json_int_t div;
-		const char *unit;
-	} u[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
-
-	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
-		if (ns && ns % u[i].div == 0) {
-			snprintf(buf, len, "%" JSON_INTEGER_FORMAT "%s",
-				 ns / u[i].div, u[i].unit);
-			return;
-		}
-	}
-	snprintf(buf, len, "%" JSON_INTEGER_FORMAT "ns", ns);
-}
-
 /* One value as a user would type it; lists as 64,4096 (at most 4 shown). */
 static void fmt_value(const struct rperf_opt *o, const json_t *v, char *buf,
 		      size_t len)
@@ -145,8 +129,9 @@ static void fmt_value(const struct rperf_opt *o, const json_t *v, char *buf,
 	} else if (json_is_string(v)) {
 		snprintf(buf, len, "%s", json_string_value(v));
 		rperf_ctrl_text_clean(buf); /* the peer's */
-	} else if (json_is_integer(v) && o->type == RPERF_OT_TIME) {
-		fmt_time(json_integer_value(v), buf, len);
+	} else if (json_is_integer(v) && o->type == RPERF_OT_TIME &&
+		   json_integer_value(v) >= 0) {
+		rperf_fmt_time(buf, len, (uint64_t)json_integer_value(v));
 	} else if (json_is_integer(v)) {
 		snprintf(buf, len, "%" JSON_INTEGER_FORMAT,
 			 json_integer_value(v));

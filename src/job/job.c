@@ -129,14 +129,6 @@ bool job_name_ok(const char *s)
 	return true;
 }
 
-static const struct job_kv *find_kv(const struct job_sect *s, const char *key)
-{
-	for (size_t i = 0; i < s->nkv; i++)
-		if (!strcmp(s->kv[i].key, key))
-			return &s->kv[i];
-	return NULL;
-}
-
 static int add_host(struct rperf_job *job, const struct job_sect *s,
 		    const struct job_msg *m)
 {
@@ -182,7 +174,7 @@ static int check_sched(const struct job_gen *g, const struct job_msg *m)
 		return 0;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !kv; i++)
 		if (strstr(why, keys[i]))
-			kv = find_kv(g->sect, keys[i]);
+			kv = job_sect_kv(g->sect, keys[i]);
 	return job_fail(m, kv ? kv->line : g->sect->line, g->sect,
 			kv ? kv->key : NULL, "%s", why);
 }
@@ -190,7 +182,7 @@ static int check_sched(const struct job_gen *g, const struct job_msg *m)
 /* verb = atomic: 8 B messages (the default then), one size. */
 static int check_atomic(struct job_gen *g, const struct job_msg *m)
 {
-	const struct job_kv *kv = find_kv(g->sect, "size");
+	const struct job_kv *kv = job_sect_kv(g->sect, "size");
 	char why[160];
 
 	if (g->spec.verb == RPERF_VERB_ATOMIC && !kv)
@@ -208,7 +200,7 @@ static int check_atomic(struct job_gen *g, const struct job_msg *m)
 /* atomic_op (rperf lat/bw -A) names the operation of verb = atomic. */
 static int check_atomic_op(const struct job_gen *g, const struct job_msg *m)
 {
-	const struct job_kv *kv = find_kv(g->sect, "atomic_op");
+	const struct job_kv *kv = job_sect_kv(g->sect, "atomic_op");
 
 	if (!kv || g->spec.verb == RPERF_VERB_ATOMIC)
 		return 0;
@@ -222,7 +214,7 @@ static int check_atomic_op(const struct job_gen *g, const struct job_msg *m)
 static int check_lsg(const struct rperf_job *job, struct job_gen *g,
 		     const struct job_msg *m)
 {
-	const struct job_kv *kv = find_kv(g->sect, "method");
+	const struct job_kv *kv = job_sect_kv(g->sect, "method");
 	char why[300];
 
 	if (!rperf_gen_latency(g->spec.kind))
@@ -234,7 +226,7 @@ static int check_lsg(const struct rperf_job *job, struct job_gen *g,
 	if (!rperf_spec_lsg_check(&g->spec, false, why, sizeof(why)))
 		return 0;
 	if (!kv || strncmp(why, "'method'", 8))
-		kv = find_kv(g->sect, "verb");
+		kv = job_sect_kv(g->sect, "verb");
 	return job_fail(m, kv ? kv->line : g->sect->line, g->sect,
 			kv ? kv->key : NULL, "%s", why);
 }
@@ -275,7 +267,7 @@ static int check_gen(const struct rperf_job *job, struct job_gen *g,
 	    check_atomic_op(g, m) || check_lsg(job, g, m))
 		return EINVAL;
 	if (g->spec.post_list > g->spec.tx_depth) {
-		kv = find_kv(s, "post_list");
+		kv = job_sect_kv(s, "post_list");
 		return job_fail(
 			m, kv ? kv->line : s->line, s, "post_list",
 			"%u is above tx_depth %u; lower post_list or raise tx_depth",

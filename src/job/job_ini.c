@@ -124,6 +124,14 @@ const char *job_sect_type_name(enum job_sect_type t)
 	return "?";
 }
 
+const struct job_kv *job_sect_kv(const struct job_sect *s, const char *key)
+{
+	for (size_t i = 0; i < s->nkv; i++)
+		if (!strcmp(s->kv[i].key, key))
+			return &s->kv[i];
+	return NULL;
+}
+
 const char *job_sect_word(const struct job_sect *s)
 {
 	return s->kind && s->type != JOB_SECT_INCAST ?

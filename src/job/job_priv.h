@@ -112,6 +112,8 @@ const char *job_sect_type_name(enum job_sect_type t);
 /* How @s's header named its type: a generator kind's name, else its
  * type's. */
 const char *job_sect_word(const struct job_sect *s);
+/* The key @key of section @s, NULL if not given. */
+const struct job_kv *job_sect_kv(const struct job_sect *s, const char *key);
 /* Section type of @word, 0 if none (a generator kind's name: its family's
  * [lsg] or [bsg]); with @kind non-NULL, the kind of a generator section
  * (0 for others). */

@@ -52,20 +52,12 @@ int job_parse_sizes(void *base, const char *v, char *why, size_t whylen)
 	return 0;
 }
 
-static const struct job_kv *kv_of(const struct job_sect *s, const char *key)
-{
-	for (size_t i = 0; i < s->nkv; i++)
-		if (!strcmp(s->kv[i].key, key))
-			return &s->kv[i];
-	return NULL;
-}
-
 /* [incast NAME]: burst and period given, jitter below the period, one
  * destination. */
 static int check_incast(const struct job_gen *g, const struct job_msg *m)
 {
 	const struct job_sect *s = g->sect;
-	const struct job_kv *kv = kv_of(s, "jitter");
+	const struct job_kv *kv = job_sect_kv(s, "jitter");
 
 	if (!g->spec.burst_bytes)
 		return job_fail(
@@ -94,13 +86,13 @@ int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 	const struct job_kv *kv;
 
 	if (rperf_gen_latency(g->spec.kind) && g->spec.sizes.n) {
-		kv = kv_of(s, "size");
+		kv = job_sect_kv(s, "size");
 		return job_fail(
 			m, kv ? kv->line : s->line, s, "size",
 			"a size distribution applies to [bsg] sections only; give an LSG one size");
 	}
 	if (g->spec.burst_size && !(g->spec.rate_bps > 0)) {
-		kv = kv_of(s, "burst_size");
+		kv = job_sect_kv(s, "burst_size");
 		return job_fail(
 			m, kv ? kv->line : s->line, s, "burst_size",
 			"the depth of the rate's token bucket: set rate too, or leave burst_size out");
@@ -108,7 +100,7 @@ int job_check_shape(const struct job_gen *g, const struct job_msg *m)
 	if (s->type == JOB_SECT_INCAST)
 		return check_incast(g, m);
 	if (g->spec.stop_ns && g->spec.stop_ns <= g->spec.start_ns) {
-		kv = kv_of(s, "stop");
+		kv = job_sect_kv(s, "stop");
 		return job_fail(
 			m, kv ? kv->line : s->line, s, "stop",
 			"%.3f s is not after start (%.3f s): stop is an offset after GO, like start; raise stop or lower start",

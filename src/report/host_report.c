@@ -41,11 +41,7 @@ json_t *rperf_rpt_json_placement(const struct rperf_placement *p)
 				   rperf_rpt_json_str(p->buffers_note[0] ?
 							      p->buffers_note :
 							      NULL));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 json_t *rperf_rpt_json_preflight(const struct rperf_preflight *pf)
@@ -65,11 +61,7 @@ json_t *rperf_rpt_json_preflight(const struct rperf_preflight *pf)
 					   rperf_rpt_json_str(pf->c[i].detail));
 		err |= json_array_append_new(a, o);
 	}
-	if (err) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 int rperf_rpt_json_host(json_t *root, const struct rperf_placement *p,

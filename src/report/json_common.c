@@ -11,6 +11,14 @@
 
 #include "report_int.h"
 
+json_t *rperf_rpt_json_done(json_t *o, int err)
+{
+	if (!err)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
 json_t *rperf_rpt_json_str(const char *s)
 {
 	json_t *v;
@@ -68,11 +76,7 @@ static json_t *json_overhead(const struct rperf_clock_selftest *st)
 				   rperf_rpt_json_real(st->overhead_ns_min));
 	err |= json_object_set_new(o, "median",
 				   rperf_rpt_json_real(st->overhead_ns_median));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 /*
@@ -123,11 +127,7 @@ json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 	err |= json_object_set_new(o, "cross_check_ppm",
 				   rperf_rpt_json_real(c->cross_check_ppm));
 	err |= json_object_set_new(o, "reason", rperf_rpt_json_str(c->reason));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 json_t *rperf_rpt_json_pcie(const char *speed, int width)
@@ -178,11 +178,7 @@ json_t *rperf_rpt_json_platform(const struct rperf_platform *p)
 	err |= json_object_set_new(o, "fw_ver", rperf_rpt_json_str(p->fw_ver));
 	err |= json_object_set_new(
 		o, "pcie", rperf_rpt_json_pcie(p->pcie_speed, p->pcie_width));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 int rperf_rpt_json_emit(FILE *f, json_t *root)

@@ -83,11 +83,7 @@ static json_t *result_json(const struct rperf_bw_result *b)
 	if (b->reverse && b->reverse != b)
 		SET("reverse", result_json(b->reverse));
 #undef SET
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 int rperf_report_bw_jsonl(FILE *f, const struct rperf_bw_result *b)

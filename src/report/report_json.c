@@ -41,11 +41,7 @@ static json_t *json_list(const struct rperf_kv *kv)
 			err |= json_array_append_new(
 				a, rperf_rpt_json_real(kv->v.list.d[i]));
 	}
-	if (err) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 /* One configuration value; *@bad set when the entry is malformed. */
@@ -162,11 +158,7 @@ json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 	err |= json_object_set_new(o, "percentiles", map);
 	if (map)
 		err |= json_object_set_new(o, "unreliable", unrel);
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
@@ -221,11 +213,7 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 			o, "intervals",
 			rperf_rpt_json_lsg_intervals(l->intervals,
 						     l->nintervals));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 static json_t *json_results(const struct rperf_report *r)
@@ -241,11 +229,7 @@ static json_t *json_results(const struct rperf_report *r)
 	for (i = 0; i < r->nlat && !err; i++)
 		err |= json_array_append_new(a, json_result(&r->lat[i], ps, n,
 							    r->cpu_util));
-	if (err) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 static json_t *json_warnings(const struct rperf_report *r)
@@ -259,11 +243,7 @@ static json_t *json_warnings(const struct rperf_report *r)
 	for (i = 0; i < r->nwarnings && !err; i++)
 		err |= json_array_append_new(
 			a, rperf_rpt_json_str(r->warnings[i]));
-	if (err) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 static int check_report(const struct rperf_report *r)

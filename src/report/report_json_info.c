@@ -31,11 +31,7 @@ static json_t *json_gid(const struct rperf_gid_info *g)
 	err |= json_object_set_new(o, "gid", rperf_rpt_json_str(g->gid));
 	err |= json_object_set_new(o, "type", rperf_rpt_json_str(g->type));
 	err |= json_object_set_new(o, "netdev", rperf_rpt_json_str(g->netdev));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 /* "" -> null */
@@ -77,11 +73,7 @@ static json_t *json_vlarb(const struct rperf_port_info *p)
 						  p->vlarb_weight[k][i]));
 		err |= json_object_set_new(o, names[k], a);
 	}
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 static json_t *json_port(const struct rperf_port_info *p)
@@ -117,11 +109,7 @@ static json_t *json_port(const struct rperf_port_info *p)
 		err |= json_object_set_new(o, "vlarb", json_vlarb(p));
 	err |= json_object_set_new(o, "vl_note", opt_str(p->vl_note));
 	err |= json_object_set_new(o, "gids", gids);
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 static json_t *json_device(const struct rperf_device_info *d)
@@ -147,11 +135,7 @@ static json_t *json_device(const struct rperf_device_info *d)
 		o, "pcie", rperf_rpt_json_pcie(d->pcie_speed, d->pcie_width));
 	err |= json_object_set_new(o, "irq_cpus", opt_str(d->irq_cpus));
 	err |= json_object_set_new(o, "ports", ports);
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, err);
 }
 
 static json_t *json_devices(const struct rperf_device_list *l)
@@ -164,11 +148,7 @@ static json_t *json_devices(const struct rperf_device_list *l)
 		return NULL;
 	for (i = 0; l && i < l->n && !err; i++)
 		err |= json_array_append_new(a, json_device(&l->dev[i]));
-	if (err) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 /* What a failed ibv_get_device_list means for the user. */

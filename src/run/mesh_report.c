@@ -125,11 +125,7 @@ static json_t *json_locate(const struct rperf_mesh_result *m)
 	e |= json_object_set_new(o, "threshold_ns", ns(v->threshold_ns));
 	e |= json_object_set_new(o, "out_above_ns",
 				 rperf_rpt_json_uint(m->mesh->out_above_ns));
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out)

@@ -207,6 +207,9 @@ struct rperf_run_results {
 int rperf_run_results_create(const struct rperf_job *job,
 			     struct rperf_run_results **out);
 void rperf_run_results_free(struct rperf_run_results *r);
+/* The results of the job's host @name, NULL if the job has none. */
+struct rperf_run_host *rperf_run_host_of(const struct rperf_run_results *r,
+					 const char *name);
 /*
  * Merge the decoded REPORT of host @host (see src/engine/proto.h). Checked
  * against the plan: an instance that is not @host's in that role or kind, a

@@ -84,14 +84,6 @@ static void rate_check(struct rperf_run_inst *in,
 			gbps, what, RPERF_SPEC_MAX_RATE_BPS / 1e9);
 }
 
-static const struct rperf_run_host *host_of(const struct rperf_run_results *r,
-					    const char *name)
-{
-	const struct rperf_job_host *h = rperf_job_host(r->job, name);
-
-	return h ? &r->hosts[h - r->job->hosts] : NULL;
-}
-
 /*
  * The window a receiver's rate is computed over: the run's, i.e. the
  * source's run (warm-up, duration and tail, which the sink's count spans
@@ -108,8 +100,8 @@ static double receive_window(const struct rperf_run_inst *in)
 
 static void inst_finish(struct rperf_run_results *r, struct rperf_run_inst *in)
 {
-	const struct rperf_run_host *src = host_of(r, in->spec->from);
-	const struct rperf_run_host *dst = host_of(r, in->spec->to);
+	const struct rperf_run_host *src = rperf_run_host_of(r, in->spec->from);
+	const struct rperf_run_host *dst = rperf_run_host_of(r, in->spec->to);
 
 	if (rperf_gen_bandwidth(in->spec->kind)) {
 		in->rx_invisible = !rperf_verb_consumes_recv(in->spec->verb);
@@ -155,7 +147,7 @@ static void class_name(struct rperf_run_class *c)
 static struct rperf_run_class *class_of(struct rperf_run_results *r,
 					const struct rperf_run_inst *in)
 {
-	const struct rperf_run_host *src = host_of(r, in->spec->from);
+	const struct rperf_run_host *src = rperf_run_host_of(r, in->spec->from);
 	const char *ll = src ? src->link_layer : "";
 	struct rperf_run_class *c = NULL;
 	size_t i;

@@ -17,20 +17,12 @@ struct src {
 
 #define MAX_SRC (2 + RPERF_JOB_MAX_SWITCHES)
 
-static const struct rperf_run_host *host_of(const struct rperf_run_results *r,
-					    const char *name)
-{
-	const struct rperf_job_host *h = rperf_job_host(r->job, name);
-
-	return h ? &r->hosts[h - r->job->hosts] : NULL;
-}
-
 /* The series an interval of @in is shown with: its hosts', the switches'. */
 static size_t sources(const struct rperf_run_results *r,
 		      const struct rperf_run_inst *in, struct src *out)
 {
-	const struct rperf_run_host *f = host_of(r, in->spec->from),
-				    *t = host_of(r, in->spec->to);
+	const struct rperf_run_host *f = rperf_run_host_of(r, in->spec->from),
+				    *t = rperf_run_host_of(r, in->spec->to);
 	size_t n = 0;
 
 	if (f && f->counters.ncols)

@@ -24,9 +24,9 @@ struct incast {
 
 static uint64_t go_rx_of(const struct rperf_run_results *r, const char *host)
 {
-	const struct rperf_job_host *h = rperf_job_host(r->job, host);
+	const struct rperf_run_host *h = rperf_run_host_of(r, host);
 
-	return h ? r->hosts[h - r->job->hosts].go_rx_ns : 0;
+	return h ? h->go_rx_ns : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -52,10 +52,10 @@ static bool one_barrier(const struct rperf_run_results *r,
 			const struct incast *ic)
 {
 	for (size_t s = 0; s < ic->nrep; s++) {
-		const struct rperf_job_host *h =
-			rperf_job_host(r->job, ic->snd[s]->spec->from);
+		const struct rperf_run_host *h =
+			rperf_run_host_of(r, ic->snd[s]->spec->from);
 
-		if (!h || !r->hosts[h - r->job->hosts].start_at_ctrl_ns)
+		if (!h || !h->start_at_ctrl_ns)
 			return false;
 	}
 	return true;
@@ -194,11 +194,7 @@ static json_t *incast_json(const struct incast *ic)
 		e |= json_array_append_new(done,
 					   rperf_rpt_json_uint(ic->done[k]));
 	e |= json_object_set_new(o, "completion_ns", done);
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 int run_incasts_json(json_t *root, const struct rperf_run_results *r)

@@ -286,11 +286,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 			 in->has_end ? rperf_rpt_json_uint(in->end_ns) :
 				       json_null());
 	}
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 /* Fields of an aggregate into @o. */
@@ -321,11 +317,7 @@ static json_t *json_class(const struct rperf_run_class *c)
 	e |= set(o, "tclass", json_integer(c->tclass));
 	e |= set(o, "link_layer", json_string(c->link_layer));
 	e |= json_agg(o, &c->agg, true);
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 static json_t *json_host(const struct rperf_run_host *h)
@@ -377,11 +369,7 @@ static json_t *json_warnings(const struct rperf_run_results *r)
 	e |= set(o, "instances_with_errors",
 		 json_integer((json_int_t)r->nerrors));
 	e |= set(o, "overflow", json_boolean(r->overflow));
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 /* Arrays of @root: generators, failed_hosts, classes, hosts. */

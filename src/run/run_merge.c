@@ -119,8 +119,8 @@ void rperf_run_results_free(struct rperf_run_results *r)
 	free(r);
 }
 
-static struct rperf_run_host *find_host(struct rperf_run_results *r,
-					const char *name)
+struct rperf_run_host *rperf_run_host_of(const struct rperf_run_results *r,
+					 const char *name)
 {
 	const struct rperf_job_host *h = rperf_job_host(r->job, name);
 
@@ -156,7 +156,7 @@ static int clean_strings(json_t *j)
 void rperf_run_results_set_link(struct rperf_run_results *r, const char *host,
 				const char *link_layer)
 {
-	struct rperf_run_host *h = find_host(r, host);
+	struct rperf_run_host *h = rperf_run_host_of(r, host);
 
 	if (h && link_layer) {
 		snprintf(h->link_layer, sizeof(h->link_layer), "%s",
@@ -188,7 +188,7 @@ static json_t *clock_copy(const json_t *clk)
 void rperf_run_results_set_link_gbps(struct rperf_run_results *r,
 				     const char *host, double gbps)
 {
-	struct rperf_run_host *h = find_host(r, host);
+	struct rperf_run_host *h = rperf_run_host_of(r, host);
 
 	if (h && isfinite(gbps) && gbps > 0 && gbps <= RPERF_SPEC_MAX_RATE_BPS)
 		h->link_gbps = gbps;
@@ -197,7 +197,7 @@ void rperf_run_results_set_link_gbps(struct rperf_run_results *r,
 void rperf_run_results_host_failed(struct rperf_run_results *r,
 				   const char *host, const char *why)
 {
-	struct rperf_run_host *h = find_host(r, host);
+	struct rperf_run_host *h = rperf_run_host_of(r, host);
 
 	if (!h || h->failed)
 		return;
@@ -307,7 +307,7 @@ int rperf_run_results_add_report(struct rperf_run_results *r, const char *host,
 				 struct rperf_proto_report *rep,
 				 const json_t *extra, char *err, size_t errlen)
 {
-	struct rperf_run_host *h = find_host(r, host);
+	struct rperf_run_host *h = rperf_run_host_of(r, host);
 	size_t i, j;
 	int rc = 0;
 

@@ -60,11 +60,7 @@ static json_t *failed_hosts(const struct rperf_run_results *r)
 		if (r->hosts[i].failed)
 			e |= json_array_append_new(
 				a, rperf_rpt_json_str(r->hosts[i].host->name));
-	if (e) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 static json_t *stat_obj(const struct rperf_sweep_stat *st)
@@ -80,11 +76,7 @@ static json_t *stat_obj(const struct rperf_sweep_stat *st)
 	e |= set(o, "values", v);
 	for (size_t i = 0; !e && i < st->n; i++)
 		e |= json_array_append_new(v, rperf_rpt_json_real(st->v[i]));
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 /* stats {figure: {mean, ci95, n, values}}, stats_by_name, stats_by_class,
@@ -185,11 +177,7 @@ static json_t *point(const struct rperf_sweep *s,
 	e |= axes_values(o, s, p);
 	if (!e && s->repeat > 1)
 		e |= repeats(o, p);
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 static json_t *axis_obj(const struct rperf_sweep_axis *a)
@@ -205,11 +193,7 @@ static json_t *axis_obj(const struct rperf_sweep_axis *a)
 	for (size_t i = 0; !e && i < a->nvalues; i++)
 		e |= json_array_append_new(vals,
 					   rperf_rpt_json_str(a->values[i]));
-	if (e) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return rperf_rpt_json_done(o, e);
 }
 
 int rperf_sweep_report_json(const struct rperf_sweep *s, json_t **out)

@@ -89,8 +89,10 @@ static int round_job(const struct rperf_job *base, size_t k,
 	return 0;
 }
 
-int rperf_twohost_execute(const struct rperf_job *job,
-			  struct rperf_twohost_exec *x, struct rperf_err *e)
+/* Preflight lines, the retransmission probe around the rounds of @job:
+ * 0, or an errno with @e (nothing ran). */
+static int execute(const struct rperf_job *job, struct rperf_twohost_exec *x,
+		   struct rperf_err *e)
 {
 	struct rperf_twohost_rounds *r = &x->rounds;
 	struct rperf_twohost_client *c = x->c;
@@ -166,14 +168,6 @@ static bool ran(const struct rperf_twohost_exec *x, size_t k)
 	return in->have_source || in->status == RPERF_RUN_ST_ERROR;
 }
 
-bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k)
-{
-	if (!ran(x, k))
-		return false;
-	x->c->measured = true;
-	return true;
-}
-
 /* Instance @i of round @r: what it counted (samples or messages), with
  * the word for it and the words before "run stopped". */
 static unsigned long long counted(const struct rperf_run_results *r, size_t i,
@@ -187,8 +181,7 @@ static unsigned long long counted(const struct rperf_run_results *r, size_t i,
 	return lsg ? r->inst[i].samples : r->inst[i].messages;
 }
 
-int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
-			  struct rperf_err *e)
+static int verdict(const struct rperf_twohost_exec *x, struct rperf_err *e)
 {
 	bool inf = x->c->cfg->run_infinitely;
 	const char *unit, *label;
@@ -238,8 +231,8 @@ int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
 	return 0;
 }
 
-int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
-			 const struct rperf_err *e)
+static int finish(struct rperf_twohost_exec *x, int rc,
+		  const struct rperf_err *e)
 {
 	struct rperf_twohost_rounds *r = &x->rounds;
 	struct rperf_twohost_notes *notes = &x->c->notes;
@@ -269,4 +262,19 @@ int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
 	free(r->jobs);
 	r->jobs = NULL;
 	return rc;
+}
+
+int rperf_twohost_run_rounds(const struct rperf_job *job,
+			     struct rperf_twohost_exec *x, struct rperf_err *e)
+{
+	struct rperf_twohost_rounds *r = &x->rounds;
+	int rc = execute(job, x, e);
+
+	for (size_t k = 0; !rc && k < r->n && x->res[k] && ran(x, k); k++) {
+		x->c->measured = true;
+		rc = r->take(r->arg, k, x->res[k], e);
+	}
+	if (!rc)
+		rc = verdict(x, e);
+	return finish(x, rc, e);
 }

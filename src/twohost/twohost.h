@@ -56,10 +56,13 @@ int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 		      size_t ninst, struct rperf_job **out);
 
 /* The rounds: @n copies of the job, round @k's shaped by @shape (its
- * sizes and methods; rperf_run_execute_rounds says what may differ). */
+ * sizes and methods; rperf_run_execute_rounds says what may differ);
+ * @take takes round @k's results once it ran (0, or an errno with @e). */
 struct rperf_twohost_rounds {
 	size_t n;
 	void (*shape)(void *arg, size_t k, struct rperf_job *round);
+	int (*take)(void *arg, size_t k, struct rperf_run_results *r,
+		    struct rperf_err *e);
 	void *arg;
 	struct rperf_job **jobs; /* [n], owned: the results point into them */
 };
@@ -72,30 +75,22 @@ struct rperf_twohost_exec {
 	 * client's buffers note (the JSON's "placement"); its retransmission
 	 * probe begun before the rounds and ended after them */
 	struct rperf_twohost_client *c;
-	struct rperf_run_results **res; /* out: [rounds.n], NULL: not run */
+	struct rperf_run_results **res; /* [rounds.n], NULL: not run */
 };
 
-/* Preflight lines, the retransmission probe around the rounds of @job:
- * 0, or an errno with @e (nothing ran; rperf_twohost_finish() still). */
-int rperf_twohost_execute(const struct rperf_job *job,
-			  struct rperf_twohost_exec *x, struct rperf_err *e);
-/* Whether round @k ran: its source began, or it failed (c.measured is
- * then true). */
-bool rperf_twohost_ran(struct rperf_twohost_exec *x, size_t k);
-/* The run's verdict after its rounds, 0 or an errno with @e: the verbs'
- * words of an instance that ran; an interruption (not with
+/*
+ * Preflight lines; the rounds of @job, the retransmission probe around
+ * them; each round that ran to rounds.take (c.measured is then true), up
+ * to the first that did not. Then the verdict, 0 or an errno with @e: the
+ * verbs' words of an instance that ran; an interruption (not with
  * --run_infinitely: SIGINT ends it); a round that did not run; a failed
  * host: the one whose agent said why (the server's first), else the
  * first; a usage error when an agent refused before anything ran (its
  * limits, flags that differ, an endpoint), not busy, lost or a failed
- * run. */
-int rperf_twohost_verdict(const struct rperf_twohost_exec *x,
-			  struct rperf_err *e);
-/* After the caller took the results: the client's buffers note is a
- * warning in its notes too; a failure (@rc, the caller's verdict in @e)
- * after something was measured makes the report partial. Frees the
- * results and the rounds; returns @rc. */
-int rperf_twohost_finish(struct rperf_twohost_exec *x, int rc,
-			 const struct rperf_err *e);
+ * run. The client's buffers note is a warning in its notes too; a
+ * failure after something was measured makes the report partial.
+ */
+int rperf_twohost_run_rounds(const struct rperf_job *job,
+			     struct rperf_twohost_exec *x, struct rperf_err *e);
 
 #endif

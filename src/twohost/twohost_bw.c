@@ -254,10 +254,12 @@ static void check_one(struct rperf_bw_run *run, const struct rperf_bw_result *b,
 			(unsigned long long)b->bytes);
 }
 
-/* Round @k's instances into run->res[k] (and rev[k] with -b). */
-static void take_round(struct rperf_bw_run *run, size_t k,
-		       const struct rperf_run_results *r)
+/* Round @k's instances into run->res[k] (and rev[k] with -b): the
+ * rounds' take (rperf_twohost_rounds). */
+static int take_round(void *arg, size_t k, struct rperf_run_results *r,
+		      struct rperf_err *e)
 {
+	struct rperf_bw_run *run = arg;
 	const struct rperf_run_inst *in = &r->inst[0];
 	struct rperf_bsg_res g = sent_of(in);
 	struct rperf_bw_rx rx = received_of(in);
@@ -276,34 +278,29 @@ static void take_round(struct rperf_bw_run *run, size_t k,
 	check_one(run, &run->res[k], "");
 	if (run->res[k].reverse)
 		check_one(run, run->res[k].reverse, " (server -> client)");
+	run->nres = k + 1;
+	rperf_bw_size_done(run, k);
+	(void)e;
+	return 0;
 }
 
 int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		     const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	size_t n = run->c.cfg->nsizes;
 	struct rperf_twohost_exec x = {
-		.rounds = { .n = n, .shape = shape, .arg = run },
+		.rounds = { .n = run->c.cfg->nsizes,
+			    .shape = shape,
+			    .take = take_round,
+			    .arg = run },
 		.opts = *opts,
 		.c = &run->c,
 	};
-	int rc;
 
 	x.opts.on_round = on_round;
 	x.opts.round_arg = run;
 	x.opts.on_live = on_live;
 	x.opts.live_arg = run;
-	rc = rperf_twohost_execute(job, &x, e);
-	for (size_t k = 0; !rc && k < n && x.res[k]; k++) {
-		if (!rperf_twohost_ran(&x, k))
-			break;
-		take_round(run, k, x.res[k]);
-		run->nres = k + 1;
-		rperf_bw_size_done(run, k);
-	}
-	if (!rc)
-		rc = rperf_twohost_verdict(&x, e);
-	return rperf_twohost_finish(&x, rc, e);
+	return rperf_twohost_run_rounds(job, &x, e);
 }
 
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,

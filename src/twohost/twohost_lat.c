@@ -43,6 +43,10 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 				cfg->method != RPERF_METHOD_ALL) ?
 			RPERF_COMPLETION_EVENT :
 			RPERF_COMPLETION_POLL;
+	/* --poll yield: an LSG's source completion "event" is sched_yield()
+	 * between empty polls (gen_lsg.c), as -e */
+	if (cfg->poll_mode == 1)
+		s->completion = RPERF_COMPLETION_EVENT;
 	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
 						  the window only bounds it */
 		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
@@ -126,8 +130,8 @@ static void check_received(struct rperf_lat_run *run, size_t i,
 }
 
 /* Round @i's instance into run->res[i] (its histograms taken over). */
-static int take_round(struct rperf_lat_run *run, size_t i,
-		      struct rperf_run_inst *in)
+static int take_inst(struct rperf_lat_run *run, size_t i,
+		     struct rperf_run_inst *in)
 {
 	struct rperf_lsg_res *r = &run->res[i];
 
@@ -169,6 +173,26 @@ static int take_round(struct rperf_lat_run *run, size_t i,
 		       0;
 }
 
+/* Round @i's results (rperf_twohost_rounds.take). */
+static int take_round(void *arg, size_t i, struct rperf_run_results *res,
+		      struct rperf_err *e)
+{
+	struct rperf_lat_run *run = arg;
+	struct rperf_run_inst *in = &res->inst[0];
+
+	run->nres = i + 1;
+	if (take_inst(run, i, in))
+		return rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
+				     "out of memory");
+	if (in->nic_ts) {
+		run->nic_ts = true;
+		run->nic_clock_hz = in->nic_clock.hz;
+	}
+	if (in->ts_note[0])
+		snprintf(run->ts_note, sizeof(run->ts_note), "%s", in->ts_note);
+	return 0;
+}
+
 /* The progress line's round: its size. */
 static void on_round(void *arg, size_t k)
 {
@@ -183,40 +207,19 @@ static void on_round(void *arg, size_t k)
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	size_t n = run->c.cfg->nsizes * run->c.cfg->repeat *
-		   rperf_lat_nmethods(run->c.cfg);
 	struct rperf_twohost_exec x = {
-		.rounds = { .n = n, .shape = shape, .arg = run },
+		.rounds = { .n = run->c.cfg->nsizes * run->c.cfg->repeat *
+				 rperf_lat_nmethods(run->c.cfg),
+			    .shape = shape,
+			    .take = take_round,
+			    .arg = run },
 		.opts = *opts,
 		.c = &run->c,
 	};
-	int rc;
 
 	x.opts.on_round = on_round;
 	x.opts.round_arg = run;
-	rc = rperf_twohost_execute(job, &x, e);
-	for (size_t i = 0; !rc && i < n && x.res[i]; i++) {
-		struct rperf_run_inst *in = &x.res[i]->inst[0];
-
-		if (!rperf_twohost_ran(&x, i))
-			break;
-		run->nres = i + 1;
-		if (take_round(run, i, in)) {
-			rc = rperf_err_set(e, RPERF_ERRC_INTERNAL, ENOMEM,
-					   "out of memory");
-			break;
-		}
-		if (in->nic_ts) {
-			run->nic_ts = true;
-			run->nic_clock_hz = in->nic_clock.hz;
-		}
-		if (in->ts_note[0])
-			snprintf(run->ts_note, sizeof(run->ts_note), "%s",
-				 in->ts_note);
-	}
-	if (!rc)
-		rc = rperf_twohost_verdict(&x, e);
-	return rperf_twohost_finish(&x, rc, e);
+	return rperf_twohost_run_rounds(job, &x, e);
 }
 
 int rperf_lat_run_new(const struct rperf_cli_config *cfg,

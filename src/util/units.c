@@ -229,22 +229,25 @@ bad:
 		s ? s : "", (long long)min, (long long)max);
 }
 
-static void fmt_ns(char *buf, size_t len, uint64_t ns)
+void rperf_fmt_time(char *buf, size_t len, uint64_t ns)
 {
-	if (ns % 60000000000ull == 0 && ns)
-		snprintf(buf, len, "%llum",
-			 (unsigned long long)(ns / 60000000000ull));
-	else if (ns % 1000000000ull == 0 && ns)
-		snprintf(buf, len, "%llus",
-			 (unsigned long long)(ns / 1000000000ull));
-	else if (ns % 1000000ull == 0 && ns)
-		snprintf(buf, len, "%llums",
-			 (unsigned long long)(ns / 1000000ull));
-	else if (ns % 1000ull == 0 && ns)
-		snprintf(buf, len, "%lluus",
-			 (unsigned long long)(ns / 1000ull));
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} u[] = { { 60000000000ull, "m" },
+		  { 1000000000ull, "s" },
+		  { 1000000ull, "ms" },
+		  { 1000ull, "us" } };
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (ns && ns % u[i].div == 0) {
+			snprintf(buf, len, "%llu%s",
+				 (unsigned long long)(ns / u[i].div),
+				 u[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
 int rperf_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t min_ns,
@@ -257,9 +260,9 @@ int rperf_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t min_ns,
 	uint64_t iv;
 	double dv, ns, mult;
 
-	fmt_ns(lo, sizeof(lo), min_ns);
-	fmt_ns(hi, sizeof(hi), max_ns);
-	fmt_ns(bare, sizeof(bare), bare_unit_ns);
+	rperf_fmt_time(lo, sizeof(lo), min_ns);
+	rperf_fmt_time(hi, sizeof(hi), max_ns);
+	rperf_fmt_time(bare, sizeof(bare), bare_unit_ns);
 	if (split_number(s, 1, &dv, &iv, &suffix))
 		goto bad;
 	mult = (double)bare_unit_ns;

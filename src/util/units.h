@@ -22,6 +22,9 @@ int rperf_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		      char *err, size_t errlen);
 int rperf_parse_int(const char *s, int64_t min, int64_t max, int64_t *out,
 		    char *err, size_t errlen);
+/* @ns in the largest unit that divides it, as rperf_parse_time reads it
+ * back: 1500us, 2s, 5m, 0ns */
+void rperf_fmt_time(char *buf, size_t len, uint64_t ns);
 int rperf_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t min_ns,
 		     uint64_t max_ns, uint64_t *out_ns, char *err,
 		     size_t errlen);

@@ -14,6 +14,8 @@
 #include "cli/help.h"
 #include "config/options.h"
 #include "cli/parse.h"
+#include "job/job.h"
+#include "twohost/twohost_lat.h"
 #include "cli_fixture.h"
 
 static void expect_error(const char *needle, struct result *r)
@@ -392,6 +394,34 @@ static void schedule_option(void **state)
 	expect_error("--schedule: fixed:10 takes --method rperf", &r);
 }
 
+/* --poll yield reaches the LSG: its source completion "event", which the
+ * engine's LSG turns into sched_yield() between empty polls (gen_lsg.c) */
+static enum rperf_completion lat_poll(const char *mode)
+{
+	static struct result r;
+	struct rperf_job *job = NULL;
+	enum rperf_completion c;
+	char err[128] = "";
+
+	parse(&r, "lat", "--poll", mode, "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(rperf_lat_ctl_job(&r.cfg, &job, err, sizeof(err)), 0);
+	c = job->inst[0].completion;
+	rperf_job_free(job);
+	return c;
+}
+
+static void poll_option(void **state)
+{
+	static struct result r;
+
+	(void)state;
+	assert_int_equal(lat_poll("busy"), RPERF_COMPLETION_POLL);
+	assert_int_equal(lat_poll("yield"), RPERF_COMPLETION_EVENT);
+	parse(&r, "lat", "--poll", "spin", "10.0.0.1", NULL);
+	expect_error("--poll", &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +438,7 @@ int main(void)
 		cmocka_unit_test(table_consistency),
 		cmocka_unit_test(placement_options),
 		cmocka_unit_test(schedule_option),
+		cmocka_unit_test(poll_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

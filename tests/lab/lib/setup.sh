@@ -15,6 +15,7 @@ LAB_HOST_PKGS=(
 	iproute2                                 # ip, tc, rdma, bridge (full versions)
 	tcpdump                                  # to see what reaches the wire
 	jq                                       # JSON checks in the VM (rperf --json)
+	strace                                   # lat.sh: --poll yield's sched_yield() calls
 	cpio kmod xz-utils zstd                  # image building, module dependencies
 	libibverbs-dev librdmacm-dev             # to build rperf on the host
 )
@@ -29,7 +30,7 @@ LAB_IMAGE_BINS=(
 	ib_atomic_lat ib_atomic_bw
 	qperf
 	ip tc rdma bridge ss
-	tcpdump jq
+	tcpdump jq strace
 )
 
 # Modules loaded by /init at every boot, in dependency order (computed here

@@ -275,6 +275,36 @@ ts_auto() {
 		[ "$(jget "$j" '.results[0].samples')" = 300 ]
 }
 
+# yields MODE: sched_yield() calls of an rperf lat client with --poll MODE
+# (strace -c counts them; none is a count of 0)
+yields() {
+	local spid n
+	timeout "$T" rperf lat -d rxe_h1 > /tmp/rsrv.log 2>&1 &
+	spid=$!
+	timeout "$T" strace -f -qq -c -e trace=sched_yield -o "/tmp/strace-$1.txt" \
+		rperf lat -d rxe_h2 -n 100 --warmup 10 --poll "$1" 10.77.0.1 > /tmp/rcli.log 2>&1 ||
+		{ cat /tmp/rcli.log; wait "$spid"; return 1; }
+	wait "$spid" || return 1
+	n=$(awk '$NF == "sched_yield" { print $(NF - 1) }' "/tmp/strace-$1.txt")
+	echo "${n:-0}"
+}
+# --poll: Soft-RoCE on one kernel often completes a SEND (its ACK too)
+# inside the post, so an undelayed run may never poll an empty CQ. 2 ms of
+# netem on h1-sw holds every wire completion back: with yield each of the
+# 110 samples polls empty at least once, so it yields at least 110 times;
+# busy never does.
+poll_modes() {
+	local busy yield rc=0
+	lab_delay h1 2ms || return 1
+	busy=$(yields busy) || { echo "--poll busy: $busy"; rc=1; }
+	[ "$rc" = 0 ] && { yield=$(yields yield) || { echo "--poll yield: $yield"; rc=1; }; }
+	lab_delay_clear h1
+	[ "$rc" = 0 ] || return 1
+	lab_result "poll_modes (2 ms on h1-sw, 110 samples) busy_sched_yield=$busy yield_sched_yield=$yield"
+	[ "$busy" = 0 ] || { echo "GOT $busy sched_yield() calls with --poll busy"; return 1; }
+	lab_expect_ge "sched_yield() calls with --poll yield" "$yield" 110
+}
+
 info_devices() {
 	rperf info --json --spin 20ms > "$OUT/info.json" || return 1
 	jq -c '.devices[] | {name, ports: [.ports[] | {port, state, link_layer, rate_gbps, mtu, max_vl_num, gids: (.gids | length)}]}' "$OUT/info.json"
@@ -297,4 +327,5 @@ check "server killed mid-run: partial results, exit 3"         peer_killed
 check "--persistent server survives a client killed mid-run"    persistent
 check "--timestamps nic on rxe: one-line error naming it, exit 2" ts_nic
 check "--timestamps auto on rxe: a note, CPU stamps, succeeds"    ts_auto
+check "--poll yield: sched_yield() between polls; busy: none"  poll_modes
 lab_summary
