@@ -10,6 +10,15 @@
 
 #define TWOHOST_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
 
+/* One run of a client's rounds (rperf_twohost_run_rounds). */
+struct rperf_twohost_exec {
+	struct rperf_twohost_rounds rounds;
+	struct rperf_run_opts opts;
+	struct rperf_twohost_client *c;
+	struct rperf_job **jobs; /* [rounds.n]: the results point into them */
+	struct rperf_run_results **res; /* [rounds.n], NULL: not run */
+};
+
 static void client_sel(const struct rperf_cli_config *cfg,
 		       struct rperf_host_sel *s)
 {
@@ -100,17 +109,17 @@ static int execute(const struct rperf_job *job, struct rperf_twohost_exec *x,
 	int rc;
 
 	x->res = calloc(r->n ? r->n : 1, sizeof(*x->res));
-	r->jobs = calloc(r->n ? r->n : 1, sizeof(*r->jobs));
-	rc = x->res && r->jobs ? 0 : ENOMEM;
+	x->jobs = calloc(r->n ? r->n : 1, sizeof(*x->jobs));
+	rc = x->res && x->jobs ? 0 : ENOMEM;
 	for (size_t k = 0; !rc && k < r->n; k++)
-		rc = round_job(job, k, r, &r->jobs[k]);
+		rc = round_job(job, k, r, &x->jobs[k]);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_INTERNAL, rc,
 				     "out of memory");
 	rperf_twohost_say_preflight(&c->host, &c->say);
 	rperf_retrans_begin(&c->retrans, NULL, c->dev, c->dev_port,
 			    (unsigned int)c->cfg->qp_timeout);
-	rc = rperf_run_execute_rounds((const struct rperf_job *const *)r->jobs,
+	rc = rperf_run_execute_rounds((const struct rperf_job *const *)x->jobs,
 				      r->n, &x->opts, c->stop, x->res, err,
 				      sizeof(err));
 	rperf_retrans_end(&c->retrans, NULL);
@@ -254,27 +263,33 @@ static int finish(struct rperf_twohost_exec *x, int rc,
 		rperf_run_results_free(x->res[k]);
 	free(x->res);
 	x->res = NULL;
-	for (size_t k = 0; r->jobs && k < r->n; k++) { /* after the results */
-		if (r->jobs[k])
-			free(r->jobs[k]->inst);
-		free(r->jobs[k]);
+	for (size_t k = 0; x->jobs && k < r->n; k++) { /* after the results */
+		if (x->jobs[k])
+			free(x->jobs[k]->inst);
+		free(x->jobs[k]);
 	}
-	free(r->jobs);
-	r->jobs = NULL;
+	free(x->jobs);
+	x->jobs = NULL;
 	return rc;
 }
 
 int rperf_twohost_run_rounds(const struct rperf_job *job,
-			     struct rperf_twohost_exec *x, struct rperf_err *e)
+			     const struct rperf_twohost_rounds *rounds,
+			     const struct rperf_run_opts *opts,
+			     struct rperf_twohost_client *c,
+			     struct rperf_err *e)
 {
-	struct rperf_twohost_rounds *r = &x->rounds;
-	int rc = execute(job, x, e);
+	struct rperf_twohost_exec x = { .rounds = *rounds,
+					.opts = *opts,
+					.c = c };
+	int rc = execute(job, &x, e);
 
-	for (size_t k = 0; !rc && k < r->n && x->res[k] && ran(x, k); k++) {
-		x->c->measured = true;
-		rc = r->take(r->arg, k, x->res[k], e);
+	for (size_t k = 0; !rc && k < rounds->n && x.res[k] && ran(&x, k);
+	     k++) {
+		c->measured = true;
+		rc = rounds->take(rounds->arg, k, x.res[k], e);
 	}
 	if (!rc)
-		rc = verdict(x, e);
-	return finish(x, rc, e);
+		rc = verdict(&x, e);
+	return finish(&x, rc, e);
 }

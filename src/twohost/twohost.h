@@ -64,33 +64,25 @@ struct rperf_twohost_rounds {
 	int (*take)(void *arg, size_t k, struct rperf_run_results *r,
 		    struct rperf_err *e);
 	void *arg;
-	struct rperf_job **jobs; /* [n], owned: the results point into them */
-};
-
-/* One controller's run of its rounds. */
-struct rperf_twohost_exec {
-	struct rperf_twohost_rounds rounds;
-	struct rperf_run_opts opts; /* the caller's, on_round etc. set */
-	/* its stop flag; its preflight lines first; its placement takes the
-	 * client's buffers note (the JSON's "placement"); its retransmission
-	 * probe begun before the rounds and ended after them */
-	struct rperf_twohost_client *c;
-	struct rperf_run_results **res; /* [rounds.n], NULL: not run */
 };
 
 /*
- * Preflight lines; the rounds of @job, the retransmission probe around
- * them; each round that ran to rounds.take (c.measured is then true), up
- * to the first that did not. Then the verdict, 0 or an errno with @e: the
- * verbs' words of an instance that ran; an interruption (not with
- * --run_infinitely: SIGINT ends it); a round that did not run; a failed
- * host: the one whose agent said why (the server's first), else the
- * first; a usage error when an agent refused before anything ran (its
+ * The client @c's run of @rounds of @job with @opts (the caller's, its
+ * hooks set): its preflight lines; the rounds, the retransmission probe
+ * around them; each round that ran to rounds.take (c.measured is then
+ * true), up to the first that did not. Then the verdict, 0 or an errno
+ * with @e: the verbs' words of an instance that ran; an interruption (not
+ * with --run_infinitely: SIGINT ends it); a round that did not run; a
+ * failed host: the one whose agent said why (the server's first), else
+ * the first; a usage error when an agent refused before anything ran (its
  * limits, flags that differ, an endpoint), not busy, lost or a failed
- * run. The client's buffers note is a warning in its notes too; a
+ * run. The client's buffers note becomes its placement's and a warning; a
  * failure after something was measured makes the report partial.
  */
 int rperf_twohost_run_rounds(const struct rperf_job *job,
-			     struct rperf_twohost_exec *x, struct rperf_err *e);
+			     const struct rperf_twohost_rounds *rounds,
+			     const struct rperf_run_opts *opts,
+			     struct rperf_twohost_client *c,
+			     struct rperf_err *e);
 
 #endif

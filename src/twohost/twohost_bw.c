@@ -287,20 +287,17 @@ static int take_round(void *arg, size_t k, struct rperf_run_results *r,
 int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 		     const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	struct rperf_twohost_exec x = {
-		.rounds = { .n = run->c.cfg->nsizes,
-			    .shape = shape,
-			    .take = take_round,
-			    .arg = run },
-		.opts = *opts,
-		.c = &run->c,
-	};
+	struct rperf_twohost_rounds r = { .n = run->c.cfg->nsizes,
+					  .shape = shape,
+					  .take = take_round,
+					  .arg = run };
+	struct rperf_run_opts o = *opts;
 
-	x.opts.on_round = on_round;
-	x.opts.round_arg = run;
-	x.opts.on_live = on_live;
-	x.opts.live_arg = run;
-	return rperf_twohost_run_rounds(job, &x, e);
+	o.on_round = on_round;
+	o.round_arg = run;
+	o.on_live = on_live;
+	o.live_arg = run;
+	return rperf_twohost_run_rounds(job, &r, &o, &run->c, e);
 }
 
 int rperf_bw_run_new(const struct rperf_cli_config *cfg,

@@ -207,19 +207,18 @@ static void on_round(void *arg, size_t k)
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	struct rperf_twohost_exec x = {
-		.rounds = { .n = run->c.cfg->nsizes * run->c.cfg->repeat *
-				 rperf_lat_nmethods(run->c.cfg),
-			    .shape = shape,
-			    .take = take_round,
-			    .arg = run },
-		.opts = *opts,
-		.c = &run->c,
+	const struct rperf_cli_config *cfg = run->c.cfg;
+	struct rperf_twohost_rounds r = {
+		.n = cfg->nsizes * cfg->repeat * rperf_lat_nmethods(cfg),
+		.shape = shape,
+		.take = take_round,
+		.arg = run,
 	};
+	struct rperf_run_opts o = *opts;
 
-	x.opts.on_round = on_round;
-	x.opts.round_arg = run;
-	return rperf_twohost_run_rounds(job, &x, e);
+	o.on_round = on_round;
+	o.round_arg = run;
+	return rperf_twohost_run_rounds(job, &r, &o, &run->c, e);
 }
 
 int rperf_lat_run_new(const struct rperf_cli_config *cfg,
