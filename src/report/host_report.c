@@ -24,8 +24,6 @@ json_t *rperf_rpt_json_placement(const struct rperf_placement *p)
 	if (!p)
 		return json_null();
 	o = json_object();
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "nic_node", node_or_null(p->nic_node));
 	err |= json_object_set_new(o, "cpu_node", node_or_null(p->cpu_node));
 	err |= json_object_set_new(o, "mem_node", node_or_null(p->mem_node));

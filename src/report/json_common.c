@@ -70,8 +70,6 @@ static json_t *json_overhead(const struct rperf_clock_selftest *st)
 	if (!st)
 		return json_null();
 	o = json_object();
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "min",
 				   rperf_rpt_json_real(st->overhead_ns_min));
 	err |= json_object_set_new(o, "median",
@@ -92,8 +90,6 @@ json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 	if (!c)
 		return json_null();
 	o = json_object();
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(
 		o, "source",
 		rperf_rpt_json_str(rperf_clock_source_name(c->source)));
@@ -147,8 +143,6 @@ json_t *rperf_rpt_json_platform(const struct rperf_platform *p)
 	if (!p)
 		return json_null();
 	o = json_object();
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "hostname",
 				   rperf_rpt_json_str(p->hostname));
 	err |= json_object_set_new(o, "kernel", rperf_rpt_json_str(p->kernel));

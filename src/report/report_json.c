@@ -31,8 +31,6 @@ static json_t *json_list(const struct rperf_kv *kv)
 	size_t i;
 	int err = 0;
 
-	if (!a)
-		return NULL;
 	for (i = 0; i < kv->v.list.n; i++) {
 		if (kv->type == RPERF_KV_LIST_UINT)
 			err |= json_array_append_new(
@@ -134,8 +132,6 @@ json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 	json_t *unrel = NULL, *map;
 	int err = 0;
 
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "count",
 				   rperf_rpt_json_uint(rperf_hist_count(h)));
 	err |= json_object_set_new(o, "rel_error",
@@ -167,8 +163,6 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 	json_t *o = json_object();
 	int err = 0;
 
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "method", rperf_rpt_json_str(l->method));
 	err |= json_object_set_new(o, "size", rperf_rpt_json_uint(l->size));
 	if (l->repeat)
@@ -223,8 +217,6 @@ static json_t *json_results(const struct rperf_report *r)
 	size_t n, i;
 	int err = 0;
 
-	if (!a)
-		return NULL;
 	rperf_rpt_pcts(r, &ps, &n);
 	for (i = 0; i < r->nlat && !err; i++)
 		err |= json_array_append_new(a, json_result(&r->lat[i], ps, n,
@@ -238,8 +230,6 @@ static json_t *json_warnings(const struct rperf_report *r)
 	size_t i;
 	int err = 0;
 
-	if (!a)
-		return NULL;
 	for (i = 0; i < r->nwarnings && !err; i++)
 		err |= json_array_append_new(
 			a, rperf_rpt_json_str(r->warnings[i]));

@@ -22,7 +22,9 @@ extern const double rperf_rpt_default_pcts[RPERF_RPT_NDEFAULT_PCTS];
 
 /* JSON values; NULL only on allocation failure. */
 json_t *rperf_rpt_json_str(const char *s); /* NULL -> null; bad UTF-8 -> '?' */
-/* @o, or NULL (@o freed) when @err: one of its setters failed */
+/* @o, or NULL (@o freed) when @err: one of its setters failed. A NULL @o
+ * (json_object() or json_array() out of memory) fails every jansson setter,
+ * which frees the value it was given: this one check covers it. */
 json_t *rperf_rpt_json_done(json_t *o, int err);
 json_t *rperf_rpt_json_real(double d); /* non-finite -> null */
 json_t *rperf_rpt_json_uint(uint64_t u); /* > INT64_MAX -> real */

@@ -25,8 +25,6 @@ static json_t *json_gid(const struct rperf_gid_info *g)
 	json_t *o = json_object();
 	int err = 0;
 
-	if (!o)
-		return NULL;
 	err |= json_object_set_new(o, "index", json_integer(g->index));
 	err |= json_object_set_new(o, "gid", rperf_rpt_json_str(g->gid));
 	err |= json_object_set_new(o, "type", rperf_rpt_json_str(g->type));
@@ -144,8 +142,6 @@ static json_t *json_devices(const struct rperf_device_list *l)
 	size_t i;
 	int err = 0;
 
-	if (!a)
-		return NULL;
 	for (i = 0; l && i < l->n && !err; i++)
 		err |= json_array_append_new(a, json_device(&l->dev[i]));
 	return rperf_rpt_json_done(a, err);
