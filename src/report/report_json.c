@@ -303,9 +303,5 @@ int rperf_report_json(FILE *f, const struct rperf_report *r)
 	if (r->retrans)
 		err |= json_object_set_new(root, "retransmissions",
 					   rperf_rpt_json_retrans(r->retrans));
-	if (err) {
-		json_decref(root);
-		return ENOMEM;
-	}
-	return rperf_rpt_json_emit(f, root);
+	return rperf_rpt_json_emit(f, rperf_rpt_json_done(root, err));
 }

@@ -207,9 +207,5 @@ int rperf_info_json(FILE *f, const struct rperf_info *info)
 		err |= json_object_set_new(root, "devices_note",
 					   rperf_rpt_json_str(devices_note(e)));
 	}
-	if (err) {
-		json_decref(root);
-		return ENOMEM;
-	}
-	return rperf_rpt_json_emit(f, root);
+	return rperf_rpt_json_emit(f, rperf_rpt_json_done(root, err));
 }
