@@ -11,27 +11,18 @@
 #include <rperf/report.h>
 
 #include "report/report_breakdown.h"
+#include "report/report_cdf.h"
 #include "report/report_limit.h"
 
+/* Every round's samples in turn under one header: no copy of them all. */
 static int write_raw(FILE *f, void *arg)
 {
 	const struct rperf_lat_run *run = arg;
-	struct rperf_raw_sample *all;
-	size_t n = 0, at = 0;
-	int rc;
+	int rc = rperf_report_raw_csv(f, NULL, 0);
 
-	for (size_t i = 0; i < run->nres; i++)
-		n += run->res[i].nraw;
-	all = malloc((n ? n : 1) * sizeof(*all));
-	if (!all)
-		return ENOMEM;
-	for (size_t i = 0; i < run->nres; i++) {
-		memcpy(all + at, run->res[i].raw,
-		       run->res[i].nraw * sizeof(*all));
-		at += run->res[i].nraw;
-	}
-	rc = rperf_report_raw_csv(f, all, n);
-	free(all);
+	for (size_t i = 0; i < run->nres && !rc; i++)
+		rc = rperf_rpt_raw_rows(f, run->res[i].raw, run->res[i].nraw,
+					"");
 	return rc;
 }
 
