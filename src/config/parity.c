@@ -105,7 +105,6 @@ int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params)
 	return 0;
 }
 
-/* ns as the shortest exact unit: 5s, 250ms, 20us, 7ns */
 /* One value as a user would type it; lists as 64,4096 (at most 4 shown). */
 static void fmt_value(const struct rperf_opt *o, const json_t *v, char *buf,
 		      size_t len)
