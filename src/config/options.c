@@ -5,6 +5,8 @@
  */
 #include "config/options.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "config/options_priv.h"
@@ -120,4 +122,62 @@ void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v)
 			j->nchoices ? j->nchoices : SIZE_MAX,
 			j->word
 		};
+}
+
+void rperf_opt_store(void *p, size_t width, uint64_t v)
+{
+	uint8_t u8 = (uint8_t)v;
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	if (width == 1)
+		memcpy(p, &u8, 1);
+	else if (width == 2)
+		memcpy(p, &u16, 2);
+	else if (width == 4)
+		memcpy(p, &u32, 4);
+	else
+		memcpy(p, &v, sizeof(v));
+}
+
+/* @o's command-line value in @cfg where its job half points in @base. */
+static void to_job(const struct rperf_opt *o,
+		   const struct rperf_cli_config *cfg, char *base)
+{
+	const char *v = (const char *)cfg + o->off, *str;
+	uint64_t u;
+
+	switch (o->type) {
+	case RPERF_OT_FLAG:
+		u = *(const bool *)v;
+		break;
+	case RPERF_OT_ENUM:
+		u = (uint64_t)(int64_t) * (const int *)v;
+		break;
+	case RPERF_OT_INT: /* int64_t */
+	case RPERF_OT_COUNT: /* the rest uint64_t */
+	case RPERF_OT_SIZE:
+	case RPERF_OT_TIME:
+		memcpy(&u, v, sizeof(u));
+		break;
+	case RPERF_OT_STR: /* a device name */
+		memcpy(&str, v, sizeof(str));
+		if (str && o->job.type == RPERF_OT_NAME)
+			snprintf(base + o->job.off, o->job.width, "%s", str);
+		return;
+	default: /* lists, rates and schedules: the caller's */
+		return;
+	}
+	rperf_opt_store(base + o->job.off, o->job.width, u);
+}
+
+void rperf_opt_to_job(const struct rperf_cli_config *cfg, unsigned int cmd,
+		      enum rperf_job_dest dest, void *base)
+{
+	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
+		const struct rperf_opt *o = rperf_opt_at(i);
+
+		if (o->job.name && o->job.dest == dest && (o->cmds & cmd))
+			to_job(o, cfg, base);
+	}
 }

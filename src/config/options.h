@@ -12,8 +12,9 @@
  * where the two differ by contract (a job file's ranges are an agent's).
  * The table drives the getopt_long table (src/cli/parse.c), the job-file
  * parser (src/job/job_keys.c), --help and the option list of
- * man/rperf.1.md (src/cli/help.c), the "config" object of the JSON report
- * and the lat/bw parity check (config/parity.h).
+ * man/rperf.1.md (src/cli/help.c), the "config" object of the JSON report,
+ * the lat/bw parity check (config/parity.h), and the spec and [host] of
+ * rperf lat/bw's implicit job (rperf_opt_to_job).
  */
 #ifndef RPERF_CONFIG_OPTIONS_H
 #define RPERF_CONFIG_OPTIONS_H
@@ -127,6 +128,18 @@ size_t rperf_opt_count(void);
 /* Option @i (< rperf_opt_count()), its index; SIZE_MAX if not an option. */
 const struct rperf_opt *rperf_opt_at(size_t i);
 size_t rperf_opt_index(const struct rperf_opt *o);
+
+/* The low @width bytes of @v at @p (a key's field of 1, 2, 4 or 8 bytes). */
+void rperf_opt_store(void *p, size_t width, uint64_t v);
+/*
+ * The command line's values as a job file's: each option of @cmd whose
+ * job half points into @dest's struct (a generator spec, a [host]
+ * selection) copies its value from @cfg there, in @base. Values that are
+ * more than a copy are the caller's: size lists, rates and their units,
+ * schedules, and the [global] times.
+ */
+void rperf_opt_to_job(const struct rperf_cli_config *cfg, unsigned int cmd,
+		      enum rperf_job_dest dest, void *base);
 
 /* Command name <-> bit; NULL / RPERF_CMD_NONE when unknown. */
 const char *rperf_cmd_name(enum rperf_cmd cmd);

@@ -26,22 +26,6 @@ static unsigned sect_keys(enum job_sect_type t)
 				    (unsigned)t;
 }
 
-static void store_u(void *p, size_t width, uint64_t v)
-{
-	uint8_t u8 = (uint8_t)v;
-	uint16_t u16 = (uint16_t)v;
-	uint32_t u32 = (uint32_t)v;
-
-	if (width == 1)
-		memcpy(p, &u8, 1);
-	else if (width == 2)
-		memcpy(p, &u16, 2);
-	else if (width == 4)
-		memcpy(p, &u32, 4);
-	else
-		memcpy(p, &v, sizeof(v));
-}
-
 static int parse_enum(const struct rperf_job_view *k, const char *v, int *out,
 		      char *why, size_t whylen)
 {
@@ -179,7 +163,7 @@ static int set_value(const struct rperf_opt *o, const char *v, void *base,
 		return 0;
 	}
 	if (!rc)
-		store_u(p, o->job.width, u);
+		rperf_opt_store(p, o->job.width, u);
 	return rc;
 }
 

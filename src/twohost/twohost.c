@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/options.h"
+
 #define TWOHOST_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
 
 /* One run of a client's rounds (rperf_twohost_run_rounds). */
@@ -18,21 +20,6 @@ struct rperf_twohost_exec {
 	struct rperf_job **jobs; /* [rounds.n]: the results point into them */
 	struct rperf_run_results **res; /* [rounds.n], NULL: not run */
 };
-
-static void client_sel(const struct rperf_cli_config *cfg,
-		       struct rperf_host_sel *s)
-{
-	*s = (struct rperf_host_sel){
-		.port = (int)cfg->ib_port,
-		.gid_index = (int)cfg->gid_index,
-		.cpu = (int)cfg->cpu,
-		.cpu_node = (int)cfg->cpu_node,
-		.mem_node = (int)cfg->mem_node,
-		.hugepages = cfg->hugepages,
-	};
-	if (cfg->ib_dev)
-		snprintf(s->device, sizeof(s->device), "%s", cfg->ib_dev);
-}
 
 int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 		      size_t ninst, struct rperf_job **out)
@@ -58,7 +45,9 @@ int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
 		 RPERF_JOB_CONTROL_LOCAL);
 	job->hosts[0].local = true;
-	client_sel(cfg, &job->hosts[0].sel);
+	/* -d, -i, -x, --cpu, placement, huge pages: as a job's [host] keys */
+	rperf_opt_to_job(cfg, RPERF_CMD_TRAFFIC, RPERF_JOB_HOST,
+			 &job->hosts[0].sel);
 	snprintf(job->hosts[1].name, sizeof(job->hosts[1].name),
 		 RPERF_TWOHOST_SERVER);
 	snprintf(job->hosts[1].control, sizeof(job->hosts[1].control), "%s",

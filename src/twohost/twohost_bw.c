@@ -83,7 +83,6 @@ static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 	snprintf(s->from, sizeof(s->from), "%s", from);
 	snprintf(s->to, sizeof(s->to), "%s", to);
 	s->test.iters = 0;
-	s->burst_size = cfg->burst_size;
 	s->interval_ns = rperf_bw_tick_ns(cfg); /* the BW peak's ticks */
 	if (cfg->rate_limit > 0 && cfg->rate_units == RPERF_RATE_PPS)
 		s->rate_sps = cfg->rate_limit;

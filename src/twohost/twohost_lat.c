@@ -25,13 +25,7 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 {
 	rperf_twohost_spec(cfg, RPERF_GEN_LSG, s);
 	s->id = 0;
-	s->warmup_samples = cfg->warmup;
-	s->pair_order = cfg->pair_order;
-	s->timestamps = cfg->timestamps;
 	s->raw = cfg->raw_file || cfg->report_unsorted;
-	s->breakdown = cfg->breakdown;
-	s->latency_gap_ns = cfg->latency_gap_ns;
-	s->interval_ns = cfg->interval_ns;
 	s->schedule = cfg->schedule;
 	s->rate_sps = cfg->rate; /* samples/s; 0: latency_gap_ns */
 	if (cfg->method == RPERF_METHOD_ALL)

@@ -16,9 +16,10 @@
 
 /*
  * The one generator of a two-host run as a spec: @kind's defaults, then
- * @cfg's path, largest size, duration or iterations, depths, QPs, verb and
- * the test keys (method, atomic operation, rdma_cm, -b, --reversed).
- * "from" is "client", "to" "server".
+ * every option of @cfg with a generator key where the key table points it
+ * (rperf_opt_to_job), the largest size, the duration, -T as the traffic
+ * class when --tclass is not given, and -e for the sink too. "from" is
+ * "client", "to" "server".
  */
 void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 			enum rperf_gen_kind kind, struct rperf_gen_spec *s);

@@ -15,6 +15,7 @@
 #include "config/options.h"
 #include "cli/parse.h"
 #include "job/job.h"
+#include "twohost/twohost_bw.h"
 #include "twohost/twohost_lat.h"
 #include "cli_fixture.h"
 
@@ -422,6 +423,68 @@ static void poll_option(void **state)
 	expect_error("--poll", &r);
 }
 
+/* rperf lat/bw's options reach their job where each key's job half points
+ * (rperf_opt_to_job): the generator spec and the client's [host]. */
+static void options_in_the_job(void **state)
+{
+	static struct result r;
+	struct rperf_job *job = NULL;
+	const struct rperf_gen_spec *s;
+	const struct rperf_host_sel *h;
+	char err[128] = "";
+
+	(void)state;
+	parse(&r, "lat", "-d", "rxe_h2", "-i", "2", "-x", "3", "--cpu", "1",
+	      "--mem-node", "0", "-S", "5", "--qp-timeout", "20",
+	      "--retry-count", "3", "-m", "2048", "-I", "64", "-r", "32", "-n",
+	      "500", "--warmup", "7", "--pair-order", "sequential",
+	      "--timestamps", "cpu", "--latency_gap", "2ms", "--breakdown",
+	      "--verb", "write", "--interval", "500ms", "-e", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(rperf_lat_ctl_job(&r.cfg, &job, err, sizeof(err)), 0);
+	s = &job->inst[0];
+	h = &job->hosts[0].sel;
+	assert_string_equal(h->device, "rxe_h2");
+	assert_int_equal(h->port, 2);
+	assert_int_equal(h->gid_index, 3);
+	assert_int_equal(h->cpu, 1);
+	assert_int_equal(h->cpu_node, -1); /* not given: the NIC's node */
+	assert_int_equal(h->mem_node, 0);
+	assert_int_equal(s->path.sl, 5);
+	assert_int_equal(s->path.qp_timeout, 20);
+	assert_int_equal(s->path.retry_count, 3);
+	assert_int_equal(s->path.mtu, 2048);
+	assert_int_equal(s->inline_size, 64);
+	assert_int_equal(s->test.rx_depth, 32);
+	assert_int_equal(s->test.iters, 500);
+	assert_int_equal(s->warmup_samples, 7);
+	assert_int_equal(s->pair_order, RPERF_PAIR_SEQUENTIAL);
+	assert_int_equal(s->timestamps, RPERF_TS_CPU);
+	assert_int_equal(s->latency_gap_ns, 2000000);
+	assert_true(s->breakdown);
+	assert_int_equal(s->verb, RPERF_VERB_WRITE);
+	assert_int_equal(s->interval_ns, 500000000);
+	assert_int_equal(s->completion, RPERF_COMPLETION_EVENT);
+	assert_int_equal(s->sink_completion, RPERF_COMPLETION_EVENT);
+	rperf_job_free(job);
+	parse(&r, "bw", "-t", "64", "-Q", "4", "-l", "2", "-q", "3",
+	      "--burst_size", "8", "--rate_limit", "1", "--verb", "atomic",
+	      "-A", "cmp_and_swap", "h1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(rperf_bw_ctl_job(&r.cfg, &job, err, sizeof(err)), 0);
+	s = &job->inst[0];
+	assert_int_equal(s->tx_depth, 64);
+	assert_int_equal(s->cq_mod, 4);
+	assert_int_equal(s->post_list, 2);
+	assert_int_equal(s->qps, 3);
+	assert_int_equal(s->burst_size, 8);
+	assert_int_equal(s->verb, RPERF_VERB_ATOMIC);
+	assert_int_equal(s->test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	assert_int_equal(s->completion, RPERF_COMPLETION_POLL);
+	assert_int_equal(job->hosts[0].sel.port, 1); /* the default */
+	rperf_job_free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +502,7 @@ int main(void)
 		cmocka_unit_test(placement_options),
 		cmocka_unit_test(schedule_option),
 		cmocka_unit_test(poll_option),
+		cmocka_unit_test(options_in_the_job),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
