@@ -22,6 +22,7 @@
 #include "agent/agent.h"
 #include "run/run_plan.h"
 #include "cli/cli.h"
+#include "config/options.h"
 #include "engine/limits.h"
 #include "verbs/verbs.h"
 
@@ -66,13 +67,10 @@ int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
 		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
 		.max_conns = (unsigned int)cfg->max_conns,
 		.one_off = cfg->one_off,
-		.local = { .port = (int)cfg->ib_port,
-			   .gid_index = (int)cfg->gid_index,
-			   .cpu = (int)cfg->cpu },
 	};
-	if (cfg->ib_dev &&
-	    snprintf(a->local.device, sizeof(a->local.device), "%s",
-		     cfg->ib_dev) >= (int)sizeof(a->local.device)) {
+	/* its own -d, -i, -x and --cpu: what a job leaves open */
+	rperf_opt_to_job(cfg, RPERF_CMD_AGENT, RPERF_JOB_HOST, &a->local);
+	if (cfg->ib_dev && strlen(cfg->ib_dev) >= sizeof(a->local.device)) {
 		snprintf(line, len, "-d/--ib-dev: '%s' is too long",
 			 cfg->ib_dev);
 		return EINVAL;

@@ -22,6 +22,7 @@
 #include "cli/cli_agents.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "config/options.h"
 #include "job/job.h"
 #include "mpi/mpi.h"
 #include "run/run.h"
@@ -124,12 +125,7 @@ static void agent_cfg(const struct mpi_cmd *c, const char *bind,
 	a->engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL;
 	a->log = log_line;
 	a->log_arg = (void *)c;
-	a->local.port = (int)cfg->ib_port;
-	a->local.gid_index = (int)cfg->gid_index;
-	a->local.cpu = (int)cfg->cpu;
-	if (cfg->ib_dev)
-		snprintf(a->local.device, sizeof(a->local.device), "%s",
-			 cfg->ib_dev);
+	rperf_opt_to_job(cfg, RPERF_CMD_AGENT, RPERF_JOB_HOST, &a->local);
 }
 
 /* This rank's agent: listen, calibrate; @h says how it went. */
