@@ -146,13 +146,15 @@ static void to_job(const struct rperf_opt *o,
 {
 	const char *v = (const char *)cfg + o->off, *str;
 	uint64_t u;
+	int e;
 
 	switch (o->type) {
 	case RPERF_OT_FLAG:
 		u = *(const bool *)v;
 		break;
-	case RPERF_OT_ENUM:
-		u = (uint64_t)(int64_t) * (const int *)v;
+	case RPERF_OT_ENUM: /* int */
+		memcpy(&e, v, sizeof(e));
+		u = (uint64_t)(int64_t)e;
 		break;
 	case RPERF_OT_INT: /* int64_t */
 	case RPERF_OT_COUNT: /* the rest uint64_t */
