@@ -61,20 +61,16 @@ int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
 	*a = (struct rperf_agent_cfg){
 		.bind = cfg->bind,
 		.port = (uint16_t)cfg->tcp_port,
-		.timeout_ms = cfg->run_timeout_ns ?
-				      (int)(cfg->run_timeout_ns / 1000000ull) :
-				      AGENT_TIMEOUT_MS,
+		.timeout_ms =
+			cfg->global.timeout_ns ?
+				(int)(cfg->global.timeout_ns / 1000000ull) :
+				AGENT_TIMEOUT_MS,
 		.handshake_ms = (int)(cfg->handshake_timeout_ns / 1000000ull),
 		.max_conns = (unsigned int)cfg->max_conns,
 		.one_off = cfg->one_off,
 	};
-	/* its own -d, -i, -x and --cpu: what a job leaves open */
-	rperf_opt_to_job(cfg, RPERF_CMD_AGENT, RPERF_JOB_HOST, &a->local);
-	if (cfg->ib_dev && strlen(cfg->ib_dev) >= sizeof(a->local.device)) {
-		snprintf(line, len, "-d/--ib-dev: '%s' is too long",
-			 cfg->ib_dev);
-		return EINVAL;
-	}
+	a->local = cfg->sel; /* its own -d, -i, -x, --cpu: what a job
+				 leaves open */
 	cli_agent_limits(cfg, &a->limits, line, len);
 	return 0;
 }
@@ -174,8 +170,8 @@ static int start_one(const struct rperf_cli_config *cfg,
 		.counters_off = l->o.quiet, /* lat / bw: no counter series */
 		.log_arg = la,
 	};
-	uint64_t t = cfg->run_timeout_ns ? cfg->run_timeout_ns :
-					   job->timeout_ns;
+	uint64_t t = cfg->global.timeout_ns ? cfg->global.timeout_ns :
+					      job->timeout_ns;
 	char err[512], line[256];
 	int rc;
 

@@ -21,7 +21,7 @@ int rperf_cli_resolve_vl(struct rperf_cli_config *cfg)
 
 	if (!(cfg->cmd & RPERF_CMD_TRAFFIC) || !cfg->host)
 		return 0;
-	rc = rperf_vl_port_query(cfg->ib_dev, (int)cfg->ib_port, &vp);
+	rc = rperf_vl_port_query(cfg->sel.device, (int)cfg->sel.port, &vp);
 	if (rc && cfg->vl < 0)
 		return 0; /* the command reports the device problem itself */
 	if (rc) {
@@ -33,7 +33,7 @@ int rperf_cli_resolve_vl(struct rperf_cli_config *cfg)
 	if (vp.roce && cfg->vl >= 0) {
 		fprintf(stderr,
 			"rperf: --vl: %s port %lld is RoCE (Ethernet), which has no virtual lanes; accepted: --tclass TC (the GRH traffic class, carried as the IP DS field) on RoCE\n",
-			vp.dev, (long long)cfg->ib_port);
+			vp.dev, (long long)cfg->sel.port);
 		return RPERF_EXIT_USAGE;
 	}
 	if (vp.roce)
@@ -46,12 +46,13 @@ int rperf_cli_resolve_vl(struct rperf_cli_config *cfg)
 			fprintf(stderr, "rperf: --vl: %s\n", msg);
 			return RPERF_EXIT_USAGE;
 		}
-		cfg->sl = sl;
+		cfg->spec.path.sl = sl;
 	}
 	if (vp.has_table && !cfg->jsonl) /* stdout: errors keep one line */
 		printf("rperf: note: SL %lld maps to VL %u on %s port %lld (the local port's table; switches map SLs with their own)\n",
-		       (long long)cfg->sl, vp.t.vl[cfg->sl & 15], vp.dev,
-		       (long long)cfg->ib_port);
+		       (long long)cfg->spec.path.sl,
+		       vp.t.vl[cfg->spec.path.sl & 15], vp.dev,
+		       (long long)cfg->sel.port);
 	fflush(stdout);
 	return 0;
 }

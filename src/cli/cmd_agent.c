@@ -69,7 +69,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 	log_line(NULL, lim);
 	acfg.clk = &clk; /* calibrated right after listening (up to 250 ms) */
 	/* the agent's own -d is checked before it listens */
-	if (cfg->ib_dev && rperf_twohost_check_device(cfg, &e)) {
+	if (cfg->sel.device[0] && rperf_twohost_check_device(cfg, &e)) {
 		fprintf(stderr, "rperf agent: %s\n", e.msg);
 		return RPERF_EXIT_USAGE;
 	}

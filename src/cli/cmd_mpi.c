@@ -101,8 +101,8 @@ static int32_t make_plan(struct mpi_cmd *c)
 		return RPERF_EXIT_USAGE;
 	}
 	p->keylen = cfg->key_file ? (uint32_t)keylen : RPERF_MPI_RANDOM_KEY_LEN;
-	timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
-					   job->timeout_ns;
+	timeout_ns = cfg->global.timeout_ns ? cfg->global.timeout_ns :
+					      job->timeout_ns;
 	p->timeout_ms = (int32_t)(timeout_ns / 1000000ull);
 	if (p->timeout_ms <= 0)
 		p->timeout_ms = 1;
@@ -125,7 +125,7 @@ static void agent_cfg(const struct mpi_cmd *c, const char *bind,
 	a->engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL;
 	a->log = log_line;
 	a->log_arg = (void *)c;
-	rperf_opt_to_job(cfg, RPERF_CMD_AGENT, RPERF_JOB_HOST, &a->local);
+	a->local = cfg->sel; /* its own -d, -i, -x, --cpu */
 }
 
 /* This rank's agent: listen, calibrate; @h says how it went. */

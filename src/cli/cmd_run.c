@@ -86,7 +86,7 @@ void run_cmd_opts(const struct run_cmd *c, struct rperf_run_opts *o)
 	o->auth = c->auth.auth;
 	o->insecure = c->cfg->insecure;
 	o->heartbeat_ns = c->cfg->heartbeat_ns;
-	o->timeout_ns = c->cfg->run_timeout_ns;
+	o->timeout_ns = c->cfg->global.timeout_ns;
 	o->boot = c->cfg->run_boot; /* rperf run --mpi: the launched agents */
 	o->local = cli_local_boot(c->local); /* control = local */
 	o->raw = c->cfg->raw_file != NULL; /* every sample comes back */

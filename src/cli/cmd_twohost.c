@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cli_agents.h"
 #include "cli/commands.h"
-#include "cli/config_kv.h"
+#include "config/config_kv.h"
 #include "cli/out_check.h"
 #include "cli/progress.h"
 #include "config/parity.h"
@@ -82,7 +82,7 @@ static void round_started(void *arg, size_t i, size_t n, uint64_t size)
 			   (unsigned long long)size);
 
 	(void)n;
-	if (p->lat && cfg->method == RPERF_METHOD_ALL && off > 0)
+	if (p->lat && cfg->spec.test.method == RPERF_METHOD_ALL && off > 0)
 		off += snprintf(item + off, sizeof(item) - (size_t)off, " %s",
 				rperf_method_name(rperf_lat_method_at(
 					cfg, i / (cfg->nsizes * cfg->repeat))));
@@ -102,10 +102,12 @@ static struct rperf_round_hook progress_on(struct progress_ctx *p,
 
 	p->cfg = cfg;
 	p->lat = lat;
-	if (rperf_progress_start(
-		    &p->line, rperf_progress_wanted(cfg) ? stderr : NULL,
-		    lat ? "rperf lat" : "rperf bw", n,
-		    cfg->run_infinitely ? 0 : (double)cfg->duration_ns / 1e9))
+	if (rperf_progress_start(&p->line,
+				 rperf_progress_wanted(cfg) ? stderr : NULL,
+				 lat ? "rperf lat" : "rperf bw", n,
+				 cfg->run_infinitely ?
+					 0 :
+					 (double)cfg->global.duration_ns / 1e9))
 		return (struct rperf_round_hook){ 0 };
 	return (struct rperf_round_hook){ .start = round_started, .arg = p };
 }
@@ -135,8 +137,9 @@ static int dial_server(const struct rperf_cli_config *cfg, const char *cmd,
  * the same outage delays. */
 static uint64_t hb_ns(const struct rperf_cli_config *cfg)
 {
-	uint64_t ns = rperf_rc_stall_ns((unsigned int)cfg->qp_timeout,
-					(unsigned int)cfg->retry_count);
+	uint64_t ns =
+		rperf_rc_stall_ns((unsigned int)cfg->spec.path.qp_timeout,
+				  (unsigned int)cfg->spec.path.retry_count);
 
 	return ns < 1000000000ull  ? 1000000000ull :
 	       ns > 30000000000ull ? 30000000000ull :

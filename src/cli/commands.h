@@ -30,7 +30,7 @@ int rperf_cmd_agent(const struct rperf_cli_config *cfg,
 /* rperf compare BASE RUN (src/cli/cmd_compare.c). */
 int rperf_cmd_compare(const struct rperf_cli_config *cfg);
 /*
- * --vl: set cfg->sl from the local port's SL->VL table, and note which VL
+ * --vl: set cfg->spec.path.sl from the local port's SL->VL table, and note which VL
  * the SL maps to when known (cli_vl.c). Returns an exit status.
  */
 int rperf_cli_resolve_vl(struct rperf_cli_config *cfg);

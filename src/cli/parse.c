@@ -59,11 +59,6 @@ static const char *opt_label(const struct rperf_opt *o, char *buf, size_t len)
 	return buf;
 }
 
-static void *field(struct parse_state *st, const struct rperf_opt *o)
-{
-	return (char *)st->cfg + o->off;
-}
-
 static int parse_list(struct parse_state *st, const struct rperf_opt *o,
 		      const char *arg, char *msg, size_t msglen)
 {
@@ -143,56 +138,85 @@ static int apply_enum(const struct rperf_opt *o, const char *arg, int *out,
 	return EINVAL;
 }
 
+/* A one-field value of @o (rperf_opt_set), parsed from @arg into @v. */
+static int parse_scalar(const struct rperf_opt *o, const char *arg, uint64_t *v,
+			char *msg, size_t msglen)
+{
+	int64_t i = 0;
+	int e = 0, rc;
+
+	switch (o->type) {
+	case RPERF_OT_FLAG:
+		*v = 1;
+		return 0;
+	case RPERF_OT_INT:
+		rc = rperf_parse_int(arg, o->min, o->max, &i, msg, msglen);
+		*v = (uint64_t)i;
+		return rc;
+	case RPERF_OT_COUNT:
+		return rperf_parse_count(arg, (uint64_t)o->min,
+					 (uint64_t)o->max, v, msg, msglen);
+	case RPERF_OT_SIZE:
+		rc = rperf_parse_size(arg, (uint64_t)o->min, (uint64_t)o->max,
+				      v, msg, msglen);
+		if (!rc && o->pow2 && (*v & (*v - 1)))
+			rc = ERANGE,
+			snprintf(
+				msg, msglen,
+				"'%s' is not a power of two; accepted: 256, 512, 1024, 2048 or 4096",
+				arg);
+		return rc;
+	case RPERF_OT_TIME:
+		return rperf_parse_time(arg, o->unit, (uint64_t)o->min,
+					(uint64_t)o->max, v, msg, msglen);
+	default: /* ENUM */
+		rc = apply_enum(o, arg, &e, msg, msglen);
+		*v = (uint64_t)(int64_t)e;
+		return rc;
+	}
+}
+
+static int apply_str(struct parse_state *st, const struct rperf_opt *o,
+		     const char *arg, char *msg, size_t msglen)
+{
+	if (!*arg) {
+		snprintf(msg, msglen, "empty value; accepted: a non-empty %s",
+			 o->metavar);
+		return EINVAL;
+	}
+	if (rperf_opt_set_str(st->cfg, o, arg)) {
+		snprintf(msg, msglen, "'%s' is too long; accepted: a %s name",
+			 arg, o->metavar);
+		return ENAMETOOLONG;
+	}
+	return 0;
+}
+
 static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 		       const char *arg)
 {
 	char msg[384] = "";
-	void *f = field(st, o);
-	uint64_t u = 0;
+	void *f = (char *)st->cfg + o->off; /* not rperf_opt_in_job() */
+	uint64_t v = 0;
 	int rc = 0;
 
 	switch (o->type) {
 	case RPERF_OT_FLAG:
-		*(bool *)f = true;
+	case RPERF_OT_INT:
+	case RPERF_OT_COUNT:
+	case RPERF_OT_SIZE:
+	case RPERF_OT_TIME:
+	case RPERF_OT_ENUM:
+		rc = parse_scalar(o, arg, &v, msg, sizeof(msg));
+		if (!rc)
+			rperf_opt_set(st->cfg, o, v);
 		break;
 	case RPERF_OT_STR:
-		if (!*arg)
-			rc = EINVAL,
-			snprintf(msg, sizeof(msg),
-				 "empty value; accepted: a non-empty %s",
-				 o->metavar);
-		else
-			*(const char **)f = arg;
-		break;
-	case RPERF_OT_INT:
-		rc = rperf_parse_int(arg, o->min, o->max, f, msg, sizeof(msg));
-		break;
-	case RPERF_OT_COUNT:
-		rc = rperf_parse_count(arg, (uint64_t)o->min, (uint64_t)o->max,
-				       f, msg, sizeof(msg));
-		break;
-	case RPERF_OT_SIZE:
-		rc = rperf_parse_size(arg, (uint64_t)o->min, (uint64_t)o->max,
-				      &u, msg, sizeof(msg));
-		if (!rc && o->pow2 && (u & (u - 1)))
-			rc = ERANGE,
-			snprintf(
-				msg, sizeof(msg),
-				"'%s' is not a power of two; accepted: 256, 512, 1024, 2048 or 4096",
-				arg);
-		if (!rc)
-			*(uint64_t *)f = u;
-		break;
-	case RPERF_OT_TIME:
-		rc = rperf_parse_time(arg, o->unit, (uint64_t)o->min,
-				      (uint64_t)o->max, f, msg, sizeof(msg));
+		rc = apply_str(st, o, arg, msg, sizeof(msg));
 		break;
 	case RPERF_OT_RATE:
 		rc = rperf_parse_rate(arg, (double)o->min, (double)o->max, f,
 				      msg, sizeof(msg));
-		break;
-	case RPERF_OT_ENUM:
-		rc = apply_enum(o, arg, f, msg, sizeof(msg));
 		break;
 	case RPERF_OT_SIZE_LIST:
 	case RPERF_OT_PCT_LIST:
@@ -211,7 +235,7 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 			    opt_label(o, label, sizeof(label)), msg);
 	}
 	if (o->implies)
-		*(bool *)field(st, rperf_opt_find(o->implies)) = true;
+		rperf_opt_set(st->cfg, rperf_opt_find(o->implies), 1);
 	return 0;
 }
 
@@ -386,12 +410,12 @@ static int check_bw(struct parse_state *st)
 {
 	const struct rperf_cli_config *cfg = st->cfg;
 
-	if (cfg->post_list > cfg->tx_depth)
+	if (cfg->spec.post_list > cfg->spec.tx_depth)
 		return errf(
 			st, EINVAL,
 			"-l/--post_list: %llu is above the tx depth %llu; accepted: a post list of at most -t/--tx-depth work requests",
-			(unsigned long long)cfg->post_list,
-			(unsigned long long)cfg->tx_depth);
+			(unsigned long long)cfg->spec.post_list,
+			(unsigned long long)cfg->spec.tx_depth);
 	if (cfg->run_infinitely && was_given(st, "iters"))
 		return errf(
 			st, EINVAL,
@@ -426,7 +450,7 @@ static int check_combinations(struct parse_state *st)
 		rperf_cli_note(
 			st->notes, st->noteslen,
 			"-n/--iters: given with -D/--duration; -D wins, as in perftest: each size runs for %.9g s",
-			(double)cfg->duration_ns / 1e9);
+			(double)cfg->global.duration_ns / 1e9);
 	if (was_given(st, "latency_gap") && was_given(st, "rate"))
 		return errf(
 			st, EINVAL,

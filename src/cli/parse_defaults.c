@@ -12,12 +12,12 @@
  */
 static uint64_t warmup_default(const struct rperf_cli_config *cfg)
 {
-	uint64_t w = cfg->iters / 10;
+	uint64_t w = cfg->spec.test.iters / 10;
 
-	if (cfg->duration_ns || w > RPERF_WARMUP_MAX)
+	if (cfg->global.duration_ns || w > RPERF_WARMUP_MAX)
 		return RPERF_WARMUP_MAX;
 	if (w < 10)
-		w = cfg->iters < 10 ? cfg->iters : 10;
+		w = cfg->spec.test.iters < 10 ? cfg->spec.test.iters : 10;
 	return w;
 }
 
@@ -39,8 +39,8 @@ void rperf_cli_defaults_after(struct rperf_cli_config *cfg, bool warmup_given)
 		memcpy(cfg->percentiles, pct, sizeof(pct));
 		cfg->npercentiles = sizeof(pct) / sizeof(pct[0]);
 	}
-	if (!warmup_given)
-		cfg->warmup = warmup_default(cfg);
-	if (cfg->duration_ns)
-		cfg->iters = 0;
+	if (!warmup_given && cfg->cmd == RPERF_CMD_LAT) /* bw: none */
+		cfg->spec.warmup_samples = warmup_default(cfg);
+	if (cfg->global.duration_ns)
+		cfg->spec.test.iters = 0;
 }

@@ -98,13 +98,6 @@ void rperf_cli_note(char *notes, size_t len, const char *fmt, ...)
 	notes[used + 1] = '\0';
 }
 
-static bool given(const struct rperf_cli_config *cfg, const char *name)
-{
-	const struct rperf_opt *o = rperf_opt_find(name);
-
-	return o && rperf_parity_given(cfg, rperf_opt_index(o));
-}
-
 /* Append @o's label ("-q/--qp", "--report_gbits") to the list @list. */
 static void add_label(char *list, size_t len, const struct rperf_opt *o)
 {
@@ -147,7 +140,7 @@ static void lat_bw_notes(const struct rperf_cli_config *cfg, char *notes,
 
 	for (size_t i = 0; i < sizeof(bw_only) / sizeof(bw_only[0]); i++) {
 		/* on a server, server_notes() speaks of --report_gbits */
-		if (given(cfg, bw_only[i]) &&
+		if (rperf_cfg_given(cfg, bw_only[i]) &&
 		    (cfg->host || strcmp(bw_only[i], "report_gbits")))
 			add_label(list, sizeof(list),
 				  rperf_opt_find(bw_only[i]));
@@ -179,23 +172,23 @@ int rperf_cli_perftest_check(const struct rperf_cli_config *cfg, char *err,
 				cfg->rate_limit_type));
 		return EINVAL;
 	}
-	if (given(cfg, "burst_size") && cfg->rate_limit <= 0) {
+	if (rperf_cfg_given(cfg, "burst_size") && cfg->rate_limit <= 0) {
 		snprintf(
 			err, errlen,
 			"--burst_size: given without --rate_limit; accepted: --rate_limit N --burst_size N");
 		return EINVAL;
 	}
-	if (given(cfg, "all-max") && !cfg->all_sizes) {
+	if (rperf_cfg_given(cfg, "all-max") && !cfg->all_sizes) {
 		snprintf(
 			err, errlen,
 			"--all-max: given without -a; accepted: -a --all-max SIZE");
 		return EINVAL;
 	}
-	if (given(cfg, "source_ip") && !cfg->rdma_cm)
+	if (rperf_cfg_given(cfg, "source_ip") && !cfg->spec.test.rdma_cm)
 		rperf_cli_note(
 			notes, noteslen,
 			"-z/--source_ip: only rdma_cm (-R) uses a source address; ignored without -R");
-	if (cfg->cmd == RPERF_CMD_LAT && cfg->events)
+	if (cfg->cmd == RPERF_CMD_LAT && cfg->spec.completion)
 		rperf_cli_note(
 			notes, noteslen,
 			"-e/--events: rperf lat's client keeps busy polling (its completion stamps are the measurement); the server already sleeps on completion events except for --method pingpong's echo");

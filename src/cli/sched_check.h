@@ -9,7 +9,7 @@
 #include "config/config.h"
 
 /*
- * Parse cfg->schedule_text into cfg->schedule (closed when not given) and
+ * Parse cfg->schedule_text into cfg->spec.schedule (closed when not given) and
  * refuse what an open schedule cannot take (--rate or --latency_gap;
  * --method other than rperf; --pair-order sequential): 0 or EINVAL with a one-line @err naming the option.
  */

@@ -53,30 +53,32 @@ static int check_lat(struct rperf_cli_config *cfg,
 {
 	char verbs[64];
 
-	if (!rperf_verb_of(cfg->verb)->lsg)
+	if (!rperf_verb_of(cfg->spec.verb)->lsg)
 		return refuse(
 			err, errlen,
 			"--verb %s: not a latency test; accepted for lat: %s",
-			rperf_verb_name(cfg->verb),
+			rperf_verb_name(cfg->spec.verb),
 			rperf_verb_lsg_list(verbs, sizeof(verbs)));
-	if (!rperf_verb_responder_only(cfg->verb))
+	if (!rperf_verb_responder_only(cfg->spec.verb))
 		return 0;
 	if (!given->method) {
-		cfg->method = RPERF_METHOD_POSTPOLL;
+		cfg->spec.test.method = RPERF_METHOD_POSTPOLL;
 		return 0;
 	}
-	if (cfg->method == RPERF_METHOD_POSTPOLL)
+	if (cfg->spec.test.method == RPERF_METHOD_POSTPOLL)
 		return 0;
-	if (cfg->method == RPERF_METHOD_PINGPONG)
+	if (cfg->spec.test.method == RPERF_METHOD_PINGPONG)
 		return refuse(
 			err, errlen,
 			"--method pingpong: given with --verb %s, which the peer's NIC answers without its software; accepted: --method postpoll (ib_%s_lat's measure)",
-			rperf_verb_name(cfg->verb), rperf_verb_name(cfg->verb));
+			rperf_verb_name(cfg->spec.verb),
+			rperf_verb_name(cfg->spec.verb));
 	return refuse(
 		err, errlen,
 		"--method %s: given with --verb %s; Equation 1 subtracts a loopback operation that completes on the remote ACK, but a %s completes when its response data has been read from remote memory and returned; accepted: --method postpoll",
-		rperf_method_name(cfg->method), rperf_verb_name(cfg->verb),
-		cfg->verb == RPERF_VERB_READ ? "READ" : "atomic");
+		rperf_method_name(cfg->spec.test.method),
+		rperf_verb_name(cfg->spec.verb),
+		cfg->spec.verb == RPERF_VERB_READ ? "READ" : "atomic");
 }
 
 static int check_bw(const struct rperf_cli_config *cfg, char *err,
@@ -86,12 +88,12 @@ static int check_bw(const struct rperf_cli_config *cfg, char *err,
 		return refuse(
 			err, errlen,
 			"--reversed: given with -b/--bidirectional, which already sends both ways; accepted: one of them");
-	if (cfg->reversed && rperf_verb_responder_only(cfg->verb))
+	if (cfg->reversed && rperf_verb_responder_only(cfg->spec.verb))
 		return refuse(
 			err, errlen,
 			"--reversed: given with --verb %s; a %s already moves data from the server to the client; accepted: --reversed with send, write or write_imm",
-			rperf_verb_name(cfg->verb),
-			cfg->verb == RPERF_VERB_READ ? "READ" : "atomic");
+			rperf_verb_name(cfg->spec.verb),
+			cfg->spec.verb == RPERF_VERB_READ ? "READ" : "atomic");
 	if (cfg->report_both && !cfg->bidir)
 		return refuse(
 			err, errlen,
@@ -105,12 +107,12 @@ int rperf_cli_verbs_check(struct rperf_cli_config *cfg,
 {
 	int rc = 0;
 
-	if (given->atomic_type && cfg->verb != RPERF_VERB_ATOMIC)
+	if (given->atomic_type && cfg->spec.verb != RPERF_VERB_ATOMIC)
 		return refuse(
 			err, errlen,
 			"-A/--atomic_type: given with --verb %s; accepted: --verb atomic -A FETCH_AND_ADD|CMP_AND_SWAP",
-			rperf_verb_name(cfg->verb));
-	if (cfg->verb == RPERF_VERB_ATOMIC)
+			rperf_verb_name(cfg->spec.verb));
+	if (cfg->spec.verb == RPERF_VERB_ATOMIC)
 		rc = check_atomic_size(cfg, given->size, err, errlen);
 	if (!rc && cfg->cmd == RPERF_CMD_LAT)
 		rc = check_lat(cfg, given, err, errlen);

@@ -10,28 +10,20 @@
 void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->ib_port = 1;
-	cfg->gid_index = -1;
-	cfg->rx_depth = 512;
-	cfg->qp_timeout = 14;
-	cfg->retry_count = 7;
-	cfg->tclass = -1;
+	/* a job file's defaults, then the command line's own */
+	rperf_gen_spec_defaults(&cfg->spec, RPERF_GEN_LSG);
+	rperf_host_sel_defaults(&cfg->sel);
+	cfg->spec.test.rx_depth = 512;
+	cfg->spec.test.iters = 10000;
+	cfg->spec.interval_ns = 0; /* no interval reports */
+	cfg->spec.sink_completion = RPERF_COMPLETION_POLL; /* as -e: no */
 	cfg->tos = -1;
 	cfg->tcp_port = RPERF_DEFAULT_TCP_PORT;
 	cfg->connect_timeout_ns = 10 * 1000000000ull;
 	cfg->max_conns = 64; /* RPERF_SERVE_DEFAULT_MAX_CONNS */
 	cfg->handshake_timeout_ns = 3 * 1000000000ull;
-	cfg->cpu = -1;
-	cfg->cpu_node = -1;
-	cfg->mem_node = -1;
 	cfg->vl = -1;
-	cfg->iters = 10000;
-	cfg->warmup = RPERF_WARMUP_MAX; /* then scaled to -n (parse.c) */
 	cfg->repeat = 1;
-	cfg->tx_depth = 128;
-	cfg->cq_mod = 100;
-	cfg->post_list = 1;
-	cfg->qps = 1;
 	cfg->rate_units = RPERF_RATE_GBPS; /* perftest's default */
 	cfg->spin_ns = 200000000ull;
 }

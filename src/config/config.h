@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/spec.h"
 #include "gen/gen.h"
-#include "gen/schedule.h"
 
 enum rperf_cmd {
 	RPERF_CMD_NONE = 0,
@@ -48,6 +48,14 @@ struct rperf_str_list {
 
 struct rperf_run_boot; /* src/run/run.h */
 
+/* A job file's [global] keys (job.c copies them into struct rperf_job). */
+struct rperf_job_global {
+	uint64_t duration_ns;
+	uint64_t warmup_ns;
+	uint64_t timeout_ns;
+	enum rperf_completion sink_completion;
+};
+
 struct rperf_cli_config {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
@@ -60,22 +68,23 @@ struct rperf_cli_config {
 	const char *tls_cert, *tls_key, *tls_ca;
 	bool insecure;
 	uint64_t heartbeat_ns;
-	uint64_t run_timeout_ns; /* run: 0 = the job's timeout */
 	bool live; /* run: print the sources' interval rows as they come */
 
+	/*
+	 * Every option with a job-file key keeps its value where a job file's
+	 * would go (the key table's .job half): rperf lat/bw's generator
+	 * spec (path, depths, verb, method, iterations...), this host's
+	 * [host] selection (device, port, GID, CPU, nodes, huge pages) and
+	 * the [global] times (--duration, --timeout). rperf lat/bw's job is
+	 * made of them (twohost_spec.c); the fields below are the options
+	 * no job file has.
+	 */
+	struct rperf_gen_spec spec;
+	struct rperf_host_sel sel;
+	struct rperf_job_global global;
+
 	/* device and connection */
-	const char *ib_dev;
-	int64_t ib_port;
-	int64_t gid_index; /* -1: choose automatically */
 	bool ipv6;
-	uint64_t mtu; /* 0: the port's active MTU */
-	uint64_t inline_size;
-	uint64_t rx_depth;
-	int64_t qp_timeout;
-	int64_t retry_count;
-	int64_t sl;
-	int64_t tclass; /* -1: unset */
-	bool rdma_cm;
 	int64_t tcp_port;
 	const char *bind;
 	uint64_t connect_timeout_ns;
@@ -85,58 +94,35 @@ struct rperf_cli_config {
 	 * HELLO, and the time a HELLO may take */
 	uint64_t max_conns;
 	uint64_t handshake_timeout_ns;
-	int64_t cpu; /* -1: no pinning */
 	/* placement and virtual lanes (host/place.c, verbs/vl.c) */
-	int64_t cpu_node; /* -1: the NIC's node */
-	int64_t mem_node; /* -1: the NIC's node */
-	int hugepages; /* enum rperf_hugepages (engine/spec.h) */
 	int64_t vl; /* --vl: -1 unset (use --sl) */
 
 	/* measurement */
 	uint64_t sizes[RPERF_MAX_SIZES];
 	size_t nsizes;
 	bool all_sizes;
-	uint64_t iters;
-	uint64_t duration_ns; /* 0: iteration mode */
-	uint64_t warmup;
-	int method; /* enum rperf_method */
-	int pair_order; /* enum rperf_pair_order */
-	int timestamps; /* enum rperf_timestamps */
 	int poll_mode; /* 0 busy, 1 yield */
-	uint64_t latency_gap_ns;
 	double rate; /* samples per second, 0: as fast as possible */
 	const char *schedule_text; /* --schedule as given */
-	struct rperf_sched schedule; /* parsed from it; closed by default */
 	uint64_t repeat;
 	double percentiles[RPERF_MAX_PERCENTILES];
 	size_t npercentiles;
 
 	/* latency extras (rperf lat) */
 	int64_t tos; /* -T: IP TOS for rdma_cm, -1 unset */
-	bool breakdown;
 	const char *raw_file;
 	const char *hist_file;
 	const char *csv_file;
-	uint64_t max_p50_ns; /* 0: no threshold */
-	uint64_t max_p999_ns;
 
 	/* bandwidth (rperf bw) */
-	int verb; /* enum rperf_verb (lat and bw) */
-	uint64_t tx_depth;
-	uint64_t cq_mod;
-	uint64_t post_list;
-	uint64_t qps;
 	bool bidir;
 	bool run_infinitely;
-	bool events;
 	double rate_limit; /* in rate_units; 0: unlimited */
 	int rate_units; /* enum rperf_rate_units */
 	bool report_gbits;
-	uint64_t interval_ns; /* 0: no interval reports */
 	bool jsonl; /* interval reports as JSON lines on stdout */
 
 	/* perftest's other tests (--verb read/atomic, --reversed) */
-	int atomic_op; /* enum rperf_atomic_op: -A/--atomic_type */
 	bool reversed; /* bw: the server sends, the client receives */
 	bool report_both; /* bw -b: RX and TX reported separately */
 
@@ -170,7 +156,6 @@ struct rperf_cli_config {
 	int conn_type; /* -c: 0 RC (the only one rperf runs) */
 	const char *source_ip; /* -z: rdma_cm source address, NULL: the GID's */
 	int rate_limit_type; /* 0 SW (the only one rperf runs) */
-	uint64_t burst_size; /* token bucket depth in messages, 0: post list */
 	bool no_peak; /* -N: no peak bandwidth */
 
 	/* bit i: option i of the table was on the command line (the server

@@ -5,6 +5,7 @@
  */
 #include "config/options.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,46 +141,99 @@ void rperf_opt_store(void *p, size_t width, uint64_t v)
 		memcpy(p, &v, sizeof(v));
 }
 
-/* @o's command-line value in @cfg where its job half points in @base. */
-static void to_job(const struct rperf_opt *o,
-		   const struct rperf_cli_config *cfg, char *base)
+bool rperf_opt_in_job(const struct rperf_opt *o)
 {
-	const char *v = (const char *)cfg + o->off, *str;
-	uint64_t u;
-	int e;
-
+	if (!o->name || !o->job.name)
+		return false;
 	switch (o->type) {
 	case RPERF_OT_FLAG:
-		u = *(const bool *)v;
-		break;
-	case RPERF_OT_ENUM: /* int */
-		memcpy(&e, v, sizeof(e));
-		u = (uint64_t)(int64_t)e;
-		break;
-	case RPERF_OT_INT: /* int64_t */
-	case RPERF_OT_COUNT: /* the rest uint64_t */
+	case RPERF_OT_INT:
+	case RPERF_OT_COUNT:
 	case RPERF_OT_SIZE:
 	case RPERF_OT_TIME:
-		memcpy(&u, v, sizeof(u));
-		break;
+	case RPERF_OT_ENUM:
+		return true;
 	case RPERF_OT_STR: /* a device name */
-		memcpy(&str, v, sizeof(str));
-		if (str && o->job.type == RPERF_OT_NAME)
-			snprintf(base + o->job.off, o->job.width, "%s", str);
-		return;
-	default: /* lists, rates and schedules: the caller's */
-		return;
+		return o->job.type == RPERF_OT_NAME;
+	default: /* lists, rates, schedules: more than one field */
+		return false;
 	}
-	rperf_opt_store(base + o->job.off, o->job.width, u);
 }
 
-void rperf_opt_to_job(const struct rperf_cli_config *cfg, unsigned int cmd,
-		      enum rperf_job_dest dest, void *base)
+/* Where @o's value is in @cfg, and its width in bytes. */
+static char *where(const struct rperf_cli_config *cfg,
+		   const struct rperf_opt *o, size_t *width)
 {
-	for (size_t i = 0, n = rperf_opt_count(); i < n; i++) {
-		const struct rperf_opt *o = rperf_opt_at(i);
+	char *c = (char *)cfg;
 
-		if (o->job.name && o->job.dest == dest && (o->cmds & cmd))
-			to_job(o, cfg, base);
+	if (!rperf_opt_in_job(o)) {
+		*width = o->type == RPERF_OT_FLAG ? sizeof(bool) :
+			 o->type == RPERF_OT_ENUM ? sizeof(int) :
+						    sizeof(uint64_t);
+		return c + o->off;
 	}
+	*width = o->job.width;
+	if (o->job.dest == RPERF_JOB_HOST)
+		c += offsetof(struct rperf_cli_config, sel);
+	else if (o->job.dest == RPERF_JOB_GLOBAL)
+		c += offsetof(struct rperf_cli_config, global);
+	else
+		c += offsetof(struct rperf_cli_config, spec);
+	return c + o->job.off;
+}
+
+void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		   uint64_t v)
+{
+	size_t width;
+	char *p = where(cfg, o, &width);
+
+	rperf_opt_store(p, width, v);
+}
+
+int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
+		      const struct rperf_opt *o)
+{
+	size_t width;
+	const char *p = where(cfg, o, &width);
+	uint8_t u8;
+	uint16_t u16;
+	int32_t i32;
+	int64_t i64;
+
+	if (width == 1)
+		return memcpy(&u8, p, 1), u8;
+	if (width == 2)
+		return memcpy(&u16, p, 2), u16;
+	if (width == 4) /* int: signed (-1: automatic); uint32_t < 2^31 */
+		return memcpy(&i32, p, 4), i32;
+	return memcpy(&i64, p, 8), i64;
+}
+
+const char *rperf_opt_str(const struct rperf_cli_config *cfg,
+			  const struct rperf_opt *o)
+{
+	size_t width;
+	const char *p = where(cfg, o, &width), *s;
+
+	if (rperf_opt_in_job(o)) /* a name: "" when not given */
+		return *p ? p : NULL;
+	memcpy(&s, p, sizeof(s));
+	return s;
+}
+
+int rperf_opt_set_str(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		      const char *v)
+{
+	size_t width;
+	char *p = where(cfg, o, &width);
+
+	if (!rperf_opt_in_job(o)) {
+		memcpy(p, &v, sizeof(v));
+		return 0;
+	}
+	if (strlen(v) >= width)
+		return ENAMETOOLONG;
+	memcpy(p, v, strlen(v) + 1);
+	return 0;
 }

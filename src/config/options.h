@@ -19,6 +19,7 @@
 #ifndef RPERF_CONFIG_OPTIONS_H
 #define RPERF_CONFIG_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,15 +60,6 @@ enum rperf_opt_type {
 #define RPERF_SECT_INCAST (1u << 5)
 #define RPERF_SECT_SWITCH (1u << 6)
 #define RPERF_SECT_GEN (RPERF_SECT_LSG | RPERF_SECT_BSG | RPERF_SECT_INCAST)
-
-/* Where the [global] keys of a job file go (job.c copies them into struct
- * rperf_job). */
-struct rperf_job_global {
-	uint64_t duration_ns;
-	uint64_t warmup_ns;
-	uint64_t timeout_ns;
-	enum rperf_completion sink_completion;
-};
 
 /* The struct a job-file key's value goes into. */
 enum rperf_job_dest {
@@ -132,14 +124,24 @@ size_t rperf_opt_index(const struct rperf_opt *o);
 /* The low @width bytes of @v at @p (a key's field of 1, 2, 4 or 8 bytes). */
 void rperf_opt_store(void *p, size_t width, uint64_t v);
 /*
- * The command line's values as a job file's: each option of @cmd whose
- * job half points into @dest's struct (a generator spec, a [host]
- * selection) copies its value from @cfg there, in @base. Values that are
- * more than a copy are the caller's: size lists, rates and their units,
- * schedules, and the [global] times.
+ * An option's value in a parsed command line. An option with a job-file
+ * key and a value of one field (rperf_opt_in_job) keeps it where the job
+ * file's goes: in cfg->spec, cfg->host or cfg->global at its job half's
+ * field, in that field's width; the others in their own field (.off).
+ * Integers, flags and enum indexes go through set/get (get sign-extends a
+ * 4-byte field: -1 is "automatic"); strings through set_str/str (a device
+ * name is copied: ENAMETOOLONG when it does not fit; str() gives NULL for
+ * an empty one).
  */
-void rperf_opt_to_job(const struct rperf_cli_config *cfg, unsigned int cmd,
-		      enum rperf_job_dest dest, void *base);
+bool rperf_opt_in_job(const struct rperf_opt *o);
+void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		   uint64_t v);
+int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
+		      const struct rperf_opt *o);
+int rperf_opt_set_str(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		      const char *v);
+const char *rperf_opt_str(const struct rperf_cli_config *cfg,
+			  const struct rperf_opt *o);
 
 /* Command name <-> bit; NULL / RPERF_CMD_NONE when unknown. */
 const char *rperf_cmd_name(enum rperf_cmd cmd);

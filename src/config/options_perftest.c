@@ -62,7 +62,6 @@ const struct rperf_opt rperf_opts_perftest[] = {
 	{ .name = "burst_size",
 	  .type = RPERF_OT_COUNT,
 	  .cmds = B,
-	  .off = OFF(burst_size),
 	  .min = 1,
 	  .max = 16777216,
 	  .metavar = "N",

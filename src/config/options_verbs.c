@@ -8,7 +8,6 @@ const struct rperf_opt rperf_opts_verbs[] = {
 	  .letter = 'A',
 	  .type = RPERF_OT_ENUM,
 	  .cmds = T,
-	  .off = OFF(atomic_op),
 	  .choices = rperf_atomic_names,
 	  .metavar = "OP",
 	  .dflt = "FETCH_AND_ADD",

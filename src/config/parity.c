@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/config_kv.h"
 #include "ctrl/ctrl.h"
+#include "report/report_json.h"
 #include "util/units.h"
 
 _Static_assert(RPERF_GIVEN_WORDS * 64 >= RPERF_MAX_OPTIONS,
@@ -28,60 +30,28 @@ bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i)
 	       (cfg->given[i / 64] >> (i % 64) & 1);
 }
 
+bool rperf_cfg_given(const struct rperf_cli_config *cfg, const char *name)
+{
+	const struct rperf_opt *o = rperf_opt_find(name);
+
+	return o && rperf_parity_given(cfg, rperf_opt_index(o));
+}
+
 /* "size" and "sizes" share one field: both travel as "size". */
 static const char *key_of(const struct rperf_opt *o)
 {
 	return o->type == RPERF_OT_SIZE_LIST ? "size" : o->name;
 }
 
-static json_t *list_value(const struct rperf_cli_config *cfg,
-			  const struct rperf_opt *o)
-{
-	json_t *a = json_array();
-	bool sizes = o->type == RPERF_OT_SIZE_LIST;
-	size_t n = sizes ? cfg->nsizes : cfg->npercentiles;
-
-	for (size_t i = 0; a && i < n; i++) {
-		json_t *v = sizes ? json_integer((json_int_t)cfg->sizes[i]) :
-				    json_real(cfg->percentiles[i]);
-
-		if (json_array_append_new(a, v)) {
-			json_decref(a);
-			a = NULL;
-		}
-	}
-	return a;
-}
-
 /* The option's value in @cfg as JSON (new reference; NULL: ENOMEM). */
 static json_t *value_of(const struct rperf_cli_config *cfg,
 			const struct rperf_opt *o)
 {
-	const void *f = (const char *)cfg + o->off;
-	const char *s;
+	struct rperf_kv kv;
+	bool bad = false;
 
-	switch (o->type) {
-	case RPERF_OT_FLAG:
-		return json_boolean(*(const bool *)f);
-	case RPERF_OT_STR:
-		s = *(const char *const *)f;
-		return s ? json_string(s) : json_null();
-	case RPERF_OT_INT:
-		return json_integer((json_int_t) * (const int64_t *)f);
-	case RPERF_OT_COUNT:
-	case RPERF_OT_SIZE:
-	case RPERF_OT_TIME:
-		return json_integer((json_int_t) * (const uint64_t *)f);
-	case RPERF_OT_RATE:
-		return json_real(*(const double *)f);
-	case RPERF_OT_ENUM:
-		return json_string(rperf_name_cli(o->choices, *(const int *)f));
-	case RPERF_OT_SIZE_LIST:
-	case RPERF_OT_PCT_LIST:
-		return list_value(cfg, o);
-	default:
-		return json_null();
-	}
+	return rperf_opt_kv(cfg, o, &kv) ? rperf_rpt_json_kv(&kv, &bad) :
+					   json_null();
 }
 
 int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params)

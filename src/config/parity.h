@@ -33,6 +33,8 @@ enum rperf_parity_kind rperf_parity_kind(const struct rperf_opt *o);
 
 /* Was option @i (of the table) on @cfg's command line? */
 bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i);
+/* Was the option of long name @name on @cfg's command line? */
+bool rperf_cfg_given(const struct rperf_cli_config *cfg, const char *name);
 
 /* Client: add "options" (every run option of cfg->cmd) to @params.
  * 0 or ENOMEM. */

@@ -77,6 +77,15 @@ void rperf_gen_spec_defaults(struct rperf_gen_spec *s, enum rperf_gen_kind kind)
 	s->interval_ns = 1 * NS_S;
 }
 
+void rperf_host_sel_defaults(struct rperf_host_sel *h)
+{
+	*h = (struct rperf_host_sel){ .port = 1,
+				      .gid_index = -1,
+				      .cpu = -1,
+				      .cpu_node = -1,
+				      .mem_node = -1 };
+}
+
 /* ---- numeric keys ---- */
 
 enum width { W8, W32, W64 };

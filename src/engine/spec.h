@@ -330,6 +330,8 @@ int rperf_spec_lsg_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 size_t whylen);
 #define RPERF_SPEC_MAX_ITERS 1000000000000ull /* iters: 10^12 samples */
+/* A [host] with nothing chosen: port 1, the rest automatic. */
+void rperf_host_sel_defaults(struct rperf_host_sel *h);
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out);
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 			  char *why, size_t whylen);

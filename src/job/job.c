@@ -143,11 +143,7 @@ static int add_host(struct rperf_job *job, const struct job_sect *s,
 	memcpy(h->name, s->name, sizeof(h->name));
 	h->line = s->line;
 	h->control_port = RPERF_AGENT_DEFAULT_PORT;
-	h->sel.port = 1;
-	h->sel.gid_index = -1;
-	h->sel.cpu = -1;
-	h->sel.cpu_node = -1;
-	h->sel.mem_node = -1;
+	rperf_host_sel_defaults(&h->sel);
 	rc = job_keys_host(h, s, m);
 	if (rc)
 		return rc;

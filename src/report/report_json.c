@@ -43,7 +43,7 @@ static json_t *json_list(const struct rperf_kv *kv)
 }
 
 /* One configuration value; *@bad set when the entry is malformed. */
-static json_t *json_kv_value(const struct rperf_kv *kv, bool *bad)
+json_t *rperf_rpt_json_kv(const struct rperf_kv *kv, bool *bad)
 {
 	switch (kv->type) {
 	case RPERF_KV_STR:
@@ -85,7 +85,7 @@ static int json_config(const struct rperf_report *r, json_t **out)
 			bad = true;
 			break;
 		}
-		v = json_kv_value(kv, &bad);
+		v = rperf_rpt_json_kv(kv, &bad);
 		if (bad || json_object_set_new(o, kv->key, v) != 0)
 			break;
 	}

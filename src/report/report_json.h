@@ -8,6 +8,7 @@
 #ifndef RPERF_REPORT_JSON_H
 #define RPERF_REPORT_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ json_t *rperf_rpt_json_str(const char *s); /* NULL -> null; bad UTF-8 -> '?' */
  * which frees the value it was given: this one check covers it. */
 json_t *rperf_rpt_json_done(json_t *o, int err);
 json_t *rperf_rpt_json_real(double d); /* non-finite -> null */
+/* A configuration entry's value; NULL with *@bad set when malformed. */
+json_t *rperf_rpt_json_kv(const struct rperf_kv *kv, bool *bad);
 json_t *rperf_rpt_json_uint(uint64_t u); /* > INT64_MAX -> real */
 json_t *rperf_rpt_json_clock(const struct rperf_clock *c,
 			     const struct rperf_clock_selftest *st);

@@ -34,31 +34,24 @@ int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
 		return ENOMEM;
 	}
 	snprintf(job->path, sizeof(job->path), "%s", path);
-	job->duration_ns = cfg->duration_ns;
-	job->timeout_ns = cfg->run_timeout_ns ? cfg->run_timeout_ns :
-						TWOHOST_TIMEOUT_NS;
-	job->sink_completion = cfg->events ? RPERF_COMPLETION_EVENT :
-					     RPERF_COMPLETION_POLL;
+	job->duration_ns = cfg->global.duration_ns;
+	job->timeout_ns = cfg->global.timeout_ns ? cfg->global.timeout_ns :
+						   TWOHOST_TIMEOUT_NS;
+	job->sink_completion = cfg->spec.completion; /* -e: poll or event */
 	job->nhosts = 2;
 	snprintf(job->hosts[0].name, sizeof(job->hosts[0].name),
 		 RPERF_TWOHOST_CLIENT);
 	snprintf(job->hosts[0].control, sizeof(job->hosts[0].control), "%s",
 		 RPERF_JOB_CONTROL_LOCAL);
 	job->hosts[0].local = true;
-	/* -d, -i, -x, --cpu, placement, huge pages: as a job's [host] keys */
-	rperf_opt_to_job(cfg, RPERF_CMD_TRAFFIC, RPERF_JOB_HOST,
-			 &job->hosts[0].sel);
+	job->hosts[0].sel = cfg->sel; /* -d, -i, -x, --cpu, placement */
 	snprintf(job->hosts[1].name, sizeof(job->hosts[1].name),
 		 RPERF_TWOHOST_SERVER);
 	snprintf(job->hosts[1].control, sizeof(job->hosts[1].control), "%s",
 		 cfg->host ? cfg->host : "");
 	job->hosts[1].control_port = (uint16_t)cfg->tcp_port;
 	/* the server's own -d, -i, -x and --cpu fill these in */
-	job->hosts[1].sel = (struct rperf_host_sel){ .port = 1,
-						     .gid_index = -1,
-						     .cpu = -1,
-						     .cpu_node = -1,
-						     .mem_node = -1 };
+	rperf_host_sel_defaults(&job->hosts[1].sel);
 	job->ninst = ninst;
 	*out = job;
 	return 0;
@@ -107,7 +100,7 @@ static int execute(const struct rperf_job *job, struct rperf_twohost_exec *x,
 				     "out of memory");
 	rperf_twohost_say_preflight(&c->host, &c->say);
 	rperf_retrans_begin(&c->retrans, NULL, c->dev, c->dev_port,
-			    (unsigned int)c->cfg->qp_timeout);
+			    (unsigned int)c->cfg->spec.path.qp_timeout);
 	rc = rperf_run_execute_rounds((const struct rperf_job *const *)x->jobs,
 				      r->n, &x->opts, c->stop, x->res, err,
 				      sizeof(err));

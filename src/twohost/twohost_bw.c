@@ -24,8 +24,9 @@ static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 	const struct rperf_cli_config *cfg = run->c.cfg;
 	int port_mtu = rperf_port_mtu(d);
 
-	run->mtu = cfg->mtu && (int)cfg->mtu < port_mtu ? (int)cfg->mtu :
-							  port_mtu;
+	run->mtu = cfg->spec.path.mtu && (int)cfg->spec.path.mtu < port_mtu ?
+			   (int)cfg->spec.path.mtu :
+			   port_mtu;
 	run->roce = d->roce;
 	run->grh = d->gid_index >= 0;
 	run->line_gbps = rperf_ib_rate_gbps(d->port_attr.active_speed,
@@ -56,11 +57,12 @@ int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 
 	if (rc)
 		return rc;
-	rc = rperf_gen_depth_check(d, "-t/--tx-depth", cfg->tx_depth, err,
+	rc = rperf_gen_depth_check(d, "-t/--tx-depth", cfg->spec.tx_depth, err,
 				   sizeof(err));
-	if (!rc && cfg->rx_depth)
-		rc = rperf_gen_depth_check(d, "-r/--rx-depth", cfg->rx_depth,
-					   err, sizeof(err));
+	if (!rc && cfg->spec.test.rx_depth)
+		rc = rperf_gen_depth_check(d, "-r/--rx-depth",
+					   cfg->spec.test.rx_depth, err,
+					   sizeof(err));
 	if (!rc) {
 		snprintf(run->c.dev, sizeof(run->c.dev), "%s", d->name);
 		run->c.dev_port = d->port;
@@ -90,9 +92,9 @@ static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 		s->rate_bps = rperf_bw_limit_gbps(cfg->rate_limit,
 						  cfg->rate_units, 1) *
 			      1e9;
-	if (cfg->iters) /* messages per QP; the window only bounds it */
-		s->max_messages = cfg->iters * cfg->qps;
-	if (cfg->iters || cfg->run_infinitely)
+	if (cfg->spec.test.iters) /* messages per QP; the window only bounds it */
+		s->max_messages = cfg->spec.test.iters * cfg->spec.qps;
+	if (cfg->spec.test.iters || cfg->run_infinitely)
 		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
 
@@ -136,7 +138,7 @@ static void on_round(void *arg, size_t k)
 	run->peak_gbps = run->peak_from = 0;
 	run->peak_bytes = 0;
 	run->peak_min_bytes = rperf_bw_peak_min_bytes(
-		run->cur_size, run->c.cfg->qps, run->c.cfg->cq_mod);
+		run->cur_size, run->c.cfg->spec.qps, run->c.cfg->spec.cq_mod);
 	run->live_origin_ns = 0;
 	run->live_round = k;
 	run->live_rows = 0;
@@ -192,8 +194,9 @@ static void print_rest(struct rperf_bw_run *run, size_t k,
 static double peak_of(const struct rperf_bw_run *run, size_t k,
 		      const struct rperf_bsg_series *s)
 {
-	uint64_t min = rperf_bw_peak_min_bytes(
-		run->c.cfg->sizes[k], run->c.cfg->qps, run->c.cfg->cq_mod);
+	uint64_t min = rperf_bw_peak_min_bytes(run->c.cfg->sizes[k],
+					       run->c.cfg->spec.qps,
+					       run->c.cfg->spec.cq_mod);
 	uint64_t from_bytes = 0, bytes = 0;
 	double peak = 0, from;
 

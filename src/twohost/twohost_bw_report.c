@@ -39,9 +39,9 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	uint64_t size = cfg->sizes[i];
 
 	memset(b, 0, sizeof(*b));
-	b->verb = rperf_verb_name(cfg->verb);
+	b->verb = rperf_verb_name(cfg->spec.verb);
 	b->size = size;
-	b->qps = cfg->qps;
+	b->qps = cfg->spec.qps;
 	b->messages = g->messages;
 	b->bytes = g->bytes;
 	b->seconds = g->seconds;
@@ -55,8 +55,9 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 	b->mpps = rperf_bw_mpps(g->messages, g->seconds);
 	b->mtu = run->mtu;
 	b->line_gbps = run->line_gbps;
-	b->wire_efficiency = rperf_bw_wire_efficiency(
-		size, run->mtu, run->roce, run->grh, cfg->verb, cfg->post_list);
+	b->wire_efficiency = rperf_bw_wire_efficiency(size, run->mtu, run->roce,
+						      run->grh, cfg->spec.verb,
+						      cfg->spec.post_list);
 	b->cpu_pct = g->seconds > 0 ? 100.0 * g->cpu_seconds / g->seconds : 0;
 	b->post_calls = g->post_calls;
 	b->offered_gbps =
@@ -65,12 +66,12 @@ void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 		rperf_bw_limit_msgs(cfg->rate_limit, cfg->rate_units, size) /
 		1e6;
 	b->rx_cpu_pct = -1;
-	if (cfg->verb == RPERF_VERB_WRITE)
+	if (cfg->spec.verb == RPERF_VERB_WRITE)
 		b->receiver_note =
 			"plain RDMA WRITEs are invisible to the receiver's CPU: no receiver count (use --verb write_imm or send)";
-	if (rperf_verb_responder_only(cfg->verb))
+	if (rperf_verb_responder_only(cfg->spec.verb))
 		b->receiver_note =
-			cfg->verb == RPERF_VERB_READ ?
+			cfg->spec.verb == RPERF_VERB_READ ?
 				"RDMA READs are answered by the responder's NIC: its CPU sees nothing, so there is no receiver count (the READ's completion at this side already includes the data's return)" :
 				"atomics are executed by the responder's NIC: its CPU sees nothing, so there is no receiver count";
 	fill_rx(b, rx);
@@ -100,7 +101,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	b->receiver_note = NULL;
 	b->rx_cpu_pct = -1;
 	b->reverse = NULL;
-	if (!rperf_verb_consumes_recv(run->c.cfg->verb))
+	if (!rperf_verb_consumes_recv(run->c.cfg->spec.verb))
 		b->receiver_note = f->receiver_note;
 	fill_rx(b, own);
 	run->res[i].reverse = b;
@@ -108,16 +109,17 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 
 uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg)
 {
-	if (cfg->interval_ns)
-		return cfg->interval_ns;
-	if (cfg->run_infinitely && cfg->duration_ns)
-		return cfg->duration_ns;
+	if (cfg->spec.interval_ns)
+		return cfg->spec.interval_ns;
+	if (cfg->run_infinitely && cfg->global.duration_ns)
+		return cfg->global.duration_ns;
 	return RPERF_BW_PEAK_NS;
 }
 
 bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg)
 {
-	return cfg->interval_ns || (cfg->run_infinitely && cfg->duration_ns);
+	return cfg->spec.interval_ns ||
+	       (cfg->run_infinitely && cfg->global.duration_ns);
 }
 
 static void peak_window(struct rperf_bw_run *run,
@@ -163,7 +165,7 @@ void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t)
 	}
 	o = json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:f, s:f, s:I}",
 		      "type", "interval", "verb",
-		      rperf_verb_name(run->c.cfg->verb), "size",
+		      rperf_verb_name(run->c.cfg->spec.verb), "size",
 		      (json_int_t)run->cur_size, "t_start", t->t_start, "t_end",
 		      t->t_end, "messages", (json_int_t)m, "bytes",
 		      (json_int_t)by, "gbps", g, "mpps", p, "total_messages",

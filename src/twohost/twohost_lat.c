@@ -26,22 +26,24 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 	rperf_twohost_spec(cfg, RPERF_GEN_LSG, s);
 	s->id = 0;
 	s->raw = cfg->raw_file || cfg->report_unsorted;
-	s->schedule = cfg->schedule;
 	s->rate_sps = cfg->rate; /* samples/s; 0: latency_gap_ns */
-	if (cfg->method == RPERF_METHOD_ALL)
+	if (cfg->spec.test.method == RPERF_METHOD_ALL)
 		s->test.method = rperf_lat_method_at(cfg, 0);
 	/* the server sleeps on solicited events (nothing of it on the remote
 	 * critical path); pingpong's echo busy-polls unless -e */
 	s->sink_completion =
-		cfg->events || (cfg->method != RPERF_METHOD_PINGPONG &&
-				cfg->method != RPERF_METHOD_ALL) ?
+		cfg->spec.completion ||
+				(cfg->spec.test.method !=
+					 RPERF_METHOD_PINGPONG &&
+				 cfg->spec.test.method != RPERF_METHOD_ALL) ?
 			RPERF_COMPLETION_EVENT :
 			RPERF_COMPLETION_POLL;
 	/* --poll yield: an LSG's source completion "event" is sched_yield()
 	 * between empty polls (gen_lsg.c), as -e */
 	if (cfg->poll_mode == 1)
 		s->completion = RPERF_COMPLETION_EVENT;
-	if (cfg->iters || cfg->run_infinitely) /* a count, or until stopped:
+	if (cfg->spec.test.iters ||
+	    cfg->run_infinitely) /* a count, or until stopped:
 						  the window only bounds it */
 		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
@@ -69,8 +71,8 @@ int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e)
 		return rc;
 	snprintf(run->c.dev, sizeof(run->c.dev), "%s", d->name);
 	run->c.dev_port = d->port;
-	rc = rperf_nic_stamps_choose(d, run->c.cfg->timestamps, "--timestamps",
-				     &st, err, sizeof(err));
+	rc = rperf_nic_stamps_choose(d, run->c.cfg->spec.timestamps,
+				     "--timestamps", &st, err, sizeof(err));
 	rperf_dev_close(d);
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s",
@@ -112,7 +114,7 @@ static void check_received(struct rperf_lat_run *run, size_t i,
 	uint64_t sent = in->samples + in->warmup;
 
 	if (!in->have_sink || method == RPERF_METHOD_POSTPOLL ||
-	    (run->c.cfg->verb != RPERF_VERB_SEND &&
+	    (run->c.cfg->spec.verb != RPERF_VERB_SEND &&
 	     method != RPERF_METHOD_PINGPONG) ||
 	    in->rx_messages == sent)
 		return;
@@ -154,14 +156,15 @@ static int take_inst(struct rperf_lat_run *run, size_t i,
 	r->late = in->sched.late;
 	r->inflight_max = (unsigned int)in->sched.inflight_max;
 	run->sched[i] = in->sched;
-	run->sched[i].open = run->c.cfg->schedule.kind != RPERF_SCHED_CLOSED;
+	run->sched[i].open = run->c.cfg->spec.schedule.kind !=
+			     RPERF_SCHED_CLOSED;
 	if (in->error[0])
 		snprintf(r->error, sizeof(r->error), "%s", in->error);
 	run->cpu_pct[i] =
 		in->seconds > 0 ? 100.0 * in->cpu_seconds / in->seconds : 0;
 	if (!r->rtt)
 		return rperf_lsg_res_init(r, rperf_lat_res_method(run, i),
-					  run->c.cfg->breakdown);
+					  run->c.cfg->spec.breakdown);
 	return rperf_lat_res_method(run, i) == RPERF_METHOD_PINGPONG ?
 		       half_of(r) :
 		       0;

@@ -90,10 +90,10 @@ bool rperf_lat_thresholds(const struct rperf_lat_run *run)
 	bool exceeded = false;
 
 	for (size_t i = 0; i < run->nres; i++) {
-		exceeded |=
-			over("--max-p50", 50, run->c.cfg->max_p50_ns, run, i);
-		exceeded |= over("--max-p999", 99.9, run->c.cfg->max_p999_ns,
+		exceeded |= over("--max-p50", 50, run->c.cfg->spec.max_p50_ns,
 				 run, i);
+		exceeded |= over("--max-p999", 99.9,
+				 run->c.cfg->spec.max_p999_ns, run, i);
 		exceeded |= over("--limit_lat", 50, run->c.cfg->limit_lat_ns,
 				 run, i);
 	}
@@ -119,7 +119,7 @@ int rperf_lat_print_samples(const struct rperf_lat_run *run)
 
 void rperf_lat_print_breakdown(const struct rperf_lat_run *run)
 {
-	if (!run->c.cfg->breakdown)
+	if (!run->c.cfg->spec.breakdown)
 		return;
 	fprintf(run->c.out, "\nbreakdown (usec; the components of the RTT):\n");
 	for (size_t i = 0; i < run->nres; i++) {

@@ -82,7 +82,7 @@ static void check_one(const struct rperf_lat_run *run,
 
 	if (!r->samples)
 		return;
-	if (run->c.cfg->pair_order != RPERF_PAIR_SEQUENTIAL &&
+	if (run->c.cfg->spec.pair_order != RPERF_PAIR_SEQUENTIAL &&
 	    r->precompleted * 10 > r->samples)
 		acc_add(&acc[W_PRECOMPLETED], size,
 			100.0 * (double)r->precompleted / (double)r->samples);
@@ -139,7 +139,7 @@ static void sched_warn(struct rperf_lat_run *run, size_t i)
 
 	if (!f.open || !r->samples)
 		return;
-	rperf_sched_format(&run->c.cfg->schedule, name, sizeof(name));
+	rperf_sched_format(&run->c.cfg->spec.schedule, name, sizeof(name));
 	rperf_twohost_warn(
 		&run->c.notes,
 		"%llu B: schedule %s: %llu of %llu samples posted more than %.1f us after they were due (lag p99 %.1f us, max %.1f us; up to %llu in flight)%s",
@@ -170,12 +170,14 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 
 size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)
 {
-	return cfg->method == RPERF_METHOD_ALL ? 3 : 1;
+	return cfg->spec.test.method == RPERF_METHOD_ALL ? 3 : 1;
 }
 
 int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m)
 {
-	return cfg->method == RPERF_METHOD_ALL ? (int)m : cfg->method;
+	return cfg->spec.test.method == RPERF_METHOD_ALL ?
+		       (int)m :
+		       cfg->spec.test.method;
 }
 
 int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i)
@@ -278,7 +280,7 @@ int rperf_lat_report(const struct rperf_lat_run *run,
 			.post_loop = r->post_loop,
 			.half = r->half,
 			.cpu_pct = run->cpu_pct[i],
-			.interval_ns = run->c.cfg->interval_ns,
+			.interval_ns = run->c.cfg->spec.interval_ns,
 			.intervals = r->series.iv,
 			.nintervals = r->series.n,
 		};

@@ -39,7 +39,8 @@ int rperf_twohost_place(const struct rperf_cli_config *cfg,
 			struct rperf_twohost_host *h,
 			struct rperf_platform *plat, struct rperf_err *e)
 {
-	struct rperf_place_req req = { cfg->cpu, cfg->cpu_node, cfg->mem_node,
+	struct rperf_place_req req = { cfg->sel.cpu, cfg->sel.cpu_node,
+				       cfg->sel.mem_node,
 				       rperf_place_affinity_restricted() };
 	struct rperf_preflight_in in = { .sys = "/sys",
 					 .proc = "/proc",
@@ -50,20 +51,20 @@ int rperf_twohost_place(const struct rperf_cli_config *cfg,
 	memset(h, 0, sizeof(*h));
 	rperf_platform_collect(plat);
 	/* no device here: dev_open says so later, with the accepted names */
-	if (rperf_dev_resolve_name(cfg->ib_dev, dev, sizeof(dev)) ||
+	if (rperf_dev_resolve_name(cfg->sel.device, dev, sizeof(dev)) ||
 	    rperf_nic_locality(in.sys, in.proc, dev, &h->nic))
 		h->nic.numa_node = -1;
 	rc = rperf_place_decide(&req, h->nic.numa_node,
-				rperf_place_node_of_cpu(cfg->cpu),
+				rperf_place_node_of_cpu(cfg->sel.cpu),
 				rperf_place_nnodes(), &h->place, msg,
 				sizeof(msg));
 	if (!rc)
 		rc = rperf_place_apply(&h->place, msg, sizeof(msg));
 	if (rc)
 		return rperf_err_set(e, RPERF_ERRC_USAGE, rc, "%s", msg);
-	if (cfg->hugepages >= 0 && cfg->hugepages < RPERF_HUGEPAGES_N)
+	if (cfg->sel.hugepages >= 0 && cfg->sel.hugepages < RPERF_HUGEPAGES_N)
 		snprintf(h->place.hugepages, sizeof(h->place.hugepages), "%s",
-			 rperf_hugepage_names[cfg->hugepages].name);
+			 rperf_hugepage_names[cfg->sel.hugepages].name);
 	fill_platform(h, dev, plat);
 	if (!dev[0])
 		return 0; /* no device: the run fails at dev_open */

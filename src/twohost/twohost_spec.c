@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/options.h"
+#include "config/parity.h"
 #include "util/err.h"
 
 void rperf_twohost_spec(const struct rperf_cli_config *cfg,
@@ -13,31 +13,28 @@ void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 {
 	bool lsg = rperf_gen_latency(kind);
 
-	rperf_gen_spec_defaults(s, kind);
-	/* every option with a generator key, as a job file's [lsg]/[bsg] */
-	rperf_opt_to_job(cfg, lsg ? RPERF_CMD_LAT : RPERF_CMD_BW,
-			 RPERF_JOB_SPEC, s);
+	*s = cfg->spec; /* every option with a generator key */
+	s->kind = kind;
 	snprintf(s->name, sizeof(s->name), "%s", lsg ? "lat" : "bw");
 	snprintf(s->from, sizeof(s->from), "client");
 	snprintf(s->to, sizeof(s->to), "server");
 	/* --tclass, else -T/--tos (rdma_cm's name for it), else 0 */
-	s->path.tclass = (uint8_t)(cfg->tclass >= 0 ? cfg->tclass :
-				   cfg->tos >= 0    ? cfg->tos :
-						      0);
+	if (!rperf_cfg_given(cfg, "tclass") && cfg->tos >= 0)
+		s->path.tclass = (uint8_t)cfg->tos;
 	s->size = 0;
 	for (size_t i = 0; i < cfg->nsizes; i++)
 		s->size = cfg->sizes[i] > s->size ? cfg->sizes[i] : s->size;
 	s->warmup_ns = 0;
-	s->duration_ns = cfg->run_infinitely ? 0 : cfg->duration_ns;
+	s->duration_ns = cfg->run_infinitely ? 0 : cfg->global.duration_ns;
 	s->sink_completion = s->completion; /* -e: both sides */
 }
 
 int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
 			   struct rperf_dev **d, struct rperf_err *e)
 {
-	struct rperf_verbs_cfg v = { .dev_name = cfg->ib_dev,
-				     .ib_port = (int)cfg->ib_port,
-				     .gid_index = (int)cfg->gid_index,
+	struct rperf_verbs_cfg v = { .dev_name = cfg->sel.device,
+				     .ib_port = (int)cfg->sel.port,
+				     .gid_index = (int)cfg->sel.gid_index,
 				     .ipv6 = cfg->ipv6 };
 	char err[256] = "";
 	int rc = rperf_dev_open(&v, d, err, sizeof(err));

@@ -14,7 +14,7 @@
 #include <infiniband/verbs.h>
 
 struct rperf_verbs_cfg {
-	const char *dev_name; /* NULL: first device with an active port */
+	const char *dev_name; /* NULL or "": first device with an active port */
 	int ib_port;
 	int gid_index; /* -1: automatic */
 	bool ipv6; /* automatic choice prefers IPv6 GIDs */
@@ -88,7 +88,7 @@ struct rperf_qp_cfg {
 };
 
 /*
- * The name of the device rperf_dev_open would open for @want (NULL: the
+ * The name of the device rperf_dev_open would open for @want (NULL or "": the
  * first one), without opening it. 0, or ENODEV / the listing's errno.
  */
 int rperf_dev_resolve_name(const char *want, char *out, size_t len);

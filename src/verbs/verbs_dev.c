@@ -26,7 +26,8 @@ static struct ibv_device *find_device(struct ibv_device **list, int n,
 				      const char *name)
 {
 	for (int i = 0; i < n; i++)
-		if (!name || strcmp(ibv_get_device_name(list[i]), name) == 0)
+		if (!name || !*name ||
+		    strcmp(ibv_get_device_name(list[i]), name) == 0)
 			return list[i];
 	return NULL;
 }

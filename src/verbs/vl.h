@@ -88,7 +88,7 @@ struct rperf_vl_port {
 };
 
 /*
- * Open @want (NULL: the first device), query @port's link layer and, on
+ * Open @want (NULL or "": the first device), query @port's link layer and, on
  * InfiniBand, read its SL->VL table. 0 (has_table tells whether the table
  * was read), or ENODEV/EIO when the device or port cannot be queried.
  */

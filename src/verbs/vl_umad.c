@@ -65,7 +65,8 @@ int rperf_vl_port_query(const char *want, int port, struct rperf_vl_port *out)
 	memset(out, 0, sizeof(*out));
 	list = ibv_get_device_list(&n);
 	for (int i = 0; list && i < n && !ctx; i++) {
-		if (want && strcmp(ibv_get_device_name(list[i]), want) != 0)
+		if (want && *want &&
+		    strcmp(ibv_get_device_name(list[i]), want) != 0)
 			continue;
 		snprintf(out->dev, sizeof(out->dev), "%s",
 			 ibv_get_device_name(list[i]));

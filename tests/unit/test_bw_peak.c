@@ -152,7 +152,7 @@ static void ticks_and_duration(void **state)
 	rperf_cli_config_defaults(&cfg);
 	assert_int_equal(rperf_bw_tick_ns(&cfg), RPERF_BW_PEAK_NS);
 	assert_false(rperf_bw_prints_intervals(&cfg));
-	cfg.duration_ns = 3000000000ull;
+	cfg.global.duration_ns = 3000000000ull;
 	rperf_twohost_spec(&cfg, RPERF_GEN_BSG, &s);
 	assert_int_equal(s.duration_ns, 3000000000ull);
 	assert_false(rperf_bw_prints_intervals(&cfg));
@@ -161,7 +161,7 @@ static void ticks_and_duration(void **state)
 	rperf_twohost_spec(&cfg, RPERF_GEN_BSG, &s);
 	assert_int_equal(s.duration_ns, 0);
 	assert_true(rperf_bw_prints_intervals(&cfg));
-	cfg.interval_ns = 500000000ull;
+	cfg.spec.interval_ns = 500000000ull;
 	assert_int_equal(rperf_bw_tick_ns(&cfg), 500000000ull);
 }
 

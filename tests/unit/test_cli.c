@@ -40,10 +40,10 @@ static void lat_defaults(void **state)
 	assert_string_equal(r.cfg.host, "10.0.0.1");
 	assert_int_equal(r.cfg.nsizes, 1);
 	assert_int_equal(r.cfg.sizes[0], 64);
-	assert_int_equal(r.cfg.iters, 10000);
-	assert_int_equal(r.cfg.warmup, 1000);
+	assert_int_equal(r.cfg.spec.test.iters, 10000);
+	assert_int_equal(r.cfg.spec.warmup_samples, 1000);
 	assert_int_equal(r.cfg.tcp_port, RPERF_DEFAULT_TCP_PORT);
-	assert_int_equal(r.cfg.gid_index, -1);
+	assert_int_equal(r.cfg.sel.gid_index, -1);
 	assert_int_equal(r.cfg.npercentiles, 4);
 	assert_true(r.cfg.percentiles[2] == 99.9);
 }
@@ -66,14 +66,14 @@ static void warmup_scales(void **state)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		parse(&r, "lat", "-a", "-n", want[i].n, "h", NULL);
 		assert_int_equal(r.rc, 0);
-		assert_int_equal(r.cfg.warmup, want[i].warmup);
+		assert_int_equal(r.cfg.spec.warmup_samples, want[i].warmup);
 	}
 	parse(&r, "lat", "-D", "3", "h", NULL);
-	assert_int_equal(r.cfg.warmup, 1000);
+	assert_int_equal(r.cfg.spec.warmup_samples, 1000);
 	parse(&r, "lat", "--warmup", "7", "-n", "200", "h", NULL);
-	assert_int_equal(r.cfg.warmup, 7);
+	assert_int_equal(r.cfg.spec.warmup_samples, 7);
 	parse(&r, "lat", "-n", "200", "--warmup", "0", "h", NULL);
-	assert_int_equal(r.cfg.warmup, 0);
+	assert_int_equal(r.cfg.spec.warmup_samples, 0);
 }
 
 /* A size above what every rperf server accepts (16 MiB) is refused by the
@@ -105,37 +105,38 @@ static void lat_options(void **state)
 	      "--pair-order", "sequential", "-D", "1.5s", "--percentiles",
 	      "50,99.9", "--out_json_file", "o.json", "-m", "1024", "h1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(r.cfg.ib_dev, "rxe_h2");
-	assert_int_equal(r.cfg.gid_index, 3);
+	assert_string_equal(r.cfg.sel.device, "rxe_h2");
+	assert_int_equal(r.cfg.sel.gid_index, 3);
 	assert_int_equal(r.cfg.sizes[0], 4096);
-	assert_int_equal(r.cfg.sl, 15);
-	assert_int_equal(r.cfg.tclass, 96);
+	assert_int_equal(r.cfg.spec.path.sl, 15);
+	assert_int_equal(r.cfg.spec.path.tclass, 96);
 	assert_int_equal(r.cfg.tcp_port, 20000);
-	assert_int_equal(r.cfg.method, RPERF_METHOD_ALL);
-	assert_int_equal(r.cfg.pair_order, RPERF_PAIR_SEQUENTIAL);
-	assert_int_equal(r.cfg.duration_ns, 1500000000ull);
-	assert_int_equal(r.cfg.iters, 0);
+	assert_int_equal(r.cfg.spec.test.method, RPERF_METHOD_ALL);
+	assert_int_equal(r.cfg.spec.pair_order, RPERF_PAIR_SEQUENTIAL);
+	assert_int_equal(r.cfg.global.duration_ns, 1500000000ull);
+	assert_int_equal(r.cfg.spec.test.iters, 0);
 	assert_int_equal(r.cfg.npercentiles, 2);
 	assert_true(r.cfg.out_json); /* implied by --out_json_file */
 	assert_string_equal(r.cfg.out_json_file, "o.json");
-	assert_int_equal(r.cfg.mtu, 1024);
+	assert_int_equal(r.cfg.spec.path.mtu, 1024);
 	assert_string_equal(r.cfg.host, "h1");
-	assert_int_equal(r.cfg.timestamps, RPERF_TS_AUTO); /* the default */
+	assert_int_equal(r.cfg.spec.timestamps,
+			 RPERF_TS_AUTO); /* the default */
 	parse(&r, "lat", "--timestamps", "nic", "h1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.timestamps, RPERF_TS_NIC);
+	assert_int_equal(r.cfg.spec.timestamps, RPERF_TS_NIC);
 	parse(&r, "lat", "--timestamps", "cpu", "h1", NULL);
-	assert_int_equal(r.cfg.timestamps, RPERF_TS_CPU);
+	assert_int_equal(r.cfg.spec.timestamps, RPERF_TS_CPU);
 	parse(&r, "lat", "--timestamps", "hca", "h1", NULL);
 	expect_error("--timestamps", &r);
 	/* one name table: the job file's spelling works here too, and a
 	 * refusal lists the command line's */
 	parse(&r, "lat", "--pair-order", "wire_first", "h1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.pair_order, RPERF_PAIR_WIRE_FIRST);
+	assert_int_equal(r.cfg.spec.pair_order, RPERF_PAIR_WIRE_FIRST);
 	parse(&r, "bw", "--verb", "atomic", "-A", "cmp_and_swap", "h1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	assert_int_equal(r.cfg.spec.test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
 	parse(&r, "lat", "--pair-order", "wirefirst", "h1", NULL);
 	expect_error("alternate, wire-first, loop-first, sequential", &r);
 	parse(&r, "bw", "--timestamps", "nic", "h1", NULL);
@@ -187,7 +188,7 @@ static void invalid_values(void **state)
 	expect_error("--percentiles", &r);
 	parse(&r, "lat", "-n", "10", "-D", "1s", "h", NULL);
 	assert_int_equal(r.rc, 0); /* -D wins, with a warning (perftest) */
-	assert_int_equal(r.cfg.iters, 0);
+	assert_int_equal(r.cfg.spec.test.iters, 0);
 	parse(&r, "lat", "-p", "0", "h", NULL);
 	expect_error("-p/--port", &r);
 	parse(&r, "lat", "--rate", "10x", "h", NULL);
@@ -335,21 +336,21 @@ static void placement_options(void **state)
 
 	(void)state;
 	parse(&r, "lat", "10.0.0.1", NULL);
-	assert_int_equal(r.cfg.cpu_node, -1);
-	assert_int_equal(r.cfg.mem_node, -1);
+	assert_int_equal(r.cfg.sel.cpu_node, -1);
+	assert_int_equal(r.cfg.sel.mem_node, -1);
 	assert_int_equal(r.cfg.vl, -1);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_NONE);
+	assert_int_equal(r.cfg.sel.hugepages, RPERF_HUGEPAGES_NONE);
 	parse(&r, "bw", "--cpu-node", "1", "--mem-node", "0", "--use_hugepages",
 	      "--vl", "2", "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.cpu_node, 1);
-	assert_int_equal(r.cfg.mem_node, 0);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_2M);
+	assert_int_equal(r.cfg.sel.cpu_node, 1);
+	assert_int_equal(r.cfg.sel.mem_node, 0);
+	assert_int_equal(r.cfg.sel.hugepages, RPERF_HUGEPAGES_2M);
 	assert_int_equal(r.cfg.vl, 2);
 	assert_string_equal(r.cfg.host, "10.0.0.1");
 	parse(&r, "lat", "--use_hugepages=1G", "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.hugepages, RPERF_HUGEPAGES_1G);
+	assert_int_equal(r.cfg.sel.hugepages, RPERF_HUGEPAGES_1G);
 	parse(&r, "lat", "--use_hugepages=4K", "10.0.0.1", NULL);
 	expect_error("--use_hugepages: '4K' is not a choice", &r);
 	parse(&r, "lat", "--vl", "15", "10.0.0.1", NULL);
@@ -361,7 +362,7 @@ static void placement_options(void **state)
 	/* each side its own placement: the server takes it too */
 	parse(&r, "lat", "--mem-node", "0", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.mem_node, 0);
+	assert_int_equal(r.cfg.sel.mem_node, 0);
 }
 
 /* --schedule (issue 20): the spellings, and what an open one refuses */
@@ -371,14 +372,14 @@ static void schedule_option(void **state)
 
 	(void)state;
 	parse(&r, "lat", "10.0.0.1", NULL);
-	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_CLOSED);
+	assert_int_equal(r.cfg.spec.schedule.kind, RPERF_SCHED_CLOSED);
 	parse(&r, "lat", "--schedule", "poisson:500", "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_POISSON);
-	assert_true(r.cfg.schedule.rate == 500);
+	assert_int_equal(r.cfg.spec.schedule.kind, RPERF_SCHED_POISSON);
+	assert_true(r.cfg.spec.schedule.rate == 500);
 	parse(&r, "lat", "--schedule", "fixed:2k", "10.0.0.1", NULL);
-	assert_int_equal(r.cfg.schedule.kind, RPERF_SCHED_FIXED);
-	assert_true(r.cfg.schedule.rate == 2000);
+	assert_int_equal(r.cfg.spec.schedule.kind, RPERF_SCHED_FIXED);
+	assert_true(r.cfg.spec.schedule.rate == 2000);
 	parse(&r, "lat", "--schedule", "closed", "--pair-order", "sequential",
 	      "10.0.0.1", NULL);
 	assert_int_equal(r.rc, 0);

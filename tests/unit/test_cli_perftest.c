@@ -33,11 +33,11 @@ static void hyphen_and_underscore(void **state)
 	      "--retry_count", "3", "--rdma-cm", "--rate-limit", "1",
 	      "--rate-units", "g", "h", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.tx_depth, 64);
-	assert_int_equal(r.cfg.post_list, 2);
-	assert_int_equal(r.cfg.cq_mod, 8);
-	assert_int_equal(r.cfg.retry_count, 3);
-	assert_true(r.cfg.rdma_cm);
+	assert_int_equal(r.cfg.spec.tx_depth, 64);
+	assert_int_equal(r.cfg.spec.post_list, 2);
+	assert_int_equal(r.cfg.spec.cq_mod, 8);
+	assert_int_equal(r.cfg.spec.path.retry_count, 3);
+	assert_true(r.cfg.spec.test.rdma_cm);
 	parse(&r, "lat", "--source-ip", "10.0.0.2", "--out-json-file=x.json",
 	      "--pair_order", "sequential", "-R", "h", NULL);
 	assert_int_equal(r.rc, 0);
@@ -84,8 +84,8 @@ static void iters_with_duration(void **state)
 	(void)state;
 	parse(&r, "lat", "-n", "1000", "-D", "2", "h", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.iters, 0);
-	assert_int_equal(r.cfg.duration_ns, 2000000000ull);
+	assert_int_equal(r.cfg.spec.test.iters, 0);
+	assert_int_equal(r.cfg.global.duration_ns, 2000000000ull);
 	expect_in(r.notes, "-n/--iters: given with -D/--duration; -D wins");
 	parse(&r, "lat", "-n", "1000", "h", NULL);
 	assert_string_equal(r.notes, "");
@@ -115,7 +115,7 @@ static void server_takes_run_flags(void **state)
 	      "--burst_size", "8", "--rate_limit", "100", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.tos, 96);
-	assert_int_equal(r.cfg.burst_size, 8);
+	assert_int_equal(r.cfg.spec.burst_size, 8);
 	assert_int_equal(r.cfg.nsizes, 23);
 	/* a client with the same flags says nothing of them */
 	parse(&r, "bw", "-s", "64", "-n", "1000", "-F", "h", NULL);

@@ -88,10 +88,10 @@ static void run_infinitely(void **state)
 	parse(&r, "bw", "--run_infinitely", "-D", "2", "h", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_true(r.cfg.run_infinitely);
-	assert_int_equal(r.cfg.duration_ns, 2000000000ull);
+	assert_int_equal(r.cfg.global.duration_ns, 2000000000ull);
 	parse(&r, "bw", "--run_infinitely", "h", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.duration_ns, 0);
+	assert_int_equal(r.cfg.global.duration_ns, 0);
 	parse(&r, "bw", "--run_infinitely", "-n", "5", "h", NULL);
 	assert_int_not_equal(r.rc, 0);
 	assert_non_null(strstr(r.err, "--run_infinitely"));

@@ -109,8 +109,8 @@ static void unmeasure(struct fx *f)
 /* rperf_lat_thresholds with only @max_p50, @max_p999 (0: none) */
 static bool exceeded(struct fx *f, uint64_t max_p50, uint64_t max_p999)
 {
-	f->cfg.max_p50_ns = max_p50;
-	f->cfg.max_p999_ns = max_p999;
+	f->cfg.spec.max_p50_ns = max_p50;
+	f->cfg.spec.max_p999_ns = max_p999;
 	f->nsaid = 0;
 	return rperf_lat_thresholds(&f->run);
 }

@@ -89,7 +89,7 @@ static void some_sizes_and_ranges(void **state)
 			       "16 and 64 B: 10.0-15.0 % of RTTs are <= 0"));
 	/* sequential pair order: no precompleted warning at all */
 	w.run.c.notes.nwarnings = 0;
-	w.cfg.pair_order = RPERF_PAIR_SEQUENTIAL;
+	w.cfg.spec.pair_order = RPERF_PAIR_SEQUENTIAL;
 	rperf_lat_check_results(&w.run);
 	assert_int_equal(w.run.c.notes.nwarnings, 1);
 	assert_non_null(strstr(w.run.c.notes.warnings[0], "of RTTs are <= 0"));

@@ -39,23 +39,23 @@ static void cli_completions(void **state)
 	parse_host(&r, "lat", "--verb", "read",
 		   NULL); /* ib_read_lat: postpoll */
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.verb, RPERF_VERB_READ);
-	assert_int_equal(r.cfg.method, RPERF_METHOD_POSTPOLL);
+	assert_int_equal(r.cfg.spec.verb, RPERF_VERB_READ);
+	assert_int_equal(r.cfg.spec.test.method, RPERF_METHOD_POSTPOLL);
 	parse_host(&r, "bw", "--verb", "atomic", NULL); /* no size: 8 B */
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.cfg.nsizes, 1);
 	assert_int_equal(r.cfg.sizes[0], 8);
-	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_FETCH_ADD);
+	assert_int_equal(r.cfg.spec.test.atomic_op, RPERF_ATOMIC_FETCH_ADD);
 	parse_host(&r, "bw", "--verb", "atomic", "-A", "CMP_AND_SWAP", "-s",
 		   "8", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.atomic_op, RPERF_ATOMIC_CMP_SWAP);
+	assert_int_equal(r.cfg.spec.test.atomic_op, RPERF_ATOMIC_CMP_SWAP);
 	parse_host(&r, "lat", "--verb", "write", "--method", "pingpong", NULL);
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.verb, RPERF_VERB_WRITE);
+	assert_int_equal(r.cfg.spec.verb, RPERF_VERB_WRITE);
 	parse_host(&r, "lat", "--verb", "write", NULL); /* the rperf method */
 	assert_int_equal(r.rc, 0);
-	assert_int_equal(r.cfg.method, RPERF_METHOD_RPERF);
+	assert_int_equal(r.cfg.spec.test.method, RPERF_METHOD_RPERF);
 	parse_host(&r, "bw", "--reversed", "--verb", "write_imm", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_true(r.cfg.reversed);

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#ifndef RPERF_CLI_CONFIG_KV_H
-#define RPERF_CLI_CONFIG_KV_H
+#ifndef RPERF_CONFIG_KV_H
+#define RPERF_CONFIG_KV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <rperf/report.h>
 
 #include "config/config.h"
 #include "config/options.h"
+
+/* @o's value in @cfg as a report entry (pointing into @cfg); false for
+ * help and version. */
+bool rperf_opt_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
+		  struct rperf_kv *kv);
 
 /*
  * The run configuration as report entries, one per option of cfg->cmd (from

@@ -1,46 +1,40 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "cli/config_kv.h"
+#include "config/config_kv.h"
 
 #include <stdbool.h>
+#include <string.h>
 
-static const void *field(const struct rperf_cli_config *cfg,
-			 const struct rperf_opt *o)
-{
-	return (const char *)cfg + o->off;
-}
-
-static bool to_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
+bool rperf_opt_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
 		  struct rperf_kv *kv)
 {
-	const void *f = field(cfg, o);
-
 	kv->key = o->name;
 	switch (o->type) {
 	case RPERF_OT_FLAG:
 		kv->type = RPERF_KV_BOOL;
-		kv->v.b = *(const bool *)f;
+		kv->v.b = rperf_opt_get(cfg, o) != 0;
 		return true;
 	case RPERF_OT_STR:
 		kv->type = RPERF_KV_STR;
-		kv->v.s = *(const char *const *)f;
+		kv->v.s = rperf_opt_str(cfg, o);
 		return true;
 	case RPERF_OT_INT:
 		kv->type = RPERF_KV_INT;
-		kv->v.i = *(const int64_t *)f;
+		kv->v.i = rperf_opt_get(cfg, o);
 		return true;
 	case RPERF_OT_COUNT:
 	case RPERF_OT_SIZE:
 	case RPERF_OT_TIME:
 		kv->type = RPERF_KV_UINT;
-		kv->v.u = *(const uint64_t *)f;
+		kv->v.u = (uint64_t)rperf_opt_get(cfg, o);
 		return true;
 	case RPERF_OT_RATE:
 		kv->type = RPERF_KV_DOUBLE;
-		kv->v.d = *(const double *)f;
+		memcpy(&kv->v.d, (const char *)cfg + o->off, sizeof(double));
 		return true;
 	case RPERF_OT_ENUM:
 		kv->type = RPERF_KV_STR;
-		kv->v.s = rperf_name_cli(o->choices, *(const int *)f);
+		kv->v.s =
+			rperf_name_cli(o->choices, (int)rperf_opt_get(cfg, o));
 		return true;
 	case RPERF_OT_SIZE_LIST:
 		kv->type = RPERF_KV_LIST_UINT;
@@ -75,7 +69,7 @@ size_t rperf_cli_config_kv(const struct rperf_cli_config *cfg,
 		if (!(o->cmds & cfg->cmd) ||
 		    (o->type == RPERF_OT_SIZE_LIST && o->letter == 0))
 			continue;
-		if (to_kv(cfg, o, &kv[n]))
+		if (rperf_opt_kv(cfg, o, &kv[n]))
 			n++;
 	}
 	return n;
