@@ -200,17 +200,12 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 	uint64_t v = 0;
 	int rc = 0;
 
-	switch (o->type) {
-	case RPERF_OT_FLAG:
-	case RPERF_OT_INT:
-	case RPERF_OT_COUNT:
-	case RPERF_OT_SIZE:
-	case RPERF_OT_TIME:
-	case RPERF_OT_ENUM:
+	if (rperf_opt_scalar(o)) {
 		rc = parse_scalar(o, arg, &v, msg, sizeof(msg));
 		if (!rc)
 			rperf_opt_set(st->cfg, o, v);
-		break;
+	}
+	switch (o->type) {
 	case RPERF_OT_STR:
 		rc = apply_str(st, o, arg, msg, sizeof(msg));
 		break;

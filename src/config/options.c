@@ -141,23 +141,19 @@ void rperf_opt_store(void *p, size_t width, uint64_t v)
 		memcpy(p, &v, sizeof(v));
 }
 
+bool rperf_opt_scalar(const struct rperf_opt *o)
+{
+	return o->type == RPERF_OT_FLAG || o->type == RPERF_OT_INT ||
+	       o->type == RPERF_OT_COUNT || o->type == RPERF_OT_SIZE ||
+	       o->type == RPERF_OT_TIME || o->type == RPERF_OT_ENUM;
+}
+
 bool rperf_opt_in_job(const struct rperf_opt *o)
 {
-	if (!o->name || !o->job.name)
-		return false;
-	switch (o->type) {
-	case RPERF_OT_FLAG:
-	case RPERF_OT_INT:
-	case RPERF_OT_COUNT:
-	case RPERF_OT_SIZE:
-	case RPERF_OT_TIME:
-	case RPERF_OT_ENUM:
-		return true;
-	case RPERF_OT_STR: /* a device name */
-		return o->job.type == RPERF_OT_NAME;
-	default: /* lists, rates, schedules: more than one field */
-		return false;
-	}
+	/* lists, rates and schedules are more than one field */
+	return o->name && o->job.name &&
+	       (rperf_opt_scalar(o) ||
+		(o->type == RPERF_OT_STR && o->job.type == RPERF_OT_NAME));
 }
 
 /* Where @o's value is in @cfg, and its width in bytes. */

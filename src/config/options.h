@@ -134,6 +134,8 @@ void rperf_opt_store(void *p, size_t width, uint64_t v);
  * an empty one).
  */
 bool rperf_opt_in_job(const struct rperf_opt *o);
+/* A flag, integer, count, size, time or enum: a value of one field. */
+bool rperf_opt_scalar(const struct rperf_opt *o);
 void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
 		   uint64_t v);
 int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
