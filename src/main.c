@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/signals.h"
 
-static int dispatch(const struct rperf_cli_config *cfg)
+static int dispatch(const struct rperf_cmdline *cfg)
 {
 	switch (cfg->cmd) {
 	case RPERF_CMD_INFO:
@@ -29,7 +29,7 @@ static int dispatch(const struct rperf_cli_config *cfg)
 
 int main(int argc, char **argv)
 {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	bool run = false;
 	int code = rperf_cli_front(argc, argv, &cfg, &run);
 

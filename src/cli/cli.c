@@ -7,12 +7,11 @@
 
 #include "cli/commands.h"
 #include "cli/help.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/parse.h"
 #include "version.h"
 
-int rperf_cli_front(int argc, char **argv, struct rperf_cli_config *cfg,
-		    bool *run)
+int rperf_cli_front(int argc, char **argv, struct rperf_cmdline *cfg, bool *run)
 {
 	enum rperf_cli_action act;
 	char err[512], notes[1024];

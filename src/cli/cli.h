@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /* Exit codes (contract; documented in man/rperf.1.md). */
 enum rperf_exit {
@@ -21,7 +21,7 @@ enum rperf_exit {
  * the return value is the exit status. *run true: run cfg->cmd (main's
  * dispatch).
  */
-int rperf_cli_front(int argc, char **argv, struct rperf_cli_config *cfg,
+int rperf_cli_front(int argc, char **argv, struct rperf_cmdline *cfg,
 		    bool *run);
 
 #endif

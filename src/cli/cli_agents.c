@@ -22,13 +22,13 @@
 #include "agent/agent.h"
 #include "run/run_plan.h"
 #include "cli/cli.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "engine/limits.h"
 #include "verbs/verbs.h"
 
 #define LOCAL_TIMEOUT_MS 10000 /* as rperf agent's default --timeout */
 
-void cli_agent_limits(const struct rperf_cli_config *cfg,
+void cli_agent_limits(const struct rperf_cmdline *cfg,
 		      struct rperf_plan_limits *out, char *line, size_t len)
 {
 	struct rperf_limits l;
@@ -55,7 +55,7 @@ void cli_agent_limits(const struct rperf_cli_config *cfg,
 
 #define AGENT_TIMEOUT_MS 10000
 
-int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
+int cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
 		  char *line, size_t len)
 {
 	*a = (struct rperf_agent_cfg){
@@ -155,7 +155,7 @@ static int local_addr(const struct rperf_job_host *h, char *buf, size_t len,
 	return rc;
 }
 
-static int start_one(const struct rperf_cli_config *cfg,
+static int start_one(const struct rperf_cmdline *cfg,
 		     const struct rperf_job *job,
 		     const struct rperf_ctrl_auth *auth, struct cli_local *l,
 		     const struct rperf_job_host *h)
@@ -224,7 +224,7 @@ static bool involved(const struct rperf_job *job,
 	return src || dst;
 }
 
-int cli_agent_clock(const char *who, const struct rperf_cli_config *cfg,
+int cli_agent_clock(const char *who, const struct rperf_cmdline *cfg,
 		    struct rperf_clock *clk)
 {
 	int rc = rperf_clock_init(clk, (enum rperf_clock_source)cfg->clock);
@@ -244,7 +244,7 @@ int cli_agent_clock(const char *who, const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-int cli_local_start(const struct rperf_cli_config *cfg,
+int cli_local_start(const struct rperf_cmdline *cfg,
 		    const struct rperf_job *job,
 		    const struct rperf_ctrl_auth *auth,
 		    const struct cli_local_opts *opts, struct cli_local **out)

@@ -12,7 +12,7 @@
 
 #include <rperf/clock.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "ctrl/ctrl_tls.h"
 #include "engine/engine.h"
 #include "job/job.h"
@@ -21,7 +21,7 @@
 /* The PLAN limits of an agent: the lat/bw servers' defaults
  * (rperf_limits_of) for memory and QPs unless --max-memory/--max-qps,
  * 1024 instances, 1 h; @line says them ("limits per PLAN: ..."). */
-void cli_agent_limits(const struct rperf_cli_config *cfg,
+void cli_agent_limits(const struct rperf_cmdline *cfg,
 		      struct rperf_plan_limits *out, char *line, size_t len);
 
 /* One line of an agent on stderr: "PREFIX HH:MM:SS: LINE", flushed. */
@@ -30,14 +30,14 @@ void cli_agent_say(const char *prefix, const char *line);
 /* An agent's clock calibrated (@who: how its messages start): 0, or the
  * exit status said (a --clock not available here); an untrusted clock
  * said too. */
-int cli_agent_clock(const char *who, const struct rperf_cli_config *cfg,
+int cli_agent_clock(const char *who, const struct rperf_cmdline *cfg,
 		    struct rperf_clock *clk);
 
 /* What rperf agent and the rperf lat / bw servers share of @cfg: where to
  * listen, timeouts, --one-off, -d/-x/--cpu, the limits (their line in
  * @line). 0 or EINVAL with @err (a -d too long). */
 struct rperf_agent_cfg;
-int cli_agent_cfg(const struct rperf_cli_config *cfg, struct rperf_agent_cfg *a,
+int cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
 		  char *line, size_t len);
 
 struct cli_local;
@@ -65,7 +65,7 @@ struct cli_local_opts {
 	const struct rperf_clock *clk;
 };
 
-int cli_local_start(const struct rperf_cli_config *cfg,
+int cli_local_start(const struct rperf_cmdline *cfg,
 		    const struct rperf_job *job,
 		    const struct rperf_ctrl_auth *auth,
 		    const struct cli_local_opts *opts, struct cli_local **out);

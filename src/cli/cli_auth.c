@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int cli_auth_load(const struct rperf_cli_config *cfg, bool server,
-		  bool launched, struct cli_auth *a, char *err, size_t errlen)
+int cli_auth_load(const struct rperf_cmdline *cfg, bool server, bool launched,
+		  struct cli_auth *a, char *err, size_t errlen)
 {
 	struct rperf_ctrl_tls_ctx *ctx = NULL;
 	bool certs = cfg->tls_cert || cfg->tls_key || cfg->tls_ca;

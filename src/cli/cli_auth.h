@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "ctrl/ctrl_tls.h"
 #include "engine/proto.h"
 
@@ -23,8 +23,8 @@ struct cli_auth {
  * error (EACCES) unless --insecure (or @launched: rperf run --mpi hands its
  * agents a key of its own). 0 or errno with a one-line @err.
  */
-int cli_auth_load(const struct rperf_cli_config *cfg, bool server,
-		  bool launched, struct cli_auth *a, char *err, size_t errlen);
+int cli_auth_load(const struct rperf_cmdline *cfg, bool server, bool launched,
+		  struct cli_auth *a, char *err, size_t errlen);
 /* Forget the key bytes. */
 void cli_auth_clear(struct cli_auth *a);
 

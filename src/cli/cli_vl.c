@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "verbs/vl.h"
 
-int rperf_cli_resolve_vl(struct rperf_cli_config *cfg)
+int rperf_cli_resolve_vl(struct rperf_cmdline *cfg)
 {
 	struct rperf_vl_port vp;
 	char msg[320];

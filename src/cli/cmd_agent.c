@@ -33,7 +33,7 @@ static void log_line(void *arg, const char *line)
 	cli_agent_say("rperf agent", line);
 }
 
-int rperf_cmd_agent(const struct rperf_cli_config *cfg,
+int rperf_cmd_agent(const struct rperf_cmdline *cfg,
 		    const volatile sig_atomic_t *stop)
 {
 	struct rperf_agent_cfg acfg;

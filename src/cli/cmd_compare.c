@@ -31,7 +31,7 @@ static int write_json(const char *path, const struct rperf_cmp_result *r)
 	return rc;
 }
 
-static int load_both(const struct rperf_cli_config *cfg,
+static int load_both(const struct rperf_cmdline *cfg,
 		     struct rperf_cmp_doc **base, struct rperf_cmp_doc **run)
 {
 	char err[512];
@@ -48,7 +48,7 @@ static int load_both(const struct rperf_cli_config *cfg,
 	return rc;
 }
 
-int rperf_cmd_compare(const struct rperf_cli_config *cfg)
+int rperf_cmd_compare(const struct rperf_cmdline *cfg)
 {
 	const char *json = cfg->out_json_file ? cfg->out_json_file :
 			   cfg->out_json      ? "rperf-compare.json" :

@@ -32,7 +32,7 @@ static void info_preflight(const struct rperf_device_list *devs,
 	rperf_preflight_run(&in, pf);
 }
 
-int rperf_cmd_info(const struct rperf_cli_config *cfg)
+int rperf_cmd_info(const struct rperf_cmdline *cfg)
 {
 	struct rperf_device_list devs = { 0 };
 	struct rperf_preflight pf;

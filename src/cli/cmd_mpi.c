@@ -22,7 +22,7 @@
 #include "cli/cli_agents.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "job/job.h"
 #include "mpi/mpi.h"
 #include "run/run.h"
@@ -30,7 +30,7 @@
 #define STEP_MS 100
 
 struct mpi_cmd {
-	const struct rperf_cli_config *cfg;
+	const struct rperf_cmdline *cfg;
 	const volatile sig_atomic_t *stop;
 	struct rperf_mpi m;
 	struct rperf_mpi_plan *plan; /* broadcast by rank 0 */
@@ -57,7 +57,7 @@ static void log_line(void *arg, const char *line)
  * status every rank takes when this fails. */
 static int32_t make_plan(struct mpi_cmd *c)
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 	struct rperf_mpi_plan *p = c->plan;
 	struct run_cmd rcmd = { .cfg = cfg };
 	struct rperf_job *job = NULL;
@@ -113,7 +113,7 @@ static int32_t make_plan(struct mpi_cmd *c)
 static void agent_cfg(const struct mpi_cmd *c, const char *bind,
 		      struct rperf_agent_cfg *a)
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 
 	memset(a, 0, sizeof(*a));
 	a->bind = bind;
@@ -203,7 +203,7 @@ static int run_controller(struct mpi_cmd *c, const struct rperf_mpi_hello *all)
 				       .key = c->plan->key,
 				       .keylen = c->plan->keylen };
 	struct agent_thread t = { .a = c->agent };
-	struct rperf_cli_config cfg = *c->cfg;
+	struct rperf_cmdline cfg = *c->cfg;
 	pthread_t tid;
 	int status = RPERF_EXIT_INTERNAL;
 
@@ -339,7 +339,7 @@ static int32_t launched(struct mpi_cmd *c)
 	return status;
 }
 
-int rperf_cmd_run_launch(const struct rperf_cli_config *cfg,
+int rperf_cmd_run_launch(const struct rperf_cmdline *cfg,
 			 const volatile sig_atomic_t *stop)
 {
 	struct mpi_cmd c = { .cfg = cfg, .stop = stop };

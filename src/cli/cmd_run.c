@@ -23,7 +23,7 @@
 
 void run_cmd_edits(struct run_cmd *c)
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 
 	for (size_t i = 0; i < cfg->sets.n; i++) {
 		snprintf(c->origins[i], sizeof(c->origins[i]), "--set %s",
@@ -39,7 +39,7 @@ void run_cmd_edits(struct run_cmd *c)
 
 int run_cmd_prepare_common(struct run_cmd *c, char *err, size_t errlen)
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 	int rc;
 
 	run_cmd_edits(c);
@@ -293,7 +293,7 @@ static int start_local(struct run_cmd *c)
 	return status;
 }
 
-int rperf_cmd_run(const struct rperf_cli_config *cfg,
+int rperf_cmd_run(const struct rperf_cmdline *cfg,
 		  const volatile sig_atomic_t *stop)
 {
 	struct run_cmd *c = calloc(1, sizeof(*c));

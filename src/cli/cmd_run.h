@@ -10,14 +10,14 @@
 
 #include "cli/cli_agents.h"
 #include "cli/cli_auth.h"
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "engine/proto.h"
 #include "job/job.h"
 #include "run/run.h"
 #include "run/run_sweep.h"
 
 struct run_cmd {
-	const struct rperf_cli_config *cfg;
+	const struct rperf_cmdline *cfg;
 	struct rperf_job *job;
 	struct cli_auth auth; /* --key-file or certificates */
 	const char *json_path; /* NULL: no JSON */

@@ -188,7 +188,7 @@ static int finish(struct run_cmd *c, const struct rperf_sweep *s, int status)
 
 int rperf_cmd_run_sweep(struct run_cmd *c, const volatile sig_atomic_t *stop)
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 	struct rperf_sweep *s = NULL;
 	char err[512] = "";
 	int rc, status = RPERF_EXIT_OK, st;

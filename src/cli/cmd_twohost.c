@@ -12,10 +12,10 @@
 #include "cli/cli.h"
 #include "cli/cli_agents.h"
 #include "cli/commands.h"
-#include "config/config_kv.h"
+#include "job/cmdline_kv.h"
 #include "cli/out_check.h"
 #include "cli/progress.h"
-#include "config/parity.h"
+#include "twohost/twohost_parity.h"
 #include "twohost/twohost.h"
 #include "twohost/twohost_bw.h"
 #include "twohost/twohost_connect.h"
@@ -55,7 +55,7 @@ static void say_line(void *arg, const char *msg)
 }
 
 /* Before anything is measured: the output files can be written. */
-static bool outputs_ok(const struct rperf_cli_config *cfg)
+static bool outputs_ok(const struct rperf_cmdline *cfg)
 {
 	char err[512];
 
@@ -69,14 +69,14 @@ static bool outputs_ok(const struct rperf_cli_config *cfg)
  * "256 B, run 2" (the methods and repeats of a lat run). */
 struct progress_ctx {
 	struct rperf_progress line;
-	const struct rperf_cli_config *cfg;
+	const struct rperf_cmdline *cfg;
 	bool lat;
 };
 
 static void round_started(void *arg, size_t i, size_t n, uint64_t size)
 {
 	struct progress_ctx *p = arg;
-	const struct rperf_cli_config *cfg = p->cfg;
+	const struct rperf_cmdline *cfg = p->cfg;
 	char item[64];
 	int off = snprintf(item, sizeof(item), "%llu B",
 			   (unsigned long long)size);
@@ -93,9 +93,8 @@ static void round_started(void *arg, size_t i, size_t n, uint64_t size)
 }
 
 /* Rounds of @cfg's run and the hook that shows them (on a terminal). */
-static struct rperf_round_hook progress_on(struct progress_ctx *p,
-					   const struct rperf_cli_config *cfg,
-					   bool lat)
+static struct rperf_round_hook
+progress_on(struct progress_ctx *p, const struct rperf_cmdline *cfg, bool lat)
 {
 	size_t n =
 		cfg->nsizes * (lat ? cfg->repeat * rperf_lat_nmethods(cfg) : 1);
@@ -114,7 +113,7 @@ static struct rperf_round_hook progress_on(struct progress_ctx *p,
 
 /* The server's connection, in the client's retry window, from our
  * device's address (--bind: that one): 0, or the exit status said. */
-static int dial_server(const struct rperf_cli_config *cfg, const char *cmd,
+static int dial_server(const struct rperf_cmdline *cfg, const char *cmd,
 		       volatile sig_atomic_t *stop, const struct cli_local *l,
 		       struct rperf_run_boot_host *h)
 {
@@ -135,7 +134,7 @@ static int dial_server(const struct rperf_cli_config *cfg, const char *cmd,
 /* HEARTBEATs at the RC stall limit (1 to 30 s): the data path's own
  * failure (RC gives up: its words) ends a run, not the control connection
  * the same outage delays. */
-static uint64_t hb_ns(const struct rperf_cli_config *cfg)
+static uint64_t hb_ns(const struct rperf_cmdline *cfg)
 {
 	uint64_t ns =
 		rperf_rc_stall_ns((unsigned int)cfg->spec.path.qp_timeout,
@@ -159,8 +158,7 @@ struct twohost {
 
 /* This host's agent, the server's connection, the run options (run flags
  * for the server's check); then t->go. 0 or the exit status said. */
-static int twohost_run(const struct rperf_cli_config *cfg,
-		       const struct twohost *t)
+static int twohost_run(const struct rperf_cmdline *cfg, const struct twohost *t)
 {
 	const struct cli_local_opts lo = { .prefix = "rperf",
 					   .quiet = true,
@@ -235,7 +233,7 @@ static int lat_measure(struct rperf_lat_run *run, struct rperf_err *e)
 	return status;
 }
 
-static int lat_client(const struct rperf_cli_config *cfg,
+static int lat_client(const struct rperf_cmdline *cfg,
 		      volatile sig_atomic_t *stop)
 {
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
@@ -267,7 +265,7 @@ static int lat_client(const struct rperf_cli_config *cfg,
 	code = say_err(&e);
 	if (run->c.measured) {
 		rperf_lat_check_results(run);
-		if (rperf_lat_report(run, kv, rperf_cli_config_kv(cfg, kv)))
+		if (rperf_lat_report(run, kv, rperf_cmdline_kv(cfg, kv)))
 			code = RPERF_EXIT_RUNTIME;
 		else if (!rc && rperf_lat_thresholds(run))
 			code = RPERF_EXIT_THRESHOLD;
@@ -295,7 +293,7 @@ static void server_line(void *arg, const char *line)
 
 /* rperf lat's server: an agent that serves "lat" controllers, on the
  * plain channel, one client unless --persistent. */
-static int serve_agent(const struct rperf_cli_config *cfg,
+static int serve_agent(const struct rperf_cmdline *cfg,
 		       volatile sig_atomic_t *stop, const char *name)
 {
 	char what[32], lim[256], err[512];
@@ -349,8 +347,7 @@ static int serve_agent(const struct rperf_cli_config *cfg,
 	return rc ? RPERF_EXIT_RUNTIME : RPERF_EXIT_OK;
 }
 
-int rperf_cmd_lat(const struct rperf_cli_config *cfg,
-		  volatile sig_atomic_t *stop)
+int rperf_cmd_lat(const struct rperf_cmdline *cfg, volatile sig_atomic_t *stop)
 {
 	if (cfg->host)
 		return lat_client(cfg, stop);
@@ -401,7 +398,7 @@ static int bw_measure(struct rperf_bw_run *run, struct rperf_err *e)
 	return status;
 }
 
-static int bw_client(const struct rperf_cli_config *cfg,
+static int bw_client(const struct rperf_cmdline *cfg,
 		     volatile sig_atomic_t *stop)
 {
 	struct rperf_kv kv[RPERF_MAX_OPTIONS + 2];
@@ -426,7 +423,7 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	rc = e.rc;
 	code = say_err(&e);
 	if (run->c.measured &&
-	    rperf_bw_report(run, kv, rperf_cli_config_kv(cfg, kv)))
+	    rperf_bw_report(run, kv, rperf_cmdline_kv(cfg, kv)))
 		code = RPERF_EXIT_RUNTIME;
 	else if (run->c.measured && !rc && rperf_bw_thresholds(run))
 		code = RPERF_EXIT_THRESHOLD;
@@ -434,8 +431,7 @@ static int bw_client(const struct rperf_cli_config *cfg,
 	return code;
 }
 
-int rperf_cmd_bw(const struct rperf_cli_config *cfg,
-		 volatile sig_atomic_t *stop)
+int rperf_cmd_bw(const struct rperf_cmdline *cfg, volatile sig_atomic_t *stop)
 {
 	if (cfg->host)
 		return bw_client(cfg, stop);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The commands: names, bits and one-line summaries (from options.c). */
-#include "config/options.h"
+#include "job/options.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "job/job.h"
-#include "config/parity.h"
+#include "twohost/twohost_parity.h"
 
 static const enum rperf_cmd all_cmds[] = { RPERF_CMD_LAT,  RPERF_CMD_BW,
 					   RPERF_CMD_RUN,  RPERF_CMD_AGENT,
@@ -140,7 +140,7 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
-/* What the option does on a lat/bw server (config/parity.h). */
+/* What the option does on a lat/bw server (twohost/twohost_parity.h). */
 static const char *server_word(const struct rperf_opt *o)
 {
 	if (!(o->cmds & RPERF_CMD_TRAFFIC) || o->type == RPERF_OT_HELP ||

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /* --help for @cmd (RPERF_CMD_NONE: the top level). */
 void rperf_cli_help(FILE *f, enum rperf_cmd cmd);

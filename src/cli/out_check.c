@@ -23,7 +23,7 @@ static int one(const char *opt, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-int rperf_cli_check_outputs(const struct rperf_cli_config *cfg, char *err,
+int rperf_cli_check_outputs(const struct rperf_cmdline *cfg, char *err,
 			    size_t errlen)
 {
 	const char *json = cfg->out_json_file ? cfg->out_json_file :

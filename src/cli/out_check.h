@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /*
  * Can every output file of @cfg be written at the end (--out_json /
@@ -13,7 +13,7 @@
  * atomic writer will write it. 0, or the errno with a one-line @err
  * naming the option, the file and the fix.
  */
-int rperf_cli_check_outputs(const struct rperf_cli_config *cfg, char *err,
+int rperf_cli_check_outputs(const struct rperf_cmdline *cfg, char *err,
 			    size_t errlen);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/sched_check.h"
 #include "cli/verbs_check.h"
 #include "cli/parse_defaults.h"
@@ -27,7 +27,7 @@
 #define MAX_LONG (3 * RPERF_MAX_OPTIONS + 2)
 
 struct parse_state {
-	struct rperf_cli_config *cfg;
+	struct rperf_cmdline *cfg;
 	bool given[RPERF_MAX_OPTIONS];
 	char *err;
 	size_t errlen;
@@ -62,7 +62,7 @@ static const char *opt_label(const struct rperf_opt *o, char *buf, size_t len)
 static int parse_list(struct parse_state *st, const struct rperf_opt *o,
 		      const char *arg, char *msg, size_t msglen)
 {
-	struct rperf_cli_config *cfg = st->cfg;
+	struct rperf_cmdline *cfg = st->cfg;
 	size_t max = o->type == RPERF_OT_SIZE_LIST ? RPERF_MAX_SIZES :
 						     RPERF_MAX_PERCENTILES;
 	char *copy = strdup(arg), *save = NULL, *tok;
@@ -341,7 +341,7 @@ static int bad_option(struct parse_state *st, int c, char **argv, int ind,
 static int check_positionals(struct parse_state *st, int argc, char **argv,
 			     int ind)
 {
-	struct rperf_cli_config *cfg = st->cfg;
+	struct rperf_cmdline *cfg = st->cfg;
 	const char *name = cfg->mesh_cmd ? "mesh" : rperf_cmd_name(cfg->cmd);
 	int n = argc - ind;
 
@@ -403,7 +403,7 @@ static bool was_given(const struct parse_state *st, const char *name)
 /* rperf bw: combinations of its options. 0 or EINVAL with the message. */
 static int check_bw(struct parse_state *st)
 {
-	const struct rperf_cli_config *cfg = st->cfg;
+	const struct rperf_cmdline *cfg = st->cfg;
 
 	if (cfg->spec.post_list > cfg->spec.tx_depth)
 		return errf(
@@ -430,7 +430,7 @@ static int check_bw(struct parse_state *st)
 /* Combinations and server-side rules, after all options are known. */
 static int check_combinations(struct parse_state *st)
 {
-	struct rperf_cli_config *cfg = st->cfg;
+	struct rperf_cmdline *cfg = st->cfg;
 
 	if (was_given(st, "size") && was_given(st, "sizes"))
 		return errf(
@@ -470,7 +470,7 @@ static int check_combinations(struct parse_state *st)
  * (RPERF_SERVER_MAX_SIZE): refused before connecting. */
 static int check_server_max(struct parse_state *st)
 {
-	const struct rperf_cli_config *cfg = st->cfg;
+	const struct rperf_cmdline *cfg = st->cfg;
 	const char *opt = cfg->all_sizes	 ? "--all-max" :
 			  was_given(st, "sizes") ? "--sizes" :
 						   "-s/--size";
@@ -505,13 +505,13 @@ static int handle_opt(struct parse_state *st, int c, enum rperf_cli_action *act)
 	return 0;
 }
 
-int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
+int rperf_cli_parse(int argc, char **argv, struct rperf_cmdline *cfg,
 		    enum rperf_cli_action *act, char *err, size_t errlen)
 {
 	return rperf_cli_parse_ex(argc, argv, cfg, act, err, errlen, NULL, 0);
 }
 
-int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
+int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cmdline *cfg,
 		       enum rperf_cli_action *act, char *err, size_t errlen,
 		       char *notes, size_t noteslen)
 {
@@ -526,7 +526,7 @@ int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
 
 	if (notes && noteslen)
 		notes[0] = '\0';
-	rperf_cli_config_defaults(cfg);
+	rperf_cmdline_defaults(cfg);
 	*act = RPERF_ACT_RUN;
 	if (argc > 1 && argv[1][0] != '-') {
 		cfg->mesh_cmd = !strcmp(argv[1], "mesh"); /* run's options */

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 enum rperf_cli_action {
 	RPERF_ACT_RUN = 0, /* run cfg->cmd */
@@ -18,11 +18,11 @@ enum rperf_cli_action {
  * EINVAL/ERANGE with a one-line message in @err of the form
  * "<option>: <what is wrong>; <what is accepted>" (no "rperf: " prefix).
  */
-int rperf_cli_parse(int argc, char **argv, struct rperf_cli_config *cfg,
+int rperf_cli_parse(int argc, char **argv, struct rperf_cmdline *cfg,
 		    enum rperf_cli_action *act, char *err, size_t errlen);
 /* The same, with the parse's warnings (e.g. "-n given with -D: -D wins")
  * in @notes, one per line, for the caller to print (NULL: dropped). */
-int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cli_config *cfg,
+int rperf_cli_parse_ex(int argc, char **argv, struct rperf_cmdline *cfg,
 		       enum rperf_cli_action *act, char *err, size_t errlen,
 		       char *notes, size_t noteslen);
 

@@ -10,7 +10,7 @@
  * 10 (or -n itself when smaller) and at most 1000; 1000 with -D. So
  * `-a -n 200` warms up 20 samples per size, not 1000.
  */
-static uint64_t warmup_default(const struct rperf_cli_config *cfg)
+static uint64_t warmup_default(const struct rperf_cmdline *cfg)
 {
 	uint64_t w = cfg->spec.test.iters / 10;
 
@@ -21,7 +21,7 @@ static uint64_t warmup_default(const struct rperf_cli_config *cfg)
 	return w;
 }
 
-void rperf_cli_defaults_after(struct rperf_cli_config *cfg, bool warmup_given)
+void rperf_cli_defaults_after(struct rperf_cmdline *cfg, bool warmup_given)
 {
 	static const double pct[] = { 50, 99, 99.9, 99.99 };
 

@@ -4,10 +4,10 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /* After every option is read: -a's sizes, the default size, percentiles and
  * warm-up (rperf lat: -n/10 within [10, 1000], 1000 with -D); -D clears -n. */
-void rperf_cli_defaults_after(struct rperf_cli_config *cfg, bool warmup_given);
+void rperf_cli_defaults_after(struct rperf_cmdline *cfg, bool warmup_given);
 
 #endif

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/options.h"
-#include "config/parity.h"
+#include "job/options.h"
+#include "twohost/twohost_parity.h"
 
 #define NAME_MAX_LEN 40
 
@@ -114,7 +114,7 @@ static void add_label(char *list, size_t len, const struct rperf_opt *o)
 }
 
 /* On a server: the given options that only the client uses, in one note. */
-static void server_notes(const struct rperf_cli_config *cfg, char *notes,
+static void server_notes(const struct rperf_cmdline *cfg, char *notes,
 			 size_t len)
 {
 	char list[256] = "";
@@ -131,7 +131,7 @@ static void server_notes(const struct rperf_cli_config *cfg, char *notes,
 }
 
 /* rperf lat: perftest's bandwidth flags a perftest user types on both. */
-static void lat_bw_notes(const struct rperf_cli_config *cfg, char *notes,
+static void lat_bw_notes(const struct rperf_cmdline *cfg, char *notes,
 			 size_t len)
 {
 	static const char *const bw_only[] = { "qp", "bidirectional",
@@ -152,7 +152,7 @@ static void lat_bw_notes(const struct rperf_cli_config *cfg, char *notes,
 			list);
 }
 
-int rperf_cli_perftest_check(const struct rperf_cli_config *cfg, char *err,
+int rperf_cli_perftest_check(const struct rperf_cmdline *cfg, char *err,
 			     size_t errlen, char *notes, size_t noteslen)
 {
 	if (cfg->conn_type != 0) {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /* The option of @cmd nearest to @word ("--sise=64", "--tx_dept"), as
  * "--size" in @buf; false when none is near enough to suggest. */
@@ -23,7 +23,7 @@ void rperf_cli_note(char *notes, size_t len, const char *fmt, ...)
 
 /* After parsing (cfg->given set): 0, or EINVAL with @err for a perftest
  * flag rperf refuses; notes for the ones it accepts and ignores. */
-int rperf_cli_perftest_check(const struct rperf_cli_config *cfg, char *err,
+int rperf_cli_perftest_check(const struct rperf_cmdline *cfg, char *err,
 			     size_t errlen, char *notes, size_t noteslen);
 
 #endif

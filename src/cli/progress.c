@@ -15,7 +15,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool rperf_progress_wanted(const struct rperf_cli_config *cfg)
+bool rperf_progress_wanted(const struct rperf_cmdline *cfg)
 {
 	return !cfg->quiet && isatty(STDERR_FILENO);
 }

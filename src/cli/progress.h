@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 struct rperf_progress {
 	FILE *f; /* NULL: off (every call is then a no-op) */
@@ -30,7 +30,7 @@ struct rperf_progress {
 };
 
 /* The line is wanted: stderr is a terminal and no --quiet. */
-bool rperf_progress_wanted(const struct rperf_cli_config *cfg);
+bool rperf_progress_wanted(const struct rperf_cmdline *cfg);
 
 /* Start the line for @n items of @per_item_s each (0: unknown) on @f
  * (NULL: off). 0 or an errno (the line is then off). */

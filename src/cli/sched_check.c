@@ -4,8 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-int rperf_cli_sched_check(struct rperf_cli_config *cfg, char *err,
-			  size_t errlen)
+int rperf_cli_sched_check(struct rperf_cmdline *cfg, char *err, size_t errlen)
 {
 	char why[256];
 

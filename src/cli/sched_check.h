@@ -6,14 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /*
  * Parse cfg->schedule_text into cfg->spec.schedule (closed when not given) and
  * refuse what an open schedule cannot take (--rate or --latency_gap;
  * --method other than rperf; --pair-order sequential): 0 or EINVAL with a one-line @err naming the option.
  */
-int rperf_cli_sched_check(struct rperf_cli_config *cfg, char *err,
-			  size_t errlen);
+int rperf_cli_sched_check(struct rperf_cmdline *cfg, char *err, size_t errlen);
 
 #endif

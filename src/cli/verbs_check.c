@@ -19,8 +19,8 @@ static int refuse(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Atomics operate on 8 bytes: no size or 8. */
-static int check_atomic_size(struct rperf_cli_config *cfg, bool given,
-			     char *err, size_t errlen)
+static int check_atomic_size(struct rperf_cmdline *cfg, bool given, char *err,
+			     size_t errlen)
 {
 	if (!given) {
 		cfg->all_sizes = false;
@@ -47,7 +47,7 @@ static int check_atomic_size(struct rperf_cli_config *cfg, bool given,
  * (SEND echoed, WRITE polled and written back). READ and atomics are
  * answered by the peer's NIC with data: postpoll only.
  */
-static int check_lat(struct rperf_cli_config *cfg,
+static int check_lat(struct rperf_cmdline *cfg,
 		     const struct rperf_verbs_given *given, char *err,
 		     size_t errlen)
 {
@@ -81,8 +81,7 @@ static int check_lat(struct rperf_cli_config *cfg,
 		cfg->spec.verb == RPERF_VERB_READ ? "READ" : "atomic");
 }
 
-static int check_bw(const struct rperf_cli_config *cfg, char *err,
-		    size_t errlen)
+static int check_bw(const struct rperf_cmdline *cfg, char *err, size_t errlen)
 {
 	if (cfg->reversed && cfg->bidir)
 		return refuse(
@@ -101,7 +100,7 @@ static int check_bw(const struct rperf_cli_config *cfg, char *err,
 	return 0;
 }
 
-int rperf_cli_verbs_check(struct rperf_cli_config *cfg,
+int rperf_cli_verbs_check(struct rperf_cmdline *cfg,
 			  const struct rperf_verbs_given *given, char *err,
 			  size_t errlen)
 {

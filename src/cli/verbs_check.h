@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 
 /* Which of the options involved the user gave (not their defaults). */
 struct rperf_verbs_given {
@@ -25,7 +25,7 @@ struct rperf_verbs_given {
  * option and what is accepted) and complete the rest: --verb atomic without
  * a size measures 8 B; lat --verb read/atomic without --method is postpoll.
  */
-int rperf_cli_verbs_check(struct rperf_cli_config *cfg,
+int rperf_cli_verbs_check(struct rperf_cmdline *cfg,
 			  const struct rperf_verbs_given *given, char *err,
 			  size_t errlen);
 

@@ -181,7 +181,7 @@ void rperf_job_free(struct rperf_job *job);
 bool rperf_job_involves(const struct rperf_job *job, const char *name);
 
 /* The section types of a job file whose keys are in the key table
- * (config/options.h): "global", "host", "lsg", "bsg", "incast", "mesh", by
+ * (job/options.h): "global", "host", "lsg", "bsg", "incast", "mesh", by
  * index, NULL after the last; the keys the @i-th takes, in the order of
  * messages: up to @max names into @out, their number returned. */
 const char *rperf_job_sect_name(size_t i);

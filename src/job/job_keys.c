@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The keys of every section type, from the one key table (config/options.h:
+ * The keys of every section type, from the one key table (job/options.h:
  * each entry's .job half names the key, the sections that take it, its
  * type, range and field). A key's value is checked here; references between
  * sections (hosts named in from/to) are checked in job.c.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "util/units.h"
 
 #define NS_S 1000000000ull

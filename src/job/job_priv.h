@@ -4,7 +4,7 @@
  *   job_ini.c   libinih reads the text into raw sections of key/value pairs,
  *               each with its line (syntax, section headers, duplicates);
  *   job_keys.c  the known keys of every section type (from the key table,
- *               config/options.h) and their values;
+ *               job/options.h) and their values;
  *   job.c       sections become the struct rperf_job: hosts, generators,
  *               cross references, one spec per instance.
  */
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "job/job.h"
 
 #define JOB_MAX_TEXT (1u << 20) /* largest job file */
@@ -23,7 +23,7 @@
 	(1 + RPERF_JOB_MAX_HOSTS + RPERF_JOB_MAX_GENS + RPERF_JOB_MAX_SWITCHES)
 #define JOB_MAX_KEYS 64 /* per section */
 
-/* The key table's section bits (config/options.h). */
+/* The key table's section bits (job/options.h). */
 enum job_sect_type {
 	JOB_SECT_GLOBAL = RPERF_SECT_GLOBAL,
 	JOB_SECT_HOST = RPERF_SECT_HOST,

@@ -350,7 +350,7 @@ struct rperf_run_opts {
 	 * its own retry window, from its device's address): hosts[i].fd,
 	 * then the run's (it closes them); NULL: none */
 	const struct rperf_run_boot *dialled;
-	/* rperf lat / bw: their run options ("options", config/parity.h),
+	/* rperf lat / bw: their run options ("options", twohost/twohost_parity.h),
 	 * in the PLAN of every host not local (the server checks the flags
 	 * it was given against them); NULL: none */
 	const json_t *plan_options;

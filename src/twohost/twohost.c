@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/options.h"
+#include "job/options.h"
 
 #define TWOHOST_TIMEOUT_NS 10000000000ull /* as rperf agent's --timeout */
 
@@ -21,7 +21,7 @@ struct rperf_twohost_exec {
 	struct rperf_run_results **res; /* [rounds.n], NULL: not run */
 };
 
-int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
+int rperf_twohost_job(const struct rperf_cmdline *cfg, const char *path,
 		      size_t ninst, struct rperf_job **out)
 {
 	struct rperf_job *job = calloc(1, sizeof(*job));

@@ -18,7 +18,7 @@
 
 #include <rperf/platform.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "job/job.h"
 #include "run/run.h"
 #include "twohost/twohost_notes.h"
@@ -35,7 +35,7 @@
  * embeds it as .c): the configuration, the command layer's hooks, this
  * host's facts and the report's notes. */
 struct rperf_twohost_client {
-	const struct rperf_cli_config *cfg;
+	const struct rperf_cmdline *cfg;
 	volatile sig_atomic_t *stop;
 	struct rperf_platform platform;
 	struct rperf_twohost_host host; /* placement, preflight */
@@ -52,7 +52,7 @@ struct rperf_twohost_client {
 /* The job's hosts from @cfg (-d/-i/-x/--cpu/placement/huge pages for
  * the client; HOST and -p for the server), @ninst zeroed instances
  * (ENOMEM). */
-int rperf_twohost_job(const struct rperf_cli_config *cfg, const char *path,
+int rperf_twohost_job(const struct rperf_cmdline *cfg, const char *path,
 		      size_t ninst, struct rperf_job **out);
 
 /* The rounds: @n copies of the job, round @k's shaped by @shape (its

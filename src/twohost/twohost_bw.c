@@ -21,7 +21,7 @@
 
 static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	int port_mtu = rperf_port_mtu(d);
 
 	run->mtu = cfg->spec.path.mtu && (int)cfg->spec.path.mtu < port_mtu ?
@@ -50,7 +50,7 @@ static void path_facts(struct rperf_bw_run *run, const struct rperf_dev *d)
 
 int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	struct rperf_dev *d = NULL;
 	char err[256] = "";
 	int rc = rperf_twohost_dev_open(cfg, &d, e);
@@ -76,7 +76,7 @@ int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e)
 }
 
 /* One BSG of rperf bw's options, @from -> @to. */
-static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
+static void bsg_spec(const struct rperf_cmdline *cfg, uint32_t id,
 		     const char *from, const char *to, struct rperf_gen_spec *s)
 {
 	rperf_twohost_spec(cfg, RPERF_GEN_BSG, s);
@@ -98,7 +98,7 @@ static void bsg_spec(const struct rperf_cli_config *cfg, uint32_t id,
 		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
 
-int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
+int rperf_bw_ctl_job(const struct rperf_cmdline *cfg, struct rperf_job **out,
 		     char *err, size_t errlen)
 {
 	size_t n = cfg->bidir ? 2 : 1;
@@ -302,7 +302,7 @@ int rperf_bw_ctl_run(struct rperf_bw_run *run, const struct rperf_job *job,
 	return rperf_twohost_run_rounds(job, &r, &o, &run->c, e);
 }
 
-int rperf_bw_run_new(const struct rperf_cli_config *cfg,
+int rperf_bw_run_new(const struct rperf_cmdline *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out)
 {
 	/* one block: the run, then res[nsizes] and rev[nsizes] */

@@ -45,7 +45,7 @@ struct rperf_bw_run {
 };
 
 /* A client run's state with its result arrays (ENOMEM), and its end. */
-int rperf_bw_run_new(const struct rperf_cli_config *cfg,
+int rperf_bw_run_new(const struct rperf_cmdline *cfg,
 		     volatile sig_atomic_t *stop, struct rperf_bw_run **out);
 void rperf_bw_run_free(struct rperf_bw_run *run);
 
@@ -56,7 +56,7 @@ void rperf_bw_run_free(struct rperf_bw_run *run);
 int rperf_bw_ctl_check(struct rperf_bw_run *run, struct rperf_err *e);
 
 /* The job of @cfg's run (its sizes are rounds). */
-int rperf_bw_ctl_job(const struct rperf_cli_config *cfg, struct rperf_job **out,
+int rperf_bw_ctl_job(const struct rperf_cmdline *cfg, struct rperf_job **out,
 		     char *err, size_t errlen);
 
 /* Every size as a round of @job on one set of QPs; results into run->res
@@ -91,10 +91,10 @@ void rperf_bw_sum_directions(const struct rperf_bw_run *run,
 /* The generator's interval: --interval, else -D with --run_infinitely
  * (perftest's report period), else RPERF_BW_PEAK_NS for the peak alone. */
 #define RPERF_BW_PEAK_NS 100000000ull
-uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg);
+uint64_t rperf_bw_tick_ns(const struct rperf_cmdline *cfg);
 /* Whether interval lines are printed (--interval, or -D with
  * --run_infinitely); the peak is tracked either way. */
-bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg);
+bool rperf_bw_prints_intervals(const struct rperf_cmdline *cfg);
 
 /* The interval callback of the generator (arg: the run). */
 void rperf_bw_on_interval(void *arg, const struct rperf_bsg_tick *t);

@@ -34,7 +34,7 @@ static void fill_rx(struct rperf_bw_result *b, const struct rperf_bw_rx *rx)
 void rperf_bw_fill(struct rperf_bw_run *run, size_t i,
 		   const struct rperf_bsg_res *g, const struct rperf_bw_rx *rx)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	struct rperf_bw_result *b = &run->res[i];
 	uint64_t size = cfg->sizes[i];
 
@@ -107,7 +107,7 @@ void rperf_bw_fill_reverse(struct rperf_bw_run *run, size_t i,
 	run->res[i].reverse = b;
 }
 
-uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg)
+uint64_t rperf_bw_tick_ns(const struct rperf_cmdline *cfg)
 {
 	if (cfg->spec.interval_ns)
 		return cfg->spec.interval_ns;
@@ -116,7 +116,7 @@ uint64_t rperf_bw_tick_ns(const struct rperf_cli_config *cfg)
 	return RPERF_BW_PEAK_NS;
 }
 
-bool rperf_bw_prints_intervals(const struct rperf_cli_config *cfg)
+bool rperf_bw_prints_intervals(const struct rperf_cmdline *cfg)
 {
 	return cfg->spec.interval_ns ||
 	       (cfg->run_infinitely && cfg->global.duration_ns);
@@ -210,7 +210,7 @@ static int text_report(const struct rperf_bw_run *run,
 
 bool rperf_bw_thresholds(const struct rperf_bw_run *run)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	bool below = false;
 
 	for (size_t i = 0; cfg->limit_bw > 0 && i < run->nres; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "twohost/twohost_connect.h"
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "ctrl/ctrl.h"
 
 #include <errno.h>
@@ -10,10 +10,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-int rperf_twohost_connect(const struct rperf_cli_config *cfg,
-			  const char *source, volatile sig_atomic_t *stop,
-			  const char *command, int *fd, char *why,
-			  size_t whylen)
+int rperf_twohost_connect(const struct rperf_cmdline *cfg, const char *source,
+			  volatile sig_atomic_t *stop, const char *command,
+			  int *fd, char *why, size_t whylen)
 {
 	int rc = rperf_ctrl_connect_ex(cfg->host, (uint16_t)cfg->tcp_port,
 				       source, cfg->connect_timeout_ns, stop,

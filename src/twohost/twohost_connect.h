@@ -11,10 +11,9 @@
  * address), retrying for --connect-timeout. 0, or the errno with a
  * one-line @why naming @command.
  */
-struct rperf_cli_config;
-int rperf_twohost_connect(const struct rperf_cli_config *cfg,
-			  const char *source, volatile sig_atomic_t *stop,
-			  const char *command, int *fd, char *why,
-			  size_t whylen);
+struct rperf_cmdline;
+int rperf_twohost_connect(const struct rperf_cmdline *cfg, const char *source,
+			  volatile sig_atomic_t *stop, const char *command,
+			  int *fd, char *why, size_t whylen);
 
 #endif

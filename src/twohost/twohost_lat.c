@@ -20,8 +20,7 @@
 #include "verbs/verbs.h"
 
 /* The LSG of every round: rperf lat's options as a spec. */
-static void lsg_spec(const struct rperf_cli_config *cfg,
-		     struct rperf_gen_spec *s)
+static void lsg_spec(const struct rperf_cmdline *cfg, struct rperf_gen_spec *s)
 {
 	rperf_twohost_spec(cfg, RPERF_GEN_LSG, s);
 	s->id = 0;
@@ -48,8 +47,8 @@ static void lsg_spec(const struct rperf_cli_config *cfg,
 		s->duration_ns = RPERF_TWOHOST_WINDOW_NS;
 }
 
-int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
-		      struct rperf_job **out, char *err, size_t errlen)
+int rperf_lat_ctl_job(const struct rperf_cmdline *cfg, struct rperf_job **out,
+		      char *err, size_t errlen)
 {
 	int rc = rperf_twohost_job(cfg, "rperf lat", 1, out);
 
@@ -204,7 +203,7 @@ static void on_round(void *arg, size_t k)
 int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	struct rperf_twohost_rounds r = {
 		.n = cfg->nsizes * cfg->repeat * rperf_lat_nmethods(cfg),
 		.shape = shape,
@@ -218,7 +217,7 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 	return rperf_twohost_run_rounds(job, &r, &o, &run->c, e);
 }
 
-int rperf_lat_run_new(const struct rperf_cli_config *cfg,
+int rperf_lat_run_new(const struct rperf_cmdline *cfg,
 		      volatile sig_atomic_t *stop, struct rperf_lat_run **out)
 {
 	struct rperf_lat_run *run = calloc(1, sizeof(*run));
@@ -258,7 +257,7 @@ void rperf_lat_run_free(struct rperf_lat_run *run)
 
 int rperf_lat_prepare(struct rperf_lat_run *run, struct rperf_err *e)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	int rc;
 
 	rc = rperf_twohost_place_client(cfg, &run->c.host, &run->c.platform,

@@ -33,7 +33,7 @@ struct rperf_lat_run {
 };
 
 /* A client run's state (ENOMEM), and its end. */
-int rperf_lat_run_new(const struct rperf_cli_config *cfg,
+int rperf_lat_run_new(const struct rperf_cmdline *cfg,
 		      volatile sig_atomic_t *stop, struct rperf_lat_run **out);
 void rperf_lat_run_free(struct rperf_lat_run *run);
 /* Pin, calibrate, self-test, collect platform. 0 or errno with @e. */
@@ -50,8 +50,8 @@ void rperf_lat_check_results(struct rperf_lat_run *run);
 int rperf_lat_ctl_check(struct rperf_lat_run *run, struct rperf_err *e);
 
 /* The job of @cfg's run (its round 0). */
-int rperf_lat_ctl_job(const struct rperf_cli_config *cfg,
-		      struct rperf_job **out, char *err, size_t errlen);
+int rperf_lat_ctl_job(const struct rperf_cmdline *cfg, struct rperf_job **out,
+		      char *err, size_t errlen);
 
 /* Every (method, repeat, size) of the run as rounds of @job on one set of
  * QPs; their results into run->res (run->nres measured, run->c.measured). */
@@ -59,8 +59,8 @@ int rperf_lat_ctl_run(struct rperf_lat_run *run, const struct rperf_job *job,
 		      const struct rperf_run_opts *opts, struct rperf_err *e);
 
 /* Methods a run measures (3 with --method all), and the i-th one. */
-size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg);
-int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m);
+size_t rperf_lat_nmethods(const struct rperf_cmdline *cfg);
+int rperf_lat_method_at(const struct rperf_cmdline *cfg, size_t m);
 /* Method, size and (1-based) repeat of result @i. */
 int rperf_lat_res_method(const struct rperf_lat_run *run, size_t i);
 uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i);

@@ -52,7 +52,7 @@ static int one_file(const struct rperf_lat_run *run, const char *opt,
 int rperf_lat_write_files(const struct rperf_lat_run *run,
 			  const struct rperf_report *rep)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	int rc[3] = { 0, 0, 0 }; /* every file is attempted */
 
 	if (cfg->raw_file)

@@ -168,12 +168,12 @@ void rperf_lat_check_results(struct rperf_lat_run *run)
 		sched_warn(run, i);
 }
 
-size_t rperf_lat_nmethods(const struct rperf_cli_config *cfg)
+size_t rperf_lat_nmethods(const struct rperf_cmdline *cfg)
 {
 	return cfg->spec.test.method == RPERF_METHOD_ALL ? 3 : 1;
 }
 
-int rperf_lat_method_at(const struct rperf_cli_config *cfg, size_t m)
+int rperf_lat_method_at(const struct rperf_cmdline *cfg, size_t m)
 {
 	return cfg->spec.test.method == RPERF_METHOD_ALL ?
 		       (int)m :
@@ -193,7 +193,7 @@ uint64_t rperf_lat_res_size(const struct rperf_lat_run *run, size_t i)
 
 uint64_t rperf_lat_res_repeat(const struct rperf_lat_run *run, size_t i)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 
 	return cfg->repeat > 1 ?
 		       i % (cfg->nsizes * cfg->repeat) / cfg->nsizes + 1 :
@@ -210,7 +210,7 @@ static int cmp_i64(const void *a, const void *b)
 /* --repeat: min / median / max over the runs of p50 and p99.9, per size. */
 static void print_spread(const struct rperf_lat_run *run)
 {
-	const struct rperf_cli_config *cfg = run->c.cfg;
+	const struct rperf_cmdline *cfg = run->c.cfg;
 	int64_t p50[1000], p999[1000];
 
 	if (cfg->repeat < 2)

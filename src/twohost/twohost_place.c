@@ -35,7 +35,7 @@ void rperf_twohost_say_preflight(const struct rperf_twohost_host *h,
 				  pf->c[i].check, pf->c[i].detail);
 }
 
-int rperf_twohost_place(const struct rperf_cli_config *cfg,
+int rperf_twohost_place(const struct rperf_cmdline *cfg,
 			struct rperf_twohost_host *h,
 			struct rperf_platform *plat, struct rperf_err *e)
 {
@@ -90,7 +90,7 @@ bool rperf_twohost_remote_warning(const struct rperf_twohost_host *h, char *buf,
 	return true;
 }
 
-int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
+int rperf_twohost_place_client(const struct rperf_cmdline *cfg,
 			       struct rperf_twohost_host *h,
 			       struct rperf_platform *plat,
 			       struct rperf_twohost_notes *notes,

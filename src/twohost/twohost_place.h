@@ -13,7 +13,7 @@
 
 #include <rperf/platform.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "twohost/twohost_notes.h"
 #include "host/locality.h"
 #include "verbs/verbs.h"
@@ -29,7 +29,7 @@ struct rperf_twohost_host {
  * calling thread, run the preflight checks. 0, or an errno with @e (a
  * usage error: the placement asked for cannot be had).
  */
-int rperf_twohost_place(const struct rperf_cli_config *cfg,
+int rperf_twohost_place(const struct rperf_cmdline *cfg,
 			struct rperf_twohost_host *h,
 			struct rperf_platform *plat, struct rperf_err *e);
 
@@ -42,7 +42,7 @@ void rperf_twohost_say_preflight(const struct rperf_twohost_host *h,
 
 /* rperf_twohost_place() for a client run, with the remote-placement
  * warning added to @notes. 0 or errno with @e. */
-int rperf_twohost_place_client(const struct rperf_cli_config *cfg,
+int rperf_twohost_place_client(const struct rperf_cmdline *cfg,
 			       struct rperf_twohost_host *h,
 			       struct rperf_platform *plat,
 			       struct rperf_twohost_notes *notes,

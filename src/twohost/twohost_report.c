@@ -34,7 +34,7 @@ int rperf_twohost_report_files(const struct rperf_twohost_client *c,
 			       int (*write_json)(const char *path,
 						 const struct rperf_report *))
 {
-	const struct rperf_cli_config *cfg = c->cfg;
+	const struct rperf_cmdline *cfg = c->cfg;
 	const char *path = cfg->out_json_file ? cfg->out_json_file :
 						"rperf.json";
 	int rc = 0, frc;

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/parity.h"
+#include "twohost/twohost_parity.h"
 #include "util/err.h"
 
-void rperf_twohost_spec(const struct rperf_cli_config *cfg,
+void rperf_twohost_spec(const struct rperf_cmdline *cfg,
 			enum rperf_gen_kind kind, struct rperf_gen_spec *s)
 {
 	bool lsg = rperf_gen_latency(kind);
@@ -29,7 +29,7 @@ void rperf_twohost_spec(const struct rperf_cli_config *cfg,
 	s->sink_completion = s->completion; /* -e: both sides */
 }
 
-int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
+int rperf_twohost_dev_open(const struct rperf_cmdline *cfg,
 			   struct rperf_dev **d, struct rperf_err *e)
 {
 	struct rperf_verbs_cfg v = { .dev_name = cfg->sel.device,
@@ -45,7 +45,7 @@ int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
 	return 0;
 }
 
-int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
+int rperf_twohost_check_device(const struct rperf_cmdline *cfg,
 			       struct rperf_err *e)
 {
 	struct rperf_dev *d = NULL;

@@ -7,7 +7,7 @@
 #ifndef RPERF_TWOHOST_SPEC_H
 #define RPERF_TWOHOST_SPEC_H
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "engine/spec.h"
 #include "verbs/verbs.h"
 
@@ -15,23 +15,22 @@
 #define RPERF_SERVER_MAX_SIZE (16u << 20)
 
 /*
- * The one generator of a two-host run as a spec: @kind's defaults, then
- * every option of @cfg with a generator key where the key table points it
- * (rperf_opt_to_job), the largest size, the duration, -T as the traffic
- * class when --tclass is not given, and -e for the sink too. "from" is
- * "client", "to" "server".
+ * The one generator of a two-host run as a spec: the command line's
+ * (cfg->spec, where every option with a generator key is), of @kind, with
+ * the largest size, the duration, -T as the traffic class when --tclass is
+ * not given, and -e for the sink too. "from" is "client", "to" "server".
  */
-void rperf_twohost_spec(const struct rperf_cli_config *cfg,
+void rperf_twohost_spec(const struct rperf_cmdline *cfg,
 			enum rperf_gen_kind kind, struct rperf_gen_spec *s);
 
 /* Open the device of -d, -i, -x into *@d: 0, or errno with @e (class
  * usage, the message names the option). */
 struct rperf_err;
-int rperf_twohost_dev_open(const struct rperf_cli_config *cfg,
+int rperf_twohost_dev_open(const struct rperf_cmdline *cfg,
 			   struct rperf_dev **d, struct rperf_err *e);
 /* Open and close it, so that a bad one is named before anything listens
  * or connects. */
-int rperf_twohost_check_device(const struct rperf_cli_config *cfg,
+int rperf_twohost_check_device(const struct rperf_cmdline *cfg,
 			       struct rperf_err *e);
 
 #endif

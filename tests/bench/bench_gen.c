@@ -20,7 +20,7 @@
 
 #include <rperf/clock.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/bsg.h"
 #include "gen/dev_ops.h"
 #include "gen/lsg.h"

@@ -11,7 +11,7 @@
 struct result {
 	int rc;
 	enum rperf_cli_action act;
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	char err[512];
 	char notes[1024]; /* the parse's warnings, one a line */
 	char words[64][128]; /* argv storage: cfg strings point here */

@@ -17,7 +17,7 @@
 
 #include <rperf/clock.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/bsg.h"
 #include "scripted_dev.h"
 

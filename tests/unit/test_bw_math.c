@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/bw_math.h"
 #include "gen/bsg.h"
 

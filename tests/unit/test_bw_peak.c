@@ -16,7 +16,7 @@
 #include <rperf/report.h>
 
 #include "twohost/twohost_bw.h"
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/bw_math.h"
 #include "twohost/twohost_spec.h"
 
@@ -36,11 +36,11 @@ static void tick(struct rperf_bw_run *run, double t0, double t1,
 /* Completions every 100 ms: the peak is the best 100 ms interval. */
 static void steady(void **state)
 {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_bw_run run;
 
 	(void)state;
-	rperf_cli_config_defaults(&cfg); /* no --interval: nothing printed */
+	rperf_cmdline_defaults(&cfg); /* no --interval: nothing printed */
 	memset(&run, 0, sizeof(run));
 	run.c.cfg = &cfg;
 	tick(&run, 0, 0.1, 100, 1000); /* 1e5 B in 0.1 s: 8 Mb/s */
@@ -57,12 +57,12 @@ static void steady(void **state)
  */
 static void batched(void **state)
 {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_bw_run run;
 	uint64_t done = 0;
 
 	(void)state;
-	rperf_cli_config_defaults(&cfg);
+	rperf_cmdline_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
 	run.c.cfg = &cfg;
 	for (int k = 1; k <= 30; k++) {
@@ -86,13 +86,13 @@ static double lab_peak(uint64_t min_bytes, double *avg)
 {
 	static const double gap[] = { 0.17, 0.21, 0.19, 0.18, 0.20,
 				      0.21, 0.17, 0.19, 0.20, 0.18 };
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_bw_run run;
 	double next = gap[0];
 	uint64_t done = 0;
 	int k, g = 1;
 
-	rperf_cli_config_defaults(&cfg);
+	rperf_cmdline_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
 	run.c.cfg = &cfg;
 	run.peak_min_bytes = min_bytes;
@@ -129,11 +129,11 @@ static void quantised(void **state)
 /* Nothing completed: no peak (the report falls back to the average). */
 static void idle(void **state)
 {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_bw_run run;
 
 	(void)state;
-	rperf_cli_config_defaults(&cfg);
+	rperf_cmdline_defaults(&cfg);
 	memset(&run, 0, sizeof(run));
 	run.c.cfg = &cfg;
 	tick(&run, 0, 0.1, 0, 64);
@@ -145,11 +145,11 @@ static void idle(void **state)
  * --run_infinitely (perftest's report period). */
 static void ticks_and_duration(void **state)
 {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_gen_spec s;
 
 	(void)state;
-	rperf_cli_config_defaults(&cfg);
+	rperf_cmdline_defaults(&cfg);
 	assert_int_equal(rperf_bw_tick_ns(&cfg), RPERF_BW_PEAK_NS);
 	assert_false(rperf_bw_prints_intervals(&cfg));
 	cfg.global.duration_ns = 3000000000ull;

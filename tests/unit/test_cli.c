@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cli/help.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/parse.h"
 #include "job/job.h"
 #include "twohost/twohost_bw.h"
@@ -425,7 +425,7 @@ static void poll_option(void **state)
 }
 
 /* rperf lat/bw's options reach their job where each key's job half points
- * (rperf_opt_to_job): the generator spec and the client's [host]. */
+ * (cmdline.h): the generator spec and the client's [host]. */
 static void options_in_the_job(void **state)
 {
 	static struct result r;

@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/parse.h"
 #include "cli_fixture.h"
 #include "cli/parse_perftest.h"
-#include "config/parity.h"
+#include "twohost/twohost_parity.h"
 
 static void expect_in(const char *hay, const char *needle)
 {

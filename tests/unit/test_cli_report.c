@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perftest's output habits on the command line (src/config/options_report.c
+ * perftest's output habits on the command line (src/job/options_report.c
  * and the defaults): -H, -U, --cpu_util, -w/--limit_bw, --limit_lat,
  * --run_infinitely with -D, --rate_units' default, rperf bw's size.
  */
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "cli/help.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/parse.h"
 
 #include "cli_fixture.h"

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/bsg.h"
 #include "gen/lsg.h"
 #include "scripted_dev.h"

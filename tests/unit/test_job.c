@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "job/job.h"
 #include "util/units.h"
 

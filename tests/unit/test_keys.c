@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The key table's job-file halves (config/options.h): each names a field
+ * The key table's job-file halves (job/options.h): each names a field
  * that holds every value its range admits, a key is not declared twice for
  * one section type, the ranks order the messages' key lists, and a key the
  * table declares once with both spellings reaches both parsers.
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "cli/parse.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "job/job.h"
 
 static size_t dest_size(enum rperf_job_dest d)
@@ -96,7 +96,7 @@ static void one_entry_both_parsers(void **state)
 {
 	const char *argv[] = { "rperf", "lat", "--ib-port", "256", NULL };
 	const struct rperf_opt *o = rperf_opt_find("ib-port");
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_job *job = NULL;
 	enum rperf_cli_action act;
 	char err[512], jerr[512];

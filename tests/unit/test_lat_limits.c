@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/lsg.h"
 #include "twohost/twohost_lat.h"
 #include "scripted_dev.h"
@@ -35,7 +35,7 @@ struct fx {
 	struct rperf_lsg_qps q;
 	struct rperf_lsg_cfg lcfg;
 	struct rperf_lsg_res res;
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_lat_run run;
 	bool outlier;
 	char said[4][160];
@@ -89,7 +89,7 @@ static struct fx *measure(bool outlier)
 			 0);
 	assert_int_equal(rperf_lsg_run(&f->lcfg, &f->q, &f->res), 0);
 	assert_int_equal(f->res.samples, N);
-	rperf_cli_config_defaults(&f->cfg);
+	rperf_cmdline_defaults(&f->cfg);
 	f->cfg.nsizes = 1;
 	f->cfg.sizes[0] = 64;
 	f->run.c.cfg = &f->cfg;

@@ -11,14 +11,14 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/lsg.h"
 #include "twohost/twohost_lat.h"
 
 #define NS 12
 
 struct warn_fixture {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	struct rperf_lat_run run;
 	struct rperf_lsg_res res[NS];
 	struct rperf_sched_figs sched[NS];
@@ -29,7 +29,7 @@ struct warn_fixture {
 static void make(struct warn_fixture *w)
 {
 	memset(w, 0, sizeof(*w));
-	rperf_cli_config_defaults(&w->cfg);
+	rperf_cmdline_defaults(&w->cfg);
 	w->cfg.nsizes = NS;
 	for (size_t i = 0; i < NS; i++)
 		w->cfg.sizes[i] = 2ull << i;

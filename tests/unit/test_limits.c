@@ -20,7 +20,7 @@
 #include <rperf/report.h>
 
 #include "twohost/twohost_spec.h"
-#include "config/options.h"
+#include "job/options.h"
 #include "cli/out_check.h"
 #include "engine/limits.h"
 
@@ -216,7 +216,7 @@ static void gid_source(void **state)
 static void out_paths(void **state)
 {
 	char dir[] = "/tmp/rperf-out-XXXXXX", file[128], err[512];
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -229,7 +229,7 @@ static void out_paths(void **state)
 	assert_int_equal(rperf_atomic_check("/nonexistent/d/r.json"), ENOENT);
 	assert_int_equal(rperf_atomic_check(dir), EISDIR);
 	assert_int_equal(rperf_atomic_check(""), EINVAL);
-	rperf_cli_config_defaults(&cfg);
+	rperf_cmdline_defaults(&cfg);
 	assert_int_equal(rperf_cli_check_outputs(&cfg, err, sizeof(err)), 0);
 	cfg.out_json = true;
 	cfg.out_json_file = "/nonexistent/d/r.json";

@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/lsg.h"
 #include "scripted_dev.h"
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "gen/dev_ops.h"
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"

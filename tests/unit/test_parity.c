@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Same flags on both sides (config/parity.h): a flag given on the
+/* Same flags on both sides (twohost/twohost_parity.h): a flag given on the
  * server that agrees with the client's PARAMS is silent; one that disagrees
  * refuses the client naming both values. */
 #include <errno.h>
@@ -13,10 +13,10 @@
 #include <cmocka.h>
 
 #include "cli/parse.h"
-#include "config/parity.h"
+#include "twohost/twohost_parity.h"
 
 struct side {
-	struct rperf_cli_config cfg;
+	struct rperf_cmdline cfg;
 	char words[32][64];
 };
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "cli/parse.h"
 #include "ctrl/ctrl.h"
 #include "engine/endpoint.h"

@@ -4,26 +4,27 @@
  * described once. An entry gives a key's command-line spelling (long name,
  * perftest's letter; the parser adds the other of '-'/'_'), its type,
  * range, units, help line and scope (per run, per host, the client's), and
- * where each parser puts its value: a field of struct rperf_cli_config for
- * the command line, and in .job the job-file name, the sections that take
- * it and a field of the generator spec, the [global] keys or the [host]
- * selection. A key with both spellings is one entry; its job half either
+ * where each parser puts its value: in .job the job-file name, the
+ * sections that take it and a field of the generator spec, the [global]
+ * keys or the [host] selection, which the command line's value fills too
+ * (in struct rperf_cmdline's spec, sel, global: rperf_opt_in_job); an
+ * option no job file has, a field of struct rperf_cmdline (.off). A key with both spellings is one entry; its job half either
  * shares the command line's value description (type NONE) or gives its own
  * where the two differ by contract (a job file's ranges are an agent's).
  * The table drives the getopt_long table (src/cli/parse.c), the job-file
  * parser (src/job/job_keys.c), --help and the option list of
  * man/rperf.1.md (src/cli/help.c), the "config" object of the JSON report,
- * the lat/bw parity check (config/parity.h), and the spec and [host] of
- * rperf lat/bw's implicit job (rperf_opt_to_job).
+ * the lat/bw parity check (twohost/twohost_parity.h) and, through the
+ * command line's values, rperf lat/bw's implicit job.
  */
-#ifndef RPERF_CONFIG_OPTIONS_H
-#define RPERF_CONFIG_OPTIONS_H
+#ifndef RPERF_JOB_OPTIONS_H
+#define RPERF_JOB_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "job/cmdline.h"
 #include "engine/spec.h"
 
 enum rperf_opt_type {
@@ -84,7 +85,7 @@ struct rperf_opt_job {
 };
 
 /* Whose value an option is when both sides of rperf lat/bw may be given it
- * (config/parity.h: same flags on both sides). */
+ * (twohost/twohost_parity.h: same flags on both sides). */
 enum rperf_opt_scope {
 	RPERF_SCOPE_RUN = 0, /* the run's: a server given it checks the
 			      * client's value against its own */
@@ -99,7 +100,7 @@ struct rperf_opt {
 	int letter; /* short letter (perftest's meaning), 0 if none */
 	enum rperf_opt_type type;
 	unsigned int cmds; /* commands it applies to (RPERF_CMD_*) */
-	size_t off; /* field in struct rperf_cli_config */
+	size_t off; /* field in struct rperf_cmdline (not rperf_opt_in_job) */
 	int64_t min, max; /* INT/COUNT/SIZE/TIME(ns) bounds */
 	uint64_t unit; /* TIME: ns per bare unit */
 	const struct rperf_name *choices; /* ENUM: gen/gen.h's tables */
@@ -136,13 +137,13 @@ void rperf_opt_store(void *p, size_t width, uint64_t v);
 bool rperf_opt_in_job(const struct rperf_opt *o);
 /* A flag, integer, count, size, time or enum: a value of one field. */
 bool rperf_opt_scalar(const struct rperf_opt *o);
-void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+void rperf_opt_set(struct rperf_cmdline *cfg, const struct rperf_opt *o,
 		   uint64_t v);
-int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
+int64_t rperf_opt_get(const struct rperf_cmdline *cfg,
 		      const struct rperf_opt *o);
-int rperf_opt_set_str(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+int rperf_opt_set_str(struct rperf_cmdline *cfg, const struct rperf_opt *o,
 		      const char *v);
-const char *rperf_opt_str(const struct rperf_cli_config *cfg,
+const char *rperf_opt_str(const struct rperf_cmdline *cfg,
 			  const struct rperf_opt *o);
 
 /* Command name <-> bit; NULL / RPERF_CMD_NONE when unknown. */

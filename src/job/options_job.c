@@ -6,7 +6,7 @@
  * [host] 100-190, generators 200-490, [mesh]'s own 500- (room between
  * neighbours for a new key).
  */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 #include "engine/spec_traffic.h"
 

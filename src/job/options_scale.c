@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "scale and launch" (see options.h for the order). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_scale[] = {
 	{ .name = "dry-run",

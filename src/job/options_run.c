@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "run": job edits and sweeps (see options.h for the order). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_run[] = {
 	{ .name = "sweep",

@@ -5,7 +5,7 @@
  * rperf has the concept, then rperf's layout (--wide, --half-rtt) and
  * --quiet (see options.h for the order).
  */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_report[] = {
 	/* perftest's report options */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "servers" (src/serve: the event loop of every server). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_serve[] = {
 	{ .name = "max-conns",

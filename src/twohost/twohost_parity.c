@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Same flags on both sides: see parity.h. */
-#include "config/parity.h"
+/* Same flags on both sides: see twohost_parity.h. */
+#include "twohost/twohost_parity.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "config/config_kv.h"
+#include "job/cmdline_kv.h"
 #include "ctrl/ctrl.h"
 #include "report/report_json.h"
 #include "util/units.h"
@@ -24,13 +24,13 @@ enum rperf_parity_kind rperf_parity_kind(const struct rperf_opt *o)
 						RPERF_PARITY_RUN;
 }
 
-bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i)
+bool rperf_parity_given(const struct rperf_cmdline *cfg, size_t i)
 {
 	return i < RPERF_GIVEN_WORDS * 64 &&
 	       (cfg->given[i / 64] >> (i % 64) & 1);
 }
 
-bool rperf_cfg_given(const struct rperf_cli_config *cfg, const char *name)
+bool rperf_cfg_given(const struct rperf_cmdline *cfg, const char *name)
 {
 	const struct rperf_opt *o = rperf_opt_find(name);
 
@@ -44,7 +44,7 @@ static const char *key_of(const struct rperf_opt *o)
 }
 
 /* The option's value in @cfg as JSON (new reference; NULL: ENOMEM). */
-static json_t *value_of(const struct rperf_cli_config *cfg,
+static json_t *value_of(const struct rperf_cmdline *cfg,
 			const struct rperf_opt *o)
 {
 	struct rperf_kv kv;
@@ -54,7 +54,7 @@ static json_t *value_of(const struct rperf_cli_config *cfg,
 					   json_null();
 }
 
-int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params)
+int rperf_parity_ship(const struct rperf_cmdline *cfg, json_t *params)
 {
 	json_t *opts = json_object();
 
@@ -133,7 +133,7 @@ static int disagree(const struct rperf_opt *o, const json_t *mine,
 		label, a, b);
 }
 
-int rperf_parity_check(const struct rperf_cli_config *cfg, const json_t *params,
+int rperf_parity_check(const struct rperf_cmdline *cfg, const json_t *params,
 		       struct rperf_err *e)
 {
 	const json_t *theirs = json_object_get(params, "options");

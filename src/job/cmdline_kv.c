@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "config/config_kv.h"
+#include "job/cmdline_kv.h"
 
 #include <stdbool.h>
 #include <string.h>
 
-bool rperf_opt_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
+bool rperf_opt_kv(const struct rperf_cmdline *cfg, const struct rperf_opt *o,
 		  struct rperf_kv *kv)
 {
 	kv->key = o->name;
@@ -51,8 +51,7 @@ bool rperf_opt_kv(const struct rperf_cli_config *cfg, const struct rperf_opt *o,
 	}
 }
 
-size_t rperf_cli_config_kv(const struct rperf_cli_config *cfg,
-			   struct rperf_kv *kv)
+size_t rperf_cmdline_kv(const struct rperf_cmdline *cfg, struct rperf_kv *kv)
 {
 	size_t n = 0;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "verbs": perftest's other tests (see options.h for the
  * order); --verb itself is in the bw group. */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_verbs[] = {
 	{ .name = "atomic_type",

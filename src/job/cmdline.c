@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The configuration's defaults, and what it makes of a server's limits. */
-#include "config/config.h"
+/* The command line's defaults, and what it makes of a server's limits. */
+#include "job/cmdline.h"
 
 #include <string.h>
 
 #include "engine/limits.h"
 
-/* Defaults before the command line is read (see config.h). */
-void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
+/* Defaults before the command line is read (see cmdline.h). */
+void rperf_cmdline_defaults(struct rperf_cmdline *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	/* a job file's defaults, then the command line's own */
@@ -28,8 +28,7 @@ void rperf_cli_config_defaults(struct rperf_cli_config *cfg)
 	cfg->spin_ns = 200000000ull;
 }
 
-void rperf_limits_of(const struct rperf_cli_config *cfg,
-		     struct rperf_limits *out)
+void rperf_limits_of(const struct rperf_cmdline *cfg, struct rperf_limits *out)
 {
 	out->max_memory = cfg->max_memory;
 	if (!out->max_memory)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "place" (see options.h for the order). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 #include "engine/spec.h" /* rperf_hugepage_names */
 

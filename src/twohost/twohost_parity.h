@@ -9,15 +9,15 @@
  * entry knows its field, type and scope); cfg->given records what the server's
  * command line gave.
  */
-#ifndef RPERF_CONFIG_PARITY_H
-#define RPERF_CONFIG_PARITY_H
+#ifndef RPERF_TWOHOST_PARITY_H
+#define RPERF_TWOHOST_PARITY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
 
-#include "config/options.h"
+#include "job/options.h"
 #include "util/err.h"
 
 /* What a given option means on the server: its entry's scope (help and
@@ -32,13 +32,13 @@ enum rperf_parity_kind {
 enum rperf_parity_kind rperf_parity_kind(const struct rperf_opt *o);
 
 /* Was option @i (of the table) on @cfg's command line? */
-bool rperf_parity_given(const struct rperf_cli_config *cfg, size_t i);
+bool rperf_parity_given(const struct rperf_cmdline *cfg, size_t i);
 /* Was the option of long name @name on @cfg's command line? */
-bool rperf_cfg_given(const struct rperf_cli_config *cfg, const char *name);
+bool rperf_cfg_given(const struct rperf_cmdline *cfg, const char *name);
 
 /* Client: add "options" (every run option of cfg->cmd) to @params.
  * 0 or ENOMEM. */
-int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params);
+int rperf_parity_ship(const struct rperf_cmdline *cfg, json_t *params);
 
 /*
  * Server: compare every run option given to @cfg with the client's value in
@@ -47,7 +47,7 @@ int rperf_parity_ship(const struct rperf_cli_config *cfg, json_t *params);
  * "-s/--size: the server was started with 64, the client asks for 4096;
  *  start both with the same value or leave it off the server".
  */
-int rperf_parity_check(const struct rperf_cli_config *cfg, const json_t *params,
+int rperf_parity_check(const struct rperf_cmdline *cfg, const json_t *params,
 		       struct rperf_err *e);
 
 #endif

@@ -3,14 +3,14 @@
  * Shared by the option group files (options_*.c): each defines one array of
  * options, in --help order, and its length; options.c lists the groups.
  */
-#ifndef RPERF_CONFIG_OPTIONS_PRIV_H
-#define RPERF_CONFIG_OPTIONS_PRIV_H
+#ifndef RPERF_JOB_OPTIONS_PRIV_H
+#define RPERF_JOB_OPTIONS_PRIV_H
 
 #include <stddef.h>
 
-#include "config/options.h"
+#include "job/options.h"
 
-#define OFF(f) offsetof(struct rperf_cli_config, f)
+#define OFF(f) offsetof(struct rperf_cmdline, f)
 #define NS_US 1000ull
 #define NS_MS 1000000ull
 #define NS_S 1000000000ull

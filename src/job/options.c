@@ -3,14 +3,14 @@
  * The key table is split by topic into options_*.c; this file lists the
  * groups in --help order and indexes them as one table.
  */
-#include "config/options.h"
+#include "job/options.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 struct opt_group {
 	const struct rperf_opt *opts;
@@ -157,8 +157,8 @@ bool rperf_opt_in_job(const struct rperf_opt *o)
 }
 
 /* Where @o's value is in @cfg, and its width in bytes. */
-static char *where(const struct rperf_cli_config *cfg,
-		   const struct rperf_opt *o, size_t *width)
+static char *where(const struct rperf_cmdline *cfg, const struct rperf_opt *o,
+		   size_t *width)
 {
 	char *c = (char *)cfg;
 
@@ -170,15 +170,15 @@ static char *where(const struct rperf_cli_config *cfg,
 	}
 	*width = o->job.width;
 	if (o->job.dest == RPERF_JOB_HOST)
-		c += offsetof(struct rperf_cli_config, sel);
+		c += offsetof(struct rperf_cmdline, sel);
 	else if (o->job.dest == RPERF_JOB_GLOBAL)
-		c += offsetof(struct rperf_cli_config, global);
+		c += offsetof(struct rperf_cmdline, global);
 	else
-		c += offsetof(struct rperf_cli_config, spec);
+		c += offsetof(struct rperf_cmdline, spec);
 	return c + o->job.off;
 }
 
-void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+void rperf_opt_set(struct rperf_cmdline *cfg, const struct rperf_opt *o,
 		   uint64_t v)
 {
 	size_t width;
@@ -187,7 +187,7 @@ void rperf_opt_set(struct rperf_cli_config *cfg, const struct rperf_opt *o,
 	rperf_opt_store(p, width, v);
 }
 
-int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
+int64_t rperf_opt_get(const struct rperf_cmdline *cfg,
 		      const struct rperf_opt *o)
 {
 	size_t width;
@@ -206,7 +206,7 @@ int64_t rperf_opt_get(const struct rperf_cli_config *cfg,
 	return memcpy(&i64, p, 8), i64;
 }
 
-const char *rperf_opt_str(const struct rperf_cli_config *cfg,
+const char *rperf_opt_str(const struct rperf_cmdline *cfg,
 			  const struct rperf_opt *o)
 {
 	size_t width;
@@ -218,7 +218,7 @@ const char *rperf_opt_str(const struct rperf_cli_config *cfg,
 	return s;
 }
 
-int rperf_opt_set_str(struct rperf_cli_config *cfg, const struct rperf_opt *o,
+int rperf_opt_set_str(struct rperf_cmdline *cfg, const struct rperf_opt *o,
 		      const char *v)
 {
 	size_t width;

@@ -4,7 +4,7 @@
  * rperf had no option for them (see options.h for the order). Their checks
  * and run-time notes are in parse_perftest.c.
  */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 /* Indexes: 0 is the only one rperf runs (parse_perftest.c refuses others). */
 static const struct rperf_name conn_types[] = { { "RC", NULL }, { "UC", NULL },

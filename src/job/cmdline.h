@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The run configuration as the command line sets it (src/cli parses it; the
- * option table beside it, options*.c, says where each option goes and sets
- * the defaults). Configuration only: runtime state and results live in the
- * modules that run and report. It lives below src/cli so that the modules
- * that read it (lat, bw, twohost) need nothing of the parser.
+ * The command line's values (src/cli parses them; the key table,
+ * options*.c, says where each goes): a job file's fields for every option
+ * that has a job-file key, the command's own options beside them. Values
+ * only: runtime state and results live in the modules that run and
+ * report. It lives below src/cli so that the modules that read it (the
+ * twohost controllers) need nothing of the parser.
  */
-#ifndef RPERF_CONFIG_H
-#define RPERF_CONFIG_H
+#ifndef RPERF_JOB_CMDLINE_H
+#define RPERF_JOB_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,8 +37,7 @@ enum rperf_cmd {
 /* rperf lat's default warm-up: -n / 10 within [10, this], this with -D */
 #define RPERF_WARMUP_MAX 1000
 #define RPERF_MAX_PERCENTILES 32
-#define RPERF_GIVEN_WORDS \
-	3 /* 192 bits >= RPERF_MAX_OPTIONS (config/options.h) */
+#define RPERF_GIVEN_WORDS 3 /* 192 bits >= RPERF_MAX_OPTIONS (job/options.h) */
 
 /* A repeatable option's values, in command-line order (point into argv). */
 #define RPERF_MAX_STR_LIST 32
@@ -56,7 +56,7 @@ struct rperf_job_global {
 	enum rperf_completion sink_completion;
 };
 
-struct rperf_cli_config {
+struct rperf_cmdline {
 	enum rperf_cmd cmd;
 	const char *host; /* peer; NULL = server side */
 	const char *job; /* rperf run JOB; rperf mesh HOSTS-OR-JOB */
@@ -126,7 +126,7 @@ struct rperf_cli_config {
 	bool reversed; /* bw: the server sends, the client receives */
 	bool report_both; /* bw -b: RX and TX reported separately */
 
-	/* perftest's output habits (config/options_report.c) */
+	/* perftest's output habits (job/options_report.c) */
 	bool cpu_util; /* CPU_Util[%] column */
 	bool report_histogram; /* -H: the CDF on stdout after the table */
 	bool report_unsorted; /* -U: every sample on stdout after the table */
@@ -150,7 +150,7 @@ struct rperf_cli_config {
 			  set of QPs (only sizes swept) */
 	struct rperf_str_list sets; /* --set SECTION.NAME.KEY=VALUE */
 	const char *hosts_map;
-	/* perftest's flags (config/options_perftest.c) */
+	/* perftest's flags (job/options_perftest.c) */
 	bool cpu_freq_f; /* -F: accepted; rperf never reads the CPU's MHz */
 	uint64_t all_max; /* -a's largest size, 0: 8 MiB (perftest's) */
 	int conn_type; /* -c: 0 RC (the only one rperf runs) */
@@ -159,7 +159,7 @@ struct rperf_cli_config {
 	bool no_peak; /* -N: no peak bandwidth */
 
 	/* bit i: option i of the table was on the command line (the server
-	 * checks those against the client's PLAN options: config/parity.h) */
+	 * checks those against the client's PLAN options: twohost/twohost_parity.h) */
 	uint64_t given[RPERF_GIVEN_WORDS];
 	/* server limits per client (src/engine/limits.c; 0: the default) */
 	uint64_t max_memory; /* bytes a run may pin; 0: from MemAvailable */
@@ -179,14 +179,13 @@ struct rperf_cli_config {
 	const struct rperf_run_boot *run_boot;
 };
 
-/* Defaults for every field (config/options.c), which the command-line
+/* Defaults for every field (job/options.c), which the command-line
  * parser sets before it reads the arguments. */
-void rperf_cli_config_defaults(struct rperf_cli_config *cfg);
+void rperf_cmdline_defaults(struct rperf_cmdline *cfg);
 
 struct rperf_limits; /* engine/limits.h */
 /* The limits of a server or agent as configured (0 fields: the defaults,
  * engine/limits.h). */
-void rperf_limits_of(const struct rperf_cli_config *cfg,
-		     struct rperf_limits *out);
+void rperf_limits_of(const struct rperf_cmdline *cfg, struct rperf_limits *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "fleet": offline job checks and the monitoring export
  * (see options.h for the order). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 const struct rperf_opt rperf_opts_fleet[] = {
 	{ .name = "check",

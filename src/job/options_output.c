@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Options, group "output" (see options.h for the order). */
-#include "config/options_priv.h"
+#include "job/options_priv.h"
 
 static const struct rperf_name clocks[] = { { "auto", NULL },
 					    { "tsc", NULL },
