@@ -486,6 +486,29 @@ static void options_in_the_job(void **state)
 	rperf_job_free(job);
 }
 
+/* -d goes into a [host]'s device name: one that does not fit is refused
+ * at parsing, naming the option, for a client, a server and an agent. */
+static void device_name_fits(void **state)
+{
+	static struct result r;
+	char name[RPERF_NAME_LEN + 1];
+
+	(void)state;
+	memset(name, 'm', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	parse(&r, "lat", "-d", name, "10.0.0.1", NULL);
+	expect_error("-d/--ib-dev: '", &r);
+	expect_error("is too long", &r);
+	parse(&r, "bw", "-d", name, NULL);
+	expect_error("-d/--ib-dev", &r);
+	parse(&r, "agent", "-d", name, NULL);
+	expect_error("-d/--ib-dev", &r);
+	name[RPERF_NAME_LEN - 1] = '\0'; /* 63 characters: fits */
+	parse(&r, "lat", "-d", name, "10.0.0.1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.cfg.sel.device, name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +527,7 @@ int main(void)
 		cmocka_unit_test(schedule_option),
 		cmocka_unit_test(poll_option),
 		cmocka_unit_test(options_in_the_job),
+		cmocka_unit_test(device_name_fits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
