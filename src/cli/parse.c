@@ -200,11 +200,6 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 	uint64_t v = 0;
 	int rc = 0;
 
-	if (rperf_opt_scalar(o)) {
-		rc = parse_scalar(o, arg, &v, msg, sizeof(msg));
-		if (!rc)
-			rperf_opt_set(st->cfg, o, v);
-	}
 	switch (o->type) {
 	case RPERF_OT_STR:
 		rc = apply_str(st, o, arg, msg, sizeof(msg));
@@ -220,7 +215,12 @@ static int apply_value(struct parse_state *st, const struct rperf_opt *o,
 	case RPERF_OT_STR_LIST:
 		rc = append_str(f, o, arg, msg, sizeof(msg));
 		break;
-	default:
+	default: /* one field; help and version: none */
+		if (!rperf_opt_scalar(o))
+			break;
+		rc = parse_scalar(o, arg, &v, msg, sizeof(msg));
+		if (!rc)
+			rperf_opt_set(st->cfg, o, v);
 		break;
 	}
 	if (rc) {
