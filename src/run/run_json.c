@@ -211,6 +211,7 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 	const struct rperf_gen_spec *s = in->spec;
 	json_t *o = json_object();
 	int e = 0;
+
 	e |= set(o, "name", rperf_rpt_json_str(s->name));
 	e |= set(o, "id", json_integer(s->id));
 	e |= set(o, "kind", json_string(rperf_gen_kind_name(s->kind)));
@@ -306,6 +307,7 @@ static json_t *json_class(const struct rperf_run_class *c)
 {
 	json_t *o = json_object();
 	int e = 0;
+
 	e |= set(o, "name", json_string(c->name));
 	e |= set(o, "sl", json_integer(c->sl));
 	e |= set(o, "tclass", json_integer(c->tclass));
@@ -342,6 +344,7 @@ static json_t *json_warnings(const struct rperf_run_results *r)
 {
 	json_t *o = json_object();
 	int e = 0;
+
 	e |= set(o, "nonpositive", rperf_rpt_json_uint(r->nonpositive));
 	e |= set(o, "precompleted", rperf_rpt_json_uint(r->precompleted));
 	e |= set(o, "loop_precompleted",
