@@ -109,26 +109,16 @@ static json_t *json_bsg_series(const struct rperf_run_inst *in)
 	struct rperf_run_bsg_row *rows = NULL;
 	json_t *a = json_array();
 	size_t n = 0;
+	int e = rperf_run_bsg_rows(in, &rows, &n) ? -1 : 0;
 
-	if (a && rperf_run_bsg_rows(in, &rows, &n)) {
-		json_decref(a);
-		return NULL;
-	}
-	for (size_t i = 0; a && i < n; i++) {
+	for (size_t i = 0; !e && i < n; i++) {
 		json_t *o = json_object();
 
-		if (!o || bsg_sent(o, &rows[i]) ||
-		    bsg_received(o, in, &rows[i])) {
-			json_decref(o);
-			json_decref(a);
-			a = NULL;
-		} else if (json_array_append_new(a, o)) { /* o went with it */
-			json_decref(a);
-			a = NULL;
-		}
+		e |= bsg_sent(o, &rows[i]) | bsg_received(o, in, &rows[i]);
+		e |= json_array_append_new(a, o);
 	}
 	free(rows);
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 /* An LSG's "schedule" and, when open, "open_schedule" (µs). */
