@@ -42,13 +42,11 @@ static json_t *opt_str(const char *s)
 static json_t *json_sl2vl(const struct rperf_port_info *p)
 {
 	json_t *a = json_array();
+	int err = 0;
 
-	for (int sl = 0; a && sl < 16; sl++)
-		if (json_array_append_new(a, json_integer(p->sl2vl[sl]))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
+	for (int sl = 0; !err && sl < 16; sl++)
+		err |= json_array_append_new(a, json_integer(p->sl2vl[sl]));
+	return rperf_rpt_json_done(a, err);
 }
 
 /* {low: [{vl, weight}], high: [...]}: the used entries (weight > 0). */
