@@ -184,6 +184,10 @@ int rperf_ctrl_set_str(json_t *obj, const char *key, const char *v);
 int rperf_ctrl_set_u64_array(json_t *obj, const char *key, const uint64_t *v,
 			     size_t n);
 
+/* The end of an encoder: *@out = @obj and 0; or, when @rc is not 0, @obj
+ * released and @rc. */
+int rperf_ctrl_json_out(json_t *obj, int rc, json_t **out);
+
 /* ---- Typed messages ----
  * encode: build a new payload object in *out (caller json_decref()s it).
  * decode: take a received message, check m->type (EPROTO if it is another

@@ -53,12 +53,7 @@ int rperf_ctrl_endpoint_encode(const struct rperf_ctrl_endpoint *ep,
 	if (ep->cm_port) /* optional: an end that listens on rdma_cm */
 		ret = ret ? ret :
 			    rperf_ctrl_set_u64(obj, "cm_port", ep->cm_port);
-	if (ret) {
-		json_decref(obj);
-		return ret;
-	}
-	*out = obj;
-	return 0;
+	return rperf_ctrl_json_out(obj, ret, out);
 }
 
 static int get_u32(const json_t *obj, const char *key, uint32_t max,

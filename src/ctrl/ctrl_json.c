@@ -250,6 +250,16 @@ int rperf_ctrl_set_u64_array(json_t *obj, const char *key, const uint64_t *v,
 	return set_new(obj, key, a);
 }
 
+int rperf_ctrl_json_out(json_t *obj, int rc, json_t **out)
+{
+	if (rc) {
+		json_decref(obj);
+		return rc;
+	}
+	*out = obj;
+	return 0;
+}
+
 void rperf_ctrl_hex(const uint8_t *b, size_t n, char *s)
 {
 	static const char digits[] = "0123456789abcdef";

@@ -95,98 +95,87 @@ bool rperf_ctrl_has_feature(const char (*features)[RPERF_CTRL_NAME_LEN],
 	return false;
 }
 
-/* Add "version" and "features" to @obj (consumed) and return it in *out. */
+/* Add "version" and "features" to @obj (consumed), which holds its first
+ * key unless @ret (that key's error), and return it in *out. */
 static int hello_like(uint16_t version, unsigned int n,
 		      const char (*f)[RPERF_CTRL_NAME_LEN], json_t *obj,
-		      json_t **out)
+		      int ret, json_t **out)
 {
-	json_t *a = features_array(n, f);
-	int ret;
+	json_t *a = ret ? NULL : features_array(n, f);
 
-	if (!a) {
-		json_decref(obj);
-		return EINVAL;
-	}
-	ret = rperf_ctrl_set_u64(obj, "version", version);
+	if (!ret && !a)
+		ret = EINVAL;
 	if (!ret)
-		ret = json_object_set_new(obj, "features", a) ? ENOMEM : 0;
-	else
-		json_decref(a);
-	if (ret) {
-		json_decref(obj);
-		return ret;
-	}
-	*out = obj;
-	return 0;
+		ret = rperf_ctrl_set_u64(obj, "version", version);
+	if (!ret)
+		ret = json_object_set(obj, "features", a) ? ENOMEM : 0;
+	json_decref(a);
+	return rperf_ctrl_json_out(obj, ret, out);
+}
+
+/* The keys HELLO and WELCOME share: "version" (1..65535), "features". */
+static int get_hello_like(const json_t *obj, uint16_t *version, unsigned int *n,
+			  char (*f)[RPERF_CTRL_NAME_LEN])
+{
+	uint64_t v;
+
+	if (rperf_ctrl_get_u64(obj, "version", 1, UINT16_MAX, &v))
+		return EBADMSG;
+	*version = (uint16_t)v;
+	return get_features(obj, n, f);
 }
 
 int rperf_ctrl_hello_encode(const struct rperf_ctrl_hello *h, json_t **out)
 {
 	json_t *obj;
-	int ret;
 
 	if (check_name(h->command, RPERF_CTRL_NAME_LEN))
 		return EINVAL;
 	obj = json_object();
 	if (!obj)
 		return ENOMEM;
-	ret = rperf_ctrl_set_str(obj, "command", h->command);
-	if (ret) {
-		json_decref(obj);
-		return ret;
-	}
-	return hello_like(h->version, h->nfeatures, h->features, obj, out);
+	return hello_like(h->version, h->nfeatures, h->features, obj,
+			  rperf_ctrl_set_str(obj, "command", h->command), out);
 }
 
 int rperf_ctrl_hello_decode(const struct rperf_ctrl_msg *m,
 			    struct rperf_ctrl_hello *out)
 {
-	uint64_t v;
 	int ret = check_msg(m, RPERF_CTRL_HELLO);
 
 	if (ret)
 		return ret;
 	memset(out, 0, sizeof(*out));
-	if (rperf_ctrl_get_u64(m->payload, "version", 1, UINT16_MAX, &v))
-		return EBADMSG;
-	out->version = (uint16_t)v;
 	ret = get_name(m->payload, "command", out->command);
-	if (ret)
-		return ret;
-	return get_features(m->payload, &out->nfeatures, out->features);
+	return ret ? ret :
+		     get_hello_like(m->payload, &out->version, &out->nfeatures,
+				    out->features);
 }
 
 int rperf_ctrl_welcome_encode(const struct rperf_ctrl_welcome *w, json_t **out)
 {
 	json_t *obj = json_object();
-	int ret;
 
 	if (!obj)
 		return ENOMEM;
-	ret = rperf_ctrl_set_u64(obj, "max_size", w->max_size);
-	if (ret) {
-		json_decref(obj);
-		return ret;
-	}
-	return hello_like(w->version, w->nfeatures, w->features, obj, out);
+	return hello_like(w->version, w->nfeatures, w->features, obj,
+			  rperf_ctrl_set_u64(obj, "max_size", w->max_size),
+			  out);
 }
 
 int rperf_ctrl_welcome_decode(const struct rperf_ctrl_msg *m,
 			      struct rperf_ctrl_welcome *out)
 {
-	uint64_t v;
 	int ret = check_msg(m, RPERF_CTRL_WELCOME);
 
 	if (ret)
 		return ret;
 	memset(out, 0, sizeof(*out));
-	if (rperf_ctrl_get_u64(m->payload, "version", 1, UINT16_MAX, &v))
-		return EBADMSG;
-	out->version = (uint16_t)v;
 	if (rperf_ctrl_get_u64(m->payload, "max_size", 0, UINT64_MAX,
 			       &out->max_size))
 		return EBADMSG;
-	return get_features(m->payload, &out->nfeatures, out->features);
+	return get_hello_like(m->payload, &out->version, &out->nfeatures,
+			      out->features);
 }
 
 int rperf_ctrl_reason_encode(const char *reason, json_t **out)
@@ -197,12 +186,7 @@ int rperf_ctrl_reason_encode(const char *reason, json_t **out)
 	if (!obj)
 		return ENOMEM;
 	ret = rperf_ctrl_set_str(obj, "reason", reason ? reason : "");
-	if (ret) {
-		json_decref(obj);
-		return ret;
-	}
-	*out = obj;
-	return 0;
+	return rperf_ctrl_json_out(obj, ret, out);
 }
 
 /* Copy at most buflen - 1 bytes; control characters become '?' (the reason

@@ -28,12 +28,8 @@ int rperf_proto_clock_req_encode(uint32_t seq, json_t **out)
 	if (!out || seq > RPERF_PROTO_MAX_CLOCK_SEQ)
 		return EINVAL;
 	o = json_object();
-	if (!o || rperf_ctrl_set_u64(o, "seq", seq)) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
+	return rperf_ctrl_json_out(
+		o, !o || rperf_ctrl_set_u64(o, "seq", seq) ? ENOMEM : 0, out);
 }
 
 int rperf_proto_clock_req_decode(const struct rperf_ctrl_msg *m, uint32_t *seq)
@@ -53,12 +49,9 @@ int rperf_proto_clock_reply_encode(uint32_t seq, uint64_t rx_ns, uint64_t tx_ns,
 	if (rc)
 		return rc;
 	if (rperf_ctrl_set_u64(o, "rx_ns", rx_ns) ||
-	    rperf_ctrl_set_u64(o, "tx_ns", tx_ns)) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
+	    rperf_ctrl_set_u64(o, "tx_ns", tx_ns))
+		rc = ENOMEM;
+	return rperf_ctrl_json_out(o, rc, out);
 }
 
 int rperf_proto_clock_reply_decode(const struct rperf_ctrl_msg *m,

@@ -14,6 +14,7 @@ int rperf_proto_go_encode(uint64_t start_in_ns, uint64_t heartbeat_ns,
 			  json_t **out)
 {
 	json_t *o;
+	int rc = 0;
 
 	if (!out || start_in_ns > RPERF_PROTO_MAX_START_NS ||
 	    !heartbeat_ok(heartbeat_ns))
@@ -21,12 +22,9 @@ int rperf_proto_go_encode(uint64_t start_in_ns, uint64_t heartbeat_ns,
 	o = json_object();
 	if (!o || rperf_ctrl_set_u64(o, "start_in_ns", start_in_ns) ||
 	    (heartbeat_ns &&
-	     rperf_ctrl_set_u64(o, "heartbeat_ns", heartbeat_ns))) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
+	     rperf_ctrl_set_u64(o, "heartbeat_ns", heartbeat_ns)))
+		rc = ENOMEM;
+	return rperf_ctrl_json_out(o, rc, out);
 }
 
 int rperf_proto_go_decode(const struct rperf_ctrl_msg *m, uint64_t *start_in_ns,

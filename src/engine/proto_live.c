@@ -77,12 +77,11 @@ int rperf_proto_live_encode(const struct rperf_live_row *rows, size_t n,
 			return ENOMEM;
 		}
 	}
-	if (skipped && rperf_ctrl_set_u64(o, "skipped", skipped)) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
+	return rperf_ctrl_json_out(
+		o,
+		skipped && rperf_ctrl_set_u64(o, "skipped", skipped) ? ENOMEM :
+								       0,
+		out);
 }
 
 /* One row: every key present, typed and in range, for its kind. */

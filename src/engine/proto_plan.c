@@ -40,12 +40,7 @@ int rperf_proto_finish(json_t *obj, const char *key, json_t *arr, int rc,
 	if (!rc && json_object_set(obj, key, arr))
 		rc = ENOMEM;
 	json_decref(arr);
-	if (rc) {
-		json_decref(obj);
-		return rc;
-	}
-	*out = obj;
-	return 0;
+	return rperf_ctrl_json_out(obj, rc, out);
 }
 
 static int check_type(const struct rperf_ctrl_msg *m, enum rperf_ctrl_type t,
@@ -163,12 +158,7 @@ int rperf_proto_plan_encode(const struct rperf_proto_plan *p, json_t **out)
 	json_decref(dev);
 	json_decref(src);
 	json_decref(snk);
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_ctrl_json_out(o, rc, out);
 }
 
 /* @key: array of specs; each must have from (sources) / to (sinks) = host */

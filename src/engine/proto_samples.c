@@ -39,12 +39,7 @@ int rperf_proto_samples_encode(uint32_t id, uint64_t first,
 		    json_object_set_new(o, cols[k], a))
 			rc = ENOMEM;
 	}
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_ctrl_json_out(o, rc, out);
 }
 
 int rperf_proto_samples_decode(const struct rperf_ctrl_msg *m,

@@ -324,20 +324,13 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
 {
 	char why[128];
 	json_t *o;
-	int rc;
 
 	if (!s || !out || spec_check(s, true, why, sizeof(why)))
 		return EINVAL;
 	o = json_object();
 	if (!o)
 		return ENOMEM;
-	rc = spec_fill(s, o);
-	if (rc) {
-		json_decref(o);
-		return rc;
-	}
-	*out = o;
-	return 0;
+	return rperf_ctrl_json_out(o, spec_fill(s, o), out);
 }
 
 static int bad_name(const char *key, char *why, size_t wl)

@@ -87,6 +87,7 @@ static int get_hugepages(const json_t *o, int *out, char *why, size_t wl)
 int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
 {
 	json_t *o;
+	int rc = 0;
 
 	if (!h || !out || !host_sel_ok(h))
 		return EINVAL;
@@ -100,12 +101,9 @@ int rperf_host_sel_encode(const struct rperf_host_sel *h, json_t **out)
 	    rperf_spec_set_nodes(o, h->cpu_node, h->mem_node) ||
 	    (h->hugepages &&
 	     rperf_ctrl_set_str(o, "hugepages",
-				rperf_hugepage_names[h->hugepages].name))) {
-		json_decref(o);
-		return ENOMEM;
-	}
-	*out = o;
-	return 0;
+				rperf_hugepage_names[h->hugepages].name)))
+		rc = ENOMEM;
+	return rperf_ctrl_json_out(o, rc, out);
 }
 
 int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,

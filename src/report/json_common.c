@@ -195,3 +195,16 @@ int rperf_rpt_json_emit(FILE *f, json_t *root)
 		return EIO;
 	return rperf_rpt_io_status(f);
 }
+
+static int emit_fn(FILE *f, void *root)
+{
+	return rperf_rpt_json_emit(f, json_incref(root));
+}
+
+int rperf_rpt_json_write(const char *path, json_t *root)
+{
+	int rc = root ? rperf_atomic_write(path, emit_fn, root) : ENOMEM;
+
+	json_decref(root);
+	return rc;
+}

@@ -157,6 +157,14 @@ json_t *rperf_rpt_json_stats(const struct rperf_hist *h, const double *ps,
 	return rperf_rpt_json_done(o, err);
 }
 
+/* The statistics of @h under @key, when there is @h. */
+static int opt_stats(json_t *o, const char *key, const struct rperf_hist *h,
+		     const double *ps, size_t n)
+{
+	return h ? json_object_set_new(o, key, rperf_rpt_json_stats(h, ps, n)) :
+		   0;
+}
+
 static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 			   size_t n, bool cpu_util)
 {
@@ -185,23 +193,11 @@ static json_t *json_result(const struct rperf_lat_result *l, const double *ps,
 					   rperf_rpt_json_real(l->cpu_pct));
 	err |= json_object_set_new(o, "rtt_ns",
 				   rperf_rpt_json_stats(l->rtt, ps, n));
-	if (l->wire)
-		err |= json_object_set_new(
-			o, "wire_ns", rperf_rpt_json_stats(l->wire, ps, n));
-	if (l->loop)
-		err |= json_object_set_new(
-			o, "loop_ns", rperf_rpt_json_stats(l->loop, ps, n));
-	if (l->half)
-		err |= json_object_set_new(
-			o, "half_rtt_ns", rperf_rpt_json_stats(l->half, ps, n));
-	if (l->post_wire)
-		err |= json_object_set_new(o, "post_wire_ns",
-					   rperf_rpt_json_stats(l->post_wire,
-								ps, n));
-	if (l->post_loop)
-		err |= json_object_set_new(o, "post_loop_ns",
-					   rperf_rpt_json_stats(l->post_loop,
-								ps, n));
+	err |= opt_stats(o, "wire_ns", l->wire, ps, n);
+	err |= opt_stats(o, "loop_ns", l->loop, ps, n);
+	err |= opt_stats(o, "half_rtt_ns", l->half, ps, n);
+	err |= opt_stats(o, "post_wire_ns", l->post_wire, ps, n);
+	err |= opt_stats(o, "post_loop_ns", l->post_loop, ps, n);
 	if (l->interval_ns)
 		err |= json_object_set_new(
 			o, "intervals",

@@ -47,5 +47,8 @@ json_t *rperf_rpt_json_lsg_intervals(const struct rperf_lsg_interval *iv,
 
 /* Dump @root (reference stolen) to @f with a trailing newline. */
 int rperf_rpt_json_emit(FILE *f, json_t *root);
+/* The same into the file @path, written atomically (rperf_atomic_write);
+ * ENOMEM for a NULL @root. */
+int rperf_rpt_json_write(const char *path, json_t *root);
 
 #endif

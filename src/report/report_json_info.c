@@ -42,13 +42,11 @@ static json_t *opt_str(const char *s)
 static json_t *json_sl2vl(const struct rperf_port_info *p)
 {
 	json_t *a = json_array();
+	int err = 0;
 
-	for (int sl = 0; a && sl < 16; sl++)
-		if (json_array_append_new(a, json_integer(p->sl2vl[sl]))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
+	for (int sl = 0; !err && sl < 16; sl++)
+		err |= json_array_append_new(a, json_integer(p->sl2vl[sl]));
+	return rperf_rpt_json_done(a, err);
 }
 
 /* {low: [{vl, weight}], high: [...]}: the used entries (weight > 0). */
@@ -83,11 +81,6 @@ static json_t *json_port(const struct rperf_port_info *p)
 
 	for (i = 0; i < p->ngids && !err; i++)
 		err |= json_array_append_new(gids, json_gid(&p->gids[i]));
-	if (err) {
-		json_decref(gids);
-		json_decref(o);
-		return NULL;
-	}
 	err |= json_object_set_new(o, "port", json_integer(p->port));
 	err |= json_object_set_new(o, "state", rperf_rpt_json_str(p->state));
 	err |= json_object_set_new(o, "link_layer",
@@ -119,11 +112,6 @@ static json_t *json_device(const struct rperf_device_info *d)
 
 	for (i = 0; i < d->nports && !err; i++)
 		err |= json_array_append_new(ports, json_port(&d->ports[i]));
-	if (err) {
-		json_decref(ports);
-		json_decref(o);
-		return NULL;
-	}
 	err |= json_object_set_new(o, "name", rperf_rpt_json_str(d->name));
 	err |= json_object_set_new(o, "numa_node", json_integer(d->numa_node));
 	err |= json_object_set_new(o, "node_guid",

@@ -19,22 +19,20 @@ json_t *rperf_rpt_json_lsg_intervals(const struct rperf_lsg_interval *iv,
 				     size_t n)
 {
 	json_t *a = json_array();
+	int err = 0;
 
-	for (size_t i = 0; a && i < n; i++) {
+	for (size_t i = 0; !err && i < n; i++) {
 		const struct rperf_lsg_interval *v = &iv[i];
-		json_t *o = json_pack("{s:f, s:I, s:o, s:o, s:o}", "start_s",
-				      (double)v->start_ns / 1e9, "samples",
-				      (json_int_t)v->samples, "p50_us",
-				      us_or_null(v, v->p50_ns), "p99_us",
-				      us_or_null(v, v->p99_ns), "max_us",
-				      us_or_null(v, v->max_ns));
 
-		if (!o || json_array_append_new(a, o)) {
-			json_decref(a);
-			return NULL;
-		}
+		err |= json_array_append_new(
+			a, json_pack("{s:f, s:I, s:o, s:o, s:o}", "start_s",
+				     (double)v->start_ns / 1e9, "samples",
+				     (json_int_t)v->samples, "p50_us",
+				     us_or_null(v, v->p50_ns), "p99_us",
+				     us_or_null(v, v->p99_ns), "max_us",
+				     us_or_null(v, v->max_ns)));
 	}
-	return a;
+	return rperf_rpt_json_done(a, err);
 }
 
 /* One row: start, samples, p50, p99, max (usec; "-" without samples). */

@@ -165,30 +165,17 @@ int rperf_mesh_report_json(const struct rperf_mesh_result *m, json_t **out)
 	e |= json_object_set_new(mesh, "localization", json_locate(m));
 	e |= json_object_set_new(root, "job", json_string(m->job->path));
 	e |= json_object_set_new(root, "mesh", mesh);
-	mesh = NULL;
 	e |= json_object_set(root, "rounds", m->rounds);
-	if (e) {
-		json_decref(root);
-		json_decref(mesh);
-		return ENOMEM;
-	}
-	*out = root;
-	return 0;
-}
-
-static int write_fn(FILE *f, void *arg)
-{
-	json_t *root = NULL;
-	int rc = rperf_mesh_report_json(arg, &root);
-
-	if (rc)
-		return rc;
-	return rperf_rpt_json_emit(f, root);
+	*out = rperf_rpt_json_done(root, e);
+	return *out ? 0 : ENOMEM;
 }
 
 int rperf_mesh_write_json(const char *path, const struct rperf_mesh_result *m)
 {
-	return rperf_atomic_write(path, write_fn, (void *)m);
+	json_t *root = NULL;
+	int rc = rperf_mesh_report_json(m, &root);
+
+	return rc ? rc : rperf_rpt_json_write(path, root);
 }
 
 /* ---- text ---- */

@@ -223,98 +223,88 @@ static bool any_series(const struct rperf_run_results *r)
 static json_t *json_hosts(const struct rperf_run_results *r)
 {
 	json_t *a = json_array();
+	int e = 0;
 
-	for (size_t i = 0; a && i < r->job->nhosts; i++) {
+	for (size_t i = 0; !e && i < r->job->nhosts; i++) {
 		const struct rperf_run_host *h = &r->hosts[i];
 
-		if (h->counters.ncols &&
-		    json_array_append_new(
-			    a,
-			    json_pack("{s:s, s:I, s:I, s:I}", "host",
-				      h->host->name, "counters",
-				      (json_int_t)h->counters.ncols,
-				      "intervals",
-				      (json_int_t)h->counters.nrows, "dropped",
-				      (json_int_t)h->counters.dropped))) {
-			json_decref(a);
-			return NULL;
-		}
+		if (h->counters.ncols)
+			e |= json_array_append_new(
+				a, json_pack("{s:s, s:I, s:I, s:I}", "host",
+					     h->host->name, "counters",
+					     (json_int_t)h->counters.ncols,
+					     "intervals",
+					     (json_int_t)h->counters.nrows,
+					     "dropped",
+					     (json_int_t)h->counters.dropped));
 	}
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 static json_t *json_switches(const struct rperf_run_results *r)
 {
 	json_t *a = json_array();
+	int e = 0;
 
-	for (size_t i = 0; a && i < r->job->nswitches; i++) {
+	for (size_t i = 0; !e && i < r->job->nswitches; i++) {
 		const struct rperf_run_switch *w = &r->sw[i];
 
-		if (json_array_append_new(
-			    a,
-			    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, "
-				      "s:s?}",
-				      "name", w->sw->name, "command",
-				      w->sw->counters, "counters",
-				      (json_int_t)w->s.ncols, "runs",
-				      (json_int_t)w->runs, "failed",
-				      (json_int_t)w->failed, "cut",
-				      (json_int_t)w->cut, "seconds_max",
-				      (double)w->took_max_ns / 1e9,
-				      "seconds_mean",
-				      w->runs ? (double)w->took_sum_ns /
-							(double)w->runs / 1e9 :
-						0.0,
-				      "error", w->why[0] ? w->why : NULL))) {
-			json_decref(a);
-			return NULL;
-		}
+		e |= json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, "
+				  "s:s?}",
+				  "name", w->sw->name, "command",
+				  w->sw->counters, "counters",
+				  (json_int_t)w->s.ncols, "runs",
+				  (json_int_t)w->runs, "failed",
+				  (json_int_t)w->failed, "cut",
+				  (json_int_t)w->cut, "seconds_max",
+				  (double)w->took_max_ns / 1e9, "seconds_mean",
+				  w->runs ? (double)w->took_sum_ns /
+						    (double)w->runs / 1e9 :
+					    0.0,
+				  "error", w->why[0] ? w->why : NULL));
 	}
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 static json_t *json_top(const struct run_tail_item *top, size_t n)
 {
 	json_t *a = json_array();
+	int e = 0;
 
-	for (size_t i = 0; a && i < n; i++)
-		if (json_array_append_new(
-			    a,
-			    json_pack("{s:s, s:f, s:I, s:o, s:o}", "counter",
-				      top[i].name, "spearman", top[i].rho,
-				      "intervals", (json_int_t)top[i].n,
-				      "high_p99_mean",
-				      rperf_rpt_json_real(top[i].high_mean),
-				      "low_p99_mean",
-				      rperf_rpt_json_real(top[i].low_mean)))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
+	for (size_t i = 0; !e && i < n; i++)
+		e |= json_array_append_new(
+			a, json_pack("{s:s, s:f, s:I, s:o, s:o}", "counter",
+				     top[i].name, "spearman", top[i].rho,
+				     "intervals", (json_int_t)top[i].n,
+				     "high_p99_mean",
+				     rperf_rpt_json_real(top[i].high_mean),
+				     "low_p99_mean",
+				     rperf_rpt_json_real(top[i].low_mean)));
+	return rperf_rpt_json_done(a, e);
 }
 
 static json_t *json_tail(const struct rperf_run_results *r)
 {
 	struct run_tail_item top[RUN_TAIL_TOP];
 	json_t *a = json_array();
+	int e = 0;
 
-	for (size_t i = 0; a && i < r->job->ninst; i++) {
+	for (size_t i = 0; !e && i < r->job->ninst; i++) {
 		const struct rperf_run_inst *in = &r->inst[i];
 		size_t n;
 
 		if (!rperf_gen_latency(in->spec->kind) || !in->series.n)
 			continue;
 		n = run_tail_rank(r, in, top, RUN_TAIL_TOP);
-		if (json_array_append_new(
-			    a, json_pack("{s:s, s:i, s:o}", "generator",
-					 in->spec->name, "id",
-					 (json_int_t)in->spec->id, "ranked",
-					 json_top(top, n)))) {
-			json_decref(a);
-			return NULL;
-		}
+		e |= json_array_append_new(
+			a, json_pack("{s:s, s:i, s:o}", "generator",
+				     in->spec->name, "id",
+				     (json_int_t)in->spec->id, "ranked",
+				     json_top(top, n)));
 	}
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 /* "IB PMA counters skipped on ...: why" when hosts are RoCE; "" else. */

@@ -109,26 +109,16 @@ static json_t *json_bsg_series(const struct rperf_run_inst *in)
 	struct rperf_run_bsg_row *rows = NULL;
 	json_t *a = json_array();
 	size_t n = 0;
+	int e = rperf_run_bsg_rows(in, &rows, &n) ? -1 : 0;
 
-	if (a && rperf_run_bsg_rows(in, &rows, &n)) {
-		json_decref(a);
-		return NULL;
-	}
-	for (size_t i = 0; a && i < n; i++) {
+	for (size_t i = 0; !e && i < n; i++) {
 		json_t *o = json_object();
 
-		if (!o || bsg_sent(o, &rows[i]) ||
-		    bsg_received(o, in, &rows[i])) {
-			json_decref(o);
-			json_decref(a);
-			a = NULL;
-		} else if (json_array_append_new(a, o)) { /* o went with it */
-			json_decref(a);
-			a = NULL;
-		}
+		e |= bsg_sent(o, &rows[i]) | bsg_received(o, in, &rows[i]);
+		e |= json_array_append_new(a, o);
 	}
 	free(rows);
-	return a;
+	return rperf_rpt_json_done(a, e);
 }
 
 /* An LSG's "schedule" and, when open, "open_schedule" (µs). */
@@ -210,10 +200,8 @@ static json_t *json_inst(const struct rperf_run_inst *in)
 {
 	const struct rperf_gen_spec *s = in->spec;
 	json_t *o = json_object();
-	int e = o ? 0 : -1;
+	int e = 0;
 
-	if (e)
-		return NULL;
 	e |= set(o, "name", rperf_rpt_json_str(s->name));
 	e |= set(o, "id", json_integer(s->id));
 	e |= set(o, "kind", json_string(rperf_gen_kind_name(s->kind)));
@@ -308,10 +296,8 @@ static int json_agg(json_t *o, const struct rperf_run_agg *a, bool sent)
 static json_t *json_class(const struct rperf_run_class *c)
 {
 	json_t *o = json_object();
-	int e = o ? 0 : -1;
+	int e = 0;
 
-	if (e)
-		return NULL;
 	e |= set(o, "name", json_string(c->name));
 	e |= set(o, "sl", json_integer(c->sl));
 	e |= set(o, "tclass", json_integer(c->tclass));
@@ -323,45 +309,32 @@ static json_t *json_class(const struct rperf_run_class *c)
 static json_t *json_host(const struct rperf_run_host *h)
 {
 	json_t *o = json_object(), *snd = json_object(), *rcv = json_object();
-	int e = o && snd && rcv ? 0 : -1;
+	int e = 0;
 
-	if (!e) {
-		e |= set(o, "name", rperf_rpt_json_str(h->host->name));
-		e |= set(o, "control", rperf_rpt_json_str(h->host->control));
-		e |= set(o, "failed", json_boolean(h->failed));
-		e |= set(o, "reason", rperf_rpt_json_str(h->why));
-		e |= set(o, "link_layer", json_string(h->link_layer));
-		e |= set(o, "clock",
-			 h->clock ? json_incref(h->clock) : json_null());
-		e |= set(
-			o, "hugepages",
-			json_string(rperf_hugepage_names[h->host->sel.hugepages]
-					    .name));
-		e |= set(o, "buffers_note",
-			 rperf_rpt_json_str(
-				 h->buffers_note[0] ? h->buffers_note : NULL));
-		e |= json_agg(snd, &h->sent, true);
-		e |= json_agg(rcv, &h->received, false);
-		e |= set(o, "sent", snd);
-		e |= set(o, "received", rcv);
-		snd = rcv = NULL;
-	}
-	if (e) {
-		json_decref(o);
-		json_decref(snd);
-		json_decref(rcv);
-		return NULL;
-	}
-	return o;
+	e |= set(o, "name", rperf_rpt_json_str(h->host->name));
+	e |= set(o, "control", rperf_rpt_json_str(h->host->control));
+	e |= set(o, "failed", json_boolean(h->failed));
+	e |= set(o, "reason", rperf_rpt_json_str(h->why));
+	e |= set(o, "link_layer", json_string(h->link_layer));
+	e |= set(o, "clock", h->clock ? json_incref(h->clock) : json_null());
+	e |= set(
+		o, "hugepages",
+		json_string(rperf_hugepage_names[h->host->sel.hugepages].name));
+	e |= set(o, "buffers_note",
+		 rperf_rpt_json_str(h->buffers_note[0] ? h->buffers_note :
+							 NULL));
+	e |= json_agg(snd, &h->sent, true);
+	e |= json_agg(rcv, &h->received, false);
+	e |= set(o, "sent", snd);
+	e |= set(o, "received", rcv);
+	return rperf_rpt_json_done(o, e);
 }
 
 static json_t *json_warnings(const struct rperf_run_results *r)
 {
 	json_t *o = json_object();
-	int e = o ? 0 : -1;
+	int e = 0;
 
-	if (e)
-		return NULL;
 	e |= set(o, "nonpositive", rperf_rpt_json_uint(r->nonpositive));
 	e |= set(o, "precompleted", rperf_rpt_json_uint(r->precompleted));
 	e |= set(o, "loop_precompleted",
@@ -434,28 +407,17 @@ int rperf_run_report_json(const struct rperf_run_results *r, json_t **out)
 		e |= run_ctlplane_json(root, r);
 		e |= run_incasts_json(root, r);
 	}
-	if (e) {
-		json_decref(root);
-		json_decref(total);
-		return ENOMEM;
-	}
-	*out = root;
-	return 0;
-}
-
-static int write_fn(FILE *f, void *arg)
-{
-	json_t *root = NULL;
-	int rc = rperf_run_report_json(arg, &root);
-
-	if (rc)
-		return rc;
-	return rperf_rpt_json_emit(f, root);
+	json_decref(total); /* NULL unless root or total was not made */
+	*out = rperf_rpt_json_done(root, e);
+	return *out ? 0 : ENOMEM;
 }
 
 int rperf_run_write_json(const char *path, const struct rperf_run_results *r)
 {
-	return rperf_atomic_write(path, write_fn, (void *)r);
+	json_t *root = NULL;
+	int rc = rperf_run_report_json(r, &root);
+
+	return rc ? rc : rperf_rpt_json_write(path, root);
 }
 
 int rperf_run_check_writable(const char *path, char *err, size_t errlen)

@@ -221,25 +221,14 @@ int rperf_sweep_report_json(const struct rperf_sweep *s, json_t **out)
 	e |= set(root, "points", pts);
 	for (size_t i = 0; !e && i < s->npt; i++)
 		e |= json_array_append_new(pts, point(s, &s->pt[i], i));
-	if (e) {
-		json_decref(root);
-		return ENOMEM;
-	}
-	*out = root;
-	return 0;
-}
-
-static int write_fn(FILE *f, void *arg)
-{
-	json_t *root = NULL;
-	int rc = rperf_sweep_report_json(arg, &root);
-
-	if (rc)
-		return rc;
-	return rperf_rpt_json_emit(f, root);
+	*out = rperf_rpt_json_done(root, e);
+	return *out ? 0 : ENOMEM;
 }
 
 int rperf_sweep_write_json(const char *path, const struct rperf_sweep *s)
 {
-	return rperf_atomic_write(path, write_fn, (void *)s);
+	json_t *root = NULL;
+	int rc = rperf_sweep_report_json(s, &root);
+
+	return rc ? rc : rperf_rpt_json_write(path, root);
 }
