@@ -55,8 +55,8 @@ void cli_agent_limits(const struct rperf_cmdline *cfg,
 
 #define AGENT_TIMEOUT_MS 10000
 
-int cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
-		  char *line, size_t len)
+void cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
+		   char *line, size_t len)
 {
 	*a = (struct rperf_agent_cfg){
 		.bind = cfg->bind,
@@ -72,7 +72,6 @@ int cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
 	a->local = cfg->sel; /* its own -d, -i, -x, --cpu: what a job
 				 leaves open */
 	cli_agent_limits(cfg, &a->limits, line, len);
-	return 0;
 }
 
 struct local_agent {
@@ -128,7 +127,7 @@ static int local_addr(const struct rperf_job_host *h, char *buf, size_t len,
 		      char *err, size_t errlen)
 {
 	struct rperf_verbs_cfg v = {
-		.dev_name = h->sel.device[0] ? h->sel.device : NULL,
+		.dev_name = h->sel.device,
 		.ib_port = h->sel.port,
 		.gid_index = h->sel.gid_index,
 	};

@@ -35,10 +35,10 @@ int cli_agent_clock(const char *who, const struct rperf_cmdline *cfg,
 
 /* What rperf agent and the rperf lat / bw servers share of @cfg: where to
  * listen, timeouts, --one-off, -d/-x/--cpu, the limits (their line in
- * @line). 0 or EINVAL with @err (a -d too long). */
+ * @line). */
 struct rperf_agent_cfg;
-int cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
-		  char *line, size_t len);
+void cli_agent_cfg(const struct rperf_cmdline *cfg, struct rperf_agent_cfg *a,
+		   char *line, size_t len);
 
 struct cli_local;
 

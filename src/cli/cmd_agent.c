@@ -49,10 +49,7 @@ int rperf_cmd_agent(const struct rperf_cmdline *cfg,
 			"rperf agent: --one-off with --persistent: an agent serves one controller after another unless --one-off; give one of them\n");
 		return RPERF_EXIT_USAGE;
 	}
-	if (cli_agent_cfg(cfg, &acfg, lim, sizeof(lim))) {
-		fprintf(stderr, "rperf agent: %s\n", lim);
-		return RPERF_EXIT_USAGE;
-	}
+	cli_agent_cfg(cfg, &acfg, lim, sizeof(lim));
 	acfg.log = log_line;
 	acfg.engine = cfg->dry_run ? &rperf_agent_dry_engine : NULL;
 	rc = cli_auth_load(cfg, true, false, &auth, err, sizeof(err));

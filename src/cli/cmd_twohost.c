@@ -304,10 +304,7 @@ static int serve_agent(const struct rperf_cmdline *cfg,
 	int rc;
 
 	snprintf(what, sizeof(what), "rperf %s server", name);
-	if (cli_agent_cfg(cfg, &a, lim, sizeof(lim))) {
-		fprintf(stderr, "rperf: %s\n", lim);
-		return RPERF_EXIT_USAGE;
-	}
+	cli_agent_cfg(cfg, &a, lim, sizeof(lim));
 	if (rperf_twohost_check_device(cfg, &e))
 		return say_err(&e);
 	a.command = name;
