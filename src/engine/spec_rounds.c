@@ -123,23 +123,12 @@ static int methods_encode(const struct rperf_gen_spec *s, json_t *o)
 
 int rperf_spec_rounds_encode(const struct rperf_gen_spec *s, json_t *o)
 {
-	json_t *a;
-
 	if (s->round_methods.n && methods_encode(s, o))
 		return ENOMEM;
 	if (!s->round_sizes.n)
 		return 0;
-	a = json_array();
-	if (!a)
-		return ENOMEM;
-	for (uint32_t i = 0; i < s->round_sizes.n; i++) {
-		if (json_array_append_new(
-			    a, json_integer((json_int_t)s->round_sizes.v[i]))) {
-			json_decref(a);
-			return ENOMEM;
-		}
-	}
-	return json_object_set_new(o, "round_sizes", a) ? ENOMEM : 0;
+	return rperf_ctrl_set_u64_array(o, "round_sizes", s->round_sizes.v,
+					s->round_sizes.n);
 }
 
 static int methods_decode(const json_t *o, struct rperf_gen_spec *s, char *why,

@@ -228,15 +228,10 @@ static void make_hs_room(struct rperf_serve *l, const char *addr)
 static void refuse_over_cap(struct rperf_serve *l, int fd, const char *peer)
 {
 	struct serve_conn tmp = { .st = CONN_PENDING, .fd = fd };
-	char why[160];
 
-	snprintf(
-		why, sizeof(why),
-		"too many connections: %u held open already (--max-conns %u); try again later",
-		l->open, l->cfg.max_conns);
 	snprintf(tmp.peer, sizeof(tmp.peer), "%s", peer);
+	serve_conn_refuse_full(l, &tmp);
 	l->open++; /* serve_conn_close() takes it back */
-	serve_conn_refuse(l, &tmp, why);
 	serve_conn_close(l, &tmp);
 }
 

@@ -144,9 +144,10 @@ static int parse_u64_with(const char *s, const struct suffix *tab,
 	return scale_u64(iv, sx->mult, out);
 }
 
-static int check_range_u64(const char *s, uint64_t v, uint64_t min,
-			   uint64_t max, char *err, size_t errlen,
-			   const char *what)
+/* @v into *@out if it is in [@min, @max], else ERANGE saying so. */
+static int store_in_range(const char *s, uint64_t v, uint64_t min, uint64_t max,
+			  uint64_t *out, char *err, size_t errlen,
+			  const char *what)
 {
 	if (v < min || v > max)
 		return fail(
@@ -154,6 +155,7 @@ static int check_range_u64(const char *s, uint64_t v, uint64_t min,
 			"'%s' is out of range; accepted: %s from %llu to %llu",
 			s, what, (unsigned long long)min,
 			(unsigned long long)max);
+	*out = v;
 	return 0;
 }
 
@@ -173,10 +175,8 @@ int rperf_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 			err, errlen, rc,
 			"'%s' is too large; accepted: sizes up to %llu bytes",
 			s, (unsigned long long)max);
-	rc = check_range_u64(s, v, min, max, err, errlen, "sizes in bytes");
-	if (!rc)
-		*out = v;
-	return rc;
+	return store_in_range(s, v, min, max, out, err, errlen,
+			      "sizes in bytes");
 }
 
 int rperf_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out,
@@ -194,10 +194,7 @@ int rperf_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		return fail(err, errlen, rc,
 			    "'%s' is too large; accepted: counts up to %llu", s,
 			    (unsigned long long)max);
-	rc = check_range_u64(s, v, min, max, err, errlen, "counts");
-	if (!rc)
-		*out = v;
-	return rc;
+	return store_in_range(s, v, min, max, out, err, errlen, "counts");
 }
 
 int rperf_parse_int(const char *s, int64_t min, int64_t max, int64_t *out,
