@@ -6,6 +6,7 @@
  */
 #include "serve/serve_priv.h"
 #include "util/mono.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,8 +121,8 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 		}
 		free(l);
 		close(cfg->lfd);
-		snprintf(err, errlen, "server loop: out of memory");
-		return ENOMEM;
+		return rperf_fail(err, errlen, ENOMEM,
+				  "server loop: out of memory");
 	}
 	l->cfg = *cfg;
 	snprintf(l->what, sizeof(l->what), "%s",
@@ -339,8 +340,7 @@ int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 
 	if (rc < 0 && errno != EINTR) {
 		rc = errno;
-		snprintf(err, errlen, "poll: %s", strerror(rc));
-		return rc;
+		return rperf_fail(err, errlen, rc, "poll: %s", strerror(rc));
 	}
 	now = rperf_mono_ns();
 	/* the owner first: a run that ended frees the active slot */

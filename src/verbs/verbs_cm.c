@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static const uint8_t v4_mapped[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
 };
@@ -131,13 +133,11 @@ int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
 		snprintf(buf, len, "%s", override);
 		return 0;
 	}
-	if (rperf_cm_gid_ipv4(d, buf, len)) {
-		snprintf(
-			err, errlen,
+	if (rperf_cm_gid_ipv4(d, buf, len))
+		return rperf_fail(
+			err, errlen, EAFNOSUPPORT,
 			"-R: %s has no IPv4 GID to bind rdma_cm to; accepted: a RoCE port with an IPv4 address (-x), or -z/--source_ip",
 			d->name);
-		return EAFNOSUPPORT;
-	}
 	return 0;
 }
 
@@ -146,12 +146,11 @@ int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
 {
 	char addr[INET_ADDRSTRLEN];
 
-	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr))) {
-		snprintf(err, errlen,
-			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
-			 d->name);
-		return EAFNOSUPPORT;
-	}
+	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr)))
+		return rperf_fail(
+			err, errlen, EAFNOSUPPORT,
+			"-R: %s has no IPv4 GID to listen on with rdma_cm",
+			d->name);
 	return rperf_cm_listen(cm, addr, port, err, errlen);
 }
 
