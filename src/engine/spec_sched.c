@@ -16,6 +16,9 @@
 int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 			   size_t whylen)
 {
+	const char *kind = s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
+								   "poisson";
+
 	if (!rperf_sched_valid(&s->schedule))
 		return rperf_fail(
 			why, whylen, EBADMSG,
@@ -24,8 +27,7 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 		return rperf_fail(
 			why, whylen, EBADMSG,
 			"'schedule' %s and 'rate' both pace the LSG; keep one",
-			s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
-								"poisson");
+			kind);
 	if (s->schedule.kind != RPERF_SCHED_CLOSED &&
 	    (s->test.method != RPERF_METHOD_RPERF ||
 	     s->pair_order == RPERF_PAIR_SEQUENTIAL)) {
@@ -33,8 +35,7 @@ int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 		return rperf_fail(
 			why, whylen, EBADMSG,
 			"'schedule' %s takes method rperf and a pair_order other than sequential (they time one sample at a time); accepted: schedule closed with those",
-			s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
-								"poisson");
+			kind);
 	}
 	if (s->latency_gap_ns &&
 	    (!rperf_gen_latency(s->kind) || s->rate_bps > 0 ||
