@@ -128,9 +128,21 @@ static void set_native_posix(struct rperf_clock *clk)
 		 "native:CLOCK_MONOTONIC_RAW");
 }
 
-static void apply_calib(struct rperf_clock *clk,
-			const struct rperf_clock_calib *cal)
+/* Calibrate @clk's ticks into @cal and take its Hz; failing, fall back to
+ * posix, untrusted (the tick source does not advance). */
+static int calibrate(struct rperf_clock *clk, struct rperf_clock_calib *cal)
 {
+	int rc = rperf_clock_calibrate(clk, NULL, cal);
+
+	if (rc) {
+		clk->source = RPERF_CLOCK_POSIX;
+		clk->trusted = false;
+		set_native_posix(clk);
+		rperf_clock_reason_add(clk->reason, sizeof(clk->reason),
+				       "; calibration failed (%s), using posix",
+				       strerror(rc));
+		return rc;
+	}
 	clk->hz = cal->hz;
 	clk->ns_per_tick = 1e9 / cal->hz;
 	clk->error_ppm = cal->error_ppm;
@@ -145,28 +157,16 @@ static void apply_calib(struct rperf_clock *clk,
 			"; calibration did not converge (last %.0f ms window: %.1f ppm)",
 			cal->window_ms, cal->error_ppm);
 	}
-}
-
-/* The tick source does not advance: fall back to posix, untrusted. */
-static int calib_failed(struct rperf_clock *clk, int rc)
-{
-	clk->source = RPERF_CLOCK_POSIX;
-	clk->trusted = false;
-	set_native_posix(clk);
-	rperf_clock_reason_add(clk->reason, sizeof(clk->reason),
-			       "; calibration failed (%s), using posix",
-			       strerror(rc));
-	return rc;
+	return 0;
 }
 
 static int init_tsc(struct rperf_clock *clk)
 {
 	struct rperf_clock_calib cal;
-	int rc = rperf_clock_calibrate(clk, NULL, &cal);
+	int rc = calibrate(clk, &cal);
 
 	if (rc)
-		return calib_failed(clk, rc);
-	apply_calib(clk, &cal);
+		return rc;
 	clk->cpuid15_hz = rperf_clock_cpuid15_hz(&clk->platform);
 	if (clk->cpuid15_hz > 0.0)
 		clk->cross_check_ppm =
@@ -178,11 +178,10 @@ static int init_arm(struct rperf_clock *clk)
 {
 	struct rperf_clock_calib cal;
 	double nominal = (double)clk->platform.cntfrq;
-	int rc = rperf_clock_calibrate(clk, NULL, &cal);
+	int rc = calibrate(clk, &cal);
 
 	if (rc)
-		return calib_failed(clk, rc);
-	apply_calib(clk, &cal);
+		return rc;
 	if (nominal <= 0.0)
 		return 0;
 	clk->cross_check_ppm = (cal.hz - nominal) / nominal * 1e6;

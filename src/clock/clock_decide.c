@@ -74,6 +74,15 @@ static void tsc_distrust(const struct rperf_clock_platform *p, char *buf,
 			p->clocksource[0] ? p->clocksource : "unknown");
 }
 
+/* clock_gettime(CLOCK_MONOTONIC_RAW), trusted, for the reason @why. */
+static int decide_posix(struct rperf_clock_choice *out, const char *why)
+{
+	out->source = RPERF_CLOCK_POSIX;
+	out->trusted = true;
+	rperf_clock_reason_add(out->reason, sizeof(out->reason), "%s", why);
+	return 0;
+}
+
 static int decide_x86(const struct rperf_clock_platform *p, bool forced,
 		      struct rperf_clock_choice *out)
 {
@@ -105,11 +114,7 @@ static int decide_x86(const struct rperf_clock_platform *p, bool forced,
 		rperf_clock_reason_add(out->reason, sizeof(out->reason), "%s; ",
 				       hv);
 	}
-	out->source = RPERF_CLOCK_POSIX;
-	out->trusted = true;
-	rperf_clock_reason_add(out->reason, sizeof(out->reason),
-			       "using clock_gettime(CLOCK_MONOTONIC_RAW)");
-	return 0;
+	return decide_posix(out, "using clock_gettime(CLOCK_MONOTONIC_RAW)");
 }
 
 static void decide_arm(const struct rperf_clock_platform *p, bool forced,
@@ -155,12 +160,9 @@ int rperf_clock_decide(const struct rperf_clock_platform *p,
 	out->forced = want != RPERF_CLOCK_AUTO;
 	switch (want) {
 	case RPERF_CLOCK_POSIX:
-		out->source = RPERF_CLOCK_POSIX;
-		out->trusted = true;
-		rperf_clock_reason_add(
-			out->reason, sizeof(out->reason),
+		return decide_posix(
+			out,
 			"forced posix: clock_gettime(CLOCK_MONOTONIC_RAW)");
-		return 0;
 	case RPERF_CLOCK_TSC:
 		if (!p->is_x86)
 			return decide_unavailable(p, want, out);
@@ -183,10 +185,7 @@ int rperf_clock_decide(const struct rperf_clock_platform *p,
 	}
 	if (p->is_x86)
 		return decide_x86(p, false, out);
-	out->source = RPERF_CLOCK_POSIX;
-	out->trusted = true;
-	rperf_clock_reason_add(
-		out->reason, sizeof(out->reason),
+	return decide_posix(
+		out,
 		"no cycle counter on this platform; using clock_gettime(CLOCK_MONOTONIC_RAW)");
-	return 0;
 }

@@ -4,6 +4,7 @@
  * [gauge]` lines parsed (counters_hook.h). */
 #include "counters/counters_hook.h"
 #include "util/mono.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,13 +63,12 @@ int rperf_ctr_parse_lines(const char *text, const char *prefix,
 		}
 		if (rc > 1 || rc < 0) {
 			r->n = n0;
-			snprintf(
-				err, errlen,
+			return rperf_fail(
+				err, errlen, EINVAL,
 				"line %zu: %s; print one 'name value' or 'name value gauge' a line (value: an unsigned integer)",
 				lineno,
 				rc == E2BIG ? "more than 512 counters" :
 					      "not 'name value [gauge]'");
-			return EINVAL;
 		}
 		p += len;
 		if (*p)

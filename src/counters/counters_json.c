@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static json_t *row_json(const struct rperf_ctr_series *s, size_t i)
 {
 	json_t *a = json_array();
@@ -66,8 +68,7 @@ int rperf_ctr_series_encode(const struct rperf_ctr_series *s, json_t **out)
 
 static int bad(char *why, size_t len, const char *what)
 {
-	snprintf(why, len, "'counters': %s", what);
-	return EBADMSG;
+	return rperf_fail(why, len, EBADMSG, "'counters': %s", what);
 }
 
 static int names_get(const json_t *o, struct rperf_ctr_series *s, char *why,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 /* A file holding one unsigned number: 0, or -1 (absent, not a number). */
 static int read_u64(const char *path, uint64_t *out)
 {
@@ -136,11 +138,10 @@ int rperf_ctr_read_host(const char *sysroot, const char *dev,
 	}
 	if (n >= 0)
 		free(ents);
-	if (!rc && !ndev) {
-		snprintf(err, errlen, "no RDMA device %s under %s",
-			 dev && *dev ? dev : "at all", sysroot);
-		return ENOENT;
-	}
+	if (!rc && !ndev)
+		return rperf_fail(err, errlen, ENOENT,
+				  "no RDMA device %s under %s",
+				  dev && *dev ? dev : "at all", sysroot);
 	if (rc)
 		snprintf(err, errlen, "reading counters under %s: %s", sysroot,
 			 strerror(rc));

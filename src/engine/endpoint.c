@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gen/gen.h"
+#include "util/err.h"
 
 uint32_t rperf_endpoint_access_bits(int ibv_access)
 {
@@ -59,14 +60,11 @@ int rperf_verb_access(int verb)
 int rperf_verb_dev_check(const struct rperf_dev *d, int verb, char *err,
 			 size_t errlen)
 {
-	if (verb == RPERF_VERB_ATOMIC &&
-	    d->attr.atomic_cap == IBV_ATOMIC_NONE) {
-		snprintf(
-			err, errlen,
+	if (verb == RPERF_VERB_ATOMIC && d->attr.atomic_cap == IBV_ATOMIC_NONE)
+		return rperf_fail(
+			err, errlen, ENOTSUP,
 			"--verb atomic: %s does not support atomic operations (atomic_cap NONE); accepted: send, write, write_imm, read",
 			d->name);
-		return ENOTSUP;
-	}
 	return 0;
 }
 
@@ -79,36 +77,28 @@ int rperf_peer_buf_check(const struct rperf_ctrl_endpoint *peer, int verb,
 	if (!want)
 		return 0; /* SENDs land in receives, not in the buffer */
 	/* a peer without "access" offers its buffer for WRITEs only */
-	if (!peer->access &&
-	    rperf_verb_access(verb) != IBV_ACCESS_REMOTE_WRITE) {
-		snprintf(
-			err, errlen,
+	if (!peer->access && rperf_verb_access(verb) != IBV_ACCESS_REMOTE_WRITE)
+		return rperf_fail(
+			err, errlen, EPROTO,
 			"%s does not say its buffer takes %s (an rperf older than --verb read/atomic); update it there",
 			who, rperf_verb_of(verb)->label);
-		return EPROTO;
-	}
-	if (peer->access && !(peer->access & want)) {
-		snprintf(err, errlen,
-			 "%s's buffer is not registered for %s (access %u)",
-			 who, rperf_verb_of(verb)->label, peer->access);
-		return EPROTO;
-	}
-	if (peer->size < need || peer->addr + need < peer->addr) {
-		snprintf(
-			err, errlen,
+	if (peer->access && !(peer->access & want))
+		return rperf_fail(
+			err, errlen, EPROTO,
+			"%s's buffer is not registered for %s (access %u)", who,
+			rperf_verb_of(verb)->label, peer->access);
+	if (peer->size < need || peer->addr + need < peer->addr)
+		return rperf_fail(
+			err, errlen, EPROTO,
 			"%s advertises a buffer of %llu B at 0x%llx for %s of %llu B",
 			who, (unsigned long long)peer->size,
 			(unsigned long long)peer->addr,
 			rperf_verb_of(verb)->label, (unsigned long long)need);
-		return EPROTO;
-	}
 	if (rperf_verb_of(verb)->operand &&
-	    (peer->addr % rperf_verb_of(verb)->operand)) {
-		snprintf(
-			err, errlen,
+	    (peer->addr % rperf_verb_of(verb)->operand))
+		return rperf_fail(
+			err, errlen, EPROTO,
 			"%s advertises a buffer at 0x%llx, not 8-byte aligned for atomics",
 			who, (unsigned long long)peer->addr);
-		return EPROTO;
-	}
 	return 0;
 }

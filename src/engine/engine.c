@@ -22,6 +22,7 @@
 #include "host/locality.h"
 #include "verbs/rate.h"
 #include "util/mono.h"
+#include "util/err.h"
 
 const struct rperf_gen_ops *rperf_gen_ops_for(enum rperf_gen_kind k,
 					      enum rperf_proto_role r)
@@ -293,24 +294,22 @@ static int peers_check(struct rperf_engine *e,
 		char why[300] = "";
 		int rc;
 
-		if (!p) {
-			snprintf(err, errlen,
-				 "CONNECT has no peer for %s '%s' (id %u)",
-				 rperf_proto_role_name(g->role), g->spec.name,
-				 g->spec.id);
-			return EINVAL;
-		}
+		if (!p)
+			return rperf_fail(
+				err, errlen, EINVAL,
+				"CONNECT has no peer for %s '%s' (id %u)",
+				rperf_proto_role_name(g->role), g->spec.name,
+				g->spec.id);
 		rc = rperf_engine_peer_check(e->dev, &e->addrs,
 					     g->role == RPERF_ROLE_SOURCE ?
 						     g->spec.to :
 						     g->spec.from,
 					     p, why, sizeof(why));
-		if (rc) {
-			snprintf(err, errlen, "%s '%s' (id %u): %s",
-				 rperf_proto_role_name(g->role), g->spec.name,
-				 g->spec.id, why);
-			return rc;
-		}
+		if (rc)
+			return rperf_fail(err, errlen, rc,
+					  "%s '%s' (id %u): %s",
+					  rperf_proto_role_name(g->role),
+					  g->spec.name, g->spec.id, why);
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "engine/engine_priv.h"
 #include "gen/rx.h"
 #include "verbs/verbs_cm.h"
+#include "util/err.h"
 
 uint64_t rperf_engine_stall_ns(const struct rperf_path_spec *p)
 {
@@ -62,12 +63,10 @@ static int conn_cm(struct rperf_gen_conn *c,
 
 	if (!c->cm_server) {
 		if (rperf_cm_gid_text(peer->qps[0].gid, dst, sizeof(dst)) ||
-		    !peer->qps[0].cm_port) {
-			snprintf(
-				err, errlen,
+		    !peer->qps[0].cm_port)
+			return rperf_fail(
+				err, errlen, EPROTO,
 				"rdma_cm: the sink has no IPv4 GID or listens on no rdma_cm port (an agent without rdma_cm = true)");
-			return EPROTO;
-		}
 		rc = rperf_gen_conn_cm_dial(c, NULL, dst, peer->qps[0].cm_port,
 					    err, errlen);
 	}
@@ -85,22 +84,19 @@ int rperf_engine_conn_connect(const struct rperf_gen_inst *g,
 	const char *them = g->role == RPERF_ROLE_SINK ? "source" : "sink";
 	int rc = 0;
 
-	if (peer->nqps != c->nqp) {
-		snprintf(err, errlen, "the %s has %zu QPs, the %s %zu", them,
-			 peer->nqps, us, c->nqp);
-		return EINVAL;
-	}
+	if (peer->nqps != c->nqp)
+		return rperf_fail(err, errlen, EINVAL,
+				  "the %s has %zu QPs, the %s %zu", them,
+				  peer->nqps, us, c->nqp);
 	if (g->role != RPERF_ROLE_SINK && peer->nqps) {
 		struct rperf_endpoint ep;
 
 		rperf_engine_ep_from(&peer->qps[0], &ep);
-		if (rperf_endpoint_is_local(g->dev, &ep)) {
-			snprintf(
-				err, errlen,
+		if (rperf_endpoint_is_local(g->dev, &ep))
+			return rperf_fail(
+				err, errlen, EINVAL,
 				"the sink of %s answered from this host's own device %s port %d: that measures a loopback inside the device, not a wire; give its hosts different devices ([host] device; rperf lat/bw: -d)",
 				g->spec.name, g->dev->name, g->dev->port);
-			return EINVAL;
-		}
 	}
 	if (g->spec.test.rdma_cm)
 		return conn_cm(c, peer, err, errlen);

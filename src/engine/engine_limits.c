@@ -18,6 +18,7 @@
 
 #include "engine/limits.h"
 #include "gen/rx.h"
+#include "util/err.h"
 
 uint64_t rperf_engine_inst_stall_ns(const struct rperf_path_spec *p,
 				    uint64_t limit_ns)
@@ -131,41 +132,34 @@ int rperf_engine_plan_admit(const struct rperf_plan_limits *l,
 	char tot[32], lim[32], big[32];
 
 	rperf_engine_plan_cost(p, &c);
-	if (l->max_instances && c.instances > l->max_instances) {
-		snprintf(
-			why, whylen,
+	if (l->max_instances && c.instances > l->max_instances)
+		return rperf_fail(
+			why, whylen, EDQUOT,
 			"limits: the plan has %" PRIu64
 			" instances on this host, above this agent's --max-instances %" PRIu64,
 			c.instances, l->max_instances);
-		return EDQUOT;
-	}
-	if (l->max_qps && c.qps > l->max_qps) {
-		snprintf(
-			why, whylen,
+	if (l->max_qps && c.qps > l->max_qps)
+		return rperf_fail(
+			why, whylen, EDQUOT,
 			"limits: the plan would create %" PRIu64
 			" QPs on this host, above this agent's --max-qps %" PRIu64
 			"; accepted: fewer qps or instances",
 			c.qps, l->max_qps);
-		return EDQUOT;
-	}
 	if (l->max_memory && c.bytes > l->max_memory) {
 		rperf_limits_bytes(c.bytes, tot, sizeof(tot));
 		rperf_limits_bytes(l->max_memory, lim, sizeof(lim));
 		rperf_limits_bytes(c.big_bytes, big, sizeof(big));
-		snprintf(
-			why, whylen,
+		return rperf_fail(
+			why, whylen, EDQUOT,
 			"limits: the plan would pin %s (on this host; the most: '%s', %s), above this agent's --max-memory %s; accepted: smaller size, fewer qps, shallower tx_depth",
 			tot, c.big ? c.big->name : "?", big, lim);
-		return EDQUOT;
 	}
-	if (l->max_duration_ns && c.end_ns > l->max_duration_ns) {
-		snprintf(
-			why, whylen,
+	if (l->max_duration_ns && c.end_ns > l->max_duration_ns)
+		return rperf_fail(
+			why, whylen, EDQUOT,
 			"limits: '%s' would end %.3f s after GO (start + warm-up + duration), above this agent's --max-duration %.3f s",
 			c.last ? c.last->name : "?", (double)c.end_ns / 1e9,
 			(double)l->max_duration_ns / 1e9);
-		return EDQUOT;
-	}
 	return 0;
 }
 
@@ -177,11 +171,10 @@ int rperf_engine_peer_check(const struct rperf_dev *d,
 {
 	struct rperf_endpoint ep[RPERF_PROTO_MAX_QPS];
 
-	if (peer->nqps > RPERF_PROTO_MAX_QPS) {
-		snprintf(why, whylen, "%zu endpoints, more than %u", peer->nqps,
-			 RPERF_PROTO_MAX_QPS);
-		return EINVAL;
-	}
+	if (peer->nqps > RPERF_PROTO_MAX_QPS)
+		return rperf_fail(why, whylen, EINVAL,
+				  "%zu endpoints, more than %u", peer->nqps,
+				  RPERF_PROTO_MAX_QPS);
 	for (size_t i = 0; i < peer->nqps; i++)
 		rperf_engine_ep_from(&peer->qps[i], &ep[i]);
 	/* the control connection's address: its words */

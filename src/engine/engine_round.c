@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gen/series.h"
+#include "util/err.h"
 
 void rperf_engine_round_apply(struct rperf_engine *e)
 {
@@ -45,21 +46,17 @@ static void result_reset(struct rperf_gen_inst *g)
 static int check_round(struct rperf_engine *e, uint32_t k, char *err,
 		       size_t errlen)
 {
-	if (!e->went || k != e->round + 1 || k >= e->rounds) {
-		snprintf(
-			err, errlen,
+	if (!e->went || k != e->round + 1 || k >= e->rounds)
+		return rperf_fail(
+			err, errlen, EINVAL,
 			"round %u is not the next round of the plan (round %u of %u ran%s)",
 			k, e->round, e->rounds, e->went ? "" : ", or not yet");
-		return EINVAL;
-	}
 	for (size_t i = 0; i < e->n; i++) {
-		if (e->inst[i].aborted) {
-			snprintf(
-				err, errlen,
+		if (e->inst[i].aborted)
+			return rperf_fail(
+				err, errlen, EIO,
 				"'%s' had its QPs flushed in round %u: no next round on them",
 				e->inst[i].spec.name, e->round);
-			return EIO;
-		}
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "engine/engine_priv.h"
 #include "host/cputime.h"
 #include "host/place.h"
+#include "util/err.h"
 
 #define SLICE_NS 50000000ull /* stop-flag checks while waiting */
 #define SINK_FINAL_PASSES 1024 /* after STOP: drains until one is empty */
@@ -105,11 +106,10 @@ int rperf_engine_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 		rc = pthread_create(&g->thread, NULL, source_main, g);
 		g->started = rc == 0;
 		pthread_mutex_unlock(&e->lock);
-		if (rc) {
-			snprintf(err, errlen, "starting the thread of '%s': %s",
-				 g->spec.name, strerror(rc));
-			return rc;
-		}
+		if (rc)
+			return rperf_fail(err, errlen, rc,
+					  "starting the thread of '%s': %s",
+					  g->spec.name, strerror(rc));
 	}
 	return 0;
 }

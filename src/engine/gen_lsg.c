@@ -36,6 +36,7 @@
 #include "gen/lsg.h"
 #include "gen/nic_ts.h"
 #include "gen/rx.h"
+#include "util/err.h"
 
 struct lsg_src {
 	struct rperf_qp *wire, *loop_tx, *loop_rx;
@@ -194,11 +195,10 @@ static int lsg_connect(struct rperf_gen_inst *g,
 {
 	struct lsg_src *l = g->priv;
 
-	if (peer->nqps != 1) {
-		snprintf(err, errlen, "the LSG sink has %zu QPs, not 1",
-			 peer->nqps);
-		return EINVAL;
-	}
+	if (peer->nqps != 1)
+		return rperf_fail(err, errlen, EINVAL,
+				  "the LSG sink has %zu QPs, not 1",
+				  peer->nqps);
 	l->peer_buf = peer->qps[0];
 	if (buf_verb(&g->spec) != RPERF_VERB_SEND &&
 	    rperf_peer_buf_check(&l->peer_buf, buf_verb(&g->spec), g->spec.size,
@@ -276,11 +276,9 @@ static int warm_up(struct rperf_gen_inst *g, struct rperf_lsg_cfg *c,
 	if (!g->spec.warmup_ns && !g->spec.warmup_samples)
 		return 0;
 	rc = rperf_lsg_res_init(&w, RPERF_METHOD_RPERF, c->breakdown);
-	if (rc) {
-		snprintf(g->res.error, sizeof(g->res.error), "warm-up: %s",
-			 strerror(rc));
-		return rc;
-	}
+	if (rc)
+		return rperf_fail(g->res.error, sizeof(g->res.error), rc,
+				  "warm-up: %s", strerror(rc));
 	/* warmup_samples: that many, within the whole window at most (the
 	 * report's "warmup" says how many were taken) */
 	c->duration_ns = g->spec.warmup_samples ?

@@ -28,6 +28,7 @@
 #include "gen/gen.h"
 #include "gen/rx.h"
 #include "gen/series.h"
+#include "util/err.h"
 
 struct sink {
 	/* conn.dev is the engine's: not owned; conn.channel: every QP's
@@ -188,27 +189,22 @@ static int sink_drain(struct rperf_gen_inst *g, const struct pollfd *pf,
 	unsigned int k;
 	int got = 0;
 
-	if (s->rearm && s->events && sink_arm(g)) {
-		snprintf(g->res.error, sizeof(g->res.error),
-			 "arming the completion events failed");
-		return EIO;
-	}
+	if (s->rearm && s->events && sink_arm(g))
+		return rperf_fail(g->res.error, sizeof(g->res.error), EIO,
+				  "arming the completion events failed");
 	s->rearm = false;
 
 	/* event mode re-arms (solicited only for an LSG); a poll-mode
 	 * sink woken from its sleep goes back to polling unarmed */
 	if (pf && s->conn.channel && (pf[0].revents & POLLIN) &&
 	    rperf_channel_take(s->conn.channel, s->events ? s->solicited : -1,
-			       &k)) {
-		snprintf(g->res.error, sizeof(g->res.error),
-			 "taking completion events failed");
-		return EIO;
-	}
+			       &k))
+		return rperf_fail(g->res.error, sizeof(g->res.error), EIO,
+				  "taking completion events failed");
 	if (rperf_rx_drain(&s->conn, &s->rx, &got, err, sizeof(err)) ||
-	    (s->wecho && wecho(s, g->spec.size, &got, err, sizeof(err)))) {
-		snprintf(g->res.error, sizeof(g->res.error), "%s", err);
-		return EIO;
-	}
+	    (s->wecho && wecho(s, g->spec.size, &got, err, sizeof(err))))
+		return rperf_fail(g->res.error, sizeof(g->res.error), EIO, "%s",
+				  err);
 	*progress = got > 0;
 	/* out of memory: the rows stop, the totals still count */
 	if (got > 0 && s->series.interval_ns)

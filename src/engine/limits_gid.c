@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "verbs/verbs.h"
+#include "util/err.h"
 
 static const uint8_t v4_mapped[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
@@ -72,21 +73,19 @@ static int check_ib(const struct rperf_dev *d, const uint8_t gid[16],
 {
 	char ours[INET6_ADDRSTRLEN], theirs[INET6_ADDRSTRLEN];
 
-	if (d->port_attr.lid && !lid) {
-		snprintf(
-			why, whylen,
+	if (d->port_attr.lid && !lid)
+		return rperf_fail(
+			why, whylen, EACCES,
 			"endpoint without a LID, and this InfiniBand port (LID %u) needs one",
 			(unsigned int)d->port_attr.lid);
-		return EACCES;
-	}
 	if (d->gid_index < 0 || !memcmp(gid, d->gid.raw, 8))
 		return 0;
 	rperf_limits_gid_text(gid, theirs, sizeof(theirs));
 	rperf_limits_gid_text(d->gid.raw, ours, sizeof(ours));
-	snprintf(why, whylen,
-		 "endpoint GID %s is not on this InfiniBand subnet (ours %s)",
-		 theirs, ours);
-	return EACCES;
+	return rperf_fail(
+		why, whylen, EACCES,
+		"endpoint GID %s is not on this InfiniBand subnet (ours %s)",
+		theirs, ours);
 }
 
 /* RoCE: @gid must be the address @ss: the control connection's peer's
@@ -150,13 +149,11 @@ int rperf_limits_gid_check_host(const struct rperf_dev *d, const char *host,
 {
 	struct sockaddr_storage ss;
 
-	if (d->roce && (!addr || rperf_limits_addr_parse(addr, &ss))) {
-		snprintf(
-			why, whylen,
+	if (d->roce && (!addr || rperf_limits_addr_parse(addr, &ss)))
+		return rperf_fail(
+			why, whylen, EACCES,
 			"endpoint of host %s not connected: the plan gives no address for it (a controller older than this agent?)",
 			host ? host : "the controller's");
-		return EACCES;
-	}
 	return check_all(d, &ss, host, ep, n, why, whylen);
 }
 

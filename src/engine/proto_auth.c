@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/regular.h"
+#include "util/err.h"
 
 int rperf_proto_nonce(uint8_t nonce[RPERF_PROTO_NONCE_LEN])
 {
@@ -56,21 +57,18 @@ static int key_read(int fd, const char *path, uint8_t *key, size_t *keylen,
 		}
 		if (r == 0)
 			break;
-		if (n == RPERF_PROTO_MAX_KEY) {
-			snprintf(err, errlen,
-				 "key file %s is longer than %d bytes", path,
-				 RPERF_PROTO_MAX_KEY);
-			return EINVAL;
-		}
+		if (n == RPERF_PROTO_MAX_KEY)
+			return rperf_fail(err, errlen, EINVAL,
+					  "key file %s is longer than %d bytes",
+					  path, RPERF_PROTO_MAX_KEY);
 		n += (size_t)r;
 	}
 	while (n && (key[n - 1] == '\n' || key[n - 1] == '\r' ||
 		     key[n - 1] == ' ' || key[n - 1] == '\t'))
 		n--;
-	if (!n) {
-		snprintf(err, errlen, "key file %s is empty", path);
-		return EINVAL;
-	}
+	if (!n)
+		return rperf_fail(err, errlen, EINVAL, "key file %s is empty",
+				  path);
 	*keylen = n;
 	return 0;
 }
@@ -85,17 +83,14 @@ int rperf_proto_key_load(const char *path, uint8_t *key, size_t *keylen,
 	if (!path || !key || !keylen)
 		return EINVAL;
 	rc = rperf_open_regular(path, &fd, &kind);
-	if (rc && kind[0]) {
-		snprintf(err, errlen,
-			 "key file %s is %s; accepted: a regular file", path,
-			 kind);
-		return rc;
-	}
-	if (rc) {
-		snprintf(err, errlen, "cannot open key file %s: %s", path,
-			 strerror(rc));
-		return rc;
-	}
+	if (rc && kind[0])
+		return rperf_fail(err, errlen, rc,
+				  "key file %s is %s; accepted: a regular file",
+				  path, kind);
+	if (rc)
+		return rperf_fail(err, errlen, rc,
+				  "cannot open key file %s: %s", path,
+				  strerror(rc));
 	if (fstat(fd, &st)) {
 		rc = errno;
 		snprintf(err, errlen, "key file %s: %s", path, strerror(rc));

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 /* A row's times and counts: at most the longest run (a day) in ns, and
  * counts a day of messages could not pass. */
 #define MAX_NS (8 * RPERF_SPEC_MAX_TIME_NS)
@@ -142,27 +144,24 @@ int rperf_proto_live_decode(const struct rperf_ctrl_msg *m,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!json_is_object(m->payload)) {
-		snprintf(why, whylen, "HEARTBEAT: not an object");
-		return EBADMSG;
-	}
+	if (!json_is_object(m->payload))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "HEARTBEAT: not an object");
 	rc = rperf_ctrl_get_u64(m->payload, "skipped", 0, MAX_COUNT,
 				&out->skipped);
-	if (rc && rc != ENOENT) {
-		snprintf(why, whylen, "HEARTBEAT: 'skipped' bad");
-		return EBADMSG;
-	}
+	if (rc && rc != ENOENT)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "HEARTBEAT: 'skipped' bad");
 	out->skipped = rc ? 0 : out->skipped;
 	a = json_object_get(m->payload, "rows");
 	if (!a)
 		return 0;
 	n = json_array_size(a);
-	if (!json_is_array(a) || n > RPERF_PROTO_MAX_LIVE_ROWS) {
-		snprintf(why, whylen,
-			 "HEARTBEAT: 'rows' not an array of at most %u",
-			 RPERF_PROTO_MAX_LIVE_ROWS);
-		return EBADMSG;
-	}
+	if (!json_is_array(a) || n > RPERF_PROTO_MAX_LIVE_ROWS)
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"HEARTBEAT: 'rows' not an array of at most %u",
+			RPERF_PROTO_MAX_LIVE_ROWS);
 	out->rows = calloc(n ? n : 1, sizeof(*out->rows));
 	if (!out->rows)
 		return ENOMEM;

@@ -2,6 +2,7 @@
 /* Experiment messages PLAN, ENDPOINTS, CONNECT and GO (see proto.h). */
 #include "engine/proto.h"
 #include "engine/proto_priv.h"
+#include "util/err.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,11 +51,10 @@ static int check_type(const struct rperf_ctrl_msg *m, enum rperf_ctrl_type t,
 		return EINVAL;
 	if (m->type != t)
 		return EPROTO;
-	if (!json_is_object(m->payload)) {
-		snprintf(why, whylen, "%s payload is not an object",
-			 rperf_ctrl_type_name(t));
-		return EBADMSG;
-	}
+	if (!json_is_object(m->payload))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "%s payload is not an object",
+				  rperf_ctrl_type_name(t));
 	return 0;
 }
 
@@ -170,12 +170,10 @@ static int get_specs(const json_t *o, const char *key, const char *host,
 	size_t i, size;
 	char sub[200];
 
-	if (!json_is_array(a) ||
-	    json_array_size(a) > RPERF_PROTO_MAX_INSTANCES) {
-		snprintf(why, whylen, "'%s' missing or not an array of <= %d",
-			 key, RPERF_PROTO_MAX_INSTANCES);
-		return EBADMSG;
-	}
+	if (!json_is_array(a) || json_array_size(a) > RPERF_PROTO_MAX_INSTANCES)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'%s' missing or not an array of <= %d", key,
+				  RPERF_PROTO_MAX_INSTANCES);
 	size = json_array_size(a);
 	*out = calloc(size ? size : 1, sizeof(**out));
 	if (!*out)
@@ -184,15 +182,13 @@ static int get_specs(const json_t *o, const char *key, const char *host,
 		struct rperf_gen_spec *s = &(*out)[i];
 
 		if (rperf_gen_spec_decode(json_array_get(a, i), s, sub,
-					  sizeof(sub))) {
-			snprintf(why, whylen, "%s[%zu]: %s", key, i, sub);
-			return EBADMSG;
-		}
-		if (strcmp(sources ? s->from : s->to, host) != 0) {
-			snprintf(why, whylen, "%s[%zu]: '%s' is not host '%s'",
-				 key, i, sources ? "from" : "to", host);
-			return EBADMSG;
-		}
+					  sizeof(sub)))
+			return rperf_fail(why, whylen, EBADMSG, "%s[%zu]: %s",
+					  key, i, sub);
+		if (strcmp(sources ? s->from : s->to, host) != 0)
+			return rperf_fail(why, whylen, EBADMSG,
+					  "%s[%zu]: '%s' is not host '%s'", key,
+					  i, sources ? "from" : "to", host);
 	}
 	*n = size;
 	return 0;
@@ -236,20 +232,16 @@ static int plan_head(const json_t *o, struct rperf_proto_plan *p, char *why,
 	char sub[200];
 
 	if (rperf_ctrl_get_str(o, "experiment", p->experiment,
-			       sizeof(p->experiment))) {
-		snprintf(why, whylen, "'experiment' missing or too long");
-		return EBADMSG;
-	}
+			       sizeof(p->experiment)))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'experiment' missing or too long");
 	if (rperf_ctrl_get_str(o, "host", p->host, sizeof(p->host)) ||
-	    !p->host[0]) {
-		snprintf(why, whylen, "'host' missing, empty or too long");
-		return EBADMSG;
-	}
+	    !p->host[0])
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'host' missing, empty or too long");
 	if (rperf_host_sel_decode(json_object_get(o, "device"), &p->device, sub,
-				  sizeof(sub))) {
-		snprintf(why, whylen, "device: %s", sub);
-		return EBADMSG;
-	}
+				  sizeof(sub)))
+		return rperf_fail(why, whylen, EBADMSG, "device: %s", sub);
 	return 0;
 }
 
@@ -263,11 +255,10 @@ static int get_hosts(const json_t *o, struct rperf_proto_plan *p, char *why,
 	if (!a)
 		return 0;
 	n = json_array_size(a);
-	if (!json_is_array(a) || n > RPERF_PROTO_MAX_HOSTS) {
-		snprintf(why, whylen, "'hosts' not an array of <= %d",
-			 RPERF_PROTO_MAX_HOSTS);
-		return EBADMSG;
-	}
+	if (!json_is_array(a) || n > RPERF_PROTO_MAX_HOSTS)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'hosts' not an array of <= %d",
+				  RPERF_PROTO_MAX_HOSTS);
 	p->hosts = calloc(n ? n : 1, sizeof(*p->hosts));
 	if (!p->hosts)
 		return ENOMEM;
@@ -279,20 +270,17 @@ static int get_hosts(const json_t *o, struct rperf_proto_plan *p, char *why,
 		    rperf_ctrl_get_str(e, "name", h->name, sizeof(h->name)) ||
 		    !h->name[0] ||
 		    rperf_ctrl_get_str(e, "addr", h->addr, sizeof(h->addr)) ||
-		    !addr_ok(h->addr)) {
-			snprintf(
-				why, whylen,
+		    !addr_ok(h->addr))
+			return rperf_fail(
+				why, whylen, EBADMSG,
 				"hosts[%zu]: 'name' or 'addr' (a numeric IPv4/IPv6 address) missing or bad",
 				i);
-			return EBADMSG;
-		}
 		for (j = 0; j < i; j++) {
-			if (!strcmp(p->hosts[j].name, h->name)) {
-				snprintf(why, whylen,
-					 "hosts[%zu]: '%s' appears twice", i,
-					 h->name);
-				return EBADMSG;
-			}
+			if (!strcmp(p->hosts[j].name, h->name))
+				return rperf_fail(
+					why, whylen, EBADMSG,
+					"hosts[%zu]: '%s' appears twice", i,
+					h->name);
 		}
 		p->nhosts = i + 1;
 	}
@@ -308,10 +296,8 @@ int rperf_proto_plan_decode(const struct rperf_ctrl_msg *m,
 	if (rc || !p)
 		return rc ? rc : EINVAL;
 	memset(p, 0, sizeof(*p));
-	if (!json_object_get(m->payload, "device")) {
-		snprintf(why, whylen, "'device' missing");
-		return EBADMSG;
-	}
+	if (!json_object_get(m->payload, "device"))
+		return rperf_fail(why, whylen, EBADMSG, "'device' missing");
 	rc = plan_head(m->payload, p, why, whylen);
 	if (!rc)
 		rc = get_specs(m->payload, "sources", p->host, true,
@@ -449,27 +435,24 @@ static int inst_decode(const json_t *o, struct rperf_proto_inst_eps *in,
 
 	if (!json_is_object(o) ||
 	    rperf_ctrl_get_u64(o, "id", 0, UINT32_MAX, &id) ||
-	    rperf_proto_role_get(o, &in->role)) {
-		snprintf(why, whylen, "%s[%zu]: 'id' or 'role' missing or bad",
-			 key, idx);
-		return EBADMSG;
-	}
+	    rperf_proto_role_get(o, &in->role))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "%s[%zu]: 'id' or 'role' missing or bad", key,
+				  idx);
 	in->id = (uint32_t)id;
 	if (!json_is_array(a) || !json_array_size(a) ||
-	    json_array_size(a) > RPERF_PROTO_MAX_QPS) {
-		snprintf(why, whylen, "%s[%zu]: 'qps' not an array of 1..%u",
-			 key, idx, RPERF_PROTO_MAX_QPS);
-		return EBADMSG;
-	}
+	    json_array_size(a) > RPERF_PROTO_MAX_QPS)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "%s[%zu]: 'qps' not an array of 1..%u", key,
+				  idx, RPERF_PROTO_MAX_QPS);
 	in->qps = calloc(json_array_size(a), sizeof(*in->qps));
 	if (!in->qps)
 		return ENOMEM;
 	for (i = 0; i < json_array_size(a); i++) {
-		if (qp_decode(json_array_get(a, i), &in->qps[i])) {
-			snprintf(why, whylen, "%s[%zu].qps[%zu]: bad endpoint",
-				 key, idx, i);
-			return EBADMSG;
-		}
+		if (qp_decode(json_array_get(a, i), &in->qps[i]))
+			return rperf_fail(why, whylen, EBADMSG,
+					  "%s[%zu].qps[%zu]: bad endpoint", key,
+					  idx, i);
 		in->nqps = i + 1;
 	}
 	return 0;
@@ -487,12 +470,10 @@ static int eps_decode(const struct rperf_ctrl_msg *m, enum rperf_ctrl_type t,
 		return rc ? rc : EINVAL;
 	memset(e, 0, sizeof(*e));
 	a = json_object_get(m->payload, key);
-	if (!json_is_array(a) ||
-	    json_array_size(a) > RPERF_PROTO_MAX_INSTANCES) {
-		snprintf(why, whylen, "'%s' missing or not an array of <= %d",
-			 key, RPERF_PROTO_MAX_INSTANCES);
-		return EBADMSG;
-	}
+	if (!json_is_array(a) || json_array_size(a) > RPERF_PROTO_MAX_INSTANCES)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'%s' missing or not an array of <= %d", key,
+				  RPERF_PROTO_MAX_INSTANCES);
 	e->inst = calloc(json_array_size(a) + 1, sizeof(*e->inst));
 	if (!e->inst)
 		return ENOMEM;

@@ -6,6 +6,7 @@
 #include "engine/proto.h"
 #include "counters/counters_json.h"
 #include "engine/proto_priv.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -154,19 +155,17 @@ static int place_decode(const json_t *o, struct rperf_proto_result *r,
 	for (size_t i = 0; i < 3; i++)
 		if (!json_is_object(x) ||
 		    rperf_ctrl_get_i64(x, keys[i], -1, RPERF_SPEC_MAX_NODE,
-				       &v[i])) {
-			snprintf(why, whylen,
-				 "instances[%zu]: 'placement' '%s' missing or "
-				 "not in [-1, %d]",
-				 idx, keys[i], RPERF_SPEC_MAX_NODE);
-			return EBADMSG;
-		}
-	if (!json_is_boolean(json_object_get(x, "remote"))) {
-		snprintf(why, whylen,
-			 "instances[%zu]: 'placement' 'remote' not a boolean",
-			 idx);
-		return EBADMSG;
-	}
+				       &v[i]))
+			return rperf_fail(
+				why, whylen, EBADMSG,
+				"instances[%zu]: 'placement' '%s' missing or "
+				"not in [-1, %d]",
+				idx, keys[i], RPERF_SPEC_MAX_NODE);
+	if (!json_is_boolean(json_object_get(x, "remote")))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"instances[%zu]: 'placement' 'remote' not a boolean",
+			idx);
 	p.nic_node = (int)v[0];
 	p.cpu_node = (int)v[1];
 	p.mem_node = (int)v[2];
@@ -372,11 +371,10 @@ static int raw_count_decode(const json_t *o, struct rperf_proto_result *r,
 
 	if (rc == ENOENT)
 		return 0;
-	if (rc) {
-		snprintf(why, whylen,
-			 "instances[%zu]: 'raw_samples' not a count", idx);
-		return EBADMSG;
-	}
+	if (rc)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "instances[%zu]: 'raw_samples' not a count",
+				  idx);
 	r->has_raw = true;
 	r->nraw = (size_t)n;
 	r->raw = NULL; /* they came in SAMPLES */
@@ -392,11 +390,10 @@ static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
 	char ts[8];
 	int rc = rperf_ctrl_get_str(o, "timestamps", ts, sizeof(ts));
 
-	if (note && !json_is_string(note)) {
-		snprintf(why, whylen,
-			 "instances[%zu]: 'timestamps_note' not a string", idx);
-		return EBADMSG;
-	}
+	if (note && !json_is_string(note))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"instances[%zu]: 'timestamps_note' not a string", idx);
 	if (note) {
 		snprintf(r->ts_note, sizeof(r->ts_note), "%s",
 			 json_string_value(note));
@@ -404,12 +401,11 @@ static int stamps_decode(const json_t *o, struct rperf_proto_result *r,
 	}
 	if (rc == ENOENT)
 		return 0;
-	if (rc || (strcmp(ts, "nic") && strcmp(ts, "cpu"))) {
-		snprintf(why, whylen,
-			 "instances[%zu]: 'timestamps' not \"nic\" or \"cpu\"",
-			 idx);
-		return EBADMSG;
-	}
+	if (rc || (strcmp(ts, "nic") && strcmp(ts, "cpu")))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"instances[%zu]: 'timestamps' not \"nic\" or \"cpu\"",
+			idx);
 	r->nic_ts = ts[0] == 'n';
 	return 0;
 }
@@ -421,31 +417,28 @@ static int result_decode(const json_t *o, struct rperf_proto_result *r,
 	size_t i, n;
 	int rc;
 
-	if (head_decode(o, r)) {
-		snprintf(why, whylen,
-			 "instances[%zu]: id, role, kind, error, seconds or "
-			 "cpu_seconds missing or bad",
-			 idx);
-		return EBADMSG;
-	}
+	if (head_decode(o, r))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"instances[%zu]: id, role, kind, error, seconds or "
+			"cpu_seconds missing or bad",
+			idx);
 	keys = counters_of(r, &n);
 	for (i = 0; i < n; i++) {
 		if (rperf_ctrl_get_u64(o, keys[i], 0, UINT64_MAX,
-				       counter(r, keys[i]))) {
-			snprintf(why, whylen, "instances[%zu]: '%s' bad", idx,
-				 keys[i]);
-			return EBADMSG;
-		}
+				       counter(r, keys[i])))
+			return rperf_fail(why, whylen, EBADMSG,
+					  "instances[%zu]: '%s' bad", idx,
+					  keys[i]);
 	}
 	for (i = 0; has_hists(r) && i < RPERF_PROTO_NHIST; i++) {
 		if (i >= REQUIRED_HISTS && !json_object_get(o, hist_keys[i]))
 			continue;
 		rc = hist_get(o, hist_keys[i], rperf_proto_result_hist(r, i));
-		if (rc) {
-			snprintf(why, whylen, "instances[%zu]: '%s' bad", idx,
-				 hist_keys[i]);
-			return rc;
-		}
+		if (rc)
+			return rperf_fail(why, whylen, rc,
+					  "instances[%zu]: '%s' bad", idx,
+					  hist_keys[i]);
 	}
 	rc = has_hists(r) ? stamps_decode(o, r, idx, why, whylen) : 0;
 	if (!rc && has_hists(r))
@@ -469,15 +462,13 @@ static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
 	const json_t *d = json_object_get(o, "dry_run");
 	const json_t *note = json_object_get(o, "buffers_note");
 
-	if (d && !json_is_boolean(d)) {
-		snprintf(why, whylen, "'dry_run' not a boolean");
-		return EBADMSG;
-	}
+	if (d && !json_is_boolean(d))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'dry_run' not a boolean");
 	r->dry_run = json_is_true(d);
-	if (note && !json_is_string(note)) {
-		snprintf(why, whylen, "'buffers_note' not a string");
-		return EBADMSG;
-	}
+	if (note && !json_is_string(note))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'buffers_note' not a string");
 	if (note) {
 		snprintf(r->buffers_note, sizeof(r->buffers_note), "%s",
 			 json_string_value(note));
@@ -485,19 +476,16 @@ static int head_extras(const json_t *o, struct rperf_proto_report *r, char *why,
 	}
 	if (json_object_get(o, "start_ns")) {
 		if (rperf_ctrl_get_u64(o, "start_ns", 0, UINT64_MAX,
-				       &r->start_ns)) {
-			snprintf(why, whylen,
-				 "'start_ns' not an unsigned integer");
-			return EBADMSG;
-		}
+				       &r->start_ns))
+			return rperf_fail(why, whylen, EBADMSG,
+					  "'start_ns' not an unsigned integer");
 		r->has_start = true;
 	}
 	if (!json_object_get(o, "go_rx_ns"))
 		return 0;
-	if (rperf_ctrl_get_u64(o, "go_rx_ns", 0, UINT64_MAX, &r->go_rx_ns)) {
-		snprintf(why, whylen, "'go_rx_ns' not an unsigned integer");
-		return EBADMSG;
-	}
+	if (rperf_ctrl_get_u64(o, "go_rx_ns", 0, UINT64_MAX, &r->go_rx_ns))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'go_rx_ns' not an unsigned integer");
 	r->has_go_rx = true;
 	return 0;
 }
@@ -518,11 +506,9 @@ int rperf_proto_report_decode(const struct rperf_ctrl_msg *m,
 	a = json_object_get(m->payload, "instances");
 	if (!json_is_object(m->payload) ||
 	    rperf_ctrl_get_str(m->payload, "host", r->host, sizeof(r->host)) ||
-	    !json_is_array(a) ||
-	    json_array_size(a) > RPERF_PROTO_MAX_INSTANCES) {
-		snprintf(why, whylen, "'host' or 'instances' missing or bad");
-		return EBADMSG;
-	}
+	    !json_is_array(a) || json_array_size(a) > RPERF_PROTO_MAX_INSTANCES)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'host' or 'instances' missing or bad");
 	if (head_extras(m->payload, r, why, whylen))
 		return EBADMSG;
 	rc = counters_get(m->payload, r, why, whylen);

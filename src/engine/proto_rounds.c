@@ -5,15 +5,17 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "util/err.h"
+
 /* A per-round list of @n entries (0: absent) for @rounds rounds. */
 static int count_check(const struct rperf_gen_spec *s, const char *key,
 		       uint32_t n, uint32_t rounds, char *why, size_t whylen)
 {
 	if (!n || n == rounds)
 		return 0;
-	snprintf(why, whylen, "instance %u: '%s' has %u entries for %u rounds",
-		 s->id, key, n, rounds);
-	return EBADMSG;
+	return rperf_fail(why, whylen, EBADMSG,
+			  "instance %u: '%s' has %u entries for %u rounds",
+			  s->id, key, n, rounds);
 }
 
 static int check_specs(const struct rperf_gen_spec *s, size_t n,
@@ -53,11 +55,10 @@ int rperf_proto_plan_rounds_decode(const json_t *o, struct rperf_proto_plan *p,
 	uint64_t v = 1;
 	int rc = rperf_ctrl_get_u64(o, "rounds", 1, RPERF_SPEC_MAX_ROUNDS, &v);
 
-	if (rc && rc != ENOENT) {
-		snprintf(why, whylen, "'rounds' not an integer in [1, %d]",
-			 RPERF_SPEC_MAX_ROUNDS);
-		return EBADMSG;
-	}
+	if (rc && rc != ENOENT)
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'rounds' not an integer in [1, %d]",
+				  RPERF_SPEC_MAX_ROUNDS);
 	p->rounds = rc ? 1 : (uint32_t)v;
 	rc = check_specs(p->sources, p->nsources, p->rounds, why, whylen);
 	return rc ? rc :

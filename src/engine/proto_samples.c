@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/err.h"
+
 static const char *const cols[] = { "wire_ns", "loop_ns", "rtt_ns" };
 
 static int64_t *col(struct rperf_raw_sample *s, size_t k)
@@ -55,24 +57,20 @@ int rperf_proto_samples_decode(const struct rperf_ctrl_msg *m,
 	*out = (struct rperf_proto_samples){ 0 };
 	if (m->type != RPERF_CTRL_SAMPLES || !json_is_object(m->payload) ||
 	    rperf_ctrl_get_u64(m->payload, "id", 0, UINT32_MAX, &id) ||
-	    rperf_ctrl_get_u64(m->payload, "first", 0, INT64_MAX,
-			       &out->first)) {
-		snprintf(why, whylen, "SAMPLES: 'id' or 'first' bad");
-		return EBADMSG;
-	}
+	    rperf_ctrl_get_u64(m->payload, "first", 0, INT64_MAX, &out->first))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "SAMPLES: 'id' or 'first' bad");
 	for (size_t k = 0; k < 3; k++)
 		a[k] = json_object_get(m->payload, cols[k]);
 	n = json_array_size(a[0]);
 	for (size_t k = 0; k < 3; k++) {
 		if (!json_is_array(a[k]) || !n ||
 		    n > RPERF_PROTO_SAMPLES_PER_FRAME ||
-		    json_array_size(a[k]) != n) {
-			snprintf(
-				why, whylen,
+		    json_array_size(a[k]) != n)
+			return rperf_fail(
+				why, whylen, EBADMSG,
 				"SAMPLES: '%s' not an array of 1 to %u integers, as long as the others",
 				cols[k], RPERF_PROTO_SAMPLES_PER_FRAME);
-			return EBADMSG;
-		}
 	}
 	out->s = calloc(n, sizeof(*out->s));
 	if (!out->s)

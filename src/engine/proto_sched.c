@@ -4,6 +4,7 @@
  * one control message (proto.h). */
 #include "engine/proto.h"
 #include "engine/proto_priv.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,14 +59,11 @@ int rperf_proto_sched_get(const json_t *o, struct rperf_proto_result *r,
 		return 0;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!json_is_object(x) ||
-		    rperf_ctrl_get_u64(x, keys[i], 0, UINT64_MAX,
-				       field(&f, i))) {
-			snprintf(
-				why, whylen,
+		    rperf_ctrl_get_u64(x, keys[i], 0, UINT64_MAX, field(&f, i)))
+			return rperf_fail(
+				why, whylen, EBADMSG,
 				"instances[%zu]: 'open_schedule' '%s' missing or bad",
 				idx, keys[i]);
-			return EBADMSG;
-		}
 	r->sched = f;
 	return 0;
 }
@@ -190,22 +188,19 @@ int rperf_proto_series_get(const json_t *o, struct rperf_proto_result *r,
 	memset(&r->series, 0, sizeof(r->series));
 	memset(&r->bsg_series, 0, sizeof(r->bsg_series));
 	r->rows_dropped = json_is_true(d);
-	if (d && !json_is_boolean(d)) {
-		snprintf(why, whylen,
-			 "instances[%zu]: 'intervals_dropped' not a boolean",
-			 idx);
-		return EBADMSG;
-	}
+	if (d && !json_is_boolean(d))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"instances[%zu]: 'intervals_dropped' not a boolean",
+			idx);
 	if (!a)
 		return 0;
 	n = json_is_array(a) ? json_array_size(a) : RPERF_SERIES_MAX + 1;
-	if (n > RPERF_SERIES_MAX) {
-		snprintf(
-			why, whylen,
+	if (n > RPERF_SERIES_MAX)
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"instances[%zu]: 'intervals' not an array of at most %d",
 			idx, RPERF_SERIES_MAX);
-		return EBADMSG;
-	}
 	r->series.iv = calloc(n ? n : 1, sizeof(*r->series.iv));
 	if (!r->series.iv)
 		return ENOMEM;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "ctrl/ctrl.h"
+#include "util/err.h"
 
 int rperf_proto_traffic_fill(const struct rperf_proto_result *r, json_t *o)
 {
@@ -39,8 +40,8 @@ int rperf_proto_traffic_fill(const struct rperf_proto_result *r, json_t *o)
 
 static int bad(char *why, size_t whylen, size_t idx, const char *what)
 {
-	snprintf(why, whylen, "instances[%zu]: %s", idx, what);
-	return EBADMSG;
+	return rperf_fail(why, whylen, EBADMSG, "instances[%zu]: %s", idx,
+			  what);
 }
 
 static int bursts_decode(const json_t *a, struct rperf_proto_result *r,

@@ -15,6 +15,7 @@
 
 #include "ctrl/ctrl.h"
 #include "gen/gen.h"
+#include "util/err.h"
 
 #define NS_S 1000000000ull
 
@@ -213,55 +214,46 @@ static int spec_check(const struct rperf_gen_spec *s, bool test, char *why,
 		uint64_t v = num_get(s, &num_keys[i]);
 
 		num_bounds(&num_keys[i], test, &min, &max);
-		if (v < min || v > max) {
-			snprintf(why, wl, "'%s' %llu is not in [%llu, %llu]",
-				 num_keys[i].key, (unsigned long long)v,
-				 (unsigned long long)min,
-				 (unsigned long long)max);
-			return EBADMSG;
-		}
+		if (v < min || v > max)
+			return rperf_fail(why, wl, EBADMSG,
+					  "'%s' %llu is not in [%llu, %llu]",
+					  num_keys[i].key,
+					  (unsigned long long)v,
+					  (unsigned long long)min,
+					  (unsigned long long)max);
 	}
-	if (s->verb < 0 || s->verb >= (int)RPERF_SPEC_VERBS) {
-		snprintf(why, wl, "'verb' %d is not a verb a %s runs", s->verb,
-			 test ? "test" : "plan");
-		return EBADMSG;
-	}
+	if (s->verb < 0 || s->verb >= (int)RPERF_SPEC_VERBS)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'verb' %d is not a verb a %s runs", s->verb,
+				  test ? "test" : "plan");
 	if (rperf_spec_plan_keys_check(s, why, wl))
 		return EBADMSG;
-	if (!mtu_ok(s->path.mtu)) {
-		snprintf(why, wl, "'mtu' %u is not 0 or 256..4096 (power of 2)",
-			 s->path.mtu);
-		return EBADMSG;
-	}
-	if (s->inline_size > RPERF_SPEC_MAX_INLINE) {
-		snprintf(why, wl, "'inline' %u is above %u", s->inline_size,
-			 RPERF_SPEC_MAX_INLINE);
-		return EBADMSG;
-	}
-	if (s->post_list > s->tx_depth) {
-		snprintf(why, wl, "'post_list' %u is above 'tx_depth' %u",
-			 s->post_list, s->tx_depth);
-		return EBADMSG;
-	}
-	if (!(s->rate_bps >= 0 && s->rate_bps <= RPERF_SPEC_MAX_RATE_BPS)) {
-		snprintf(why, wl, "'rate_bps' is not in [0, %g]",
-			 RPERF_SPEC_MAX_RATE_BPS);
-		return EBADMSG;
-	}
-	if (!name_ok(s->name) || !name_ok(s->from) || !name_ok(s->to)) {
-		snprintf(why, wl, "'name', 'from' and 'to' must be non-empty");
-		return EBADMSG;
-	}
-	if (strcmp(s->from, s->to) == 0) {
-		snprintf(why, wl, "'from' and 'to' are both '%s'", s->from);
-		return EBADMSG;
-	}
+	if (!mtu_ok(s->path.mtu))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'mtu' %u is not 0 or 256..4096 (power of 2)",
+				  s->path.mtu);
+	if (s->inline_size > RPERF_SPEC_MAX_INLINE)
+		return rperf_fail(why, wl, EBADMSG, "'inline' %u is above %u",
+				  s->inline_size, RPERF_SPEC_MAX_INLINE);
+	if (s->post_list > s->tx_depth)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'post_list' %u is above 'tx_depth' %u",
+				  s->post_list, s->tx_depth);
+	if (!(s->rate_bps >= 0 && s->rate_bps <= RPERF_SPEC_MAX_RATE_BPS))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'rate_bps' is not in [0, %g]",
+				  RPERF_SPEC_MAX_RATE_BPS);
+	if (!name_ok(s->name) || !name_ok(s->from) || !name_ok(s->to))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'name', 'from' and 'to' must be non-empty");
+	if (strcmp(s->from, s->to) == 0)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'from' and 'to' are both '%s'", s->from);
 	if (!rperf_spec_node_ok(s->cpu_node) ||
-	    !rperf_spec_node_ok(s->mem_node)) {
-		snprintf(why, wl, "'cpu_node', 'mem_node' must be in [-1, %d]",
-			 RPERF_SPEC_MAX_NODE);
-		return EBADMSG;
-	}
+	    !rperf_spec_node_ok(s->mem_node))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'cpu_node', 'mem_node' must be in [-1, %d]",
+				  RPERF_SPEC_MAX_NODE);
 	if (rperf_spec_sched_check(s, why, wl) ||
 	    rperf_spec_lsg_check(s, test, why, wl) ||
 	    rperf_spec_rounds_check(s, why, wl))
@@ -335,8 +327,8 @@ int rperf_gen_spec_encode(const struct rperf_gen_spec *s, json_t **out)
 
 static int bad_name(const char *key, char *why, size_t wl)
 {
-	snprintf(why, wl, "'%s' missing or not one of the known names", key);
-	return EBADMSG;
+	return rperf_fail(why, wl, EBADMSG,
+			  "'%s' missing or not one of the known names", key);
 }
 
 static int get_enum(const json_t *o, const char *key,
@@ -354,12 +346,11 @@ static int get_enum(const json_t *o, const char *key,
 static int get_name(const json_t *o, const char *key, char *buf, char *why,
 		    size_t wl)
 {
-	if (rperf_ctrl_get_str(o, key, buf, RPERF_NAME_LEN) || !name_ok(buf)) {
-		snprintf(why, wl,
-			 "'%s' missing, empty or not a string of < %d bytes",
-			 key, RPERF_NAME_LEN);
-		return EBADMSG;
-	}
+	if (rperf_ctrl_get_str(o, key, buf, RPERF_NAME_LEN) || !name_ok(buf))
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'%s' missing, empty or not a string of < %d bytes",
+			key, RPERF_NAME_LEN);
 	return 0;
 }
 
@@ -373,14 +364,12 @@ static int get_nums(const json_t *o, struct rperf_gen_spec *s, char *why,
 		const struct num_key *k = &num_keys[i];
 
 		num_bounds(k, false, &min, &max);
-		if (rperf_ctrl_get_u64(o, k->key, min, max, &v)) {
-			snprintf(
-				why, wl,
+		if (rperf_ctrl_get_u64(o, k->key, min, max, &v))
+			return rperf_fail(
+				why, wl, EBADMSG,
 				"'%s' missing or not an integer in [%llu, %llu]",
 				k->key, (unsigned long long)min,
 				(unsigned long long)max);
-			return EBADMSG;
-		}
 		num_set(s, k, v);
 	}
 	return 0;
@@ -393,11 +382,10 @@ static int get_inline(const json_t *o, struct rperf_gen_spec *s, char *why,
 	uint64_t v = 0;
 
 	if (json_object_get(o, "inline") &&
-	    rperf_ctrl_get_u64(o, "inline", 0, RPERF_SPEC_MAX_INLINE, &v)) {
-		snprintf(why, wl, "'inline' not an integer in [0, %u]",
-			 RPERF_SPEC_MAX_INLINE);
-		return EBADMSG;
-	}
+	    rperf_ctrl_get_u64(o, "inline", 0, RPERF_SPEC_MAX_INLINE, &v))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'inline' not an integer in [0, %u]",
+				  RPERF_SPEC_MAX_INLINE);
 	s->inline_size = (uint32_t)v;
 	return 0;
 }
@@ -413,10 +401,9 @@ int rperf_gen_spec_decode(const json_t *obj, struct rperf_gen_spec *s,
 	if (!obj || !s || !why || !whylen)
 		return EINVAL;
 	memset(&t, 0, sizeof(t));
-	if (!json_is_object(obj)) {
-		snprintf(why, whylen, "a generator spec must be an object");
-		return EBADMSG;
-	}
+	if (!json_is_object(obj))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "a generator spec must be an object");
 	rc = rperf_spec_plan_keys_decode(obj, &t, why, whylen);
 	if (!rc)
 		rc = get_nums(obj, &t, why, whylen);

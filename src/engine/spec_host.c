@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "util/err.h"
 
 const struct rperf_name rperf_hugepage_names[] = {
 	{ "none", NULL },
@@ -41,11 +42,10 @@ int rperf_spec_get_node(const json_t *o, const char *key, int *out, char *why,
 	*out = -1;
 	if (!json_object_get(o, key))
 		return 0;
-	if (rperf_ctrl_get_i64(o, key, -1, RPERF_SPEC_MAX_NODE, &v)) {
-		snprintf(why, wl, "'%s' not an integer in [-1, %d]", key,
-			 RPERF_SPEC_MAX_NODE);
-		return EBADMSG;
-	}
+	if (rperf_ctrl_get_i64(o, key, -1, RPERF_SPEC_MAX_NODE, &v))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'%s' not an integer in [-1, %d]", key,
+				  RPERF_SPEC_MAX_NODE);
 	*out = (int)v;
 	return 0;
 }
@@ -76,11 +76,9 @@ static int get_hugepages(const json_t *o, int *out, char *why, size_t wl)
 	if (!json_object_get(o, "hugepages"))
 		return 0;
 	if (rperf_ctrl_get_str(o, "hugepages", buf, sizeof(buf)) ||
-	    rperf_name_find(rperf_hugepage_names, RPERF_HUGEPAGES_N, buf,
-			    out)) {
-		snprintf(why, wl, "'hugepages' not one of none, 2M, 1G");
-		return EBADMSG;
-	}
+	    rperf_name_find(rperf_hugepage_names, RPERF_HUGEPAGES_N, buf, out))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'hugepages' not one of none, 2M, 1G");
 	return 0;
 }
 
@@ -116,27 +114,21 @@ int rperf_host_sel_decode(const json_t *obj, struct rperf_host_sel *h,
 		return EINVAL;
 	memset(&t, 0, sizeof(t));
 	if (!json_is_object(obj) ||
-	    rperf_ctrl_get_str(obj, "device", t.device, sizeof(t.device))) {
-		snprintf(why, whylen,
-			 "'device' missing or not a string of "
-			 "< %d bytes",
-			 RPERF_NAME_LEN);
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "port", 1, 255, &port)) {
-		snprintf(why, whylen, "'port' missing or not in [1, 255]");
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "gid_index", -1, 255, &gid)) {
-		snprintf(why, whylen,
-			 "'gid_index' missing or not in [-1, 255]");
-		return EBADMSG;
-	}
-	if (rperf_ctrl_get_i64(obj, "cpu", -1, RPERF_SPEC_MAX_CPU - 1, &cpu)) {
-		snprintf(why, whylen, "'cpu' missing or not in [-1, %d]",
-			 RPERF_SPEC_MAX_CPU - 1);
-		return EBADMSG;
-	}
+	    rperf_ctrl_get_str(obj, "device", t.device, sizeof(t.device)))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'device' missing or not a string of "
+				  "< %d bytes",
+				  RPERF_NAME_LEN);
+	if (rperf_ctrl_get_i64(obj, "port", 1, 255, &port))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'port' missing or not in [1, 255]");
+	if (rperf_ctrl_get_i64(obj, "gid_index", -1, 255, &gid))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'gid_index' missing or not in [-1, 255]");
+	if (rperf_ctrl_get_i64(obj, "cpu", -1, RPERF_SPEC_MAX_CPU - 1, &cpu))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'cpu' missing or not in [-1, %d]",
+				  RPERF_SPEC_MAX_CPU - 1);
 	t.port = (int)port;
 	t.gid_index = (int)gid;
 	t.cpu = (int)cpu;

@@ -17,6 +17,7 @@
 
 #include "ctrl/ctrl.h"
 #include "gen/gen.h"
+#include "util/err.h"
 
 int rperf_spec_lsg_encode(const struct rperf_gen_spec *s, json_t *o)
 {
@@ -47,47 +48,39 @@ int rperf_spec_lsg_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 	if (json_object_get(o, "timestamps") &&
 	    (rperf_ctrl_get_str(o, "timestamps", name, sizeof(name)) ||
 	     rperf_name_find(rperf_timestamps_names, SIZE_MAX, name,
-			     &s->timestamps))) {
-		snprintf(why, wl, "'timestamps' not one of auto, nic, cpu");
-		return EBADMSG;
-	}
+			     &s->timestamps)))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'timestamps' not one of auto, nic, cpu");
 	s->test.method = RPERF_METHOD_RPERF;
 	if (json_object_get(o, "method") &&
 	    (rperf_ctrl_get_str(o, "method", name, sizeof(name)) ||
 	     rperf_name_find(rperf_method_names, RPERF_METHOD_ALL, name,
-			     &s->test.method))) {
-		snprintf(why, wl,
-			 "'method' not one of rperf, pingpong, postpoll");
-		return EBADMSG;
-	}
+			     &s->test.method)))
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'method' not one of rperf, pingpong, postpoll");
 	if (json_object_get(o, "iters") &&
 	    rperf_ctrl_get_u64(o, "iters", 1, RPERF_SPEC_MAX_ITERS,
-			       &s->test.iters)) {
-		snprintf(why, wl, "'iters' not an integer in [1, %llu]",
-			 RPERF_SPEC_MAX_ITERS);
-		return EBADMSG;
-	}
+			       &s->test.iters))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'iters' not an integer in [1, %llu]",
+				  RPERF_SPEC_MAX_ITERS);
 	s->warmup_samples = 0;
 	if (json_object_get(o, "warmup_samples") &&
 	    rperf_ctrl_get_u64(o, "warmup_samples", 1, RPERF_SPEC_MAX_ITERS,
-			       &s->warmup_samples)) {
-		snprintf(why, wl,
-			 "'warmup_samples' not an integer in [1, %llu]",
-			 RPERF_SPEC_MAX_ITERS);
-		return EBADMSG;
-	}
+			       &s->warmup_samples))
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'warmup_samples' not an integer in [1, %llu]",
+			RPERF_SPEC_MAX_ITERS);
 	s->raw = false;
-	if (json_object_get(o, "raw") &&
-	    rperf_ctrl_get_bool(o, "raw", &s->raw)) {
-		snprintf(why, wl, "'raw' not true or false");
-		return EBADMSG;
-	}
+	if (json_object_get(o, "raw") && rperf_ctrl_get_bool(o, "raw", &s->raw))
+		return rperf_fail(why, wl, EBADMSG, "'raw' not true or false");
 	s->breakdown = false;
 	if (json_object_get(o, "breakdown") &&
-	    rperf_ctrl_get_bool(o, "breakdown", &s->breakdown)) {
-		snprintf(why, wl, "'breakdown' not true or false");
-		return EBADMSG;
-	}
+	    rperf_ctrl_get_bool(o, "breakdown", &s->breakdown))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'breakdown' not true or false");
 	return 0;
 }
 
@@ -104,70 +97,58 @@ static int method_verb_check(const struct rperf_gen_spec *s, char *why,
 	int m = s->test.method, v = s->verb;
 
 	if (m == RPERF_METHOD_PINGPONG && v != RPERF_VERB_SEND &&
-	    v != RPERF_VERB_WRITE) {
-		snprintf(
-			why, wl,
+	    v != RPERF_VERB_WRITE)
+		return rperf_fail(
+			why, wl, EBADMSG,
 			"'method' pingpong with verb %s: the sink answers SENDs and WRITEs; accepted: verb = send or write",
 			rperf_verb_name(v));
-		return EBADMSG;
-	}
 	if (m == RPERF_METHOD_PINGPONG && v == RPERF_VERB_WRITE &&
-	    s->sink_completion != RPERF_COMPLETION_POLL) {
-		snprintf(
-			why, wl,
+	    s->sink_completion != RPERF_COMPLETION_POLL)
+		return rperf_fail(
+			why, wl, EBADMSG,
 			"'method' pingpong with verb write and sink_completion event: the sink polls a byte of its buffer (a WRITE makes no completion to wake on); accepted: [global] sink_completion = poll");
-		return EBADMSG;
-	}
 	if (!rperf_verb_of(v)->lsg) {
 		char verbs[64];
 
-		snprintf(
-			why, wl,
+		return rperf_fail(
+			why, wl, EBADMSG,
 			"'verb' %s with an LSG: not a latency test; accepted: %s",
 			rperf_verb_name(v),
 			rperf_verb_lsg_list(verbs, sizeof(verbs)));
-		return EBADMSG;
 	}
-	if (rperf_verb_responder_only(v) && m != RPERF_METHOD_POSTPOLL) {
-		snprintf(
-			why, wl,
+	if (rperf_verb_responder_only(v) && m != RPERF_METHOD_POSTPOLL)
+		return rperf_fail(
+			why, wl, EBADMSG,
 			"'verb' %s with method rperf: Equation 1 subtracts a loopback operation that completes on the remote ACK, but a %s completes when its response data is back; accepted: method = postpoll",
 			rperf_verb_name(v),
 			v == RPERF_VERB_READ ? "READ" : "atomic");
-		return EBADMSG;
-	}
 	return 0;
 }
 
 int rperf_spec_lsg_check(const struct rperf_gen_spec *s, bool test, char *why,
 			 size_t wl)
 {
-	if (s->timestamps < RPERF_TS_AUTO || s->timestamps > RPERF_TS_CPU) {
-		snprintf(why, wl, "'timestamps' %d is not auto, nic or cpu",
-			 s->timestamps);
-		return EBADMSG;
-	}
+	if (s->timestamps < RPERF_TS_AUTO || s->timestamps > RPERF_TS_CPU)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'timestamps' %d is not auto, nic or cpu",
+				  s->timestamps);
 	if (rperf_gen_latency(s->kind))
 		return test ? 0 : method_verb_check(s, why, wl);
-	if (s->timestamps != RPERF_TS_AUTO) {
-		snprintf(why, wl,
-			 "'timestamps' with a BSG (only an LSG has it)");
-		return EBADMSG;
-	}
-	if (s->warmup_samples) {
-		snprintf(why, wl,
-			 "'warmup_samples' with a BSG (only an LSG has it)");
-		return EBADMSG;
-	}
-	if (s->breakdown || s->raw) {
-		snprintf(why, wl, "'%s' with a BSG (only an LSG has it)",
-			 s->breakdown ? "breakdown" : "raw");
-		return EBADMSG;
-	}
-	if (!test && s->test.method != RPERF_METHOD_RPERF) {
-		snprintf(why, wl, "'method' with a BSG (only an LSG has it)");
-		return EBADMSG;
-	}
+	if (s->timestamps != RPERF_TS_AUTO)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'timestamps' with a BSG (only an LSG has it)");
+	if (s->warmup_samples)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'warmup_samples' with a BSG (only an LSG has it)");
+	if (s->breakdown || s->raw)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'%s' with a BSG (only an LSG has it)",
+				  s->breakdown ? "breakdown" : "raw");
+	if (!test && s->test.method != RPERF_METHOD_RPERF)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'method' with a BSG (only an LSG has it)");
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "util/err.h"
 
 uint64_t rperf_spec_round_size(const struct rperf_gen_spec *s, uint32_t k)
 {
@@ -45,31 +46,29 @@ static int methods_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 	struct rperf_gen_spec one;
 	char w[200];
 
-	if (r->n > RPERF_SPEC_MAX_ROUNDS || !rperf_gen_latency(s->kind)) {
-		snprintf(why, wl, "'round_methods' %s",
-			 !rperf_gen_latency(s->kind) ?
-				 "with a BSG (only an LSG has a method)" :
-				 "has too many entries");
-		return EBADMSG;
-	}
-	if (r->v[0] != s->test.method) {
-		snprintf(why, wl,
-			 "'round_methods' entry 0 is not the spec's 'method'");
-		return EBADMSG;
-	}
+	if (r->n > RPERF_SPEC_MAX_ROUNDS || !rperf_gen_latency(s->kind))
+		return rperf_fail(
+			why, wl, EBADMSG, "'round_methods' %s",
+			!rperf_gen_latency(s->kind) ?
+				"with a BSG (only an LSG has a method)" :
+				"has too many entries");
+	if (r->v[0] != s->test.method)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'round_methods' entry 0 is not the spec's 'method'");
 	for (uint32_t i = 0; i < r->n; i++) {
 		memcpy(&one, s, sizeof(one));
 		one.test.method = r->v[i];
 		if (r->v[i] < RPERF_METHOD_RPERF ||
 		    r->v[i] >= RPERF_METHOD_ALL ||
-		    rperf_spec_lsg_check(&one, false, w, sizeof(w))) {
-			snprintf(why, wl, "'round_methods' entry %u: %s", i,
-				 r->v[i] >= RPERF_METHOD_RPERF &&
-						 r->v[i] < RPERF_METHOD_ALL ?
-					 w :
-					 "not a method");
-			return EBADMSG;
-		}
+		    rperf_spec_lsg_check(&one, false, w, sizeof(w)))
+			return rperf_fail(
+				why, wl, EBADMSG,
+				"'round_methods' entry %u: %s", i,
+				r->v[i] >= RPERF_METHOD_RPERF &&
+						r->v[i] < RPERF_METHOD_ALL ?
+					w :
+					"not a method");
 	}
 	return 0;
 }
@@ -83,26 +82,21 @@ int rperf_spec_rounds_check(const struct rperf_gen_spec *s, char *why,
 		return EBADMSG;
 	if (!r->n)
 		return 0;
-	if (r->n > RPERF_SPEC_MAX_ROUNDS) {
-		snprintf(why, wl, "'round_sizes' has %u entries, above %d",
-			 r->n, RPERF_SPEC_MAX_ROUNDS);
-		return EBADMSG;
-	}
-	if (s->sizes.n) {
-		snprintf(
-			why, wl,
+	if (r->n > RPERF_SPEC_MAX_ROUNDS)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'round_sizes' has %u entries, above %d",
+				  r->n, RPERF_SPEC_MAX_ROUNDS);
+	if (s->sizes.n)
+		return rperf_fail(
+			why, wl, EBADMSG,
 			"'round_sizes' with 'sizes' (a BSG drawing its sizes has no one size per round)");
-		return EBADMSG;
-	}
 	for (uint32_t i = 0; i < r->n; i++) {
-		if (r->v[i] < 1 || r->v[i] > s->size) {
-			snprintf(
-				why, wl,
+		if (r->v[i] < 1 || r->v[i] > s->size)
+			return rperf_fail(
+				why, wl, EBADMSG,
 				"'round_sizes' entry %u (%llu) is not in [1, 'size' %llu]",
 				i, (unsigned long long)r->v[i],
 				(unsigned long long)s->size);
-			return EBADMSG;
-		}
 	}
 	return 0;
 }
@@ -123,23 +117,12 @@ static int methods_encode(const struct rperf_gen_spec *s, json_t *o)
 
 int rperf_spec_rounds_encode(const struct rperf_gen_spec *s, json_t *o)
 {
-	json_t *a;
-
 	if (s->round_methods.n && methods_encode(s, o))
 		return ENOMEM;
 	if (!s->round_sizes.n)
 		return 0;
-	a = json_array();
-	if (!a)
-		return ENOMEM;
-	for (uint32_t i = 0; i < s->round_sizes.n; i++) {
-		if (json_array_append_new(
-			    a, json_integer((json_int_t)s->round_sizes.v[i]))) {
-			json_decref(a);
-			return ENOMEM;
-		}
-	}
-	return json_object_set_new(o, "round_sizes", a) ? ENOMEM : 0;
+	return rperf_ctrl_set_u64_array(o, "round_sizes", s->round_sizes.v,
+					s->round_sizes.n);
 }
 
 static int methods_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
@@ -152,25 +135,22 @@ static int methods_decode(const json_t *o, struct rperf_gen_spec *s, char *why,
 	if (!a)
 		return 0;
 	if (!json_is_array(a) || !json_array_size(a) ||
-	    json_array_size(a) > RPERF_SPEC_MAX_ROUNDS) {
-		snprintf(why, wl,
-			 "'round_methods' not an array of 1 to %d methods",
-			 RPERF_SPEC_MAX_ROUNDS);
-		return EBADMSG;
-	}
+	    json_array_size(a) > RPERF_SPEC_MAX_ROUNDS)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'round_methods' not an array of 1 to %d methods",
+			RPERF_SPEC_MAX_ROUNDS);
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *v = json_array_get(a, i);
 
 		if (!json_is_string(v) ||
 		    rperf_name_find(rperf_method_names, RPERF_METHOD_ALL,
 				    json_string_value(v),
-				    &s->round_methods.v[i])) {
-			snprintf(
-				why, wl,
+				    &s->round_methods.v[i]))
+			return rperf_fail(
+				why, wl, EBADMSG,
 				"'round_methods' entry %zu not one of rperf, pingpong, postpoll",
 				i);
-			return EBADMSG;
-		}
 	}
 	s->round_methods.n = (uint32_t)i;
 	return 0; /* the rules: rperf_spec_rounds_check */
@@ -187,21 +167,18 @@ int rperf_spec_rounds_decode(const json_t *o, struct rperf_gen_spec *s,
 	if (rc || !a)
 		return rc;
 	if (!json_is_array(a) || !json_array_size(a) ||
-	    json_array_size(a) > RPERF_SPEC_MAX_ROUNDS) {
-		snprintf(why, wl, "'round_sizes' not an array of 1 to %d sizes",
-			 RPERF_SPEC_MAX_ROUNDS);
-		return EBADMSG;
-	}
+	    json_array_size(a) > RPERF_SPEC_MAX_ROUNDS)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'round_sizes' not an array of 1 to %d sizes",
+				  RPERF_SPEC_MAX_ROUNDS);
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *v = json_array_get(a, i);
 
-		if (!json_is_integer(v) || json_integer_value(v) < 1) {
-			snprintf(
-				why, wl,
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			return rperf_fail(
+				why, wl, EBADMSG,
 				"'round_sizes' entry %zu not a positive integer",
 				i);
-			return EBADMSG;
-		}
 		s->round_sizes.v[i] = (uint64_t)json_integer_value(v);
 	}
 	s->round_sizes.n = (uint32_t)i;

@@ -11,66 +11,57 @@
 #include <stdio.h>
 
 #include "ctrl/ctrl.h"
+#include "util/err.h"
 
 int rperf_spec_sched_check(const struct rperf_gen_spec *s, char *why,
 			   size_t whylen)
 {
-	if (!rperf_sched_valid(&s->schedule)) {
-		snprintf(
-			why, whylen,
+	const char *kind = s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
+								   "poisson";
+
+	if (!rperf_sched_valid(&s->schedule))
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"'schedule' is not closed, fixed:RATE or poisson:RATE");
-		return EBADMSG;
-	}
-	if (s->schedule.kind != RPERF_SCHED_CLOSED && s->rate_bps > 0) {
-		snprintf(why, whylen,
-			 "'schedule' %s and 'rate' both pace the LSG; keep one",
-			 s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
-								 "poisson");
-		return EBADMSG;
-	}
+	if (s->schedule.kind != RPERF_SCHED_CLOSED && s->rate_bps > 0)
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"'schedule' %s and 'rate' both pace the LSG; keep one",
+			kind);
 	if (s->schedule.kind != RPERF_SCHED_CLOSED &&
 	    (s->test.method != RPERF_METHOD_RPERF ||
 	     s->pair_order == RPERF_PAIR_SEQUENTIAL)) {
 		/* checked here, not first by the agent after connecting */
-		snprintf(
-			why, whylen,
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"'schedule' %s takes method rperf and a pair_order other than sequential (they time one sample at a time); accepted: schedule closed with those",
-			s->schedule.kind == RPERF_SCHED_FIXED ? "fixed" :
-								"poisson");
-		return EBADMSG;
+			kind);
 	}
 	if (s->latency_gap_ns &&
 	    (!rperf_gen_latency(s->kind) || s->rate_bps > 0 ||
 	     s->schedule.kind != RPERF_SCHED_CLOSED ||
-	     s->latency_gap_ns > RPERF_SPEC_MAX_TIME_NS)) {
-		snprintf(
-			why, whylen,
+	     s->latency_gap_ns > RPERF_SPEC_MAX_TIME_NS))
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"'latency_gap' is the idle time between an LSG's closed-loop samples, up to 1 day; with 'rate' or a fixed or poisson 'schedule' two ways would pace it: keep one");
-		return EBADMSG;
-	}
 	if (s->rate_sps &&
 	    (!rperf_gen_latency(s->kind) || s->rate_bps > 0 ||
 	     s->latency_gap_ns || s->schedule.kind != RPERF_SCHED_CLOSED ||
-	     !(s->rate_sps > 0 && s->rate_sps <= RPERF_SPEC_MAX_RATE_SPS))) {
-		snprintf(
-			why, whylen,
+	     !(s->rate_sps > 0 && s->rate_sps <= RPERF_SPEC_MAX_RATE_SPS)))
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"'rate_sps' paces an LSG's closed loop in samples/s (0 < rate <= %g); with 'rate', 'latency_gap' or a fixed or poisson 'schedule' two ways would pace it: keep one",
 			RPERF_SPEC_MAX_RATE_SPS);
-		return EBADMSG;
-	}
 	if (!s->on_ns != !s->off_ns || s->on_ns > RPERF_SPEC_MAX_TIME_NS ||
-	    s->off_ns > RPERF_SPEC_MAX_TIME_NS) {
-		snprintf(
-			why, whylen,
+	    s->off_ns > RPERF_SPEC_MAX_TIME_NS)
+		return rperf_fail(
+			why, whylen, EBADMSG,
 			"'on' and 'off' go together (an on/off source): both > 0 and <= 1 day, or neither");
-		return EBADMSG;
-	}
 	if (s->interval_ns && (s->interval_ns < RPERF_SPEC_MIN_INTERVAL_NS ||
-			       s->interval_ns > RPERF_SPEC_MAX_TIME_NS)) {
-		snprintf(why, whylen,
-			 "'interval' is not 0 (none) or 1 ms .. 1 day");
-		return EBADMSG;
-	}
+			       s->interval_ns > RPERF_SPEC_MAX_TIME_NS))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"'interval' is not 0 (none) or 1 ms .. 1 day");
 	return 0;
 }
 
@@ -100,11 +91,10 @@ static int opt_u64(const json_t *o, const char *key, uint64_t *out,
 	*out = absent;
 	if (!json_object_get(o, key))
 		return 0;
-	if (rperf_ctrl_get_u64(o, key, 0, RPERF_SPEC_MAX_TIME_NS, out)) {
-		snprintf(why, whylen, "'%s' not an integer in [0, %llu]", key,
-			 (unsigned long long)RPERF_SPEC_MAX_TIME_NS);
-		return EBADMSG;
-	}
+	if (rperf_ctrl_get_u64(o, key, 0, RPERF_SPEC_MAX_TIME_NS, out))
+		return rperf_fail(why, whylen, EBADMSG,
+				  "'%s' not an integer in [0, %llu]", key,
+				  (unsigned long long)RPERF_SPEC_MAX_TIME_NS);
 	return 0;
 }
 
@@ -117,11 +107,10 @@ int rperf_spec_sched_decode(const json_t *o, struct rperf_gen_spec *t,
 	t->schedule = (struct rperf_sched){ RPERF_SCHED_CLOSED, 0 };
 	if (json_object_get(o, "schedule") &&
 	    (rperf_ctrl_get_str(o, "schedule", buf, sizeof(buf)) ||
-	     rperf_sched_parse(buf, &t->schedule, msg, sizeof(msg)))) {
-		snprintf(why, whylen,
-			 "'schedule' not closed, fixed:RATE or poisson:RATE");
-		return EBADMSG;
-	}
+	     rperf_sched_parse(buf, &t->schedule, msg, sizeof(msg))))
+		return rperf_fail(
+			why, whylen, EBADMSG,
+			"'schedule' not closed, fixed:RATE or poisson:RATE");
 	rc = opt_u64(o, "on_ns", &t->on_ns, 0, why, whylen);
 	if (!rc)
 		rc = opt_u64(o, "off_ns", &t->off_ns, 0, why, whylen);

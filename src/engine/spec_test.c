@@ -14,6 +14,7 @@
 
 #include "ctrl/ctrl.h"
 #include "gen/gen.h"
+#include "util/err.h"
 
 static int set_true(json_t *o, const char *key, bool v)
 {
@@ -49,8 +50,8 @@ static int get_flag(const json_t *o, const char *key, bool *out, char *why,
 	*out = false;
 	if (!json_object_get(o, key) || !rperf_ctrl_get_bool(o, key, out))
 		return 0;
-	snprintf(why, wl, "parameter '%s' is not a boolean", key);
-	return EBADMSG;
+	return rperf_fail(why, wl, EBADMSG, "parameter '%s' is not a boolean",
+			  key);
 }
 
 /* An optional name of @t: absent = 0. */
@@ -75,9 +76,9 @@ static int get_count(const json_t *o, const char *key, uint64_t max,
 	if (!json_object_get(o, key) ||
 	    !rperf_ctrl_get_u64(o, key, 1, max, out))
 		return 0;
-	snprintf(why, wl, "parameter '%s' not an integer in [1, %llu]", key,
-		 (unsigned long long)max);
-	return EBADMSG;
+	return rperf_fail(why, wl, EBADMSG,
+			  "parameter '%s' not an integer in [1, %llu]", key,
+			  (unsigned long long)max);
 }
 
 int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
@@ -88,11 +89,10 @@ int rperf_spec_plan_keys_decode(const json_t *o, struct rperf_gen_spec *s,
 	int rc;
 
 	if (get_name(o, "atomic_op", rperf_atomic_names, &s->test.atomic_op,
-		     name, sizeof(name))) {
-		snprintf(why, wl, "parameter 'atomic_op' not one of %s, %s",
-			 rperf_atomic_name(0), rperf_atomic_name(1));
-		return EBADMSG;
-	}
+		     name, sizeof(name)))
+		return rperf_fail(why, wl, EBADMSG,
+				  "parameter 'atomic_op' not one of %s, %s",
+				  rperf_atomic_name(0), rperf_atomic_name(1));
 	rc = get_count(o, "rx_depth", RPERF_SPEC_TEST_MAX_RX_DEPTH, &rx, why,
 		       wl);
 	s->test.rx_depth = (uint32_t)rx;
@@ -108,13 +108,12 @@ int rperf_spec_plan_keys_check(const struct rperf_gen_spec *s, char *why,
 
 	if (!operand)
 		return 0;
-	if (s->size != operand || s->sizes.n) {
-		snprintf(why, wl,
-			 "'size' %llu B%s with verb %s, whose operand is %u B",
-			 (unsigned long long)s->size,
-			 s->sizes.n ? " (a distribution)" : "",
-			 rperf_verb_name(s->verb), operand);
-		return EBADMSG;
-	}
+	if (s->size != operand || s->sizes.n)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'size' %llu B%s with verb %s, whose operand is %u B",
+			(unsigned long long)s->size,
+			s->sizes.n ? " (a distribution)" : "",
+			rperf_verb_name(s->verb), operand);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ctrl/ctrl.h"
+#include "util/err.h"
 
 static bool shaped(const struct rperf_gen_spec *s)
 {
@@ -19,31 +20,27 @@ static int dist_check(const struct rperf_gen_spec *s, char *why, size_t wl)
 {
 	const struct rperf_size_dist *d = &s->sizes;
 
-	if (d->n > RPERF_SIZE_DIST_MAX) {
-		snprintf(why, wl, "'sizes' has more than %d entries",
-			 RPERF_SIZE_DIST_MAX);
-		return EBADMSG;
-	}
+	if (d->n > RPERF_SIZE_DIST_MAX)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'sizes' has more than %d entries",
+				  RPERF_SIZE_DIST_MAX);
 	for (uint32_t i = 0; i < d->n; i++) {
 		if (!d->size[i] || d->size[i] > s->size ||
-		    !(d->weight[i] > 0) || !isfinite(d->weight[i])) {
-			snprintf(why, wl,
-				 "'sizes' entry %u: size not in [1, size] or "
-				 "weight not finite above 0",
-				 i);
-			return EBADMSG;
-		}
+		    !(d->weight[i] > 0) || !isfinite(d->weight[i]))
+			return rperf_fail(
+				why, wl, EBADMSG,
+				"'sizes' entry %u: size not in [1, size] or "
+				"weight not finite above 0",
+				i);
 		for (uint32_t j = 0; j < i; j++)
-			if (d->size[j] == d->size[i]) {
-				snprintf(why, wl,
-					 "'sizes' entry %u repeats a size", i);
-				return EBADMSG;
-			}
+			if (d->size[j] == d->size[i])
+				return rperf_fail(
+					why, wl, EBADMSG,
+					"'sizes' entry %u repeats a size", i);
 	}
-	if (d->n && rperf_size_dist_max(d) != s->size) {
-		snprintf(why, wl, "'size' is not the largest of 'sizes'");
-		return EBADMSG;
-	}
+	if (d->n && rperf_size_dist_max(d) != s->size)
+		return rperf_fail(why, wl, EBADMSG,
+				  "'size' is not the largest of 'sizes'");
 	return 0;
 }
 
@@ -52,36 +49,30 @@ int rperf_spec_traffic_check(const struct rperf_gen_spec *s, char *why,
 {
 	if (!shaped(s))
 		return 0;
-	if (!rperf_gen_bandwidth(s->kind)) {
-		snprintf(why, wl,
-			 "'stop_ns', 'bytes', 'messages', 'sizes', 'burst' "
-			 "and 'burst_size' apply to BSGs only");
-		return EBADMSG;
-	}
-	if (s->burst_size && !(s->rate_bps > 0)) {
-		snprintf(why, wl, "'burst_size' needs 'rate_bps'");
-		return EBADMSG;
-	}
-	if (s->stop_ns && (s->stop_ns <= s->start_ns ||
-			   s->stop_ns > RPERF_SPEC_MAX_TIME_NS)) {
-		snprintf(why, wl,
-			 "'stop_ns' is not after 'start_ns' (or above "
-			 "a day)");
-		return EBADMSG;
-	}
+	if (!rperf_gen_bandwidth(s->kind))
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'stop_ns', 'bytes', 'messages', 'sizes', 'burst' "
+			"and 'burst_size' apply to BSGs only");
+	if (s->burst_size && !(s->rate_bps > 0))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'burst_size' needs 'rate_bps'");
+	if (s->stop_ns &&
+	    (s->stop_ns <= s->start_ns || s->stop_ns > RPERF_SPEC_MAX_TIME_NS))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'stop_ns' is not after 'start_ns' (or above "
+				  "a day)");
 	if (s->burst_bytes && (s->burst_bytes > RPERF_SPEC_MAX_BURST ||
 			       s->period_ns < RPERF_SPEC_MIN_PERIOD_NS ||
 			       s->period_ns > RPERF_SPEC_MAX_TIME_NS ||
-			       s->jitter_ns >= s->period_ns)) {
-		snprintf(why, wl,
-			 "'burst' needs 'period_ns' in [1 ms, a day] and "
-			 "'jitter_ns' below it");
-		return EBADMSG;
-	}
-	if (!s->burst_bytes && (s->period_ns || s->jitter_ns)) {
-		snprintf(why, wl, "'period_ns' and 'jitter_ns' need 'burst'");
-		return EBADMSG;
-	}
+			       s->jitter_ns >= s->period_ns))
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'burst' needs 'period_ns' in [1 ms, a day] and "
+			"'jitter_ns' below it");
+	if (!s->burst_bytes && (s->period_ns || s->jitter_ns))
+		return rperf_fail(why, wl, EBADMSG,
+				  "'period_ns' and 'jitter_ns' need 'burst'");
 	return dist_check(s, why, wl);
 }
 
@@ -133,21 +124,19 @@ static int get_dist(const json_t *o, struct rperf_size_dist *d, char *why,
 
 	if (rc == ENOENT && !w)
 		return 0;
-	if (rc || !n || !json_is_array(w) || json_array_size(w) != n) {
-		snprintf(why, wl,
-			 "'sizes' and 'size_weights' not two arrays of 1..%d "
-			 "entries of the same length",
-			 RPERF_SIZE_DIST_MAX);
-		return EBADMSG;
-	}
+	if (rc || !n || !json_is_array(w) || json_array_size(w) != n)
+		return rperf_fail(
+			why, wl, EBADMSG,
+			"'sizes' and 'size_weights' not two arrays of 1..%d "
+			"entries of the same length",
+			RPERF_SIZE_DIST_MAX);
 	for (size_t i = 0; i < n; i++) {
 		const json_t *x = json_array_get(w, i);
 
-		if (!json_is_number(x)) {
-			snprintf(why, wl,
-				 "'size_weights' entry %zu not a number", i);
-			return EBADMSG;
-		}
+		if (!json_is_number(x))
+			return rperf_fail(
+				why, wl, EBADMSG,
+				"'size_weights' entry %zu not a number", i);
 		d->weight[i] = json_number_value(x);
 	}
 	d->n = (uint32_t)n;
@@ -179,11 +168,11 @@ int rperf_spec_traffic_decode(const json_t *o, struct rperf_gen_spec *t,
 			*u[i].v = 0;
 			continue;
 		}
-		if (rc) {
-			snprintf(why, wl, "'%s' not an integer in [0, %llu]",
-				 u[i].key, (unsigned long long)u[i].max);
-			return EBADMSG;
-		}
+		if (rc)
+			return rperf_fail(why, wl, EBADMSG,
+					  "'%s' not an integer in [0, %llu]",
+					  u[i].key,
+					  (unsigned long long)u[i].max);
 	}
 	memset(&t->sizes, 0, sizeof(t->sizes));
 	return get_dist(o, &t->sizes, why, wl);

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "util/err.h"
+
 int rperf_echo_one(struct rperf_qp *qp, const struct rperf_buf *buf,
 		   uint64_t max_size, const struct ibv_wc *wc, char *err,
 		   size_t errlen)
@@ -18,16 +20,12 @@ int rperf_echo_one(struct rperf_qp *qp, const struct rperf_buf *buf,
 				  .send_flags = IBV_SEND_SIGNALED },
 			   *bad;
 
-	if (wc->status != IBV_WC_SUCCESS) {
-		snprintf(err, errlen, "receive completion: %s",
-			 ibv_wc_status_str(wc->status));
-		return EIO;
-	}
+	if (wc->status != IBV_WC_SUCCESS)
+		return rperf_fail(err, errlen, EIO, "receive completion: %s",
+				  ibv_wc_status_str(wc->status));
 	if (ibv_post_send(qp->qp, &wr, &bad) ||
-	    rperf_post_recvs(qp, buf, max_size, 1)) {
-		snprintf(err, errlen, "posting the reply failed");
-		return EIO;
-	}
+	    rperf_post_recvs(qp, buf, max_size, 1))
+		return rperf_fail(err, errlen, EIO, "posting the reply failed");
 	return 0;
 }
 
@@ -38,15 +36,11 @@ int rperf_echo_reap(struct rperf_qp *qp, const char *op, char *err,
 	int n = ibv_poll_cq(qp->send_cq, 16, wc);
 
 	for (int i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS) {
-			snprintf(err, errlen, "reply %s: %s", op,
-				 ibv_wc_status_str(wc[i].status));
-			return EIO;
-		}
-	if (n < 0) {
-		snprintf(err, errlen, "ibv_poll_cq failed");
-		return EIO;
-	}
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rperf_fail(err, errlen, EIO, "reply %s: %s", op,
+					  ibv_wc_status_str(wc[i].status));
+	if (n < 0)
+		return rperf_fail(err, errlen, EIO, "ibv_poll_cq failed");
 	return 0;
 }
 
@@ -73,10 +67,9 @@ int rperf_echo_write(struct rperf_qp *qp, const struct rperf_buf *buf,
 		wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.rdma.remote_addr = peer_end - size;
 	wr.wr.rdma.rkey = rkey;
-	if (ibv_post_send(qp->qp, &wr, &bad)) {
-		snprintf(err, errlen, "posting the reply WRITE failed");
-		return EIO;
-	}
+	if (ibv_post_send(qp->qp, &wr, &bad))
+		return rperf_fail(err, errlen, EIO,
+				  "posting the reply WRITE failed");
 	*seq = want;
 	*answered = true;
 	return 0;

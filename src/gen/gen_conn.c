@@ -7,6 +7,7 @@
  */
 #include "gen/rx.h"
 #include "gen/bsg.h"
+#include "util/err.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,11 +23,10 @@ int rperf_gen_depth_check(const struct rperf_dev *d, const char *opt,
 
 	if (depth <= (uint64_t)max)
 		return 0;
-	snprintf(
-		err, errlen,
+	return rperf_fail(
+		err, errlen, ERANGE,
 		"%s: %llu is above what %s allows; accepted: at most %d (max_qp_wr %d, max_cqe %d)",
 		opt, (unsigned long long)depth, d->name, max, wr, cqe);
-	return ERANGE;
 }
 
 static int open_qps(struct rperf_gen_conn *c, struct rperf_qp_cfg *q, size_t n,
@@ -39,11 +39,10 @@ static int open_qps(struct rperf_gen_conn *c, struct rperf_qp_cfg *q, size_t n,
 		return ENOMEM;
 	if (q->recv_events || q->send_events) {
 		rc = rperf_channel_open(c->dev, &c->channel);
-		if (rc) {
-			snprintf(err, errlen, "%s: a completion channel: %s",
-				 c->dev->name, strerror(rc));
-			return rc;
-		}
+		if (rc)
+			return rperf_fail(err, errlen, rc,
+					  "%s: a completion channel: %s",
+					  c->dev->name, strerror(rc));
 		q->channel = c->channel;
 	}
 	while (!rc && c->nqp < n) {
@@ -65,12 +64,11 @@ int rperf_gen_conn_open(struct rperf_gen_conn *c, struct rperf_qp_cfg *q,
 	if (rc)
 		return rc;
 	rc = rperf_buf_alloc(c->dev, c->max_size, access, &c->buf);
-	if (rc) {
-		snprintf(err, errlen, "%s: registering a %llu B buffer: %s",
-			 c->dev->name, (unsigned long long)c->max_size,
-			 strerror(rc));
-		return rc;
-	}
+	if (rc)
+		return rperf_fail(err, errlen, rc,
+				  "%s: registering a %llu B buffer: %s",
+				  c->dev->name, (unsigned long long)c->max_size,
+				  strerror(rc));
 	for (size_t i = 0; !rc && c->recvs && i < c->nqp; i++)
 		rc = rperf_post_recvs(c->qp[i], &c->buf, c->max_size,
 				      c->rx_depth);
@@ -116,11 +114,10 @@ int rperf_gen_conn_cm_dial(struct rperf_gen_conn *c, const char *src,
 	if (!c->cm)
 		return ENOMEM;
 	if ((size_t)snprintf(c->cm_dst, sizeof(c->cm_dst), "%s", dst) >=
-	    sizeof(c->cm_dst)) {
-		snprintf(err, errlen,
-			 "rdma_cm: the address '%.64s...' is too long", dst);
-		return ENAMETOOLONG;
-	}
+	    sizeof(c->cm_dst))
+		return rperf_fail(err, errlen, ENAMETOOLONG,
+				  "rdma_cm: the address '%.64s...' is too long",
+				  dst);
 	c->cm_port = port;
 	return rperf_cm_source(c->dev, src, c->cm_src, sizeof(c->cm_src), err,
 			       errlen);

@@ -94,7 +94,7 @@ static void target(const struct lsg_run *r, int k, struct ibv_send_wr *wr)
 	wr->wr.rdma.rkey = rkey;
 }
 
-int lsg_post_send(struct lsg_run *r, int k)
+static int post_send(struct lsg_run *r, int k)
 {
 	struct ibv_send_wr wr = { .wr_id = (uint64_t)k,
 				  .sg_list = &r->sge,
@@ -114,6 +114,20 @@ int lsg_post_send(struct lsg_run *r, int k)
 	    wr.opcode != IBV_WR_ATOMIC_FETCH_AND_ADD)
 		wr.send_flags |= IBV_SEND_INLINE;
 	return gen_post_send(&r->dev, r->qp[k], &wr, &bad);
+}
+
+int lsg_post_stamped(struct lsg_run *r, struct sample *s, int k)
+{
+	int rc;
+
+	s->tp[k] = gen_clock_start(&r->dev);
+	rc = post_send(r, k);
+	if (r->cfg->breakdown)
+		s->tpe[k] = gen_clock_end(&r->dev);
+	if (rc)
+		return lsg_fail(r, rc, "ibv_post_send on the %s QP failed",
+				k == WIRE ? "wire" : "loopback");
+	return 0;
 }
 
 /* pingpong write: the peer's reply has landed when its last byte says so */
@@ -158,13 +172,9 @@ static int post_and_peek(struct lsg_run *r, struct sample *s, int k)
 {
 	int rc;
 
-	s->tp[k] = gen_clock_start(&r->dev);
-	rc = lsg_post_send(r, k);
-	if (r->cfg->breakdown)
-		s->tpe[k] = gen_clock_end(&r->dev);
+	rc = lsg_post_stamped(r, s, k);
 	if (rc)
-		return lsg_fail(r, rc, "ibv_post_send on the %s QP failed",
-				k == WIRE ? "wire" : "loopback");
+		return rc;
 	rc = lsg_poll_once(r, s, k);
 	if (rc < 0)
 		return -rc;

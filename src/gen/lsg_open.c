@@ -75,13 +75,9 @@ static int open_post(struct lsg_run *r, struct open_run *o, int k)
 	uint64_t seen = o->pend[k];
 	int rc;
 
-	s->tp[k] = gen_clock_start(&r->dev);
-	rc = lsg_post_send(r, k);
-	if (r->cfg->breakdown)
-		s->tpe[k] = gen_clock_end(&r->dev);
+	rc = lsg_post_stamped(r, s, k);
 	if (rc)
-		return lsg_fail(r, rc, "ibv_post_send on the %s QP failed",
-				k == WIRE ? "wire" : "loopback");
+		return rc;
 	o->tail++; /* the sample is in flight for open_poll */
 	rc = open_poll(r, o, k);
 	o->tail--;

@@ -48,7 +48,9 @@ struct lsg_run {
 int lsg_fail(struct lsg_run *r, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *lsg_cq_name(const struct lsg_run *r, int k);
-int lsg_post_send(struct lsg_run *r, int k);
+/* Post QP @k's operation of @s, stamping @s->tp[k] (and with --breakdown
+ * @s->tpe[k]); 0 or an errno said in res->error. */
+int lsg_post_stamped(struct lsg_run *r, struct sample *s, int k);
 /* Poll @k's CQ once into @s: 1 done, 0 not, <0 a negative errno. */
 int lsg_poll_once(struct lsg_run *r, struct sample *s, int k);
 bool lsg_peer_gone(const struct lsg_run *r);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gen/gen.h"
+#include "util/err.h"
 
 int64_t rperf_nic_delta(uint64_t mask, uint64_t a, uint64_t b)
 {
@@ -54,11 +55,10 @@ int rperf_nic_stamps_choose(struct rperf_dev *d, int want, const char *key,
 	if (want == RPERF_TS_CPU)
 		return 0;
 	rc = rperf_dev_query_ts(d, 20, &s->ts, why, sizeof(why));
-	if (rc && want == RPERF_TS_NIC) {
-		snprintf(err, errlen, "%s nic: %s; accepted: cpu or auto", key,
-			 why);
-		return rc;
-	}
+	if (rc && want == RPERF_TS_NIC)
+		return rperf_fail(err, errlen, rc,
+				  "%s nic: %s; accepted: cpu or auto", key,
+				  why);
 	if (rc)
 		snprintf(s->note, sizeof(s->note), "%s", why);
 	s->nic = !rc;

@@ -11,6 +11,7 @@
 #include <rperf/clock.h>
 
 #include "gen/echo.h"
+#include "util/err.h"
 
 #define RX_BATCH 32
 #define RX_SPIN 256 /* empty drains between control-socket checks */
@@ -40,24 +41,21 @@ static int drain_qp(struct rperf_gen_conn *c, struct rperf_qp *qp,
 			if (c->echo && rperf_echo_one(qp, &c->buf, c->max_size,
 						      &wc[i], err, errlen))
 				return EIO;
-			if (wc[i].status != IBV_WC_SUCCESS) {
-				snprintf(err, errlen, "receive completion: %s",
-					 ibv_wc_status_str(wc[i].status));
-				return EIO;
-			}
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return rperf_fail(
+					err, errlen, EIO,
+					"receive completion: %s",
+					ibv_wc_status_str(wc[i].status));
 			count(x, &wc[i]);
 		}
 		*got += n;
-		if (!c->echo && rperf_post_recvs(qp, &c->buf, c->max_size,
-						 (unsigned int)n)) {
-			snprintf(err, errlen, "reposting receives failed");
-			return EIO;
-		}
+		if (!c->echo &&
+		    rperf_post_recvs(qp, &c->buf, c->max_size, (unsigned int)n))
+			return rperf_fail(err, errlen, EIO,
+					  "reposting receives failed");
 	}
-	if (n < 0) {
-		snprintf(err, errlen, "ibv_poll_cq failed");
-		return EIO;
-	}
+	if (n < 0)
+		return rperf_fail(err, errlen, EIO, "ibv_poll_cq failed");
 	return c->echo ? rperf_echo_reap(qp, "SEND", err, errlen) : 0;
 }
 
@@ -89,15 +87,12 @@ static int arm(struct rperf_gen_conn *c, char *err, size_t errlen)
 {
 	unsigned int n;
 
-	if (rperf_channel_take(c->channel, -1, &n)) {
-		snprintf(err, errlen, "ibv_get_cq_event failed");
-		return EIO;
-	}
+	if (rperf_channel_take(c->channel, -1, &n))
+		return rperf_fail(err, errlen, EIO, "ibv_get_cq_event failed");
 	for (size_t q = 0; q < c->nqp; q++)
-		if (ibv_req_notify_cq(c->qp[q]->recv_cq, 0)) {
-			snprintf(err, errlen, "ibv_req_notify_cq failed");
-			return EIO;
-		}
+		if (ibv_req_notify_cq(c->qp[q]->recv_cq, 0))
+			return rperf_fail(err, errlen, EIO,
+					  "ibv_req_notify_cq failed");
 	return 0;
 }
 
@@ -119,10 +114,9 @@ static int wait_fds(struct rperf_gen_conn *c, const struct rperf_rx_wait *w,
 		return 1;
 	if (pf[1].revents & POLLIN) {
 		*asleep = false;
-		if (rperf_channel_take(c->channel, -1, &n)) {
-			snprintf(err, errlen, "ibv_get_cq_event failed");
-			return EIO;
-		}
+		if (rperf_channel_take(c->channel, -1, &n))
+			return rperf_fail(err, errlen, EIO,
+					  "ibv_get_cq_event failed");
 	}
 	return 0;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static const char *const kind_names[] = { "closed", "fixed", "poisson" };
 
 int rperf_sched_valid(const struct rperf_sched *s)
@@ -20,11 +22,10 @@ int rperf_sched_valid(const struct rperf_sched *s)
 
 static int bad(const char *s, char *why, size_t whylen)
 {
-	snprintf(
-		why, whylen,
+	return rperf_fail(
+		why, whylen, EINVAL,
 		"'%.64s' is not a probe schedule; accepted: closed, fixed:RATE or poisson:RATE (RATE in samples/s, 0 < RATE <= %g, k/M suffixes: poisson:500)",
 		s, RPERF_SCHED_MAX_RATE);
-	return EINVAL;
 }
 
 static int parse_rate(const char *v, double *out)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/units.h"
+#include "util/err.h"
 
 #define ITEM_LEN 64
 
@@ -34,43 +35,37 @@ static int parse_item(char *item, uint64_t max_size, struct rperf_size_dist *d,
 	uint64_t size;
 	double w;
 
-	if (d->n == RPERF_SIZE_DIST_MAX) {
-		snprintf(why, whylen,
-			 "more than %d sizes in the distribution; merge some",
-			 RPERF_SIZE_DIST_MAX);
-		return EINVAL;
-	}
-	if (!sep) {
-		snprintf(why, whylen,
-			 "'%s' has no weight; write SIZE:WEIGHT, e.g. 4K:0.4",
-			 item);
-		return EINVAL;
-	}
+	if (d->n == RPERF_SIZE_DIST_MAX)
+		return rperf_fail(
+			why, whylen, EINVAL,
+			"more than %d sizes in the distribution; merge some",
+			RPERF_SIZE_DIST_MAX);
+	if (!sep)
+		return rperf_fail(
+			why, whylen, EINVAL,
+			"'%s' has no weight; write SIZE:WEIGHT, e.g. 4K:0.4",
+			item);
 	*sep++ = '\0';
 	while (*sep == ' ' || *sep == '\t' || *sep == ':')
 		sep++;
-	if (rperf_parse_size(item, 1, max_size, &size, swhy, sizeof(swhy))) {
-		snprintf(why, whylen, "size '%s': %s", item, swhy);
-		return EINVAL;
-	}
+	if (rperf_parse_size(item, 1, max_size, &size, swhy, sizeof(swhy)))
+		return rperf_fail(why, whylen, EINVAL, "size '%s': %s", item,
+				  swhy);
 	errno = 0;
 	w = strtod(sep, &end);
 	while (*end == ' ' || *end == '\t')
 		end++;
-	if (!*sep || *end || errno || !isfinite(w) || !(w > 0) || w > 1e12) {
-		snprintf(
-			why, whylen,
+	if (!*sep || *end || errno || !isfinite(w) || !(w > 0) || w > 1e12)
+		return rperf_fail(
+			why, whylen, EINVAL,
 			"weight '%s' of size %s is not a number above 0; write e.g. 4K:0.4",
 			sep, item);
-		return EINVAL;
-	}
 	for (uint32_t i = 0; i < d->n; i++)
-		if (d->size[i] == size) {
-			snprintf(why, whylen,
-				 "size %s appears twice; give each size once",
-				 item);
-			return EINVAL;
-		}
+		if (d->size[i] == size)
+			return rperf_fail(
+				why, whylen, EINVAL,
+				"size %s appears twice; give each size once",
+				item);
 	d->size[d->n] = size;
 	d->weight[d->n++] = w;
 	return 0;
@@ -98,11 +93,10 @@ int rperf_size_dist_parse(const char *text, bool file_text, uint64_t max_size,
 	int rc;
 
 	memset(&d, 0, sizeof(d));
-	if (!file_text && *p && p[strlen(p) - 1] == ',') {
-		snprintf(why, whylen,
-			 "an empty item; write SIZE:WEIGHT[,SIZE:WEIGHT...]");
-		return EINVAL;
-	}
+	if (!file_text && *p && p[strlen(p) - 1] == ',')
+		return rperf_fail(
+			why, whylen, EINVAL,
+			"an empty item; write SIZE:WEIGHT[,SIZE:WEIGHT...]");
 	for (; *p; p = *stop ? stop + 1 : stop) {
 		char *it, *hash;
 		size_t len;
@@ -111,12 +105,11 @@ int rperf_size_dist_parse(const char *text, bool file_text, uint64_t max_size,
 		if (!stop)
 			stop = p + strlen(p);
 		len = (size_t)(stop - p);
-		if (len >= sizeof(item)) {
-			snprintf(why, whylen,
-				 "an item of %zu characters; write SIZE:WEIGHT",
-				 len);
-			return EINVAL;
-		}
+		if (len >= sizeof(item))
+			return rperf_fail(
+				why, whylen, EINVAL,
+				"an item of %zu characters; write SIZE:WEIGHT",
+				len);
 		memcpy(item, p, len);
 		item[len] = '\0';
 		hash = file_text ? strchr(item, '#') : NULL;
@@ -125,22 +118,18 @@ int rperf_size_dist_parse(const char *text, bool file_text, uint64_t max_size,
 		it = trim(item);
 		if (!*it && file_text)
 			continue;
-		if (!*it) {
-			snprintf(
-				why, whylen,
+		if (!*it)
+			return rperf_fail(
+				why, whylen, EINVAL,
 				"an empty item; write SIZE:WEIGHT[,SIZE:WEIGHT...]");
-			return EINVAL;
-		}
 		rc = parse_item(it, max_size, &d, why, whylen);
 		if (rc)
 			return rc;
 	}
-	if (!d.n) {
-		snprintf(
-			why, whylen,
+	if (!d.n)
+		return rperf_fail(
+			why, whylen, EINVAL,
 			"no size in the distribution; write SIZE:WEIGHT[,SIZE:WEIGHT...]");
-		return EINVAL;
-	}
 	rperf_size_dist_finish(&d);
 	*out = d;
 	return 0;

@@ -10,6 +10,8 @@
 
 #include <numa.h>
 
+#include "util/err.h"
+
 #define SET(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
 
 /*
@@ -51,14 +53,12 @@ static int decide_cpu(const struct rperf_place_req *req, int nic_node,
 {
 	if (req->cpu >= 0) {
 		if (req->cpu_node >= 0 && node_of_cpu >= 0 &&
-		    node_of_cpu != req->cpu_node) {
-			snprintf(
-				msg, msglen,
+		    node_of_cpu != req->cpu_node)
+			return rperf_fail(
+				msg, msglen, EINVAL,
 				"--cpu-node: %lld, but --cpu %lld is on node %d; accepted: one of them, or a CPU of that node",
 				(long long)req->cpu_node, (long long)req->cpu,
 				node_of_cpu);
-			return EINVAL;
-		}
 		out->cpu = (int)req->cpu;
 		out->cpu_node = node_of_cpu;
 		SET(out->cpu_source, "--cpu");
@@ -151,19 +151,17 @@ int rperf_place_apply(const struct rperf_placement *p, char *msg, size_t msglen)
 
 	if (p->cpu >= 0) {
 		rc = rperf_place_pin(p->cpu);
-		if (rc) {
-			snprintf(
-				msg, msglen,
+		if (rc)
+			return rperf_fail(
+				msg, msglen, rc,
 				"--cpu: cannot pin to CPU %d: %s; accepted: a CPU this process may run on",
 				p->cpu, strerror(rc));
-			return rc;
-		}
 	} else if (p->cpu_node >= 0 && numa_available() >= 0 &&
 		   numa_run_on_node(p->cpu_node)) {
 		rc = errno ? errno : EINVAL;
-		snprintf(msg, msglen, "cannot run on node %d (%s): %s",
-			 p->cpu_node, p->cpu_source, strerror(rc));
-		return rc;
+		return rperf_fail(msg, msglen, rc,
+				  "cannot run on node %d (%s): %s", p->cpu_node,
+				  p->cpu_source, strerror(rc));
 	}
 	if (p->mem_node < 0 || numa_available() < 0)
 		return 0;

@@ -6,6 +6,7 @@
  */
 #include "serve/serve_priv.h"
 #include "util/mono.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,8 +121,8 @@ int rperf_serve_create(const struct rperf_serve_cfg *cfg,
 		}
 		free(l);
 		close(cfg->lfd);
-		snprintf(err, errlen, "server loop: out of memory");
-		return ENOMEM;
+		return rperf_fail(err, errlen, ENOMEM,
+				  "server loop: out of memory");
 	}
 	l->cfg = *cfg;
 	snprintf(l->what, sizeof(l->what), "%s",
@@ -228,15 +229,10 @@ static void make_hs_room(struct rperf_serve *l, const char *addr)
 static void refuse_over_cap(struct rperf_serve *l, int fd, const char *peer)
 {
 	struct serve_conn tmp = { .st = CONN_PENDING, .fd = fd };
-	char why[160];
 
-	snprintf(
-		why, sizeof(why),
-		"too many connections: %u held open already (--max-conns %u); try again later",
-		l->open, l->cfg.max_conns);
 	snprintf(tmp.peer, sizeof(tmp.peer), "%s", peer);
+	serve_conn_refuse_full(l, &tmp);
 	l->open++; /* serve_conn_close() takes it back */
-	serve_conn_refuse(l, &tmp, why);
 	serve_conn_close(l, &tmp);
 }
 
@@ -344,8 +340,7 @@ int rperf_serve_step(struct rperf_serve *l, int wait, char *err, size_t errlen)
 
 	if (rc < 0 && errno != EINTR) {
 		rc = errno;
-		snprintf(err, errlen, "poll: %s", strerror(rc));
-		return rc;
+		return rperf_fail(err, errlen, rc, "poll: %s", strerror(rc));
 	}
 	now = rperf_mono_ns();
 	/* the owner first: a run that ended frees the active slot */

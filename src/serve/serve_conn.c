@@ -94,10 +94,15 @@ static void refuse_as(struct rperf_serve *l, struct serve_conn *c,
 	c->deadline_ns = rperf_mono_ns() + RPERF_SERVE_LINGER_MS * NS_MS;
 }
 
-void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
-		       const char *reason)
+void serve_conn_refuse_full(struct rperf_serve *l, struct serve_conn *c)
 {
-	refuse_as(l, c, reason);
+	char why[160];
+
+	snprintf(
+		why, sizeof(why),
+		"too many connections: %u held open already (--max-conns %u); try again later",
+		l->open, l->cfg.max_conns);
+	refuse_as(l, c, why);
 }
 
 /* A whole header: the magic, then what rperf_ctrl_hdr_parse() checks. */
@@ -249,13 +254,7 @@ static void tls_done(struct rperf_serve *l, struct serve_conn *c)
 	rperf_ctrl_tls_describe(c->tls, d, sizeof(d));
 	serve_log(l, c->peer, "authenticated (%s)", d);
 	if (l->open >= l->cfg.max_conns) {
-		char why[160];
-
-		snprintf(
-			why, sizeof(why),
-			"too many connections: %u held open already (--max-conns %u); try again later",
-			l->open, l->cfg.max_conns);
-		refuse_as(l, c, why);
+		serve_conn_refuse_full(l, c);
 		return;
 	}
 	c->hs_slot = false;

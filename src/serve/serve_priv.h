@@ -54,9 +54,9 @@ void serve_log(struct rperf_serve *l, const char *peer, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Free slot @c (closes its fd). */
 void serve_conn_close(struct rperf_serve *l, struct serve_conn *c);
-/* REFUSE @reason on @c's fd (non-blocking, best effort), then linger. */
-void serve_conn_refuse(struct rperf_serve *l, struct serve_conn *c,
-		       const char *reason);
+/* REFUSE on @c's fd (non-blocking, best effort) that cfg.max_conns
+ * connections are open already, then linger. */
+void serve_conn_refuse_full(struct rperf_serve *l, struct serve_conn *c);
 /* @c's fd is readable (or hung up): read what is there, act on it. */
 void serve_conn_on_input(struct rperf_serve *l, struct serve_conn *c);
 /* A new TLS connection (cfg.tls) in slot @c. */

@@ -18,6 +18,18 @@ int rperf_err_set(struct rperf_err *e, enum rperf_err_class cls, int rc,
 	return e->rc;
 }
 
+int rperf_fail(char *buf, size_t len, int rc, const char *fmt, ...)
+{
+	if (buf && len) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
 void rperf_say(const struct rperf_say *s, const char *fmt, ...)
 {
 	char msg[RPERF_ERR_MSG_LEN + 128];

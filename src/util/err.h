@@ -30,6 +30,11 @@ struct rperf_err {
 int rperf_err_set(struct rperf_err *e, enum rperf_err_class cls, int rc,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Format a one-line message into @buf (when @buf and @len) and return @rc:
+ * say why, then fail. */
+int rperf_fail(char *buf, size_t len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* The command layer's printer of one-line messages that cannot wait for a
  * return value (a file that could not be written, a threshold crossed, a
  * warning worth saying before a long run ends): library code never prints

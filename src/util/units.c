@@ -3,11 +3,12 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/err.h"
 
 struct suffix {
 	const char *name;
@@ -53,21 +54,6 @@ static const struct suffix rate_prefixes[] = {
 	{ "", 1 },    { "k", 1e3 }, { "K", 1e3 },  { "M", 1e6 },  { "m", 1e6 },
 	{ "G", 1e9 }, { "g", 1e9 }, { "T", 1e12 }, { "t", 1e12 }, { NULL, 0 },
 };
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static const struct suffix *find_suffix(const struct suffix *tab, const char *s)
 {
@@ -144,16 +130,18 @@ static int parse_u64_with(const char *s, const struct suffix *tab,
 	return scale_u64(iv, sx->mult, out);
 }
 
-static int check_range_u64(const char *s, uint64_t v, uint64_t min,
-			   uint64_t max, char *err, size_t errlen,
-			   const char *what)
+/* @v into *@out if it is in [@min, @max], else ERANGE saying so. */
+static int store_in_range(const char *s, uint64_t v, uint64_t min, uint64_t max,
+			  uint64_t *out, char *err, size_t errlen,
+			  const char *what)
 {
 	if (v < min || v > max)
-		return fail(
+		return rperf_fail(
 			err, errlen, ERANGE,
 			"'%s' is out of range; accepted: %s from %llu to %llu",
 			s, what, (unsigned long long)min,
 			(unsigned long long)max);
+	*out = v;
 	return 0;
 }
 
@@ -164,19 +152,17 @@ int rperf_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	int rc = parse_u64_with(s, size_suffixes, &v);
 
 	if (rc == EINVAL)
-		return fail(
+		return rperf_fail(
 			err, errlen, rc,
 			"'%s' is not a size; accepted: a whole number of bytes with an optional binary suffix K, M, G, T (K = Ki = KiB = 1024), e.g. 64, 4K, 1MiB",
 			s ? s : "");
 	if (rc)
-		return fail(
+		return rperf_fail(
 			err, errlen, rc,
 			"'%s' is too large; accepted: sizes up to %llu bytes",
 			s, (unsigned long long)max);
-	rc = check_range_u64(s, v, min, max, err, errlen, "sizes in bytes");
-	if (!rc)
-		*out = v;
-	return rc;
+	return store_in_range(s, v, min, max, out, err, errlen,
+			      "sizes in bytes");
 }
 
 int rperf_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out,
@@ -186,18 +172,16 @@ int rperf_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	int rc = parse_u64_with(s, count_suffixes, &v);
 
 	if (rc == EINVAL)
-		return fail(
+		return rperf_fail(
 			err, errlen, rc,
 			"'%s' is not a count; accepted: a whole number >= 0 with an optional decimal suffix k, M, G, e.g. 10000, 10k, 1M",
 			s ? s : "");
 	if (rc)
-		return fail(err, errlen, rc,
-			    "'%s' is too large; accepted: counts up to %llu", s,
-			    (unsigned long long)max);
-	rc = check_range_u64(s, v, min, max, err, errlen, "counts");
-	if (!rc)
-		*out = v;
-	return rc;
+		return rperf_fail(
+			err, errlen, rc,
+			"'%s' is too large; accepted: counts up to %llu", s,
+			(unsigned long long)max);
+	return store_in_range(s, v, min, max, out, err, errlen, "counts");
 }
 
 int rperf_parse_int(const char *s, int64_t min, int64_t max, int64_t *out,
@@ -216,14 +200,14 @@ int rperf_parse_int(const char *s, int64_t min, int64_t max, int64_t *out,
 	if (*end)
 		goto bad;
 	if (errno == ERANGE || v < min || v > max)
-		return fail(
+		return rperf_fail(
 			err, errlen, ERANGE,
 			"'%s' is out of range; accepted: an integer from %lld to %lld",
 			s, (long long)min, (long long)max);
 	*out = v;
 	return 0;
 bad:
-	return fail(
+	return rperf_fail(
 		err, errlen, EINVAL,
 		"'%s' is not an integer; accepted: an integer from %lld to %lld",
 		s ? s : "", (long long)min, (long long)max);
@@ -274,14 +258,14 @@ int rperf_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t min_ns,
 	}
 	ns = dv * mult;
 	if (!isfinite(ns) || ns < (double)min_ns || ns > (double)max_ns)
-		return fail(
+		return rperf_fail(
 			err, errlen, ERANGE,
 			"'%s' is out of range; accepted: times from %s to %s",
 			s, lo, hi);
 	*out_ns = (uint64_t)llround(ns);
 	return 0;
 bad:
-	return fail(
+	return rperf_fail(
 		err, errlen, EINVAL,
 		"'%s' is not a time; accepted: a number with a unit ns, us, ms, s or m (minutes), e.g. 500us, 1.5ms, 10s; a bare number counts in units of %s",
 		s ? s : "", bare);
@@ -308,14 +292,14 @@ int rperf_parse_rate(const char *s, double min, double max, double *out_bps,
 		goto bad;
 	bps = dv * px->mult;
 	if (!isfinite(bps) || bps < min || bps > max)
-		return fail(
+		return rperf_fail(
 			err, errlen, ERANGE,
 			"'%s' is out of range; accepted: rates from %.6g to %.6g bit/s",
 			s, min, max);
 	*out_bps = bps;
 	return 0;
 bad:
-	return fail(
+	return rperf_fail(
 		err, errlen, EINVAL,
 		"'%s' is not a rate; accepted: bits per second with an optional decimal prefix k, M, G, T and unit bit or bps, e.g. 10M = 10Mbit = 10^7 bit/s",
 		s ? s : "");
@@ -329,12 +313,12 @@ int rperf_parse_double(const char *s, double min, double max, double *out,
 	double dv;
 
 	if (split_number(s, 1, &dv, &iv, &suffix) || *suffix)
-		return fail(
+		return rperf_fail(
 			err, errlen, EINVAL,
 			"'%s' is not a number; accepted: a decimal number from %g to %g",
 			s ? s : "", min, max);
 	if (dv < min || dv > max)
-		return fail(
+		return rperf_fail(
 			err, errlen, ERANGE,
 			"'%s' is out of range; accepted: a number from %g to %g",
 			s, min, max);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static const char *const names[] = {
 	/* rxe */
 	"completer_retry_err",
@@ -56,10 +58,9 @@ int rperf_hwcnt_read(const char *sysroot, const char *dev, int port,
 	memset(out, 0, sizeof(*out));
 	if (!sysroot)
 		sysroot = RPERF_HWCNT_SYSFS;
-	if (!dev || !*dev || strchr(dev, '/') || port < 1) {
-		snprintf(err, errlen, "hw counters: bad device or port");
-		return EINVAL;
-	}
+	if (!dev || !*dev || strchr(dev, '/') || port < 1)
+		return rperf_fail(err, errlen, EINVAL,
+				  "hw counters: bad device or port");
 	for (size_t i = 0; names[i] && out->n < RPERF_HWCNT_MAX; i++) {
 		uint64_t v;
 		int rc;
@@ -69,21 +70,18 @@ int rperf_hwcnt_read(const char *sysroot, const char *dev, int port,
 		rc = read_one(path, &v);
 		if (rc == ENOENT)
 			continue;
-		if (rc) {
-			snprintf(err, errlen, "hw counters: %s is not a number",
-				 path);
-			return rc;
-		}
+		if (rc)
+			return rperf_fail(err, errlen, rc,
+					  "hw counters: %s is not a number",
+					  path);
 		snprintf(out->name[out->n], RPERF_HWCNT_NAME, "%s", names[i]);
 		out->val[out->n++] = v;
 	}
-	if (!out->n) {
-		snprintf(
-			err, errlen,
+	if (!out->n)
+		return rperf_fail(
+			err, errlen, ENOENT,
 			"no retransmission counters in %s/%s/ports/%d/hw_counters",
 			sysroot, dev, port);
-		return ENOENT;
-	}
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/err.h"
+
 #define MAD_BASE_VERSION 1
 #define MAD_CLASS_PERF 0x04
 #define MAD_METHOD_GET_RESP 0x81
@@ -31,32 +33,27 @@ static int header_ok(const uint8_t *mad, size_t len, uint16_t attr, char *msg,
 {
 	uint16_t status;
 
-	if (!mad || len < RPERF_PMA_DATA_OFF + RPERF_PMA_DATA_LEN) {
-		snprintf(msg, msglen, "short MAD (%zu bytes, need %d)", len,
-			 RPERF_PMA_DATA_OFF + RPERF_PMA_DATA_LEN);
-		return EINVAL;
-	}
+	if (!mad || len < RPERF_PMA_DATA_OFF + RPERF_PMA_DATA_LEN)
+		return rperf_fail(msg, msglen, EINVAL,
+				  "short MAD (%zu bytes, need %d)", len,
+				  RPERF_PMA_DATA_OFF + RPERF_PMA_DATA_LEN);
 	if (mad[0] != MAD_BASE_VERSION || mad[1] != MAD_CLASS_PERF ||
-	    mad[3] != MAD_METHOD_GET_RESP) {
-		snprintf(
-			msg, msglen,
+	    mad[3] != MAD_METHOD_GET_RESP)
+		return rperf_fail(
+			msg, msglen, EINVAL,
 			"not a PerfMgt GetResp (base version %u, class 0x%02x, method 0x%02x)",
 			mad[0], mad[1], mad[3]);
-		return EINVAL;
-	}
 	status = be16(mad + 4);
-	if (status) {
-		snprintf(msg, msglen, "PMA answered status 0x%04x%s", status,
-			 (status & 0x1c) == 0x08 ?
-				 " (attribute not supported)" :
-				 "");
-		return EIO;
-	}
-	if (be16(mad + 16) != attr) {
-		snprintf(msg, msglen, "attribute 0x%04x, asked 0x%04x",
-			 be16(mad + 16), attr);
-		return EINVAL;
-	}
+	if (status)
+		return rperf_fail(msg, msglen, EIO,
+				  "PMA answered status 0x%04x%s", status,
+				  (status & 0x1c) == 0x08 ?
+					  " (attribute not supported)" :
+					  "");
+	if (be16(mad + 16) != attr)
+		return rperf_fail(msg, msglen, EINVAL,
+				  "attribute 0x%04x, asked 0x%04x",
+				  be16(mad + 16), attr);
 	return 0;
 }
 
@@ -74,11 +71,9 @@ int rperf_pma_decode(const uint8_t *mad, size_t len, uint16_t attr,
 	if (rc)
 		return rc;
 	d = mad + RPERF_PMA_DATA_OFF;
-	if (d[1] != port) {
-		snprintf(msg, msglen, "PortSelect %u, asked port %u", d[1],
-			 port);
-		return EINVAL;
-	}
+	if (d[1] != port)
+		return rperf_fail(msg, msglen, EINVAL,
+				  "PortSelect %u, asked port %u", d[1], port);
 	out->port = d[1];
 	if (attr == RPERF_ATTR_PORT_COUNTERS) {
 		out->xmit_discards = be16(d + 14);

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 
 #include "verbs/umad_priv.h"
+#include "util/err.h"
 
 #define ATTR_NODE_INFO 0x0011
 #define ATTR_PORT_INFO 0x0015
@@ -46,13 +47,11 @@ int rperf_pma_find_peer(const char *dev, int port, struct rperf_pma_peer *p,
 	p->is_switch = ni[2] == NODE_TYPE_SWITCH;
 	p->port = ni[36]; /* LocalPortNum: where our SMP came in */
 	p->lid = (uint16_t)((unsigned)pi[16] << 8 | pi[17]);
-	if (!p->is_switch) {
-		snprintf(
-			why, whylen,
+	if (!p->is_switch)
+		return rperf_fail(
+			why, whylen, ENODEV,
 			"%s port %d is cabled to a host (node type %u), not a switch",
 			dev, port, ni[2]);
-		return ENODEV;
-	}
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 
 #include "host/sysread.h"
+#include "util/err.h"
 
 #define UMAD_MAX 64
 
@@ -83,8 +84,8 @@ int rperf_umad_rpc(int fd, struct rperf_umad_msg *m, size_t *len, char *why,
 
 	if (write(fd, m, sizeof(*m)) != (ssize_t)sizeof(*m)) {
 		rc = errno ? errno : EIO;
-		snprintf(why, whylen, "sending the MAD: %s", strerror(rc));
-		return rc;
+		return rperf_fail(why, whylen, rc, "sending the MAD: %s",
+				  strerror(rc));
 	}
 	rc = poll(&pfd, 1, 3 * RPERF_UMAD_TIMEOUT_MS);
 	if (rc <= 0) {

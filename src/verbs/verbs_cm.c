@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static const uint8_t v4_mapped[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
 };
@@ -131,13 +133,11 @@ int rperf_cm_source(const struct rperf_dev *d, const char *override, char *buf,
 		snprintf(buf, len, "%s", override);
 		return 0;
 	}
-	if (rperf_cm_gid_ipv4(d, buf, len)) {
-		snprintf(
-			err, errlen,
+	if (rperf_cm_gid_ipv4(d, buf, len))
+		return rperf_fail(
+			err, errlen, EAFNOSUPPORT,
 			"-R: %s has no IPv4 GID to bind rdma_cm to; accepted: a RoCE port with an IPv4 address (-x), or -z/--source_ip",
 			d->name);
-		return EAFNOSUPPORT;
-	}
 	return 0;
 }
 
@@ -146,30 +146,35 @@ int rperf_cm_listen_dev(struct rperf_cm *cm, const struct rperf_dev *d,
 {
 	char addr[INET_ADDRSTRLEN];
 
-	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr))) {
-		snprintf(err, errlen,
-			 "-R: %s has no IPv4 GID to listen on with rdma_cm",
-			 d->name);
-		return EAFNOSUPPORT;
-	}
+	if (rperf_cm_gid_ipv4(d, addr, sizeof(addr)))
+		return rperf_fail(
+			err, errlen, EAFNOSUPPORT,
+			"-R: %s has no IPv4 GID to listen on with rdma_cm",
+			d->name);
 	return rperf_cm_listen(cm, addr, port, err, errlen);
+}
+
+/* What both ends send: one READ/atomic in flight each way, RNR retry 7
+ * (without end). */
+static struct rdma_conn_param conn_param(const struct rperf_qp *qp)
+{
+	return (struct rdma_conn_param){ .qp_num = qp->qp->qp_num,
+					 .responder_resources = 1,
+					 .initiator_depth = 1,
+					 .rnr_retry_count = 7 };
 }
 
 int rperf_cm_accept_on(struct rperf_cm *lis, struct rperf_cm *conn,
 		       struct rperf_qp *qp, const struct rperf_verbs_cfg *cfg,
 		       int timeout_ms, char *err, size_t errlen)
 {
-	struct rdma_conn_param p = { 0 };
+	struct rdma_conn_param p = conn_param(qp);
 	int rc;
 
 	rc = wait_event(lis, RDMA_CM_EVENT_CONNECT_REQUEST, timeout_ms,
 			&conn->id, NULL);
 	if (!rc)
 		rc = cm_modify(conn->id, qp, cfg);
-	p.qp_num = qp->qp->qp_num;
-	p.responder_resources = 1;
-	p.initiator_depth = 1;
-	p.rnr_retry_count = 7;
 	if (!rc && rdma_accept(conn->id, &p))
 		rc = errno ? errno : EIO;
 	if (!rc)
@@ -221,16 +226,12 @@ int rperf_cm_connect(struct rperf_cm *cm, struct rperf_qp *qp,
 		     const char *dst, uint16_t port, int timeout_ms, char *err,
 		     size_t errlen)
 {
-	struct rdma_conn_param p = { 0 };
+	struct rdma_conn_param p = conn_param(qp);
 	int rc = open_channel(cm, &cm->id);
 
 	if (!rc)
 		rc = resolve(cm, src, dst, port, timeout_ms, cfg->tclass);
-	p.qp_num = qp->qp->qp_num;
-	p.responder_resources = 1;
-	p.initiator_depth = 1;
 	p.retry_count = cfg->retry_count;
-	p.rnr_retry_count = 7;
 	if (!rc && rdma_connect(cm->id, &p))
 		rc = errno ? errno : EIO;
 	if (!rc)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 static const uint8_t v4_mapped[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
 };
@@ -63,25 +65,20 @@ static int choose_gid(struct rperf_dev *d, const struct rperf_verbs_cfg *cfg,
 		d->gid_index = -1; /* IB: LID routing */
 		return 0;
 	}
-	if (cfg->gid_index >= d->port_attr.gid_tbl_len) {
-		snprintf(
-			err, errlen,
+	if (cfg->gid_index >= d->port_attr.gid_tbl_len)
+		return rperf_fail(
+			err, errlen, ERANGE,
 			"-x/--gid-index: %d is out of range; accepted: 0 to %d on %s port %d",
 			cfg->gid_index, d->port_attr.gid_tbl_len - 1, d->name,
 			d->port);
-		return ERANGE;
-	}
 	if (cfg->gid_index >= 0) {
 		if (ibv_query_gid(d->ctx, (uint8_t)d->port, cfg->gid_index,
 				  &d->gid) ||
-		    !(d->gid.global.subnet_prefix |
-		      d->gid.global.interface_id)) {
-			snprintf(
-				err, errlen,
+		    !(d->gid.global.subnet_prefix | d->gid.global.interface_id))
+			return rperf_fail(
+				err, errlen, ERANGE,
 				"-x/--gid-index: GID %d of %s port %d is empty; accepted: a populated index (see rperf info)",
 				cfg->gid_index, d->name, d->port);
-			return ERANGE;
-		}
 		d->gid_index = cfg->gid_index;
 		return 0;
 	}
@@ -102,13 +99,11 @@ static int choose_gid(struct rperf_dev *d, const struct rperf_verbs_cfg *cfg,
 		d->gid = best->gid;
 	}
 	free(ent);
-	if (!best) {
-		snprintf(
-			err, errlen,
+	if (!best)
+		return rperf_fail(
+			err, errlen, ENODEV,
 			"%s port %d: no usable GID; accepted: a port with an IP address on its netdev (RoCE) or give -x",
 			d->name, d->port);
-		return ENODEV;
-	}
 	return 0;
 }
 
@@ -155,30 +150,24 @@ static int open_ctx(struct rperf_dev *d, const struct rperf_verbs_cfg *cfg,
 static int query_port(struct rperf_dev *d, const struct rperf_verbs_cfg *cfg,
 		      char *err, size_t errlen)
 {
-	if (ibv_query_device(d->ctx, &d->attr)) {
-		snprintf(err, errlen, "%s: ibv_query_device failed", d->name);
-		return EIO;
-	}
-	if (cfg->ib_port < 1 || cfg->ib_port > d->attr.phys_port_cnt) {
-		snprintf(
-			err, errlen,
+	if (ibv_query_device(d->ctx, &d->attr))
+		return rperf_fail(err, errlen, EIO,
+				  "%s: ibv_query_device failed", d->name);
+	if (cfg->ib_port < 1 || cfg->ib_port > d->attr.phys_port_cnt)
+		return rperf_fail(
+			err, errlen, ERANGE,
 			"-i/--ib-port: %d is out of range; accepted: 1 to %u on %s",
 			cfg->ib_port, d->attr.phys_port_cnt, d->name);
-		return ERANGE;
-	}
 	d->port = cfg->ib_port;
-	if (ibv_query_port(d->ctx, (uint8_t)d->port, &d->port_attr)) {
-		snprintf(err, errlen, "%s port %d: ibv_query_port failed",
-			 d->name, d->port);
-		return EIO;
-	}
-	if (d->port_attr.state != IBV_PORT_ACTIVE) {
-		snprintf(
-			err, errlen,
+	if (ibv_query_port(d->ctx, (uint8_t)d->port, &d->port_attr))
+		return rperf_fail(err, errlen, EIO,
+				  "%s port %d: ibv_query_port failed", d->name,
+				  d->port);
+	if (d->port_attr.state != IBV_PORT_ACTIVE)
+		return rperf_fail(
+			err, errlen, ENETDOWN,
 			"%s port %d is not active; accepted: a port in state ACTIVE (see rperf info)",
 			d->name, d->port);
-		return ENETDOWN;
-	}
 	d->roce = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	return 0;
 }

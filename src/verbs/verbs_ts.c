@@ -14,6 +14,8 @@
 
 #include <rperf/clock.h>
 
+#include "util/err.h"
+
 static int raw_clock(struct ibv_context *ctx, uint64_t *out)
 {
 	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
@@ -55,16 +57,14 @@ int rperf_dev_query_ts(struct rperf_dev *d, double window_ms,
 	memset(out, 0, sizeof(*out));
 	memset(&a, 0, sizeof(a));
 	rc = ibv_query_device_ex(d->ctx, NULL, &a);
-	if (rc || !a.hca_core_clock || a.completion_timestamp_mask < 3) {
-		snprintf(
-			err, errlen,
+	if (rc || !a.hca_core_clock || a.completion_timestamp_mask < 3)
+		return rperf_fail(
+			err, errlen, ENOTSUP,
 			"%s has no NIC completion timestamps (hca_core_clock %llu kHz, completion_timestamp_mask 0x%llx)",
 			d->name,
 			rc ? 0ull : (unsigned long long)a.hca_core_clock,
 			rc ? 0ull :
 			     (unsigned long long)a.completion_timestamp_mask);
-		return ENOTSUP;
-	}
 	out->hz = (double)a.hca_core_clock * 1000.0;
 	out->mask = a.completion_timestamp_mask;
 	if (window_ms > 0)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/err.h"
+
 #define MAD_BASE_VERSION 1
 #define MAD_CLASS_SMP_LID 0x01
 #define MAD_CLASS_SMP_DR 0x81
@@ -45,30 +47,25 @@ int rperf_smp_data(const uint8_t *mad, size_t len, uint16_t attr_id,
 {
 	uint16_t status;
 
-	if (!mad || !data || len < RPERF_SMP_DATA_OFF + RPERF_SMP_DATA_LEN) {
-		snprintf(msg, msglen, "short MAD (%zu bytes, need %d)", len,
-			 RPERF_SMP_DATA_OFF + RPERF_SMP_DATA_LEN);
-		return EINVAL;
-	}
+	if (!mad || !data || len < RPERF_SMP_DATA_OFF + RPERF_SMP_DATA_LEN)
+		return rperf_fail(msg, msglen, EINVAL,
+				  "short MAD (%zu bytes, need %d)", len,
+				  RPERF_SMP_DATA_OFF + RPERF_SMP_DATA_LEN);
 	if (mad[0] != MAD_BASE_VERSION ||
 	    (mad[1] != MAD_CLASS_SMP_LID && mad[1] != MAD_CLASS_SMP_DR) ||
-	    mad[3] != MAD_METHOD_GET_RESP) {
-		snprintf(
-			msg, msglen,
+	    mad[3] != MAD_METHOD_GET_RESP)
+		return rperf_fail(
+			msg, msglen, EINVAL,
 			"not an SMP GetResp (base version %u, class 0x%02x, method 0x%02x)",
 			mad[0], mad[1], mad[3]);
-		return EINVAL;
-	}
-	if (be16_at(mad + 16) != attr_id) {
-		snprintf(msg, msglen, "attribute 0x%04x, expected 0x%04x",
-			 be16_at(mad + 16), attr_id);
-		return EINVAL;
-	}
+	if (be16_at(mad + 16) != attr_id)
+		return rperf_fail(msg, msglen, EINVAL,
+				  "attribute 0x%04x, expected 0x%04x",
+				  be16_at(mad + 16), attr_id);
 	status = be16_at(mad + 4) & MAD_STATUS_MASK;
-	if (status) {
-		snprintf(msg, msglen, "MAD status 0x%04x", status);
-		return EIO;
-	}
+	if (status)
+		return rperf_fail(msg, msglen, EIO, "MAD status 0x%04x",
+				  status);
 	*data = mad + RPERF_SMP_DATA_OFF;
 	return 0;
 }
@@ -90,13 +87,11 @@ int rperf_vl_pick_sl(const struct rperf_sl2vl *t, int read_rc, const char *why,
 {
 	char tab[128];
 
-	if (vl < 0 || vl >= RPERF_VL_MGMT) {
-		snprintf(
-			msg, msglen,
+	if (vl < 0 || vl >= RPERF_VL_MGMT)
+		return rperf_fail(
+			msg, msglen, EINVAL,
 			"VL %d is not a data VL; accepted: 0..14 (VL15 carries subnet management only)",
 			vl);
-		return EINVAL;
-	}
 	if (!t) {
 		snprintf(
 			msg, msglen,
@@ -111,9 +106,8 @@ int rperf_vl_pick_sl(const struct rperf_sl2vl *t, int read_rc, const char *why,
 		}
 	}
 	rperf_sl2vl_format(t, tab, sizeof(tab));
-	snprintf(
-		msg, msglen,
+	return rperf_fail(
+		msg, msglen, ENOENT,
 		"no SL maps to VL %d on this port (SL:VL %s); accepted: a VL of this table",
 		vl, tab);
-	return ENOENT;
 }

@@ -22,6 +22,7 @@
 #include <rdma/ib_user_mad.h>
 
 #include "host/sysread.h"
+#include "util/err.h"
 
 int rperf_vl_read_tables(const char *dev, int port, struct rperf_sl2vl *t,
 			 struct rperf_vlarb_block *low,
@@ -32,10 +33,8 @@ int rperf_vl_read_tables(const char *dev, int port, struct rperf_sl2vl *t,
 	uint32_t agent = 0;
 	int fd, rc;
 
-	if (!rperf_safe_name(dev)) {
-		snprintf(why, whylen, "bad device name");
-		return EINVAL;
-	}
+	if (!rperf_safe_name(dev))
+		return rperf_fail(why, whylen, EINVAL, "bad device name");
 	fd = rperf_umad_open(dev, port, 0, 0, &agent, why, whylen);
 	if (fd < 0)
 		return -fd;
@@ -74,18 +73,15 @@ int rperf_vl_port_query(const char *want, int port, struct rperf_vl_port *out)
 	}
 	if (list)
 		ibv_free_device_list(list);
-	if (!ctx) {
-		snprintf(out->why, sizeof(out->why), "cannot open %s",
-			 out->dev[0] ? out->dev : "an RDMA device");
-		return rc;
-	}
+	if (!ctx)
+		return rperf_fail(out->why, sizeof(out->why), rc,
+				  "cannot open %s",
+				  out->dev[0] ? out->dev : "an RDMA device");
 	rc = ibv_query_port(ctx, (uint8_t)port, &pa) ? EIO : 0;
 	ibv_close_device(ctx);
-	if (rc) {
-		snprintf(out->why, sizeof(out->why), "%s port %d: query failed",
-			 out->dev, port);
-		return rc;
-	}
+	if (rc)
+		return rperf_fail(out->why, sizeof(out->why), rc,
+				  "%s port %d: query failed", out->dev, port);
 	out->roce = pa.link_layer == IBV_LINK_LAYER_ETHERNET;
 	if (out->roce)
 		return 0;

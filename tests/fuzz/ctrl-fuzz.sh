@@ -49,7 +49,7 @@ done
 srcs+=("$src/src/gen/gen_names.c") # the names spec.c decodes
 srcs+=("$src/src/gen/schedule.c") # the schedules spec_sched.c decodes
 srcs+=("$src/src/gen/size_dist.c") # spec_traffic.c's size distributions
-srcs+=("$src/src/util/units.c")
+srcs+=("$src/src/util/units.c" "$src/src/util/err.c") # rperf_fail
 srcs+=("$src/src/gen/series.c")   # the time series REPORT carries
 srcs+=("$src/src/counters/counters.c" "$src/src/counters/counters_json.c") # its "counters"
 for f in hist.c hist_serial.c hist_stats.c; do
