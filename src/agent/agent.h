@@ -148,25 +148,35 @@ struct rperf_agent_cfg {
 	 * agents: their reports have none; sampling sysfs at a BSG's 100 ms
 	 * ticks would cost an idle server CPU) */
 	bool counters_off;
-	/* the dry-run engine: the start timer it shares with the other
-	 * agents of this process (below); NULL: a timerfd of its own */
-	struct rperf_dry_starter *dry_starter;
+	/* the dry-run engine: a start timer it shares with the other agents
+	 * of this process, called with @dry_starter_arg (struct
+	 * rperf_dry_starter_ops); NULL: a timerfd of its own */
+	const struct rperf_dry_starter_ops *dry_starter;
+	void *dry_starter_arg;
 };
 
 /*
- * Several dry-run agents in one process (the scale benchmark's fleet on
- * one machine): one thread wakes at each armed start instant and stamps
- * every agent whose instant passed, so N agents cost one wake-up, not N
- * wake-ups queueing for the cores. An agent's start is when that thread
- * saw its instant pass (reported as it is: the start skew). @nslots: at
- * most that many experiments armed at once (one per agent). 0 or errno.
+ * A start timer that several dry-run agents in one process share (the
+ * scale benchmark's fleet on one machine: tests/bench/dry_starter.c), so
+ * that N agents cost one wake-up per start instant, not N wake-ups
+ * queueing for the cores. The dry-run engine (src/agent/agent_dry.c) arms
+ * a slot at GO, reads it for the report (the start it reports: when the
+ * starter saw the instant pass, the start skew as it is) and releases it
+ * at the next round or when the experiment ends; its own timerfd then
+ * waits only for the sources' planned end. Each agent calls from its own
+ * thread (the one in rperf_agent_run(), or rperf_agent_destroy()'s), so
+ * agents sharing one starter call it concurrently: it must be thread-safe.
  */
-struct rperf_dry_starter;
-int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out);
-/* After every agent using it is destroyed. NULL-safe. */
-void rperf_dry_starter_destroy(struct rperf_dry_starter *s);
-/* Whether its thread runs SCHED_FIFO (else: not allowed here). */
-bool rperf_dry_starter_realtime(const struct rperf_dry_starter *s);
+struct rperf_dry_starter_ops {
+	/* Arm a slot at @at_ns (CLOCK_MONOTONIC) and return it in @slot:
+	 * 0, or an errno (ENOSPC: every slot taken) that fails the GO. */
+	int (*arm)(void *arg, uint64_t at_ns, size_t *slot);
+	/* Whether @slot's instant passed; if so, @at_ns: when the starter
+	 * saw it pass. */
+	bool (*fired)(void *arg, size_t slot, uint64_t *at_ns);
+	/* Give @slot back, its instant passed or not. */
+	void (*release)(void *arg, size_t slot);
+};
 
 struct rperf_agent;
 

@@ -13,8 +13,9 @@
  *   go         stamps the GO receipt (CLOCK_MONOTONIC) and arms a timer
  *              at the start instant (its firing is the actual start),
  *              then at the sources' planned end: FINISHED comes when it
- *              would; with a shared starter (cfg.dry_starter) the starter
- *              stamps the start and the timer waits only for the end
+ *              would; with a shared starter (cfg.dry_starter, struct
+ *              rperf_dry_starter_ops) the starter stamps the start and
+ *              the timer waits only for the end
  *   report     one result per end with every counter 0, empty histograms
  *              for LSG sources, "dry_run": true and "go_rx_ns"
  *
@@ -31,7 +32,6 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "agent/agent_dry_start.h"
 #include "engine/proto.h"
 
 #define DRY_MTU 1024
@@ -54,7 +54,8 @@ struct dry_engine {
 	uint64_t go_rx_ns;
 	uint64_t t0_ns; /* the start instant GO set */
 	uint64_t start_ns; /* when the start timer actually fired */
-	struct rperf_dry_starter *starter; /* shared start timer, or NULL */
+	const struct rperf_dry_starter_ops *starter; /* shared, or NULL */
+	void *starter_arg;
 	size_t slot; /* ours in it, when armed */
 	bool armed;
 };
@@ -96,7 +97,7 @@ static void dry_destroy(struct rperf_engine *e)
 	if (d->tfd >= 0)
 		close(d->tfd);
 	if (d->armed)
-		dry_starter_release(d->starter, d->slot);
+		d->starter->release(d->starter_arg, d->slot);
 	free(d->ends);
 	free(d);
 }
@@ -116,7 +117,7 @@ static void add_ends(struct dry_engine *d, const struct rperf_gen_spec *s,
 }
 
 static int create_with(const struct rperf_proto_plan *plan,
-		       struct rperf_dry_starter *starter,
+		       const struct rperf_agent_cfg *cfg,
 		       struct rperf_engine **out, char *err, size_t errlen)
 {
 	size_t n = plan->nsources + plan->nsinks;
@@ -137,7 +138,10 @@ static int create_with(const struct rperf_proto_plan *plan,
 	add_ends(d, plan->sinks, plan->nsinks, RPERF_ROLE_SINK);
 	d->nsources = plan->nsources;
 	d->end_ns = rperf_proto_plan_end_ns(plan);
-	d->starter = starter;
+	if (cfg) {
+		d->starter = cfg->dry_starter;
+		d->starter_arg = cfg->dry_starter_arg;
+	}
 	*out = (struct rperf_engine *)(void *)d;
 	return 0;
 }
@@ -154,7 +158,7 @@ static int dry_create_cfg(const struct rperf_agent_cfg *cfg,
 			  const struct rperf_proto_plan *plan,
 			  struct rperf_engine **out, char *err, size_t errlen)
 {
-	return create_with(plan, cfg->dry_starter, out, err, errlen);
+	return create_with(plan, cfg, out, err, errlen);
 }
 
 static int dry_endpoints(struct rperf_engine *e, struct rperf_proto_eps *out,
@@ -228,7 +232,7 @@ static int dry_go(struct rperf_engine *e, uint64_t t0_ns, char *err,
 	d->went = true;
 	d->t0_ns = t0_ns;
 	if (d->starter) { /* it stamps the start; our timer: the end */
-		int rc = dry_starter_arm(d->starter, t0_ns, &d->slot);
+		int rc = d->starter->arm(d->starter_arg, t0_ns, &d->slot);
 
 		if (rc) {
 			snprintf(err, errlen, "dry run: shared start timer: %s",
@@ -292,7 +296,7 @@ static int dry_round(struct rperf_engine *e, uint32_t k, char *err,
 	}
 	dry_stop(e);
 	if (d->armed)
-		dry_starter_release(d->starter, d->slot);
+		d->starter->release(d->starter_arg, d->slot);
 	d->went = d->started = d->ended = d->armed = false;
 	d->go_rx_ns = d->t0_ns = d->start_ns = 0;
 	return 0;
@@ -323,8 +327,8 @@ static int dry_report(struct rperf_engine *e, const char *host,
 	out->has_start = d->started;
 	out->start_ns = d->start_ns;
 	if (d->armed) /* the shared timer's stamp, if it came */
-		out->has_start =
-			dry_starter_fired(d->starter, d->slot, &out->start_ns);
+		out->has_start = d->starter->fired(d->starter_arg, d->slot,
+						   &out->start_ns);
 	out->res = calloc(d->n ? d->n : 1, sizeof(*out->res));
 	if (!out->res)
 		return ENOMEM;

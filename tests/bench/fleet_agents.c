@@ -3,7 +3,7 @@
  * fleet_agents KEYFILE BASE COUNT: COUNT dry-run agents in this process
  * (what `rperf agent --dry-run --bind 127.0.0.1 --key-file KEYFILE
  * --timeout 60s` serves, on ports BASE+1 .. BASE+COUNT), one thread each,
- * sharing one start timer (struct rperf_dry_starter): the scale benchmark
+ * sharing one start timer (dry_starter.c): the scale benchmark
  * (fleet-scale.sh) runs a fleet of 1,000 on a 2-core machine as a few of
  * these processes, so that the start instant wakes a few threads, not
  * 1,000 processes queueing for the cores. Prints "listening on ..." per
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "agent/agent.h"
+#include "dry_starter.h"
 #include "engine/proto.h"
 
 #define STACK_BYTES (1u << 20)
@@ -62,10 +63,12 @@ int main(int argc, char **argv)
 	struct rperf_agent_cfg cfg = { .bind = "127.0.0.1",
 				       .timeout_ms = 60000,
 				       .engine = &rperf_agent_dry_engine,
+				       .dry_starter = &dry_starter_ops,
 				       .log = log_line };
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint8_t key[RPERF_PROTO_MAX_KEY];
 	struct rperf_agent **a = NULL;
+	struct dry_starter *starter = NULL;
 	struct rperf_clock clk;
 	pthread_t *t = NULL;
 	pthread_attr_t attr;
@@ -88,11 +91,12 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (rperf_clock_init(&clk, RPERF_CLOCK_POSIX) ||
-	    rperf_dry_starter_create(n, &cfg.dry_starter))
+	    dry_starter_create(n, &starter))
 		return 3;
 	cfg.clk = &clk;
+	cfg.dry_starter_arg = starter;
 	fprintf(stderr, "fleet_agents: start timer thread: %s\n",
-		rperf_dry_starter_realtime(cfg.dry_starter) ?
+		dry_starter_realtime(starter) ?
 			"SCHED_FIFO 1" :
 			"normal priority (SCHED_FIFO not allowed)");
 	a = calloc(n, sizeof(*a));
@@ -121,7 +125,7 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 		rperf_agent_destroy(a[i]);
 	}
-	rperf_dry_starter_destroy(cfg.dry_starter);
+	dry_starter_destroy(starter);
 	free(a);
 	free(t);
 	return rc;

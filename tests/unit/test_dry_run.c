@@ -6,7 +6,7 @@
  * reports, the results say dry run (JSON and text), the set-up time and
  * the GO receipt spread are there; and a launcher's addresses
  * (rperf_run_opts.boot, as rperf run --mpi gives them) replace the job's;
- * agents sharing one start timer (struct rperf_dry_starter, the scale
+ * agents sharing one start timer (tests/bench/dry_starter.c, the scale
  * benchmark's) all report a start, never before its instant.
  */
 #include <errno.h>
@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "agent/agent.h"
+#include "dry_starter.h"
 #include "job/job.h"
 #include "run/run.h"
 #include "run/run_barrier.h"
@@ -34,7 +35,7 @@ struct dry {
 	struct rperf_agent *a[NAG];
 	pthread_t t[NAG];
 	volatile sig_atomic_t stop;
-	struct rperf_dry_starter *starter; /* NULL: a timer each */
+	struct dry_starter *starter; /* NULL: a timer each */
 };
 
 struct loop_arg {
@@ -58,16 +59,18 @@ static void dry_start_with(struct dry *d, bool shared)
 
 	memset(d, 0, sizeof(*d));
 	if (shared)
-		assert_int_equal(rperf_dry_starter_create(NAG, &d->starter), 0);
+		assert_int_equal(dry_starter_create(NAG, &d->starter), 0);
 	assert_int_equal(rperf_clock_init(&d->clk, RPERF_CLOCK_POSIX), 0);
 	for (int i = 0; i < NAG; i++) {
-		struct rperf_agent_cfg cfg = { .bind = "127.0.0.1",
-					       .timeout_ms = 5000,
-					       .clk = &d->clk,
-					       .engine =
-						       &rperf_agent_dry_engine,
-					       .insecure = true,
-					       .dry_starter = d->starter };
+		struct rperf_agent_cfg cfg = {
+			.bind = "127.0.0.1",
+			.timeout_ms = 5000,
+			.clk = &d->clk,
+			.engine = &rperf_agent_dry_engine,
+			.insecure = true,
+			.dry_starter = d->starter ? &dry_starter_ops : NULL,
+			.dry_starter_arg = d->starter
+		};
 		struct loop_arg *l = calloc(1, sizeof(*l));
 
 		assert_non_null(l);
@@ -92,7 +95,7 @@ static void dry_stop(struct dry *d)
 		pthread_join(d->t[i], NULL);
 		rperf_agent_destroy(d->a[i]);
 	}
-	rperf_dry_starter_destroy(d->starter);
+	dry_starter_destroy(d->starter);
 }
 
 /* h1 <- LSG from h2, BSG (2 QPs) from h3; controls from @port[] */
@@ -242,7 +245,7 @@ static void shared_starter(void **state)
 
 static void starter_full(void **state)
 {
-	struct rperf_dry_starter *s = NULL;
+	struct dry_starter *s = NULL;
 	struct rperf_run_opts o = { .insecure = true };
 	struct rperf_run_results *r = NULL;
 	struct rperf_agent *a[NAG];
@@ -254,7 +257,7 @@ static void starter_full(void **state)
 
 	(void)state;
 	dry_start(&d); /* timers of their own */
-	assert_int_equal(rperf_dry_starter_create(1, &s), 0);
+	assert_int_equal(dry_starter_create(1, &s), 0);
 	/* h1 through an agent on a starter with one slot, taken by h2 */
 	for (int i = 0; i < NAG; i++)
 		port[i] = rperf_agent_port(d.a[i]);
@@ -265,7 +268,8 @@ static void starter_full(void **state)
 					       .engine =
 						       &rperf_agent_dry_engine,
 					       .insecure = true,
-					       .dry_starter = s };
+					       .dry_starter = &dry_starter_ops,
+					       .dry_starter_arg = s };
 
 		for (int i = 0; i < 2; i++)
 			assert_int_equal(rperf_agent_create(&cfg, &a[i], err,
@@ -298,7 +302,7 @@ static void starter_full(void **state)
 		pthread_join(t[i], NULL);
 		rperf_agent_destroy(a[i]);
 	}
-	rperf_dry_starter_destroy(s);
+	dry_starter_destroy(s);
 }
 
 int main(void)

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The start timer that the dry-run agents of one process share (agent.h,
- * struct rperf_dry_starter). One thread keeps every armed start instant:
- * it waits on a condition variable (CLOCK_MONOTONIC, timer slack 1 ns)
- * until the earliest, spins through the last SPIN_NS, and stamps every
- * slot whose instant has passed with the time it saw it pass. An agent
- * arming an earlier instant wakes it. So N agents in a process cost one
- * wake-up per start instant, not N wake-ups queueing for the cores. The
- * thread runs SCHED_FIFO (priority 1) where it may (CAP_SYS_NICE): the
- * other simulated hosts' work on the same cores (heartbeats, the
- * controller) then does not delay it, as it would not on a host of its
- * own; elsewhere at normal priority (rperf_dry_starter_realtime()).
+ * The shared start timer of dry_starter.h. One thread keeps every armed
+ * start instant: it waits on a condition variable (CLOCK_MONOTONIC, timer
+ * slack 1 ns) until the earliest, spins through the last SPIN_NS, and
+ * stamps every slot whose instant has passed with the time it saw it
+ * pass. An agent arming an earlier instant wakes it. The thread runs
+ * SCHED_FIFO (priority 1) where it may (CAP_SYS_NICE): the other simulated
+ * hosts' work on the same cores (heartbeats, the controller) then does not
+ * delay it, as it would not on a host of its own; elsewhere at normal
+ * priority (dry_starter_realtime()).
  */
 #define _GNU_SOURCE
-#include "agent/agent.h"
+#include "dry_starter.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +21,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "agent/agent_dry_start.h"
+#include "util/mono.h"
 
 #define SPIN_NS 20000ull /* closer than this: spin, not sleep */
 
@@ -32,7 +30,7 @@ struct starter_slot {
 	uint64_t at_ns, fired_ns;
 };
 
-struct rperf_dry_starter {
+struct dry_starter {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* on CLOCK_MONOTONIC */
 	pthread_t thread;
@@ -43,7 +41,7 @@ struct rperf_dry_starter {
 };
 
 /* The earliest armed instant not yet passed; UINT64_MAX: none. */
-static uint64_t earliest(const struct rperf_dry_starter *s)
+static uint64_t earliest(const struct dry_starter *s)
 {
 	uint64_t at = UINT64_MAX;
 
@@ -54,7 +52,7 @@ static uint64_t earliest(const struct rperf_dry_starter *s)
 	return at;
 }
 
-static void stamp(struct rperf_dry_starter *s, uint64_t now)
+static void stamp(struct dry_starter *s, uint64_t now)
 {
 	for (size_t i = 0; i < s->nslot; i++) {
 		struct starter_slot *x = &s->slot[i];
@@ -68,7 +66,7 @@ static void stamp(struct rperf_dry_starter *s, uint64_t now)
 
 static void *starter_main(void *arg)
 {
-	struct rperf_dry_starter *s = arg;
+	struct dry_starter *s = arg;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pthread_mutex_lock(&s->lock);
@@ -96,7 +94,7 @@ static void *starter_main(void *arg)
 }
 
 /* SCHED_FIFO 1 if allowed, else the default policy. */
-static int start_thread(struct rperf_dry_starter *s)
+static int start_thread(struct dry_starter *s)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	pthread_attr_t at;
@@ -114,14 +112,14 @@ static int start_thread(struct rperf_dry_starter *s)
 	return rc;
 }
 
-bool rperf_dry_starter_realtime(const struct rperf_dry_starter *s)
+bool dry_starter_realtime(const struct dry_starter *s)
 {
 	return s->realtime;
 }
 
-int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out)
+int dry_starter_create(size_t nslots, struct dry_starter **out)
 {
-	struct rperf_dry_starter *s = calloc(1, sizeof(*s));
+	struct dry_starter *s = calloc(1, sizeof(*s));
 	pthread_condattr_t ca;
 	int rc;
 
@@ -150,7 +148,7 @@ int rperf_dry_starter_create(size_t nslots, struct rperf_dry_starter **out)
 	return 0;
 }
 
-void rperf_dry_starter_destroy(struct rperf_dry_starter *s)
+void dry_starter_destroy(struct dry_starter *s)
 {
 	if (!s)
 		return;
@@ -165,8 +163,9 @@ void rperf_dry_starter_destroy(struct rperf_dry_starter *s)
 	free(s);
 }
 
-int dry_starter_arm(struct rperf_dry_starter *s, uint64_t at_ns, size_t *slot)
+static int starter_arm(void *arg, uint64_t at_ns, size_t *slot)
 {
+	struct dry_starter *s = arg;
 	size_t i;
 
 	pthread_mutex_lock(&s->lock);
@@ -182,9 +181,9 @@ int dry_starter_arm(struct rperf_dry_starter *s, uint64_t at_ns, size_t *slot)
 	return i < s->nslot ? 0 : ENOSPC;
 }
 
-bool dry_starter_fired(struct rperf_dry_starter *s, size_t slot,
-		       uint64_t *fired_ns)
+static bool starter_fired(void *arg, size_t slot, uint64_t *fired_ns)
 {
+	struct dry_starter *s = arg;
 	bool fired;
 
 	pthread_mutex_lock(&s->lock);
@@ -194,9 +193,17 @@ bool dry_starter_fired(struct rperf_dry_starter *s, size_t slot,
 	return fired;
 }
 
-void dry_starter_release(struct rperf_dry_starter *s, size_t slot)
+static void starter_release(void *arg, size_t slot)
 {
+	struct dry_starter *s = arg;
+
 	pthread_mutex_lock(&s->lock);
 	memset(&s->slot[slot], 0, sizeof(s->slot[slot]));
 	pthread_mutex_unlock(&s->lock);
 }
+
+const struct rperf_dry_starter_ops dry_starter_ops = {
+	.arm = starter_arm,
+	.fired = starter_fired,
+	.release = starter_release,
+};
