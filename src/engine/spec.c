@@ -16,6 +16,7 @@
 #include "ctrl/ctrl.h"
 #include "gen/gen.h"
 #include "util/err.h"
+#include "util/field.h"
 
 #define NS_S 1000000000ull
 
@@ -89,7 +90,7 @@ void rperf_host_sel_defaults(struct rperf_host_sel *h)
 
 /* ---- numeric keys ---- */
 
-enum width { W8, W32, W64 };
+enum width { W8 = 1, W32 = 4, W64 = 8 }; /* bytes */
 
 struct num_key {
 	const char *key;
@@ -146,42 +147,13 @@ static void num_bounds(const struct num_key *k, bool test, uint64_t *min,
 
 static uint64_t num_get(const struct rperf_gen_spec *s, const struct num_key *k)
 {
-	const char *p = (const char *)s + k->off;
-	uint8_t v8;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (k->w) {
-	case W8:
-		memcpy(&v8, p, sizeof(v8));
-		return v8;
-	case W32:
-		memcpy(&v32, p, sizeof(v32));
-		return v32;
-	default:
-		memcpy(&v64, p, sizeof(v64));
-		return v64;
-	}
+	return rperf_field_load((const char *)s + k->off, k->w, false);
 }
 
 static void num_set(struct rperf_gen_spec *s, const struct num_key *k,
 		    uint64_t v)
 {
-	char *p = (char *)s + k->off;
-	uint8_t v8 = (uint8_t)v;
-	uint32_t v32 = (uint32_t)v;
-
-	switch (k->w) {
-	case W8:
-		memcpy(p, &v8, sizeof(v8));
-		break;
-	case W32:
-		memcpy(p, &v32, sizeof(v32));
-		break;
-	default:
-		memcpy(p, &v, sizeof(v));
-		break;
-	}
+	rperf_field_store((char *)s + k->off, k->w, v);
 }
 
 static bool mtu_ok(uint64_t mtu)

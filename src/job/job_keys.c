@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "job/options.h"
+#include "util/field.h"
 #include "util/units.h"
 
 #define NS_S 1000000000ull
@@ -163,7 +164,7 @@ static int set_value(const struct rperf_opt *o, const char *v, void *base,
 		return 0;
 	}
 	if (!rc)
-		rperf_opt_store(p, o->job.width, u);
+		rperf_field_store(p, o->job.width, u);
 	return rc;
 }
 

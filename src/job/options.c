@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "job/options_priv.h"
+#include "util/field.h"
 
 struct opt_group {
 	const struct rperf_opt *opts;
@@ -125,22 +126,6 @@ void rperf_job_key_view(const struct rperf_opt *o, struct rperf_job_view *v)
 		};
 }
 
-void rperf_opt_store(void *p, size_t width, uint64_t v)
-{
-	uint8_t u8 = (uint8_t)v;
-	uint16_t u16 = (uint16_t)v;
-	uint32_t u32 = (uint32_t)v;
-
-	if (width == 1)
-		memcpy(p, &u8, 1);
-	else if (width == 2)
-		memcpy(p, &u16, 2);
-	else if (width == 4)
-		memcpy(p, &u32, 4);
-	else
-		memcpy(p, &v, sizeof(v));
-}
-
 bool rperf_opt_scalar(const struct rperf_opt *o)
 {
 	return o->type == RPERF_OT_FLAG || o->type == RPERF_OT_INT ||
@@ -184,7 +169,7 @@ void rperf_opt_set(struct rperf_cmdline *cfg, const struct rperf_opt *o,
 	size_t width;
 	char *p = where(cfg, o, &width);
 
-	rperf_opt_store(p, width, v);
+	rperf_field_store(p, width, v);
 }
 
 int64_t rperf_opt_get(const struct rperf_cmdline *cfg,
@@ -192,18 +177,9 @@ int64_t rperf_opt_get(const struct rperf_cmdline *cfg,
 {
 	size_t width;
 	const char *p = where(cfg, o, &width);
-	uint8_t u8;
-	uint16_t u16;
-	int32_t i32;
-	int64_t i64;
 
-	if (width == 1)
-		return memcpy(&u8, p, 1), u8;
-	if (width == 2)
-		return memcpy(&u16, p, 2), u16;
-	if (width == 4) /* int: signed (-1: automatic); uint32_t < 2^31 */
-		return memcpy(&i32, p, 4), i32;
-	return memcpy(&i64, p, 8), i64;
+	/* a 4-byte field is an int (-1: automatic) or a uint32_t < 2^31 */
+	return (int64_t)rperf_field_load(p, width, true);
 }
 
 const char *rperf_opt_str(const struct rperf_cmdline *cfg,

@@ -122,8 +122,6 @@ size_t rperf_opt_count(void);
 const struct rperf_opt *rperf_opt_at(size_t i);
 size_t rperf_opt_index(const struct rperf_opt *o);
 
-/* The low @width bytes of @v at @p (a key's field of 1, 2, 4 or 8 bytes). */
-void rperf_opt_store(void *p, size_t width, uint64_t v);
 /*
  * An option's value in a parsed command line. An option with a job-file
  * key and a value of one field (rperf_opt_in_job) keeps it where the job
