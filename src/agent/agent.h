@@ -64,6 +64,9 @@ struct rperf_agent_engine {
 	bool (*poll)(struct rperf_engine *e);
 	/* a source ended with an error (may be NULL: never) */
 	bool (*failed)(struct rperf_engine *e);
+	/* the sources end now, the sinks count on (HALT; may be NULL: the
+	 * agent does not announce "halt" and waits for STOP) */
+	void (*halt)(struct rperf_engine *e);
 	void (*stop)(struct rperf_engine *e);
 	int (*report)(struct rperf_engine *e, const char *host,
 		      struct rperf_proto_report *out);

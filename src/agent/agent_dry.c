@@ -51,6 +51,7 @@ struct dry_engine {
 	uint64_t end_ns; /* the sources' planned end after the barrier */
 	int tfd; /* timerfd: readable at the start, then the planned end */
 	bool went, started, ended;
+	bool halted; /* HALT came: the sources end at once, or at the start */
 	uint64_t go_rx_ns;
 	uint64_t t0_ns; /* the start instant GO set */
 	uint64_t start_ns; /* when the start timer actually fired */
@@ -270,7 +271,8 @@ static bool dry_poll(struct rperf_engine *e)
 		d->started = true;
 		/* sinks only: nothing ends (FINISHED went at GO) */
 		if (d->nsources &&
-		    arm(d, d->t0_ns + d->end_ns, err, sizeof(err)))
+		    arm(d, d->halted ? d->start_ns : d->t0_ns + d->end_ns, err,
+			sizeof(err)))
 			d->ended = true; /* no timer: end now */
 	}
 	return d->ended;
@@ -281,6 +283,18 @@ static void dry_stop(struct rperf_engine *e)
 	struct itimerspec off = { 0 };
 
 	(void)timerfd_settime(dry(e)->tfd, 0, &off, NULL);
+}
+
+/* HALT: the sources end now (not started yet: at their start). */
+static void dry_halt(struct rperf_engine *e)
+{
+	struct dry_engine *d = dry(e);
+	char err[128];
+
+	d->halted = true;
+	if (d->started && d->nsources && !d->ended &&
+	    arm(d, rperf_mono_ns(), err, sizeof(err)))
+		d->ended = true;
 }
 
 /* The next round: its timer re-armed at the next GO, nothing else kept. */
@@ -297,7 +311,7 @@ static int dry_round(struct rperf_engine *e, uint32_t k, char *err,
 	dry_stop(e);
 	if (d->armed)
 		d->starter->release(d->starter_arg, d->slot);
-	d->went = d->started = d->ended = d->armed = false;
+	d->went = d->started = d->ended = d->armed = d->halted = false;
 	d->go_rx_ns = d->t0_ns = d->start_ns = 0;
 	return 0;
 }
@@ -356,6 +370,7 @@ const struct rperf_agent_engine rperf_agent_dry_engine = {
 	.go = dry_go,
 	.fd = dry_fd,
 	.poll = dry_poll,
+	.halt = dry_halt,
 	.stop = dry_stop,
 	.report = dry_report,
 	.destroy = dry_destroy,

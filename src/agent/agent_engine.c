@@ -10,6 +10,7 @@ const struct rperf_agent_engine rperf_agent_real_engine = {
 	.fd = rperf_engine_fd,
 	.poll = rperf_engine_poll,
 	.failed = rperf_engine_failed,
+	.halt = rperf_engine_halt,
 	.stop = rperf_engine_stop,
 	.report = rperf_engine_report,
 	.destroy = rperf_engine_destroy,

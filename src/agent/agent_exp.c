@@ -2,8 +2,8 @@
 /*
  * One experiment of the agent (its controller authenticated by TLS
  * already): HELLO -> WELCOME -> PLAN -> ENDPOINTS -> CONNECT -> ARMED ->
- * GO -> [HEARTBEAT...] [FINISHED] -> STOP -> REPORT -> BYE -> BYE. Every message passes the agent's state
- * machine first (rperf_proto_session); anything out of order, malformed or
+ * GO -> [HEARTBEAT...] [HALT] [FINISHED] -> STOP -> REPORT -> BYE -> BYE.
+ * Every message passes the agent's state machine first (rperf_proto_session); anything out of order, malformed or
  * failing ends the experiment with ERROR and frees everything.
  */
 #include "agent/agent.h"
@@ -173,6 +173,9 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	}
 	snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 		 RPERF_PROTO_FEATURE_SAMPLES);
+	if (a->engine->halt)
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_HALT);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = agent_say(a, RPERF_CTRL_WELCOME, o);
@@ -386,6 +389,17 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	return rc;
 }
 
+/* HALT: the sources end now, and their end brings FINISHED
+ * (agent_exp_on_engine); the sinks count on until STOP. After FINISHED
+ * (the two crossed) there is nothing left to end. */
+static void on_halt(struct rperf_agent *a)
+{
+	if (a->exp.s.state != RPERF_PROTO_RUNNING || !a->engine->halt)
+		return;
+	a->engine->halt(a->exp.eng);
+	agent_log(a, "controller %s: HALT: the sources end now", a->exp.peer);
+}
+
 static int on_stop(struct rperf_agent *a)
 {
 	char why[128] = "";
@@ -443,6 +457,9 @@ static void dispatch(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		break;
 	case RPERF_CTRL_CLOCK:
 		rc = on_clock(a, m);
+		break;
+	case RPERF_CTRL_HALT:
+		on_halt(a);
 		break;
 	case RPERF_CTRL_STOP:
 		rc = on_stop(a);

@@ -80,9 +80,12 @@ enum rperf_ctrl_type {
 	/* A->C {"id","first","wire_ns","loop_ns","rtt_ns"}: an LSG's samples
 	 * between STOP and REPORT (engine/proto.h, "samples") */
 	RPERF_CTRL_SAMPLES = 23,
+	/* C->A {}: end the sources now, the sinks count on until STOP
+	 * (engine/proto.h, "halt") */
+	RPERF_CTRL_HALT = 24,
 };
 #define RPERF_CTRL_TYPE_MIN RPERF_CTRL_HELLO
-#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_SAMPLES
+#define RPERF_CTRL_TYPE_MAX RPERF_CTRL_HALT
 
 /* "HELLO", ... ; "?" for an unknown value. Never NULL. */
 const char *rperf_ctrl_type_name(int type);

@@ -32,6 +32,7 @@ static const char *const type_names[] = {
 	[RPERF_CTRL_HEARTBEAT] = "HEARTBEAT",
 	[RPERF_CTRL_CLOCK] = "CLOCK",
 	[RPERF_CTRL_SAMPLES] = "SAMPLES",
+	[RPERF_CTRL_HALT] = "HALT",
 };
 
 const char *rperf_ctrl_type_name(int type)

@@ -419,6 +419,12 @@ static void abort_stragglers(struct rperf_engine *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
+void rperf_engine_halt(struct rperf_engine *e)
+{
+	if (e)
+		e->stop = 1;
+}
+
 void rperf_engine_stop(struct rperf_engine *e)
 {
 	size_t i;

@@ -235,6 +235,10 @@ bool rperf_engine_poll(struct rperf_engine *e);
 /* A source of @e ended with an error (its stall limit, a failed
  * completion). */
 bool rperf_engine_failed(struct rperf_engine *e);
+/* End the sources now (their flag; each reaps what it has in flight and
+ * ends, as at its planned end: rperf_engine_poll() then); the sinks count
+ * on until rperf_engine_stop(). */
+void rperf_engine_halt(struct rperf_engine *e);
 /* Stop every thread (flag) and join them: a source still running
  * RPERF_ENGINE_STOP_GRACE_NS after the flag is aborted (its QPs flushed),
  * so a stop never waits for a stall limit. Idempotent. */

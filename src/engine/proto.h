@@ -64,6 +64,8 @@
  *                                     heartbeat_ns declares it failed
  *             <----------------  FINISHED {} when all its sources ended
  *                                     (optional hint; may never come)
+ *   HALT      ---------------->      {} (optional, agents with "halt",
+ *                                     before STOP: see HALT)
  *   STOP      ---------------->      {} stop everything still running
  *             <----------------  REPORT {"host":"h2","instances":[result],
  *                                     "clock":{...}} (optional object: the
@@ -126,6 +128,16 @@
 #define RPERF_PROTO_MIN_HEARTBEAT_NS (10ull * 1000000ull)
 #define RPERF_PROTO_MAX_HEARTBEAT_NS (60ull * 1000000000ull)
 #define RPERF_PROTO_FEATURE_HEARTBEAT "heartbeat"
+/* ---- HALT: the sources end before the sinks stop ----
+ * A run cut short (SIGINT) must not stop a sink while a source on another
+ * host still completes messages: the source's count would then exceed the
+ * sink's (a send acknowledged after the sink's last count). So to an agent
+ * with the WELCOME feature "halt" whose sources have not FINISHED, the
+ * controller first sends HALT {}: the agent ends its sources at once (they
+ * reap what is in flight) and says FINISHED as usual, its sinks counting
+ * on; once every source FINISHED, or after the timeout, STOP follows. An
+ * agent without the feature gets STOP at once, as before. */
+#define RPERF_PROTO_FEATURE_HALT "halt"
 
 #include <stdbool.h>
 #include <stddef.h>

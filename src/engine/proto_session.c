@@ -31,6 +31,9 @@ static const struct rperf_ctrl_transition agent_table[] = {
 	{ P(FINISHED), SEND, T(HEARTBEAT), P(FINISHED) },
 	{ P(RUNNING), RECV, T(STOP), P(STOP_RCVD) },
 	{ P(FINISHED), RECV, T(STOP), P(STOP_RCVD) },
+	/* "halt": the sources end now; FINISHED follows (or crossed it) */
+	{ P(RUNNING), RECV, T(HALT), P(RUNNING) },
+	{ P(FINISHED), RECV, T(HALT), P(FINISHED) },
 	{ P(STOP_RCVD), SEND, T(SAMPLES), P(STOP_RCVD) }, /* "raw" LSGs */
 	{ P(STOP_RCVD), SEND, T(REPORT), P(AWAIT_BYE) },
 	{ P(AWAIT_BYE), RECV, T(BYE), P(BYE_RCVD) },
@@ -58,6 +61,7 @@ static const struct rperf_ctrl_transition controller_table[] = {
 	{ P(C_AWAIT_REPORT), RECV, T(HEARTBEAT), P(C_AWAIT_REPORT) },
 	{ P(C_RUNNING), SEND, T(STOP), P(C_AWAIT_REPORT) },
 	{ P(C_FINISHED), SEND, T(STOP), P(C_AWAIT_REPORT) },
+	{ P(C_RUNNING), SEND, T(HALT), P(C_RUNNING) },
 	/* FINISHED may cross STOP on the wire */
 	{ P(C_AWAIT_REPORT), RECV, T(FINISHED), P(C_AWAIT_REPORT) },
 	{ P(C_AWAIT_REPORT), RECV, T(SAMPLES), P(C_AWAIT_REPORT) },

@@ -17,7 +17,9 @@
  *      (SIGSTOP, hung, cut off) is failed then, not at the planned end;
  *   4. STOP to every live agent, REPORTs gathered concurrently (each
  *      bounded by the timeout), BYE.
- * SIGINT (@stop) ends phase 2 (abort) or 3 (on to 4) at once.
+ * SIGINT (@stop) ends phase 2 (abort) at once, and phase 3 with HALT to
+ * the agents whose sources still run: STOP once they FINISHED (at most one
+ * timeout later), so that no sink stops before a source it counts.
  */
 #include "run/run_ctl.h"
 #include "run/run_hook.h"
@@ -408,6 +410,22 @@ static void stop_all(struct run_ctl *c)
 	}
 }
 
+/* Interrupted: HALT to every running agent whose sources are still on
+ * and that can end them alone; true when one was sent. */
+static bool halt_all(struct run_ctl *c)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->nag; i++) {
+		struct run_agent *a = &c->ag[i];
+
+		if (a->ph == AG_RUNNING && a->halt && a->has_sources &&
+		    !a->finished && !run_send(c, a, RPERF_CTRL_HALT, NULL))
+			any = true;
+	}
+	return any;
+}
+
 static void ctl_fini(struct run_ctl *c)
 {
 	for (size_t i = 0; i < c->nag; i++) {
@@ -465,8 +483,15 @@ static int one_round(struct run_ctl *c, bool *aborted)
 	(void)run_hooks_start(c->res, c->t_go + c->start_in_ns, &hooks);
 	rc = loop(c, sources_done, &c->t_end, true);
 	run_hooks_stop(hooks);
-	if (rc == EINTR)
+	if (rc == EINTR) {
+		uint64_t until = rperf_mono_ns() + c->timeout_ns;
+
 		c->res->interrupted = true;
+		/* the sources end before any sink stops: a sink then counted
+		 * every message its source saw completed (engine/proto.h) */
+		if (halt_all(c))
+			(void)loop(c, sources_done, &until, false);
+	}
 	if (rc && rc != EINTR && rc != ETIMEDOUT)
 		return rc;
 	stop_all(c);

@@ -35,6 +35,7 @@ struct run_agent {
 	bool finished; /* FINISHED arrived */
 	bool reported; /* its REPORT is merged: later trouble is no failure */
 	bool heartbeat; /* it announced HEARTBEATs (WELCOME feature) */
+	bool halt; /* it ends its sources on HALT (WELCOME feature) */
 	uint64_t heard_ns; /* its last message (monotonic ns) */
 	struct rperf_proto_eps eps; /* its ENDPOINTS */
 	/* the address its control connection reached (numeric): the PLANs

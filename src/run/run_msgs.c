@@ -55,6 +55,7 @@ static void on_welcome(struct run_ctl *c, struct run_agent *a,
 		return;
 	}
 	a->heartbeat = has(&w, RPERF_PROTO_FEATURE_HEARTBEAT);
+	a->halt = has(&w, RPERF_PROTO_FEATURE_HALT);
 	a->clock_sync = has(&w, RPERF_PROTO_FEATURE_CLOCK_SYNC);
 	if (c->opts->raw && lsg_from(c->job, a->host->name) &&
 	    !has(&w, RPERF_PROTO_FEATURE_SAMPLES)) {

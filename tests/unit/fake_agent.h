@@ -62,6 +62,12 @@ struct fake {
 	uint64_t samples_first;
 	char hello_cmd[RPERF_CTRL_NAME_LEN]; /* the HELLO's command */
 	bool plan_options; /* the PLAN carried "options" */
+	/* announces "halt"; with FAKE_NO_FINISH its sources then run until
+	 * HALT (FINISHED 100 ms later, as sources reaping their last
+	 * completions), or never FINISH (halt_ignored) */
+	bool halts, halt_ignored;
+	bool halted; /* a HALT came */
+	uint64_t finished_ns, stop_ns; /* CLOCK_MONOTONIC: FINISHED, STOP */
 };
 
 static int io_ms = 5000;
@@ -92,6 +98,14 @@ static inline int recv_type(struct fake *f, int fd, enum rperf_ctrl_type t,
 		snprintf(f->fail, sizeof(f->fail), "waiting for %s: %s",
 			 rperf_ctrl_type_name(t), strerror(rc));
 	return rc;
+}
+
+static inline uint64_t fake_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static inline int send_msg(int fd, enum rperf_ctrl_type t, json_t *p)
@@ -157,6 +171,9 @@ static inline int handshake(struct fake *f, int fd)
 	if (f->samples)
 		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
 			 RPERF_PROTO_FEATURE_SAMPLES);
+	if (f->halts)
+		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
+			 RPERF_PROTO_FEATURE_HALT);
 	assert_int_equal(rperf_ctrl_welcome_encode(&w, &p), 0);
 	return send_msg(fd, RPERF_CTRL_WELCOME, p) ? -1 : 0;
 }
@@ -346,14 +363,22 @@ static inline void experiment(struct fake *f, int fd)
 		rperf_ctrl_msg_release(&m);
 		goto plan_fini;
 	}
-	if (f->mode != FAKE_NO_FINISH) {
-		usleep(250000);
+	if (f->mode == FAKE_NO_FINISH && f->halts && pl.nsources) {
+		if (recv_type(f, fd, RPERF_CTRL_HALT, &m))
+			goto plan_fini;
+		rperf_ctrl_msg_release(&m);
+		f->halted = true;
+	}
+	if (f->mode != FAKE_NO_FINISH || (f->halted && !f->halt_ignored)) {
+		usleep(f->halted ? 100000 : 250000); /* the last completions */
+		f->finished_ns = fake_now_ns();
 		if (pl.nsources &&
 		    send_msg(fd, RPERF_CTRL_FINISHED, json_object()))
 			goto plan_fini;
 	}
 	if (await_stop(f, fd, hb, &m))
 		goto plan_fini;
+	f->stop_ns = fake_now_ns();
 	rperf_ctrl_msg_release(&m);
 	if (send_report(f, fd, &pl) || recv_type(f, fd, RPERF_CTRL_BYE, &m))
 		goto plan_fini;

@@ -467,7 +467,7 @@ static void test_fuzz_corpus(void **state)
 		"endpoint", "ready",	 "start",   "done",	"result",
 		"bye",	    "error",	 "auth",    "plan",	"endpoints",
 		"connect",  "armed",	 "go",	    "finished", "stop",
-		"report",   "heartbeat", "clock",   "samples",
+		"report",   "heartbeat", "clock",   "samples",	"halt",
 	};
 	const char *src = getenv("RPERF_SRC");
 	struct rperf_ctrl_endpoint ep;

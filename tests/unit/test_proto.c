@@ -495,6 +495,15 @@ static void run(enum rperf_proto_role_end end, const struct step *s, size_t n)
 			    (t == T(STOP) && s[i].t == T(FINISHED)) ||
 			    (t == T(CLOCK) && s[i].t == T(GO)) ||
 			    (t == T(GO) && s[i].t == T(CLOCK)) ||
+			    /* HALT to an agent whose sources run (or have
+			     * just FINISHED: the two cross) */
+			    (t == T(HALT) &&
+			     ((s[i].dir == RX &&
+			       (ses.state == RPERF_PROTO_RUNNING ||
+				ses.state == RPERF_PROTO_FINISHED)) ||
+			      (s[i].dir == TX &&
+			       ses.state == RPERF_PROTO_C_RUNNING))) ||
+			    (t == T(STOP) && s[i].t == T(HALT)) ||
 			    /* before a REPORT: SAMPLES (test_samples.c) */
 			    (t == T(SAMPLES) &&
 			     (ses.state == RPERF_PROTO_STOP_RCVD ||
@@ -520,23 +529,21 @@ static void run(enum rperf_proto_role_end end, const struct step *s, size_t n)
 static void test_session(void **state)
 {
 	static const struct step agent[] = {
-		{ RX, T(HELLO) },    { TX, T(WELCOME) },
-		{ RX, T(PLAN) },     { TX, T(ENDPOINTS) },
-		{ RX, T(CONNECT) },  { TX, T(ARMED) },
-		{ RX, T(CLOCK) },    { TX, T(CLOCK) },
-		{ RX, T(CLOCK) },    { TX, T(CLOCK) },
-		{ RX, T(GO) },	     { TX, T(HEARTBEAT) },
-		{ TX, T(FINISHED) }, { TX, T(HEARTBEAT) },
-		{ RX, T(STOP) },     { TX, T(REPORT) },
-		{ RX, T(BYE) },	     { TX, T(BYE) },
+		{ RX, T(HELLO) },     { TX, T(WELCOME) },  { RX, T(PLAN) },
+		{ TX, T(ENDPOINTS) }, { RX, T(CONNECT) },  { TX, T(ARMED) },
+		{ RX, T(CLOCK) },     { TX, T(CLOCK) },	   { RX, T(CLOCK) },
+		{ TX, T(CLOCK) },     { RX, T(GO) },	   { TX, T(HEARTBEAT) },
+		{ RX, T(HALT) },      { TX, T(FINISHED) }, { RX, T(HALT) },
+		{ TX, T(HEARTBEAT) }, { RX, T(STOP) },	   { TX, T(REPORT) },
+		{ RX, T(BYE) },	      { TX, T(BYE) },
 	};
 	static const struct step ctl[] = {
-		{ TX, T(HELLO) },     { RX, T(WELCOME) }, { TX, T(PLAN) },
-		{ RX, T(ENDPOINTS) }, { TX, T(CONNECT) }, { RX, T(ARMED) },
-		{ TX, T(CLOCK) },     { RX, T(CLOCK) },	  { TX, T(GO) },
-		{ RX, T(HEARTBEAT) }, { TX, T(STOP) },	  { RX, T(HEARTBEAT) },
-		{ RX, T(FINISHED) },  { RX, T(REPORT) },  { TX, T(BYE) },
-		{ RX, T(BYE) },
+		{ TX, T(HELLO) },     { RX, T(WELCOME) },  { TX, T(PLAN) },
+		{ RX, T(ENDPOINTS) }, { TX, T(CONNECT) },  { RX, T(ARMED) },
+		{ TX, T(CLOCK) },     { RX, T(CLOCK) },	   { TX, T(GO) },
+		{ RX, T(HEARTBEAT) }, { TX, T(HALT) },	   { TX, T(STOP) },
+		{ RX, T(HEARTBEAT) }, { RX, T(FINISHED) }, { RX, T(REPORT) },
+		{ TX, T(BYE) },	      { RX, T(BYE) },
 	};
 	struct rperf_proto_session s;
 

@@ -188,6 +188,79 @@ static void interrupted(void **state)
 	fx_job_free(j);
 }
 
+/* SIGINT mid-run with agents that announce "halt": the sources' agents
+ * (h1, h2) get HALT, the sink's (h3) does not; no STOP goes out before
+ * every source FINISHED, so a sink never stops before a source it counts. */
+static void interrupted_halt(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	pthread_t t;
+	double secs;
+
+	(void)state;
+	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
+	for (int i = 0; i < 3; i++) {
+		f[i].mode = FAKE_NO_FINISH;
+		f[i].halts = true;
+	}
+	stop_flag = 0;
+	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
+	r = run(j, f, NULL, &secs);
+	pthread_join(t, NULL);
+	stop_flag = 0;
+	assert_true(r->interrupted);
+	assert_int_equal(rperf_run_results_nfailed(r), 0);
+	assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
+	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	assert_true(f[0].halted && f[1].halted);
+	assert_false(f[2].halted);
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(f[i].fail, "");
+		assert_true(f[i].stop_ns >= f[0].finished_ns);
+		assert_true(f[i].stop_ns >= f[1].finished_ns);
+	}
+	assert_true(f[0].finished_ns && f[1].finished_ns);
+	assert_true(secs < 1.5);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
+/* A halted agent that never says FINISHED: STOP one timeout after HALT,
+ * and its results still count. */
+static void halt_unanswered(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	struct rperf_run_results *r;
+	pthread_t t;
+	double secs;
+
+	(void)state;
+	j->timeout_ns = 600 * MS;
+	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
+	for (int i = 0; i < 3; i++) {
+		f[i].mode = FAKE_NO_FINISH;
+		f[i].halts = true;
+	}
+	f[1].halt_ignored = true;
+	stop_flag = 0;
+	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
+	r = run(j, f, NULL, &secs);
+	pthread_join(t, NULL);
+	stop_flag = 0;
+	assert_true(r->interrupted);
+	assert_int_equal(rperf_run_results_nfailed(r), 0);
+	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	assert_true(f[1].halted);
+	assert_int_equal(f[1].finished_ns, 0);
+	assert_true(f[2].stop_ns >= f[0].finished_ns + 400 * MS);
+	assert_true(secs >= 0.8 && secs < 3.0);
+	rperf_run_results_free(r);
+	fx_job_free(j);
+}
+
 /* Hostile agents: h2 names an instance of h1 in its REPORT, or sends
  * garbage mid-run. Each fails alone; the others' results stand. */
 static void hostile_agent(void **state)
@@ -222,9 +295,14 @@ static void hostile_agent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(whole_flow),	cmocka_unit_test(agent_dies),
-		cmocka_unit_test(silent_agent), cmocka_unit_test(not_running),
-		cmocka_unit_test(interrupted),	cmocka_unit_test(hostile_agent),
+		cmocka_unit_test(whole_flow),
+		cmocka_unit_test(agent_dies),
+		cmocka_unit_test(silent_agent),
+		cmocka_unit_test(not_running),
+		cmocka_unit_test(interrupted),
+		cmocka_unit_test(interrupted_halt),
+		cmocka_unit_test(halt_unanswered),
+		cmocka_unit_test(hostile_agent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
