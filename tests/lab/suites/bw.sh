@@ -115,13 +115,17 @@ jsonl() {
 		jq -s -e '(map(select(.type == "interval")) | length) >= 4 and (map(select(.type == "total")) | length) == 1' /tmp/jl.out > /dev/null
 }
 
-# SIGINT during --run_infinitely: a final report, exit 0
+# SIGINT during --run_infinitely: a final report, exit 0; the receiver
+# counted every message the sender saw completed (the sender's agent is
+# sent HALT, the receiver's STOP only after the sender FINISHED).
+# sigint [SIZE [CLIENT ARGS...]]: 4096 B by default
 sigint() {
-	local j=$OUT/bw-inf.json cpid r
+	local size=${1:-4096} j=$OUT/bw-inf${1:+-$1}.json cpid r
+	[ $# = 0 ] || shift
 	rm -f "$j"
 	timeout "$T" rperf bw -d rxe_h1 > /tmp/bsrv.log 2>&1 &
 	local spid=$!
-	timeout "$T" rperf bw -d rxe_h2 -s 4096 --run_infinitely --interval 1 --out_json_file "$j" 10.77.0.1 > /tmp/inf.out 2> /tmp/inf.err &
+	timeout "$T" rperf bw -d rxe_h2 -s "$size" "$@" --run_infinitely --interval 1 --out_json_file "$j" 10.77.0.1 > /tmp/inf.out 2> /tmp/inf.err &
 	cpid=$!
 	sleep 3
 	kill -INT "$cpid"
@@ -194,6 +198,9 @@ check "-b write_imm 4096 B: both directions, counts agree"      bidir_imm
 check "rate limit 10 Mb/s within 5 % over 10 s"                 rate_limit
 check "--interval --jsonl: valid JSON lines"                    jsonl
 check "SIGINT during --run_infinitely: final report, exit 0"    sigint
+# 64 MiB in flight at SIGINT (about 2.6 s at this lab's ~25 MB/s): a
+# receiver stopped with the sender could not have counted them
+check "SIGINT, 1 MiB x 64 in flight: receiver = sender"          sigint 1048576 -t 64
 check "tx depth above max_qp_wr: exit 2 naming the maximum"     too_deep
 check "size above the server's limit: refused before connecting, server serves on" refused
 check "rate limit above line rate: warning"                     over_line
