@@ -3,8 +3,9 @@
  * One experiment of the agent (its controller authenticated by TLS
  * already): HELLO -> WELCOME -> PLAN -> ENDPOINTS -> CONNECT -> ARMED ->
  * GO -> [HEARTBEAT...] [HALT] [FINISHED] -> STOP -> REPORT -> BYE -> BYE.
- * Every message passes the agent's state machine first (rperf_proto_session); anything out of order, malformed or
- * failing ends the experiment with ERROR and frees everything.
+ * Every message passes the agent's state machine first (rperf_proto_session);
+ * anything out of order, malformed or failing ends the experiment with ERROR
+ * and frees everything.
  */
 #include "agent/agent.h"
 
@@ -139,8 +140,16 @@ static void fail(struct rperf_agent *a, enum rperf_ctrl_type t,
 static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 {
 	struct rperf_ctrl_welcome w = { .version = RPERF_CTRL_VERSION,
-					.max_size = RPERF_SPEC_MAX_SIZE,
-					.nfeatures = 3 };
+					.max_size = RPERF_SPEC_MAX_SIZE };
+	const char *const feat[] = {
+		RPERF_PROTO_FEATURE_HEARTBEAT,
+		RPERF_PROTO_FEATURE_CLOCK_SYNC,
+		RPERF_PROTO_FEATURE_LIVE,
+		RPERF_PROTO_FEATURE_SAMPLES,
+		a->engine->round ? RPERF_PROTO_FEATURE_ROUNDS : NULL,
+		a->engine->round ? RPERF_PROTO_FEATURE_ROUND_METHODS : NULL,
+		a->engine->halt ? RPERF_PROTO_FEATURE_HALT : NULL,
+	};
 	const char *cmd = a->cfg.command ? a->cfg.command : "run";
 	struct rperf_ctrl_hello h;
 	json_t *o = NULL;
@@ -159,23 +168,13 @@ static int on_hello(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 		fail(a, RPERF_CTRL_REFUSE, why);
 		return EPROTO;
 	}
-	snprintf(w.features[0], sizeof(w.features[0]), "%s",
-		 RPERF_PROTO_FEATURE_HEARTBEAT);
-	snprintf(w.features[1], sizeof(w.features[1]), "%s",
-		 RPERF_PROTO_FEATURE_CLOCK_SYNC);
-	snprintf(w.features[2], sizeof(w.features[2]), "%s",
-		 RPERF_PROTO_FEATURE_LIVE);
-	if (a->engine->round) {
-		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
-			 RPERF_PROTO_FEATURE_ROUNDS);
-		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
-			 RPERF_PROTO_FEATURE_ROUND_METHODS);
-	}
-	snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
-		 RPERF_PROTO_FEATURE_SAMPLES);
-	if (a->engine->halt)
-		snprintf(w.features[w.nfeatures++], sizeof(w.features[0]), "%s",
-			 RPERF_PROTO_FEATURE_HALT);
+	_Static_assert(sizeof(feat) / sizeof(feat[0]) <=
+			       RPERF_CTRL_MAX_FEATURES,
+		       "WELCOME features");
+	for (size_t i = 0; i < sizeof(feat) / sizeof(feat[0]); i++)
+		if (feat[i])
+			snprintf(w.features[w.nfeatures++],
+				 sizeof(w.features[0]), "%s", feat[i]);
 	rc = rperf_ctrl_welcome_encode(&w, &o);
 	if (!rc)
 		rc = agent_say(a, RPERF_CTRL_WELCOME, o);
@@ -389,9 +388,8 @@ static int on_go(struct rperf_agent *a, const struct rperf_ctrl_msg *m)
 	return rc;
 }
 
-/* HALT: the sources end now, and their end brings FINISHED
- * (agent_exp_on_engine); the sinks count on until STOP. After FINISHED
- * (the two crossed) there is nothing left to end. */
+/* HALT: the sources end now, their end brings FINISHED (agent_exp_on_engine)
+ * and the sinks count on until STOP; after FINISHED (crossed) nothing to do */
 static void on_halt(struct rperf_agent *a)
 {
 	if (a->exp.s.state != RPERF_PROTO_RUNNING || !a->engine->halt)

@@ -18,8 +18,7 @@
  *   4. STOP to every live agent, REPORTs gathered concurrently (each
  *      bounded by the timeout), BYE.
  * SIGINT (@stop) ends phase 2 (abort) at once, and phase 3 with HALT to
- * the agents whose sources still run: STOP once they FINISHED (at most one
- * timeout later), so that no sink stops before a source it counts.
+ * the agents whose sources still run, then STOP (halt_all).
  */
 #include "run/run_ctl.h"
 #include "run/run_hook.h"
@@ -410,10 +409,12 @@ static void stop_all(struct run_ctl *c)
 	}
 }
 
-/* Interrupted: HALT to every running agent whose sources are still on
- * and that can end them alone; true when one was sent. */
-static bool halt_all(struct run_ctl *c)
+/* Interrupted: HALT to every running agent whose sources still run (and
+ * that can end them alone), then their FINISHED awaited, for at most one
+ * timeout: no sink stops before a source it counts (engine/proto.h). */
+static void halt_all(struct run_ctl *c)
 {
+	uint64_t until = rperf_mono_ns() + c->timeout_ns;
 	bool any = false;
 
 	for (size_t i = 0; i < c->nag; i++) {
@@ -423,7 +424,8 @@ static bool halt_all(struct run_ctl *c)
 		    !a->finished && !run_send(c, a, RPERF_CTRL_HALT, NULL))
 			any = true;
 	}
-	return any;
+	if (any)
+		(void)loop(c, sources_done, &until, false);
 }
 
 static void ctl_fini(struct run_ctl *c)
@@ -484,13 +486,8 @@ static int one_round(struct run_ctl *c, bool *aborted)
 	rc = loop(c, sources_done, &c->t_end, true);
 	run_hooks_stop(hooks);
 	if (rc == EINTR) {
-		uint64_t until = rperf_mono_ns() + c->timeout_ns;
-
 		c->res->interrupted = true;
-		/* the sources end before any sink stops: a sink then counted
-		 * every message its source saw completed (engine/proto.h) */
-		if (halt_all(c))
-			(void)loop(c, sources_done, &until, false);
+		halt_all(c);
 	}
 	if (rc && rc != EINTR && rc != ETIMEDOUT)
 		return rc;
