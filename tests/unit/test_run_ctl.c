@@ -160,22 +160,23 @@ static void not_running(void **state)
 	fx_job_free(j);
 }
 
-/* SIGINT mid-run: everyone stopped, every REPORT gathered, at once. */
-static void interrupted(void **state)
+/* job3 with fakes @f whose sources run until STOP (or HALT, when they
+ * announce it: @halts), SIGINT 300 ms in: interrupted, no host failed, both
+ * sources' results in. */
+static struct rperf_run_results *sigint_run(struct rperf_job *j, struct fake *f,
+					    bool halts, double *secs)
 {
-	struct rperf_job *j = job3();
-	struct fake f[3] = { 0 };
 	struct rperf_run_results *r;
 	pthread_t t;
-	double secs;
 
-	(void)state;
 	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		f[i].mode = FAKE_NO_FINISH;
+		f[i].halts = halts;
+	}
 	stop_flag = 0;
 	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
-	r = run(j, f, NULL, &secs);
+	r = run(j, f, NULL, secs);
 	pthread_join(t, NULL);
 	stop_flag = 0;
 	assert_true(r->interrupted);
@@ -183,8 +184,20 @@ static void interrupted(void **state)
 	assert_int_equal(rperf_run_results_nfailed(r), 0);
 	assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
 	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	return r;
+}
+
+/* SIGINT mid-run: everyone stopped, every REPORT gathered, at once. */
+static void interrupted(void **state)
+{
+	struct rperf_job *j = job3();
+	struct fake f[3] = { 0 };
+	double secs;
+
+	(void)state;
+	rperf_run_results_free(sigint_run(j, f, false, &secs));
+	assert_false(f[0].halted || f[1].halted || f[2].halted);
 	assert_true(secs < 1.5);
-	rperf_run_results_free(r);
 	fx_job_free(j);
 }
 
@@ -195,35 +208,19 @@ static void interrupted_halt(void **state)
 {
 	struct rperf_job *j = job3();
 	struct fake f[3] = { 0 };
-	struct rperf_run_results *r;
-	pthread_t t;
 	double secs;
 
 	(void)state;
-	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
-	for (int i = 0; i < 3; i++) {
-		f[i].mode = FAKE_NO_FINISH;
-		f[i].halts = true;
-	}
-	stop_flag = 0;
-	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
-	r = run(j, f, NULL, &secs);
-	pthread_join(t, NULL);
-	stop_flag = 0;
-	assert_true(r->interrupted);
-	assert_int_equal(rperf_run_results_nfailed(r), 0);
-	assert_int_equal(r->inst[0].status, RPERF_RUN_ST_OK);
-	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	rperf_run_results_free(sigint_run(j, f, true, &secs));
 	assert_true(f[0].halted && f[1].halted);
 	assert_false(f[2].halted);
+	assert_true(f[0].finished_ns && f[1].finished_ns);
 	for (int i = 0; i < 3; i++) {
 		assert_string_equal(f[i].fail, "");
 		assert_true(f[i].stop_ns >= f[0].finished_ns);
 		assert_true(f[i].stop_ns >= f[1].finished_ns);
 	}
-	assert_true(f[0].finished_ns && f[1].finished_ns);
 	assert_true(secs < 1.5);
-	rperf_run_results_free(r);
 	fx_job_free(j);
 }
 
@@ -233,31 +230,16 @@ static void halt_unanswered(void **state)
 {
 	struct rperf_job *j = job3();
 	struct fake f[3] = { 0 };
-	struct rperf_run_results *r;
-	pthread_t t;
 	double secs;
 
 	(void)state;
 	j->timeout_ns = 600 * MS;
-	j->inst[0].duration_ns = j->inst[1].duration_ns = 30000 * MS;
-	for (int i = 0; i < 3; i++) {
-		f[i].mode = FAKE_NO_FINISH;
-		f[i].halts = true;
-	}
 	f[1].halt_ignored = true;
-	stop_flag = 0;
-	assert_int_equal(pthread_create(&t, NULL, stopper, NULL), 0);
-	r = run(j, f, NULL, &secs);
-	pthread_join(t, NULL);
-	stop_flag = 0;
-	assert_true(r->interrupted);
-	assert_int_equal(rperf_run_results_nfailed(r), 0);
-	assert_int_equal(r->inst[1].status, RPERF_RUN_ST_OK);
+	rperf_run_results_free(sigint_run(j, f, true, &secs));
 	assert_true(f[1].halted);
 	assert_int_equal(f[1].finished_ns, 0);
 	assert_true(f[2].stop_ns >= f[0].finished_ns + 400 * MS);
 	assert_true(secs >= 0.8 && secs < 3.0);
-	rperf_run_results_free(r);
 	fx_job_free(j);
 }
 
